@@ -1,0 +1,49 @@
+"""The Trix rules engine: pure Python, no Django.
+
+Rules: ``shared/trix-rules.md`` and the seed pages it cites. Entry points:
+
+- :func:`new_match`, :func:`apply`, :func:`legal_actions`, :func:`default_action`,
+  :func:`forced_action` (:mod:`.match`): the match state machine;
+- :func:`view`, :func:`spectator_view`, :func:`events_for` (:mod:`.views`): what each seat sees;
+- :func:`replay_record`, :func:`load_record` (:mod:`.record`): ``trix-deal/1`` deal records;
+- :mod:`.bots`, :mod:`.simulate`: bots and whole simulated matches; :mod:`.cli`: ``trix``.
+"""
+
+from .errors import EngineError, IllegalAction, InvalidCard, InvalidOptions, InvalidRecord
+from .match import (
+    MatchState,
+    apply,
+    default_action,
+    forced_action,
+    legal_actions,
+    match_result,
+    new_match,
+    rebuild,
+)
+from .options import CONTRACTS, VARIANTS, Options
+from .record import load_record, replay_record
+from .views import events_for, spectator_view, view
+
+__all__ = [
+    "CONTRACTS",
+    "VARIANTS",
+    "EngineError",
+    "IllegalAction",
+    "InvalidCard",
+    "InvalidOptions",
+    "InvalidRecord",
+    "MatchState",
+    "Options",
+    "apply",
+    "default_action",
+    "events_for",
+    "forced_action",
+    "legal_actions",
+    "load_record",
+    "match_result",
+    "new_match",
+    "rebuild",
+    "replay_record",
+    "spectator_view",
+    "view",
+]

@@ -1,0 +1,86 @@
+"""Cards as integers and hands as 52-bit masks.
+
+A card is an int 0..51: ``suit * 13 + rank``, suits in ``CDHS`` order, ranks ``2..A`` as 0..12
+(so ``2C`` is 0 and ``AS`` is 51). Its code is the rank letter then the suit letter, e.g.
+``TD`` (ten of diamonds), ``KH`` (king of hearts): the card codes of ``trix-rules.md``.
+A hand is an int whose bit ``c`` is set when it holds card ``c``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import InvalidCard
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+JACK, QUEEN, KING, ACE = 9, 10, 11, 12
+
+ALL_CARDS = (1 << 52) - 1
+CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+_INDEX = {code: i for i, code in enumerate(CODES)}
+
+SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+
+def card(suit: int, rank: int) -> int:
+    """The card number of ``rank`` (0 = 2 .. 12 = ace) in ``suit`` (0..3, CDHS)."""
+    return suit * 13 + rank
+
+
+KING_OF_HEARTS = card(HEARTS, KING)
+SEVEN_OF_HEARTS = card(HEARTS, 5)
+QUEEN_OF_DIAMONDS = card(DIAMONDS, QUEEN)
+QUEENS_MASK = sum(1 << card(s, QUEEN) for s in range(4))
+TWOS_MASK = sum(1 << card(s, 0) for s in range(4))
+DIAMONDS_MASK = SUIT_MASKS[DIAMONDS]
+KH_MASK = 1 << KING_OF_HEARTS
+
+
+def parse_card(code: object) -> int:
+    """The card number of a code such as ``"TD"``; raises :class:`InvalidCard` otherwise."""
+    if isinstance(code, str):
+        c = _INDEX.get(code.upper() if len(code) == 2 else code)
+        if c is not None:
+            return c
+    raise InvalidCard(f"not a card code: {code!r} (rank from {RANKS}, then suit from {SUITS})")
+
+
+def code(c: int) -> str:
+    """The code of card number ``c``."""
+    return CODES[c]
+
+
+def mask_of(codes: Iterable[str]) -> int:
+    """A hand mask from card codes; raises :class:`InvalidCard` on a bad or repeated code."""
+    m = 0
+    for cd in codes:
+        c = parse_card(cd)
+        if m >> c & 1:
+            raise InvalidCard(f"card {CODES[c]} listed twice")
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card numbers in ``mask``, ascending (clubs first, low rank first)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def codes_of(mask: int) -> list[str]:
+    """Card codes in ``mask`` in canonical order (``CDHS``, rank ascending)."""
+    return [CODES[c] for c in cards_of(mask)]
+
+
+def suit_of(c: int) -> int:
+    return c // 13
+
+
+def rank_of(c: int) -> int:
+    return c % 13

@@ -1,0 +1,155 @@
+"""The ``trix`` command: replay, simulate and verify deals without Django, a database or a
+network.
+
+- ``trix replay FILE|-`` scores a ``trix-deal/1`` record and prints JSON (``--text`` for a
+  table). A bad record exits 1 with one line naming the play index and the reason.
+- ``trix simulate --variant V --matches N --seed S [--bots K[,K,K,K]] [--json]
+  [--records DIR]`` plays whole matches between bots and prints results and throughput.
+- ``trix verify FILE|-`` checks a record's shuffle against its commitment and replays it
+  (``docs/fairness.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from .errors import EngineError
+from .options import VARIANTS, Options
+from .record import load_record, replay_record
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    return Path(path).read_text(encoding="utf-8")
+
+
+def _text_result(result: dict[str, Any]) -> str:
+    lines = [
+        f"{result['variant']}  contract {result['contract']}  owner seat {result['owner']}",
+        "seat  score",
+    ]
+    lines += [f"{s:>4}  {v:>5}" for s, v in result["scores"].items()]
+    if "teams" in result:
+        lines += [f"team {t}: {v}" for t, v in result["teams"].items()]
+    if "tricks" in result:
+        lines.append("trick  leader  cards            taker")
+        for i, t in enumerate(result["tricks"], 1):
+            lines.append(f"{i:>5}  {t['leader']:>6}  {' '.join(t['cards']):<15}  {t['taker']:>5}")
+    if "order" in result:
+        lines.append("out in order: " + ", ".join(f"seat {s}" for s in result["order"]))
+    return "\n".join(lines)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        result = replay_record(load_record(_read(args.file)))
+    except EngineError as exc:
+        print(f"invalid record: {exc}", file=err)
+        return 1
+    except OSError as exc:
+        print(f"cannot read {args.file}: {exc.strerror}", file=err)
+        return 2
+    print(_text_result(result) if args.text else json.dumps(result, indent=2), file=out)
+    return 0
+
+
+def _summary_text(data: dict[str, Any]) -> str:
+    lines = [
+        f"{data['variant']}: {data['matches']} matches, {data['deals']} deals "
+        f"in {data['seconds']} s ({data['matches_per_second']} matches/s, "
+        f"{data['deals_per_second']} deals/s)",
+        "seat  bot     mean total  firsts",
+    ]
+    for s, row in data["seats"].items():
+        lines.append(f"{s:>4}  {row['bot']:<6}  {row['mean_total']:>10}  {row['firsts']:>6}")
+    if "teams" in data:
+        for team, row in data["teams"].items():
+            lines.append(
+                f"team {team} ({row['bots']}): {row['wins']} wins "
+                f"({row['win_rate']:.1%}), mean total {row['mean_total']}"
+            )
+        lines.append(f"draws: {data['draws']}")
+    return "\n".join(lines)
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .simulate import simulate
+
+    kinds = args.bots.split(",")
+    if len(kinds) == 1:
+        kinds *= 4
+    try:
+        options = Options.from_dict({**json.loads(args.options or "{}"), "variant": args.variant})
+    except (EngineError, ValueError) as exc:
+        print(f"bad options: {exc}", file=err)
+        return 2
+    if args.matches < 1:
+        print("--matches must be at least 1", file=err)
+        return 2
+    on_deal_end = None
+    dealer = None
+    if args.records:
+        records_dir = Path(args.records)
+        records_dir.mkdir(parents=True, exist_ok=True)
+
+        def on_deal_end(state, shuffle, match_index):
+            record = dict(state.records[-1])
+            if shuffle is not None:
+                record["shuffle"] = shuffle
+            name = f"match-{match_index + 1:05d}-deal-{len(state.records):02d}.json"
+            (records_dir / name).write_text(json.dumps(record, indent=1) + "\n")
+
+    try:
+        summary = simulate(options, kinds, args.matches, args.seed, dealer, on_deal_end)
+    except ValueError as exc:
+        print(str(exc), file=err)
+        return 2
+    data = summary.to_json()
+    print(json.dumps(data, indent=2) if args.json else _summary_text(data), file=out)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from games.fairness import verify_cli
+
+    return verify_cli(args.file, out, err)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="trix", description="The Trix rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="score a trix-deal/1 record")
+    p.add_argument("file", help="a record file, or - for standard input")
+    p.add_argument("--text", action="store_true", help="a readable table instead of JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play whole matches between bots")
+    p.add_argument("--variant", choices=VARIANTS, default="complex_partner")
+    p.add_argument("--matches", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bots", default="random", help="one kind for all, or four: rules,random,...")
+    p.add_argument("--options", help="other table options as a JSON object")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--records", metavar="DIR", help="write every deal record into DIR")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("verify", help="check a record's shuffle and replay it")
+    p.add_argument("file", help="a record file, or - for standard input")
+    p.set_defaults(func=cmd_verify)
+    return parser
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None):
+    """Entry point of the ``trix`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    return args.func(args, out or sys.stdout, err or sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

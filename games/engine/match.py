@@ -1,0 +1,631 @@
+"""The match state machine: kingdoms, contract choice, doubling, play, results.
+
+Public API (all JSON-shaped, see ``docs/engine.md``):
+
+- :func:`new_match` ``(options) -> MatchState`` in phase ``"deal"``;
+- :func:`apply` ``(state, action) -> (state, events)``; ``action`` is a JSON object such as
+  ``{"type": "play", "seat": 2, "card": "QS"}``. The state is changed in place and returned;
+  an illegal action raises :class:`IllegalAction` and leaves the state exactly as it was;
+- :func:`legal_actions` ``(state, seat=None) -> list[action]``;
+- :func:`default_action` ``(state, seat) -> action``: what a timeout does for ``seat``;
+- :meth:`MatchState.to_json` / :meth:`MatchState.from_json`: the state is stored as its log
+  (options, the deals' hands, the seat actions) and rebuilt exactly by replaying it.
+
+Phases: ``deal`` (the server must deal the next hands), ``choose`` (the owner picks a
+contract), ``double``, ``play``, ``over`` (the match has ended).
+
+Rules: ``shared/trix-rules.md``; kingdom order and the 7♥ from ``000_99eaae97bc5f03eb.txt``,
+the timeout contract order from ``003_90b5bd840447e506.txt``, the forfeit rule and
+``last_trix_first_out`` from ``004_918501b053ed3a2d.txt``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from .cards import ALL_CARDS, CODES, SEVEN_OF_HEARTS, cards_of, codes_of, mask_of, parse_card
+from .deal import PHASE_DOUBLE, PHASE_OVER, PHASE_PLAY, TRICK_CONTRACTS, Deal
+from .errors import IllegalAction, InvalidCard
+from .options import Options
+
+PHASE_DEAL = "deal"
+PHASE_CHOOSE = "choose"
+PHASE_MATCH_OVER = "over"
+
+STATE_FORMAT = "trix-match/1"
+ALL = "all"
+
+Event = dict[str, Any]
+
+
+def team_of(seat: int) -> str:
+    """The team key of a seat: ``"0+2"`` or ``"1+3"`` (partners sit opposite)."""
+    return "0+2" if seat % 2 == 0 else "1+3"
+
+
+def placements_by_score(scores: dict[int, int]) -> dict[int, int]:
+    """Places 1.. by score, highest first; tied seats share the best place they span
+    (standard competition ranking: 1, 1, 3, 4)."""
+    ordered = sorted(scores.values(), reverse=True)
+    return {seat: ordered.index(score) + 1 for seat, score in scores.items()}
+
+
+class MatchState:
+    """One match. Read its fields; change it only through :func:`apply`.
+
+    ``totals`` are match points per seat; ``deal`` is the current :class:`Deal` (or None);
+    ``records`` holds the ``trix-deal/1`` record of every finished deal.
+    """
+
+    __slots__ = (
+        "options",
+        "phase",
+        "deal",
+        "deal_number",
+        "kingdom",
+        "owner",
+        "played",
+        "totals",
+        "records",
+        "result",
+        "last_trix_first_out",
+        "log_deals",
+        "log_actions",
+        "forfeit",
+    )
+
+    def __init__(self, options: Options):
+        self.options = options
+        self.phase = PHASE_DEAL
+        self.deal: Deal | None = None
+        self.deal_number = 0  # deals started so far; the current deal is number deal_number
+        self.kingdom = 0  # 1..4 once the first deal is dealt
+        self.owner = -1
+        self.played: list[str] = []
+        self.totals = [0, 0, 0, 0]
+        self.records: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+        self.last_trix_first_out: int | None = None
+        self.log_deals: list[list[int]] = []
+        self.log_actions: list[str] = []
+        self.forfeit: int | None = None
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        """The seats that may act now (several while doubling is simultaneous)."""
+        phase = self.phase
+        deal = self.deal
+        if phase == PHASE_CHOOSE:
+            return [self.owner]
+        if phase == PHASE_DOUBLE:
+            if self.options.doubling == "sequential":
+                return [deal.turn]
+            return sorted(deal.double_pending)
+        if phase == PHASE_PLAY:
+            return [deal.turn]
+        return []
+
+    def remaining_contracts(self) -> list[str]:
+        """Contracts of the current kingdom not played yet, in the timeout order."""
+        return [c for c in self.options.contracts if c not in self.played]
+
+    # -- serialisation ----------------------------------------------------------------------
+
+    def log(self) -> dict[str, Any]:
+        """What rebuilds this state: options, every deal's hands, every seat action."""
+        return {
+            "format": STATE_FORMAT,
+            "options": self.options.to_dict(),
+            "deals": [{str(s): codes_of(h[s]) for s in range(4)} for h in self.log_deals],
+            "actions": [expand_action(a) for a in self.log_actions],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON: its log plus a summary (phase, totals, result) for readers."""
+        data = self.log()
+        data["summary"] = {
+            "phase": self.phase,
+            "deal_number": self.deal_number,
+            "kingdom": self.kingdom,
+            "owner": self.owner,
+            "contract": self.deal.contract if self.deal else None,
+            "totals": {str(s): self.totals[s] for s in range(4)},
+            "result": self.result,
+        }
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchState:
+        """Rebuild a state from :meth:`to_json` (or :meth:`log`) output by replaying it.
+
+        Raises :class:`IllegalAction` / :class:`InvalidCard` if the log does not replay, and
+        :class:`IllegalAction` if a stored summary disagrees with the replay.
+        """
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise IllegalAction(f"not a {STATE_FORMAT} state")
+        state = rebuild(Options.from_dict(data.get("options")), data["deals"], data["actions"])
+        summary = data.get("summary")
+        if summary is not None and summary != state.to_json()["summary"]:
+            raise IllegalAction("stored summary does not match the replayed log")
+        return state
+
+
+def new_match(options: Options | dict | None = None) -> MatchState:
+    """A new match in phase ``deal``. ``options`` may be :class:`Options` or a JSON object."""
+    if not isinstance(options, Options):
+        options = Options.from_dict(options)
+    return MatchState(options)
+
+
+def rebuild(options: Options, deals: list, actions: list) -> MatchState:
+    """Replay ``deals`` (hands per deal, as ``{"0": [codes], ...}``) and ``actions`` (JSON
+    actions) from a new match. Deals are applied whenever the state is in phase ``deal``."""
+    state = new_match(options)
+    pending = list(deals)
+    pending.reverse()
+
+    def deal_if_needed() -> None:
+        while state.phase == PHASE_DEAL and pending:
+            apply(state, {"type": "deal", "hands": pending.pop()}, emit=False)
+
+    deal_if_needed()
+    for action in actions:
+        apply(state, action, emit=False)
+        deal_if_needed()
+    if pending:
+        raise IllegalAction("log has more deals than the actions use")
+    return state
+
+
+# -- compact action log ----------------------------------------------------------------------
+# Each seat action is logged as a short string: "c<seat>:<contract>", "d<seat>:<codes,...>",
+# "p<seat>:<code>", "x<seat>" (pass), "f<seat>" (forfeit).
+
+
+def expand_action(compact: str) -> dict[str, Any]:
+    kind, seat = compact[0], int(compact[1])
+    arg = compact[3:]
+    if kind == "c":
+        return {"type": "contract", "seat": seat, "contract": arg}
+    if kind == "d":
+        return {"type": "double", "seat": seat, "cards": arg.split(",") if arg else []}
+    if kind == "p":
+        return {"type": "play", "seat": seat, "card": arg}
+    if kind == "x":
+        return {"type": "pass", "seat": seat}
+    return {"type": "forfeit", "seat": seat}
+
+
+# -- applying actions --------------------------------------------------------------------------
+
+
+def _seat_of(action: dict[str, Any]) -> int:
+    seat = action.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise IllegalAction(f"seat must be 0..3, not {seat!r}")
+    return seat
+
+
+def apply(
+    state: MatchState, action: dict[str, Any], *, emit: bool = True
+) -> tuple[MatchState, list[Event]]:
+    """Apply one action (JSON object) to ``state`` in place; return ``(state, events)``.
+
+    Actions: ``{"type": "deal", "hands": {"0": [13 codes], ...}}`` (the server, phase
+    ``deal``), ``{"type": "contract", "seat", "contract"}``, ``{"type": "double", "seat",
+    "cards": [codes]}`` (an empty list doubles nothing; it is the seat's Ready),
+    ``{"type": "play", "seat", "card"}``, ``{"type": "pass", "seat"}``,
+    ``{"type": "forfeit", "seat"}`` (leaving a paid table for good).
+
+    Each event is a JSON object with ``"type"`` and ``"visible_to"`` (``"all"`` or a list of
+    seats). With ``emit=False`` no events are built (for simulation speed).
+
+    Raises :class:`IllegalAction` with a message saying what was wrong; then nothing changed.
+    """
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be a JSON object")
+    kind = action.get("type")
+    events: list[Event] | None = [] if emit else None
+    if kind == "deal":
+        _deal(state, action.get("hands"), events)
+    elif kind == "contract":
+        choose_contract(state, _seat_of(action), action.get("contract"), events)
+    elif kind == "double":
+        cards = action.get("cards")
+        if not isinstance(cards, list):
+            raise IllegalAction("double needs 'cards', a list of card codes (maybe empty)")
+        try:
+            mask = mask_of(cards)
+        except InvalidCard as exc:
+            raise IllegalAction(str(exc)) from None
+        double(state, _seat_of(action), mask, events)
+    elif kind == "play":
+        try:
+            card = parse_card(action.get("card"))
+        except InvalidCard as exc:
+            raise IllegalAction(str(exc)) from None
+        play(state, _seat_of(action), card, events)
+    elif kind == "pass":
+        pass_turn(state, _seat_of(action), events)
+    elif kind == "forfeit":
+        forfeit(state, _seat_of(action), events)
+    else:
+        raise IllegalAction(
+            f"unknown action type {kind!r} (deal, contract, double, play, pass, forfeit)"
+        )
+    return state, events if events is not None else []
+
+
+def _ev(events: list[Event] | None, kind: str, visible_to: Any = ALL, **payload: Any) -> None:
+    if events is not None:
+        payload["type"] = kind
+        payload["visible_to"] = visible_to
+        events.append(payload)
+
+
+def _parse_hands(hands: Any) -> list[int]:
+    if isinstance(hands, dict):
+        try:
+            hands = [hands[str(s)] for s in range(4)]
+        except KeyError:
+            raise IllegalAction("hands must be keyed by seat '0'..'3'") from None
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise IllegalAction("hands must give four seats")
+    masks = []
+    seen = 0
+    for seat, cards in enumerate(hands):
+        if not isinstance(cards, list):
+            raise IllegalAction(f"hand of seat {seat} must be a list of card codes")
+        if len(cards) != 13:
+            raise IllegalAction(f"hand of seat {seat} has {len(cards)} cards, not 13")
+        try:
+            mask = mask_of(cards)
+        except InvalidCard as exc:
+            raise IllegalAction(f"hand of seat {seat}: {exc}") from None
+        if mask & seen:
+            dup = codes_of(mask & seen)[0]
+            raise IllegalAction(f"card {dup} is dealt to two seats")
+        seen |= mask
+        masks.append(mask)
+    if seen != ALL_CARDS:  # pragma: no cover - 4 x 13 distinct cards are the whole deck
+        raise IllegalAction("the hands are not the whole deck")
+    return masks
+
+
+def _deal(state: MatchState, hands: Any, events: list[Event] | None) -> None:
+    if state.phase != PHASE_DEAL:
+        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
+    deal_hands(state, _parse_hands(hands), events)
+
+
+def deal_hands(state: MatchState, masks: list[int], events: list[Event] | None = None) -> None:
+    """Start the next deal with ``masks`` (four disjoint 13-card hand masks, already checked:
+    :func:`apply` with a ``deal`` action checks JSON hands, then calls this)."""
+    if state.phase != PHASE_DEAL:
+        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
+    opts = state.options
+    per_kingdom = len(opts.contracts)
+    if state.deal_number == 0:
+        state.owner = next(s for s in range(4) if masks[s] >> SEVEN_OF_HEARTS & 1)
+        state.kingdom = 1
+    elif len(state.played) == per_kingdom:
+        state.owner = (state.owner + 1) % 4
+        state.kingdom += 1
+        state.played = []
+    state.deal_number += 1
+    state.log_deals.append(masks)
+    state.deal = Deal(opts, masks, state.owner)
+    _ev(
+        events,
+        "deal_started",
+        deal=state.deal_number,
+        kingdom=state.kingdom,
+        owner=state.owner,
+        played=list(state.played),
+    )
+    _ev(events, "hand", [state.owner], seat=state.owner, cards=codes_of(masks[state.owner]))
+    remaining = state.remaining_contracts()
+    if len(remaining) == 1:
+        _start_contract(state, remaining[0], True, events)
+    else:
+        state.phase = PHASE_CHOOSE
+
+
+def _start_contract(
+    state: MatchState, contract: str, auto: bool, events: list[Event] | None
+) -> None:
+    deal = state.deal
+    state.played.append(contract)
+    deal.start(contract)
+    _ev(events, "contract_chosen", seat=state.owner, contract=contract, auto=auto)
+    if events is not None:
+        for s in range(4):
+            if s != state.owner:
+                _ev(events, "hand", [s], seat=s, cards=codes_of(deal.hands[s]))
+    if deal.phase == PHASE_DOUBLE:
+        state.phase = PHASE_DOUBLE
+        _ev(events, "doubling_started", holders=sorted(deal.double_pending))
+    else:
+        _begin_play(state, events)
+
+
+def _begin_play(state: MatchState, events: list[Event] | None) -> None:
+    state.phase = PHASE_PLAY
+    deal = state.deal
+    if events is not None and deal.shown_twos:
+        _ev(events, "twos_shown", shown=_by_seat(deal.hands, deal.shown_twos))
+
+
+def _by_seat(hands: list[int], mask: int) -> dict[str, list[str]]:
+    return {str(s): codes_of(hands[s] & mask) for s in range(4) if hands[s] & mask}
+
+
+def _check_turn(state: MatchState, seat: int, phase: str) -> None:
+    if state.phase == PHASE_MATCH_OVER:
+        raise IllegalAction("the match is over")
+    if state.phase != phase:
+        if state.phase == PHASE_DEAL:
+            raise IllegalAction("the deal is over; the next deal has not been dealt")
+        raise IllegalAction(f"not the time for that: the deal is in phase {state.phase!r}")
+    if seat not in state.to_act():
+        raise IllegalAction(f"not your turn: seat {seat} cannot act now")
+
+
+def choose_contract(
+    state: MatchState, seat: int, contract: Any, events: list[Event] | None = None
+) -> None:
+    """The owner picks ``contract``; raises :class:`IllegalAction` if not allowed."""
+    _check_turn(state, seat, PHASE_CHOOSE)
+    if contract not in state.options.contracts:
+        raise IllegalAction(
+            f"{contract!r} is not a contract of this variant ({', '.join(state.options.contracts)})"
+        )
+    if contract in state.played:
+        raise IllegalAction(f"contract {contract} already played in this kingdom")
+    state.log_actions.append(f"c{seat}:{contract}")
+    _start_contract(state, contract, False, events)
+
+
+def double(state: MatchState, seat: int, mask: int, events: list[Event] | None = None) -> None:
+    """``seat`` doubles the cards in ``mask`` (0 for none): its one answer."""
+    _check_turn(state, seat, PHASE_DOUBLE)
+    deal = state.deal
+    allowed = deal.doublable(seat)
+    bad = mask & ~allowed
+    if bad:
+        names = ", ".join(codes_of(bad))
+        if bad & ~deal.hands[seat]:
+            raise IllegalAction(f"cannot double {names}: not in your hand")
+        raise IllegalAction(f"cannot double {names} in {deal.contract}")
+    codes = codes_of(mask)
+    state.log_actions.append(f"d{seat}:{','.join(codes)}")
+    done = deal.answer_double(seat, mask)
+    if state.options.doubling == "sequential":
+        _ev(events, "double", seat=seat, cards=codes)
+    else:
+        _ev(events, "double_ready", seat=seat)
+    if done:
+        _ev(events, "doubles_revealed", doubles=_by_seat(deal.initial, deal.doubled_open))
+        _begin_play(state, events)
+
+
+def play(state: MatchState, seat: int, card: int, events: list[Event] | None = None) -> None:
+    """``seat`` plays ``card`` (a card number); raises :class:`IllegalAction` if not legal."""
+    _check_turn(state, seat, PHASE_PLAY)
+    deal = state.deal
+    deal.check_play(seat, card)
+    state.log_actions.append(f"p{seat}:{CODES[card]}")
+    done = deal.play(card)
+    _ev(events, "card_played", seat=seat, card=CODES[card])
+    if done is not None and events is not None:
+        if deal.contract == "trix":
+            _ev(events, "seat_out", seat=done[0], place=done[1], points=done[2])
+        else:
+            leader, cards, taker, points = done
+            _ev(
+                events,
+                "trick_taken",
+                leader=leader,
+                cards=[CODES[c] for c in cards],
+                taker=taker,
+                points={str(s): points[s] for s in range(4)},
+            )
+    if deal.phase == PHASE_OVER:
+        _end_deal(state, events)
+
+
+def pass_turn(state: MatchState, seat: int, events: list[Event] | None = None) -> None:
+    """``seat`` passes in the layout; refused while it holds a playable card."""
+    _check_turn(state, seat, PHASE_PLAY)
+    deal = state.deal
+    deal.check_pass(seat)
+    state.log_actions.append(f"x{seat}")
+    deal.pass_turn()
+    _ev(events, "pass", seat=seat)
+
+
+def _end_deal(state: MatchState, events: list[Event] | None) -> None:
+    deal = state.deal
+    for s in range(4):
+        state.totals[s] += deal.scores[s]
+    if deal.contract == "trix":
+        state.last_trix_first_out = deal.out[0]
+    record = deal_record(state, deal)
+    state.records.append(record)
+    _ev(
+        events,
+        "deal_ended",
+        deal=state.deal_number,
+        contract=deal.contract,
+        scores={str(s): deal.scores[s] for s in range(4)},
+        totals={str(s): state.totals[s] for s in range(4)},
+    )
+    if state.deal_number == state.options.deals_per_match:
+        _end_match(state, events)
+    else:
+        state.phase = PHASE_DEAL
+
+
+def forfeit(state: MatchState, seat: int, events: list[Event] | None = None) -> None:
+    """``seat`` leaves a paid table for good: the match ends now, the leaver (with partner)
+    ranks last, the others keep their places by score (004, ``leave_paid_table``)."""
+    if state.phase == PHASE_MATCH_OVER:
+        raise IllegalAction("the match is over")
+    state.log_actions.append(f"f{seat}")
+    state.forfeit = seat
+    _ev(events, "forfeit", seat=seat)
+    _end_match(state, events)
+
+
+def _end_match(state: MatchState, events: list[Event] | None) -> None:
+    state.phase = PHASE_MATCH_OVER
+    state.result = match_result(state)
+    _ev(events, "match_ended", result=state.result)
+
+
+def match_result(state: MatchState) -> dict[str, Any]:
+    """The result: ``scores`` per seat, ``placements`` per seat (1..4, ties share), and in
+    partnership ``teams`` totals, ``winner`` (a team key or None) and ``draw``; ``forfeit``
+    is the leaving seat or None. Keys of per-seat maps are ``"0".."3"``."""
+    totals = {s: state.totals[s] for s in range(4)}
+    leaver = state.forfeit
+    result: dict[str, Any] = {
+        "scores": {str(s): v for s, v in totals.items()},
+        "forfeit": leaver,
+        "deals_played": len(state.records),
+    }
+    if state.options.partnership:
+        teams = {"0+2": totals[0] + totals[2], "1+3": totals[1] + totals[3]}
+        result["teams"] = teams
+        if leaver is not None:
+            winner = "1+3" if team_of(leaver) == "0+2" else "0+2"
+        elif teams["0+2"] != teams["1+3"]:
+            winner = max(teams, key=teams.get)
+        elif (
+            state.options.partner_tie == "last_trix_first_out"
+            and state.last_trix_first_out is not None
+        ):
+            winner = team_of(state.last_trix_first_out)
+        else:
+            winner = None
+        result["winner"] = winner
+        result["draw"] = winner is None
+        places = {s: 1 if winner is None or team_of(s) == winner else 3 for s in range(4)}
+    else:
+        others = {s: v for s, v in totals.items() if s != leaver}
+        places = placements_by_score(others)
+        if leaver is not None:
+            places[leaver] = 4
+    result["placements"] = {str(s): places[s] for s in range(4)}
+    return result
+
+
+def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
+    """The ``trix-deal/1`` record of ``deal`` (see ``docs/engine.md``)."""
+    opts = state.options
+    options = opts.to_dict(non_defaults_only=True)
+    options.pop("variant", None)
+    return {
+        "format": "trix-deal/1",
+        "variant": opts.variant,
+        "options": options,
+        "contract": deal.contract,
+        "owner": deal.owner,
+        "hands": {str(s): codes_of(deal.initial[s]) for s in range(4)},
+        "doubles": {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]},
+        "plays": ["pass" if c < 0 else CODES[c] for c in deal.plays],
+    }
+
+
+# -- reading the rules ------------------------------------------------------------------------
+
+
+def legal_actions(state: MatchState, seat: int | None = None) -> list[dict[str, Any]]:
+    """Every legal action now (of ``seat`` only, if given), as JSON actions. Dealing is the
+    server's and is never listed; forfeit is always possible and never listed."""
+    seats = state.to_act()
+    if seat is not None:
+        seats = [seat] if seat in seats else []
+    out: list[dict[str, Any]] = []
+    deal = state.deal
+    for s in seats:
+        if state.phase == PHASE_CHOOSE:
+            out += [
+                {"type": "contract", "seat": s, "contract": c} for c in state.remaining_contracts()
+            ]
+        elif state.phase == PHASE_DOUBLE:
+            cards = codes_of(deal.doublable(s))
+            for n in range(len(cards) + 1):
+                out += [
+                    {"type": "double", "seat": s, "cards": list(combo)}
+                    for combo in combinations(cards, n)
+                ]
+        else:
+            mask = deal.legal_mask(s)
+            if mask:
+                out += [{"type": "play", "seat": s, "card": c} for c in codes_of(mask)]
+            else:
+                out.append({"type": "pass", "seat": s})
+    return out
+
+
+def legal_cards(state: MatchState, seat: int) -> int:
+    """The cards ``seat`` may play now, as a mask (0 when it may not play)."""
+    if state.phase != PHASE_PLAY or state.deal.turn != seat:
+        return 0
+    return state.deal.legal_mask(seat)
+
+
+def default_action(state: MatchState, seat: int) -> dict[str, Any]:
+    """What a timeout does for ``seat`` (trix-rules.md, "On a timeout", 003 and 004): the
+    owner gets the first unplayed contract in the ``contract_timeout`` order; a holder doubles
+    nothing; a player plays its lowest legal card (in the layout, or passes).
+
+    Raises :class:`IllegalAction` if ``seat`` is not to act."""
+    if seat not in state.to_act():
+        raise IllegalAction(f"not your turn: seat {seat} cannot act now")
+    if state.phase == PHASE_CHOOSE:
+        return {"type": "contract", "seat": seat, "contract": state.remaining_contracts()[0]}
+    if state.phase == PHASE_DOUBLE:
+        return {"type": "double", "seat": seat, "cards": []}
+    mask = state.deal.legal_mask(seat)
+    if not mask:
+        return {"type": "pass", "seat": seat}
+    low = min(cards_of(mask), key=lambda c: (c % 13, c // 13))
+    return {"type": "play", "seat": seat, "card": CODES[low]}
+
+
+def forced_action(state: MatchState, seat: int) -> dict[str, Any] | None:
+    """The one legal action of ``seat`` when it has exactly one (one card or a forced pass),
+    else None; for the ``auto_play_forced`` option (003)."""
+    if state.phase != PHASE_PLAY or seat not in state.to_act():
+        return None
+    mask = state.deal.legal_mask(seat)
+    if not mask:
+        return {"type": "pass", "seat": seat}
+    if mask & (mask - 1) == 0:
+        return {"type": "play", "seat": seat, "card": CODES[mask.bit_length() - 1]}
+    return None
+
+
+__all__ = [
+    "ALL",
+    "PHASE_CHOOSE",
+    "PHASE_DEAL",
+    "PHASE_DOUBLE",
+    "PHASE_MATCH_OVER",
+    "PHASE_PLAY",
+    "TRICK_CONTRACTS",
+    "MatchState",
+    "apply",
+    "default_action",
+    "forced_action",
+    "legal_actions",
+    "legal_cards",
+    "new_match",
+    "placements_by_score",
+    "rebuild",
+    "team_of",
+]

@@ -1,0 +1,107 @@
+"""Table options: the default rule set and every named alternative.
+
+Source: ``shared/trix-rules.md`` ("Table options"); defaults from ``000_99eaae97bc5f03eb.txt``,
+alternatives from ``001_8fb95d8b2ec9ab3b.txt``, ``003_90b5bd840447e506.txt`` and
+``004_918501b053ed3a2d.txt`` as that table names them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from .errors import InvalidOptions
+
+VARIANTS = ("trix", "trix_partner", "complex", "complex_partner")
+CLASSIC_CONTRACTS = ("king", "queens", "diamonds", "ltoosh", "trix")
+COMPLEX_CONTRACTS = ("complex", "trix")
+CONTRACTS = ("king", "queens", "diamonds", "ltoosh", "trix", "complex")
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "variant": VARIANTS,
+    "doubling": ("simultaneous", "sequential"),
+    "self_double": ("leader_gains", "single_penalty", "double_no_gain"),
+    "partner_tie": ("draw", "last_trix_first_out"),
+    "contract_timeout": ("first_unplayed",),
+    "leave_paid_table": ("forfeit",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """One table's options. Timers are whole seconds; ``0`` means no timer.
+
+    ``show_twos`` only matters in partnership ``trix`` deals (000; ``false`` is 003's rule).
+    """
+
+    variant: str = "complex_partner"
+    doubling: str = "simultaneous"
+    self_double: str = "leader_gains"
+    show_twos: bool = True
+    partner_tie: str = "draw"
+    contract_timeout: str = "first_unplayed"
+    choose_timer: int = 15
+    double_timer: int = 8
+    play_timer: int = 12
+    auto_play_forced: bool = False
+    leave_paid_table: str = "forfeit"
+
+    @property
+    def partnership(self) -> bool:
+        return self.variant.endswith("_partner")
+
+    @property
+    def is_complex(self) -> bool:
+        return self.variant.startswith("complex")
+
+    @property
+    def contracts(self) -> tuple[str, ...]:
+        """The contracts of one kingdom, in the ``contract_timeout`` order (003)."""
+        return COMPLEX_CONTRACTS if self.is_complex else CLASSIC_CONTRACTS
+
+    @property
+    def deals_per_match(self) -> int:
+        return 4 * len(self.contracts)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Options:
+        """Options from a JSON object; missing keys take defaults.
+
+        Raises :class:`InvalidOptions` naming an unknown key or a value it does not take.
+        """
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise InvalidOptions("options must be a JSON object")
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise InvalidOptions(f"unknown option {key!r}")
+            default = known[key].default
+            if key in _CHOICES:
+                if value not in _CHOICES[key]:
+                    raise InvalidOptions(
+                        f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}"
+                    )
+            elif isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise InvalidOptions(f"option {key!r} must be true or false")
+            elif isinstance(default, int):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise InvalidOptions(f"option {key!r} must be a whole number of seconds >= 0")
+            values[key] = value
+        return cls(**values)
+
+    def to_dict(self, *, non_defaults_only: bool = False) -> dict[str, Any]:
+        """The options as JSON; with ``non_defaults_only`` only those that differ from default."""
+        data = asdict(self)
+        if non_defaults_only:
+            default = Options()
+            data = {k: v for k, v in data.items() if getattr(default, k) != v}
+        return data
+
+
+def option_choices() -> dict[str, tuple[str, ...]]:
+    """Each option with a fixed set of values, and those values (default first)."""
+    return dict(_CHOICES)
