@@ -22,22 +22,17 @@ from .cards import (
     QUEEN,
     QUEENS_MASK,
     SUIT_MASKS,
+    cards_of,
     codes_of,
 )
 from .match import PHASE_CHOOSE, PHASE_DOUBLE, PHASE_PLAY, MatchState
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_bits = cards_of
 
 
 def _random_bit(mask: int, rng: random.Random) -> int:
-    return _bits(mask)[rng.randrange(mask.bit_count())]
+    cards = cards_of(mask)
+    return cards[int(rng.random() * len(cards))]
 
 
 class Bot:
@@ -46,14 +41,14 @@ class Bot:
     name = "bot"
 
     def decide(self, state: MatchState, seat: int, rng: random.Random) -> tuple:
-        phase = state.phase
-        if phase == PHASE_PLAY:
+        if state.phase == PHASE_PLAY:
             legal = state.deal.legal_mask(seat)
             if not legal:
                 return ("pass",)
             if legal & (legal - 1) == 0:
                 return ("play", legal.bit_length() - 1)
             return ("play", self.card(state, seat, legal, rng))
+        phase = state.phase
         if phase == PHASE_DOUBLE:
             return ("double", self.doubles(state, seat, rng))
         if phase == PHASE_CHOOSE:

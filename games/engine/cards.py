@@ -63,14 +63,22 @@ def mask_of(codes: Iterable[str]) -> int:
     return m
 
 
-def cards_of(mask: int) -> list[int]:
+# SUIT_CARDS[s][m]: the card numbers of suit s whose rank bits are set in the 13-bit m.
+SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(13 * s + r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+_C0, _C1, _C2, _C3 = SUIT_CARDS
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
     """Card numbers in ``mask``, ascending (clubs first, low rank first)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return (
+        _C0[mask & 0x1FFF]
+        + _C1[mask >> 13 & 0x1FFF]
+        + _C2[mask >> 26 & 0x1FFF]
+        + _C3[mask >> 39 & 0x1FFF]
+    )
 
 
 def codes_of(mask: int) -> list[str]:

@@ -151,12 +151,13 @@ class Deal:
     def check_play(self, seat: int, card: int) -> None:
         """Raise :class:`IllegalAction` unless ``seat`` (on turn) may play ``card`` now."""
         bit = 1 << card
+        if self.legal_mask(seat) & bit:
+            return
         if not self.hands[seat] & bit:
             raise IllegalAction(f"card {CODES[card]} is not in the hand of seat {seat}")
-        if not self.legal_mask(seat) & bit:
-            if self.contract == "trix":
-                raise IllegalAction(f"{CODES[card]} cannot go on the layout now")
-            raise IllegalAction(f"must follow suit: {CODES[self.trick[0]][1]} was led")
+        if self.contract == "trix":
+            raise IllegalAction(f"{CODES[card]} cannot go on the layout now")
+        raise IllegalAction(f"must follow suit: {CODES[self.trick[0]][1]} was led")
 
     def check_pass(self, seat: int) -> None:
         """Raise :class:`IllegalAction` unless ``seat`` (on turn) may pass now."""
@@ -167,14 +168,16 @@ class Deal:
 
     def play(self, card: int) -> tuple | None:
         """Play ``card`` for the seat on turn. Returns the finished trick
-        ``(leader, cards, taker, points)`` or, in the layout, ``(seat, place, points)`` when the
+        ``(leader, cards, taker)`` or, in the layout, ``(seat, place, points)`` when the
         seat went out; else None."""
         seat = self.turn
         bit = 1 << card
         self.hands[seat] ^= bit
         self.plays.append(card)
-        self.shown_twos &= ~bit
-        self.doubled_open &= ~bit
+        if self.shown_twos:
+            self.shown_twos &= ~bit
+        if self.doubled_open:
+            self.doubled_open &= ~bit
         if self.contract == "trix":
             return self._lay(seat, card)
         trick = self.trick
@@ -243,11 +246,9 @@ class Deal:
         leader = self.leader
         taker = (leader + best_i) & 3
         mask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
-        before = self.scores[:]
         self._score_trick(mask, leader, taker)
-        points = [self.scores[s] - before[s] for s in range(4)]
-        done = (leader, tuple(trick), taker, points)
-        self.tricks.append((leader, tuple(trick), taker))
+        done = (leader, tuple(trick), taker)
+        self.tricks.append(done)
         self.trick = []
         self.leader = self.turn = taker
         if self.phase != PHASE_OVER and len(self.tricks) == 13:

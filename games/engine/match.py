@@ -21,6 +21,7 @@ the timeout contract order from ``003_90b5bd840447e506.txt``, the forfeit rule a
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -413,24 +414,28 @@ def double(state: MatchState, seat: int, mask: int, events: list[Event] | None =
 
 def play(state: MatchState, seat: int, card: int, events: list[Event] | None = None) -> None:
     """``seat`` plays ``card`` (a card number); raises :class:`IllegalAction` if not legal."""
-    _check_turn(state, seat, PHASE_PLAY)
     deal = state.deal
+    if state.phase != PHASE_PLAY or deal.turn != seat:
+        _check_turn(state, seat, PHASE_PLAY)
     deal.check_play(seat, card)
     state.log_actions.append(f"p{seat}:{CODES[card]}")
-    done = deal.play(card)
-    _ev(events, "card_played", seat=seat, card=CODES[card])
-    if done is not None and events is not None:
-        if deal.contract == "trix":
+    if events is None:
+        deal.play(card)
+    else:
+        before = deal.scores[:]
+        done = deal.play(card)
+        _ev(events, "card_played", seat=seat, card=CODES[card])
+        if done is not None and deal.contract == "trix":
             _ev(events, "seat_out", seat=done[0], place=done[1], points=done[2])
-        else:
-            leader, cards, taker, points = done
+        elif done is not None:
+            leader, cards, taker = done
             _ev(
                 events,
                 "trick_taken",
                 leader=leader,
                 cards=[CODES[c] for c in cards],
                 taker=taker,
-                points={str(s): points[s] for s in range(4)},
+                points={str(s): deal.scores[s] - before[s] for s in range(4)},
             )
     if deal.phase == PHASE_OVER:
         _end_deal(state, events)
@@ -522,11 +527,21 @@ def match_result(state: MatchState) -> dict[str, Any]:
     return result
 
 
+@lru_cache(maxsize=64)
+def _record_options_cached(opts: Options) -> tuple:
+    options = opts.to_dict(non_defaults_only=True)
+    options.pop("variant", None)
+    return tuple(options.items())
+
+
+def _record_options(opts: Options) -> dict[str, Any]:
+    return dict(_record_options_cached(opts))
+
+
 def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
     """The ``trix-deal/1`` record of ``deal`` (see ``docs/engine.md``)."""
     opts = state.options
-    options = opts.to_dict(non_defaults_only=True)
-    options.pop("variant", None)
+    options = _record_options(opts)
     return {
         "format": "trix-deal/1",
         "variant": opts.variant,

@@ -48,6 +48,24 @@ def seeded_dealer(seed: int) -> Dealer:
     return dealer
 
 
+def bot_step(state: MatchState, bots: list[Bot], rng: random.Random) -> None:
+    """Let the seat on turn act (while doubling simultaneously, every seat still to answer)."""
+    phase = state.phase
+    for seat in state.to_act():
+        decision = bots[seat].decide(state, seat, rng)
+        kind = decision[0]
+        if kind == "play":
+            play(state, seat, decision[1])
+        elif kind == "pass":
+            pass_turn(state, seat)
+        elif kind == "double":
+            double(state, seat, decision[1])
+        else:
+            choose_contract(state, seat, decision[1])
+        if phase not in (PHASE_DOUBLE, PHASE_CHOOSE):
+            break
+
+
 def play_match(
     options: Options,
     bots: list[Bot],
@@ -71,19 +89,7 @@ def play_match(
             continue
         if phase == PHASE_MATCH_OVER:
             break
-        for seat in state.to_act():
-            decision = bots[seat].decide(state, seat, rng)
-            kind = decision[0]
-            if kind == "play":
-                play(state, seat, decision[1])
-            elif kind == "pass":
-                pass_turn(state, seat)
-            elif kind == "double":
-                double(state, seat, decision[1])
-            else:
-                choose_contract(state, seat, decision[1])
-            if phase not in (PHASE_DOUBLE, PHASE_CHOOSE):
-                break
+        bot_step(state, bots, rng)
         if on_deal_end is not None and len(state.records) != records:
             records = len(state.records)
             on_deal_end(state, shuffle, match_index)
@@ -175,4 +181,4 @@ def simulate(
     return summary
 
 
-__all__ = ["Summary", "play_match", "seeded_dealer", "simulate", "team_of"]
+__all__ = ["Summary", "bot_step", "play_match", "seeded_dealer", "simulate", "team_of"]
