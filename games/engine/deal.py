@@ -55,6 +55,7 @@ class Deal:
         "phase",
         "doubles",
         "double_pending",
+        "selections",
         "doubled_open",
         "shown_twos",
         "plays",
@@ -79,6 +80,7 @@ class Deal:
         self.phase = ""
         self.doubles = [0, 0, 0, 0]
         self.double_pending: list[int] = []
+        self.selections = [0, 0, 0, 0]  # simultaneous doubling: picks not yet confirmed
         self.doubled_open = 0
         self.shown_twos = 0
         self.plays: list[int] = []

@@ -182,7 +182,7 @@ def rebuild(options: Options, deals: list, actions: list) -> MatchState:
 
 # -- compact action log ----------------------------------------------------------------------
 # Each seat action is logged as a short string: "c<seat>:<contract>", "d<seat>:<codes,...>",
-# "p<seat>:<code>", "x<seat>" (pass), "f<seat>" (forfeit).
+# "s<seat>:<codes,...>" (select), "p<seat>:<code>", "x<seat>" (pass), "f<seat>" (forfeit).
 
 
 def expand_action(compact: str) -> dict[str, Any]:
@@ -196,6 +196,8 @@ def expand_action(compact: str) -> dict[str, Any]:
         return {"type": "play", "seat": seat, "card": arg}
     if kind == "x":
         return {"type": "pass", "seat": seat}
+    if kind == "s":
+        return {"type": "select", "seat": seat, "cards": arg.split(",") if arg else []}
     return {"type": "forfeit", "seat": seat}
 
 
@@ -217,6 +219,8 @@ def apply(
     Actions: ``{"type": "deal", "hands": {"0": [13 codes], ...}}`` (the server, phase
     ``deal``), ``{"type": "contract", "seat", "contract"}``, ``{"type": "double", "seat",
     "cards": [codes]}`` (an empty list doubles nothing; it is the seat's Ready),
+    ``{"type": "select", "seat", "cards": [codes]}`` (simultaneous doubling: a pick not yet
+    confirmed, seen by that seat alone, which a timeout commits),
     ``{"type": "play", "seat", "card"}``, ``{"type": "pass", "seat"}``,
     ``{"type": "forfeit", "seat"}`` (leaving a paid table for good).
 
@@ -234,14 +238,9 @@ def apply(
     elif kind == "contract":
         choose_contract(state, _seat_of(action), action.get("contract"), events)
     elif kind == "double":
-        cards = action.get("cards")
-        if not isinstance(cards, list):
-            raise IllegalAction("double needs 'cards', a list of card codes (maybe empty)")
-        try:
-            mask = mask_of(cards)
-        except InvalidCard as exc:
-            raise IllegalAction(str(exc)) from None
-        double(state, _seat_of(action), mask, events)
+        double(state, _seat_of(action), _double_mask(action), events)
+    elif kind == "select":
+        select_doubles(state, _seat_of(action), _double_mask(action), events)
     elif kind == "play":
         try:
             card = parse_card(action.get("card"))
@@ -254,9 +253,19 @@ def apply(
         forfeit(state, _seat_of(action), events)
     else:
         raise IllegalAction(
-            f"unknown action type {kind!r} (deal, contract, double, play, pass, forfeit)"
+            f"unknown action type {kind!r} (deal, contract, select, double, play, pass, forfeit)"
         )
     return state, events if events is not None else []
+
+
+def _double_mask(action: dict[str, Any]) -> int:
+    cards = action.get("cards")
+    if not isinstance(cards, list):
+        raise IllegalAction(f"{action['type']} needs 'cards', a list of card codes (maybe empty)")
+    try:
+        return mask_of(cards)
+    except InvalidCard as exc:
+        raise IllegalAction(str(exc)) from None
 
 
 def _ev(events: list[Event] | None, kind: str, visible_to: Any = ALL, **payload: Any) -> None:
@@ -389,17 +398,35 @@ def choose_contract(
     _start_contract(state, contract, False, events)
 
 
-def double(state: MatchState, seat: int, mask: int, events: list[Event] | None = None) -> None:
-    """``seat`` doubles the cards in ``mask`` (0 for none): its one answer."""
+def _check_doubles(state: MatchState, seat: int, mask: int) -> None:
     _check_turn(state, seat, PHASE_DOUBLE)
     deal = state.deal
-    allowed = deal.doublable(seat)
-    bad = mask & ~allowed
+    bad = mask & ~deal.doublable(seat)
     if bad:
         names = ", ".join(codes_of(bad))
         if bad & ~deal.hands[seat]:
             raise IllegalAction(f"cannot double {names}: not in your hand")
         raise IllegalAction(f"cannot double {names} in {deal.contract}")
+
+
+def select_doubles(
+    state: MatchState, seat: int, mask: int, events: list[Event] | None = None
+) -> None:
+    """Simultaneous doubling: ``seat``'s current pick, not yet its answer. Seen by ``seat``
+    alone; a timeout commits it (000: "timer commits the current selection")."""
+    if state.options.doubling != "simultaneous":
+        raise IllegalAction("selecting doubles is only for simultaneous doubling")
+    _check_doubles(state, seat, mask)
+    codes = codes_of(mask)
+    state.log_actions.append(f"s{seat}:{','.join(codes)}")
+    state.deal.selections[seat] = mask
+    _ev(events, "double_selected", [seat], seat=seat, cards=codes)
+
+
+def double(state: MatchState, seat: int, mask: int, events: list[Event] | None = None) -> None:
+    """``seat`` doubles the cards in ``mask`` (0 for none): its one answer."""
+    _check_doubles(state, seat, mask)
+    deal = state.deal
     codes = codes_of(mask)
     state.log_actions.append(f"d{seat}:{','.join(codes)}")
     done = deal.answer_double(seat, mask)
@@ -559,7 +586,8 @@ def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
 
 def legal_actions(state: MatchState, seat: int | None = None) -> list[dict[str, Any]]:
     """Every legal action now (of ``seat`` only, if given), as JSON actions. Dealing is the
-    server's and is never listed; forfeit is always possible and never listed."""
+    server's and is never listed; neither are ``select`` (simultaneous doubling picks) nor
+    ``forfeit`` (always possible)."""
     seats = state.to_act()
     if seat is not None:
         seats = [seat] if seat in seats else []
@@ -596,7 +624,8 @@ def legal_cards(state: MatchState, seat: int) -> int:
 def default_action(state: MatchState, seat: int) -> dict[str, Any]:
     """What a timeout does for ``seat`` (trix-rules.md, "On a timeout", 003 and 004): the
     owner gets the first unplayed contract in the ``contract_timeout`` order; a holder doubles
-    nothing; a player plays its lowest legal card (in the layout, or passes).
+    nothing (simultaneous doubling: what it selected); a player plays its lowest legal card
+    (in the layout, or passes).
 
     Raises :class:`IllegalAction` if ``seat`` is not to act."""
     if seat not in state.to_act():
@@ -604,7 +633,7 @@ def default_action(state: MatchState, seat: int) -> dict[str, Any]:
     if state.phase == PHASE_CHOOSE:
         return {"type": "contract", "seat": seat, "contract": state.remaining_contracts()[0]}
     if state.phase == PHASE_DOUBLE:
-        return {"type": "double", "seat": seat, "cards": []}
+        return {"type": "double", "seat": seat, "cards": codes_of(state.deal.selections[seat])}
     mask = state.deal.legal_mask(seat)
     if not mask:
         return {"type": "pass", "seat": seat}

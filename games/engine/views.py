@@ -134,6 +134,8 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
             info["doublable"] = codes_of(deal.doublable(seat))
             if seat not in pending and deal.doublable(seat):
                 info["mine"] = codes_of(deal.doubles[seat])
+            elif seat in pending and not sequential:
+                info["selected"] = codes_of(deal.selections[seat])
         out["doubling"] = info
         if sequential:
             out["doubles"] = {
