@@ -20,10 +20,12 @@ def tricks_with_points(record):
     for item in record["plays"]:
         c = CODES.index(item)
         deal.check_play(deal.turn, c)
+        before = list(deal.scores)
         done = deal.play(c)
         if done is not None:
-            leader, _, taker, points = done
-            out.append((leader, taker, {s: p for s, p in enumerate(points) if p}))
+            leader, _, taker = done[:3]
+            points = {s: deal.scores[s] - before[s] for s in range(4)}
+            out.append((leader, taker, {s: p for s, p in points.items() if p}))
     return out, deal
 
 
