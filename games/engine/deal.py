@@ -103,9 +103,11 @@ class Deal:
         self.turn = self.leader = self.owner
         doublable = DOUBLABLE.get(contract, 0)
         if doublable:
+            # Every seat answers, holder or not (000: "every player picks their doubles in
+            # secret and presses Ready"; 004: "each player answers once"): asking only the
+            # holders would tell the table who holds the K♥ or the queens.
             self.phase = PHASE_DOUBLE
-            seats = [(self.owner + i) % 4 for i in range(4)]
-            self.double_pending = [s for s in seats if self.hands[s] & doublable]
+            self.double_pending = [(self.owner + i) % 4 for i in range(4)]
             if self.options.doubling == "sequential":
                 self.turn = self.double_pending[0]
             return

@@ -356,7 +356,7 @@ def _start_contract(
                 _ev(events, "hand", [s], seat=s, cards=codes_of(deal.hands[s]))
     if deal.phase == PHASE_DOUBLE:
         state.phase = PHASE_DOUBLE
-        _ev(events, "doubling_started", holders=sorted(deal.double_pending))
+        _ev(events, "doubling_started", seats=sorted(deal.double_pending))
     else:
         _begin_play(state, events)
 

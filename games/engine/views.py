@@ -128,11 +128,11 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         info: dict[str, Any] = {
             "mode": opts.doubling,
             "waiting": sorted(pending) if not sequential else pending[:1],
-            "answered": [s for s in range(4) if deal.doublable(s) and s not in pending],
+            "answered": [s for s in range(4) if s not in pending],
         }
         if seat is not None:
             info["doublable"] = codes_of(deal.doublable(seat))
-            if seat not in pending and deal.doublable(seat):
+            if seat not in pending:
                 info["mine"] = codes_of(deal.doubles[seat])
             elif seat in pending and not sequential:
                 info["selected"] = codes_of(deal.selections[seat])
