@@ -192,3 +192,19 @@ def test_play_after_the_deal_ended_through_apply():
     assert state.phase == "deal"
     refused(state, {"type": "play", "seat": 0, "card": "2C"}, "the deal is over")
     refused(state, {"type": "pass", "seat": 0}, "the deal is over")
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"format": "trix-match/2"}, "not a trix-match/1 state"),
+        ({"format": "trix-match/1"}, "needs 'deals' and 'actions'"),
+        ({"format": "trix-match/1", "deals": [], "actions": {}}, "needs 'deals' and 'actions'"),
+        ({"format": "trix-match/1", "deals": [], "actions": ["x"]}, "an action must be"),
+    ],
+)
+def test_bad_state_json(data, message):
+    from games.engine import MatchState
+
+    with pytest.raises(IllegalAction, match=message):
+        MatchState.from_json(data)

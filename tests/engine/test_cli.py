@@ -180,3 +180,11 @@ def test_the_engine_imports_no_django():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
+
+
+def test_replay_a_file_that_is_not_text(tmp_path):
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe\x00not text")
+    code, out, err = run("replay", str(path))
+    assert code == 1 and out == ""
+    assert err.startswith("invalid record: ") and err.count("\n") == 1
