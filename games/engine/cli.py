@@ -51,6 +51,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except EngineError as exc:
         print(f"invalid record: {exc}", file=err)
         return 1
+    except UnicodeDecodeError:
+        print("invalid record: not UTF-8 text", file=err)
+        return 1
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror}", file=err)
         return 2
