@@ -146,6 +146,8 @@ class MatchState:
         """
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
             raise IllegalAction(f"not a {STATE_FORMAT} state")
+        if not isinstance(data.get("deals"), list) or not isinstance(data.get("actions"), list):
+            raise IllegalAction(f"a {STATE_FORMAT} state needs 'deals' and 'actions' lists")
         state = rebuild(Options.from_dict(data.get("options")), data["deals"], data["actions"])
         summary = data.get("summary")
         if summary is not None and summary != state.to_json()["summary"]:
