@@ -1,0 +1,54 @@
+"""Verifiable shuffles: commit-reveal seeds, the ``trix-shuffle/1`` shuffle and its checks.
+
+Pure Python (``hashlib``, ``hmac``, ``secrets``), no Django, so ``trix verify`` runs anywhere.
+The construction, its limits and test vectors are in ``docs/fairness.md``.
+
+- ``stream``: HMAC-SHA256 counter-mode stream, unbiased ``below(n)``, Fisher-Yates (reusable
+  for any random choice, e.g. tournament seat draws).
+- ``chain``: ``SeedChain``, a reversed SHA-256 hash chain: one commitment for many seeds,
+  each revealed only after its deal ended.
+- ``shuffle``: ``shuffle()`` and ``deal_hands()`` of ``trix-shuffle/1``.
+- ``match``: ``MatchShuffle``, the fairness state of one match (what a table stores).
+- ``verify``: ``verify_record``, ``verify_match``, the public payloads, ``verify_cli``.
+"""
+
+from games.fairness.chain import SeedChain, reveal_matches
+from games.fairness.errors import FairnessError, RevealRefused, StateError
+from games.fairness.match import (
+    BOT_CLIENT_SEED,
+    MatchShuffle,
+    new_client_seed,
+    validate_client_seed,
+)
+from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, deal_hands, shuffle
+from games.fairness.stream import RandomStream, fisher_yates
+from games.fairness.verify import (
+    deal_verification,
+    match_verification,
+    verify_cli,
+    verify_match,
+    verify_record,
+)
+
+__all__ = [
+    "ALGORITHM",
+    "BOT_CLIENT_SEED",
+    "CANONICAL_DECK",
+    "FairnessError",
+    "MatchShuffle",
+    "RandomStream",
+    "RevealRefused",
+    "SeedChain",
+    "StateError",
+    "deal_hands",
+    "deal_verification",
+    "fisher_yates",
+    "match_verification",
+    "new_client_seed",
+    "reveal_matches",
+    "shuffle",
+    "validate_client_seed",
+    "verify_cli",
+    "verify_match",
+    "verify_record",
+]
