@@ -162,7 +162,7 @@ def _check(record: Any, replay: bool) -> tuple[list[str], dict[str, Any]]:
     if not details["commitment_matches"]:
         problems.append(
             f"shuffle.server_seed does not match shuffle.commitment: SHA-256 applied "
-            f"{deal_number} times to the seed gives {computed}, "
+            f"{deal_number} time{'s' if deal_number != 1 else ''} to the seed gives {computed}, "
             f"the commitment is {inputs['commitment']}"
         )
     deck = shuffle(inputs["server_seed"], inputs["client_seeds"], inputs["match_id"], deal_number)
