@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Sequence
 from typing import TypeVar
 
 from games.fairness.errors import FairnessError
@@ -32,6 +33,7 @@ MAX_TEXT_CHARS = 64
 """Longest client seed, match id or scope, in characters."""
 
 _WORD = 2**32
+_WORDS = struct.Struct(">8I")
 T = TypeVar("T")
 
 
@@ -99,10 +101,11 @@ class RandomStream:
     """Unbiased integers drawn from HMAC-SHA256(server_seed, prefix || counter).
 
     ``RandomStream(server_seed, algorithm, scope, index, client_seeds)``; ``server_seed`` is
-    32 bytes or 64 hex digits. The repr never shows the seed.
+    32 bytes or 64 hex digits. ``blocks`` counts the blocks read so far. The repr never shows
+    the seed.
     """
 
-    __slots__ = ("_key", "_prefix", "_words", "blocks")
+    __slots__ = ("_mac", "_words", "blocks")
 
     def __init__(
         self,
@@ -112,29 +115,28 @@ class RandomStream:
         index: int,
         client_seeds: Sequence[str],
     ) -> None:
-        self._key = seed_bytes(server_seed)
-        self._prefix = stream_prefix(algorithm, scope, index, client_seeds)
+        prefix = stream_prefix(algorithm, scope, index, client_seeds)
+        # HMAC state after the key and the prefix; each block copies it and adds the counter.
+        self._mac = hmac.new(seed_bytes(server_seed), prefix, hashlib.sha256)
+        self._words: list[int] = []
         self.blocks = 0
-        self._words = self._generate()
 
     def __repr__(self) -> str:
         return f"<RandomStream blocks={self.blocks}>"
 
     def block(self, counter: int) -> bytes:
         """The 32-byte block number ``counter`` of this stream (for test vectors)."""
-        message = self._prefix + counter.to_bytes(8, "big")
-        return hmac.new(self._key, message, hashlib.sha256).digest()
-
-    def _generate(self) -> Iterator[int]:
-        while True:
-            block = self.block(self.blocks)
-            self.blocks += 1
-            for offset in range(0, len(block), 4):
-                yield int.from_bytes(block[offset : offset + 4], "big")
+        mac = self._mac.copy()
+        mac.update(counter.to_bytes(8, "big"))
+        return mac.digest()
 
     def word(self) -> int:
         """The next big-endian 32-bit word of the stream."""
-        return next(self._words)
+        if not self._words:
+            # Eight words per block, reversed so that pop() takes them in stream order.
+            self._words = list(reversed(_WORDS.unpack(self.block(self.blocks))))
+            self.blocks += 1
+        return self._words.pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (``1 <= n <= 2**32``), by rejection sampling."""
