@@ -110,6 +110,8 @@ def _cards(cards: Counter) -> str:
 def _compare_hands(recorded: list[list[str]], dealt: list[list[str]]) -> list[str]:
     problems = []
     for seat in range(SEATS):
+        if sorted(recorded[seat]) == sorted(dealt[seat]):
+            continue
         extra = Counter(recorded[seat]) - Counter(dealt[seat])
         missing = Counter(dealt[seat]) - Counter(recorded[seat])
         if not extra and not missing:
