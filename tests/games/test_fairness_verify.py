@@ -276,11 +276,18 @@ def test_verify_cli_prints_the_mismatch_and_exits_1(tmp_path, record):
 
 @pytest.mark.parametrize(
     ("content", "expected"),
-    [("{not json", "invalid JSON: line 1 column 2"), (None, "cannot read ")],
+    [
+        ("{not json", "invalid JSON: line 1 column 2"),
+        (None, "cannot read "),
+        (b"\xff\xfe{}", "cannot read "),
+        ("[]", "records: expected a non-empty list"),
+    ],
 )
 def test_verify_cli_bad_input(tmp_path, content, expected):
     path = tmp_path / "deal.json"
-    if content is not None:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
         path.write_text(content)
     code, out, err = _cli(path)
     assert code == 1 and out == "" and err.startswith(expected)
