@@ -1,0 +1,30 @@
+"""Fixtures of the wallet tests."""
+
+import itertools
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+_names = itertools.count()
+
+
+@pytest.fixture
+def make_user(db):
+    def make(name: str | None = None):
+        name = name or f"player{next(_names)}"
+        return get_user_model().objects.create_user(username=name, password="pw-for-tests-123")
+
+    return make
+
+
+@pytest.fixture
+def immediate_constraints(db):
+    """Check PostgreSQL's deferred balance trigger at each statement inside the test transaction.
+
+    Non-transactional tests never commit, so a deferred trigger would never fire.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS wallet_entry_balanced IMMEDIATE")
+    yield
