@@ -13,7 +13,7 @@ _names = itertools.count()
 def make_user(db):
     def make(name: str | None = None):
         name = name or f"player{next(_names)}"
-        return get_user_model().objects.create_user(username=name, password="pw-for-tests-123")
+        return get_user_model().objects.create_user(username=name)  # no password: no slow hashing
 
     return make
 
