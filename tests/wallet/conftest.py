@@ -20,11 +20,11 @@ def make_user(db):
 
 @pytest.fixture
 def immediate_constraints(db):
-    """Check PostgreSQL's deferred balance trigger at each statement inside the test transaction.
+    """Check PostgreSQL's deferred constraints (the balance trigger, FKs) at each statement.
 
     Non-transactional tests never commit, so a deferred trigger would never fire.
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS wallet_entry_balanced IMMEDIATE")
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     yield
