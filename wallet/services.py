@@ -538,6 +538,8 @@ def _close(
             raise SettlementMismatch(f"users {strangers} did not stake in {escrow}")
         total = sum(paid.values()) + house_fee
         held = accounts[escrow].balance
+        if held == 0:
+            raise SettlementMismatch(f"{escrow} holds nothing to pay out")
         if total != held:
             raise SettlementMismatch(f"{escrow} holds {held}; payouts and fee total {total}")
         legs: Legs = [(f"user:{uid}", paid[uid]) for uid in payees]

@@ -24,4 +24,5 @@ class Command(BaseCommand):
                 self.stdout.write(self.style.SUCCESS(f"ok   {name}"))
         if failed:
             raise CommandError(f"ledger_check: {failed} of {len(results)} checks failed")
-        self.stdout.write(self.style.SUCCESS("ledger_check: all checks passed"))
+        if options["verbosity"] >= 1:
+            self.stdout.write(self.style.SUCCESS("ledger_check: all checks passed"))
