@@ -1,0 +1,8 @@
+"""Routes of the wallet page (mounted at ``/wallet/``)."""
+
+from django.urls import path
+
+from wallet import views
+
+app_name = "wallet"
+urlpatterns = [path("", views.wallet_page, name="page")]
