@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import BigIntegerField, Case, F, Q, Sum, Value, When
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q, Sum
+from django.utils import timezone
 
 from wallet.errors import (
     AlreadyReversed,
@@ -105,7 +106,7 @@ def wallet_ref(user: Any) -> str:
 # --------------------------------------------------------------------------- the core
 
 
-def _lock(refs: Iterable[str], create: Mapping[str, Callable[[], Account]]) -> dict[str, Account]:
+def _lock(refs: Iterable[str], create: Mapping[str, Callable[[], object]]) -> dict[str, Account]:
     """Lock the accounts named by ``refs`` in id order; create those in ``create`` if missing."""
     wanted = sorted(set(refs))
     rows = list(Account.objects.select_for_update().filter(reference__in=wanted).order_by("id"))
@@ -141,7 +142,7 @@ def _post(
     request: dict[str, Any],
     refs: Iterable[str],
     build: Callable[[dict[str, Account]], Legs],
-    create: Mapping[str, Callable[[], Account]] | None = None,
+    create: Mapping[str, Callable[[], object]] | None = None,
     before_write: Callable[[], dict] | None = None,
     close: Iterable[str] = (),
     memo: str = "",
@@ -218,46 +219,114 @@ def _write(
         if ref in close and balance != 0:
             raise SettlementMismatch(f"{ref} would keep {balance} after closing")
 
-    txn = Transaction.objects.create(
-        idempotency_key=key,
-        kind=kind,
-        reference=reference,
-        request=request,
-        request_hash=request_hash,
-        details=details,
-        memo=memo[:200],
-        reverses=reverses,
-    )
-    for entry in entries:
-        entry.transaction = txn
-    Entry.objects.bulk_create(entries)
-
-    changed = {ref: balances[ref] for ref in balances if balances[ref] != accounts[ref].balance}
-    reopen = {
-        ref for ref in changed if accounts[ref].closed and balances[ref] != 0 and ref not in close
+    updates = []  # (account id, balance delta, closed after)
+    for ref, account in accounts.items():
+        delta = balances[ref] - account.balance
+        closed = ref in close or (account.closed and balances[ref] == 0)
+        if delta or closed != account.closed:
+            updates.append((account.pk, delta, closed))
+    fields = {
+        "idempotency_key": key,
+        "kind": kind,
+        "reference": reference,
+        "request": request,
+        "request_hash": request_hash,
+        "details": details,
+        "memo": memo[:200],
+        "reverses": reverses,
+        "created_at": timezone.now(),
     }
-    whens = [
-        When(pk=accounts[ref].pk, then=F("balance") + Value(balances[ref] - accounts[ref].balance))
-        for ref in changed
-    ]
-    if whens:
-        Account.objects.filter(pk__in=[accounts[ref].pk for ref in changed]).update(
-            balance=Case(*whens, output_field=BigIntegerField())
-        )
-    if close or reopen:
-        Account.objects.filter(reference__in=close).update(closed=True)
-        Account.objects.filter(reference__in=reopen).update(closed=False)
+    if _single_statement_writes():
+        txn = _write_one_statement(fields, entries, updates)
+    else:
+        txn = _write_with_orm(fields, entries, updates)
     for ref, balance in balances.items():
         accounts[ref].balance = balance
     return txn
 
 
-def _system_creator(ref: str) -> Callable[[], Account]:
-    def create() -> Account:
-        account, _ = Account.objects.get_or_create(
-            reference=ref, defaults={"kind": AccountKind.SYSTEM}
+def _single_statement_writes() -> bool:
+    """PostgreSQL writes a transaction in one statement (data-modifying CTEs), others via ORM."""
+    return connection.vendor == "postgresql" and SINGLE_STATEMENT_WRITES
+
+
+#: Switch for tests: False runs the portable ORM path on PostgreSQL too.
+SINGLE_STATEMENT_WRITES = True
+
+
+def _write_with_orm(fields: dict, entries: list[Entry], updates: list) -> Transaction:
+    txn = Transaction(**fields)
+    txn.save(force_insert=True)
+    for entry in entries:
+        entry.transaction = txn
+    Entry.objects.bulk_create(entries)
+    for pk, delta, closed in updates:
+        Account.objects.filter(pk=pk).update(balance=F("balance") + delta, closed=closed)
+    return txn
+
+
+_WRITE_SQL = """
+WITH txn AS (
+    INSERT INTO wallet_transaction
+        (idempotency_key, kind, reference, request, request_hash, memo, details,
+         reverses_id, created_at)
+    VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s, %s)
+    RETURNING id
+), entries AS (
+    INSERT INTO wallet_entry (transaction_id, account_id, amount, balance_after)
+    SELECT txn.id, e.account_id, e.amount, e.balance_after
+      FROM txn,
+           unnest(%s::bigint[], %s::bigint[], %s::bigint[])
+               WITH ORDINALITY AS e(account_id, amount, balance_after, n)
+     ORDER BY e.n
+    RETURNING id
+), accounts AS (
+    UPDATE wallet_account AS a
+       SET balance = a.balance + u.delta, closed = u.closed
+      FROM unnest(%s::bigint[], %s::bigint[], %s::boolean[]) AS u(id, delta, closed)
+     WHERE a.id = u.id
+    RETURNING a.id
+)
+SELECT (SELECT id FROM txn), (SELECT count(*) FROM entries), (SELECT count(*) FROM accounts)
+"""
+
+
+def _write_one_statement(fields: dict, entries: list[Entry], updates: list) -> Transaction:
+    """Insert the transaction and its entries and update the balances in one round trip."""
+    reverses = fields["reverses"]
+    params = [
+        fields["idempotency_key"],
+        fields["kind"],
+        fields["reference"],
+        json.dumps(fields["request"]),
+        fields["request_hash"],
+        fields["memo"],
+        json.dumps(fields["details"]),
+        reverses.pk if reverses else None,
+        fields["created_at"],
+        [e.account.pk for e in entries],
+        [e.amount for e in entries],
+        [e.balance_after for e in entries],
+        [u[0] for u in updates],
+        [u[1] for u in updates],
+        [u[2] for u in updates],
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_WRITE_SQL, params)
+        pk, n_entries, n_accounts = cursor.fetchone()
+    if n_entries != len(entries) or n_accounts != len(updates):
+        raise LedgerError("internal error: the ledger write touched unexpected rows")
+    txn = Transaction(pk=pk, **fields)
+    txn._state.adding = False
+    txn._state.db = connection.alias
+    return txn
+
+
+def _system_creator(ref: str) -> Callable[[], None]:
+    def create() -> None:
+        Account.objects.bulk_create(
+            [Account(reference=ref, kind=AccountKind.SYSTEM)], ignore_conflicts=True
         )
-        return account
 
     return create
 
@@ -275,12 +344,13 @@ def _wallet_creator(user_id: int) -> Callable[[], Account]:
     return create
 
 
-def _escrow_creator(ref: str) -> Callable[[], Account]:
-    def create() -> Account:
-        account, _ = Account.objects.get_or_create(
-            reference=ref, defaults={"kind": AccountKind.ESCROW}
+def _escrow_creator(ref: str) -> Callable[[], None]:
+    def create() -> None:
+        # INSERT ... ON CONFLICT DO NOTHING: one round trip, no savepoint; a rival
+        # creating the same escrow makes us wait for its commit, then we lock its row.
+        Account.objects.bulk_create(
+            [Account(reference=ref, kind=AccountKind.ESCROW)], ignore_conflicts=True
         )
-        return account
 
     return create
 

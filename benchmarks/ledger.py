@@ -1,0 +1,164 @@
+"""Ledger speed on PostgreSQL: ledger transactions/s and settled pots/s, 1..N concurrent clients.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/ledger.py [--clients 1 2 4] [--seconds 10]
+
+``BENCH_DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/trix_bench``)
+names a scratch database: it is created if missing and migrated; the benchmark only
+adds rows. Each client is its own process with its own connection and its own four
+players, so the figures measure the ledger, not contention on one wallet.
+
+- transactions/s: each client alternates ``stake`` and ``refund`` (one ledger
+  transaction each: lock two accounts, check the key, write two entries).
+- pots/s: each client plays whole pots: four ``stake`` calls, ``split_pot`` and
+  ``settle_match`` (five ledger transactions per pot), with a house fee of 0 and of
+  250 bps (every fee locks the one house account: the shared hot row).
+
+Ends with ``ledger_check`` over the whole database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import platform
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
+DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_bench")
+os.environ["DATABASE_URL"] = DB_URL
+
+
+def ensure_database() -> None:
+    import psycopg
+
+    base, _, name = DB_URL.rpartition("/")
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django() -> None:
+    import django
+
+    django.setup()
+
+
+def make_players(tag: str, n: int = 4):
+    from django.contrib.auth import get_user_model
+
+    from wallet import services
+    from wallet.payments import DemoProvider
+
+    users = []
+    for i in range(n):
+        user = get_user_model().objects.create_user(username=f"bench-{tag}-{i}")
+        services.deposit(user, 10**12, f"bench:{tag}:dep:{i}", provider=DemoProvider(limit=10**12))
+        users.append(user)
+    return users
+
+
+def client(kind: str, seconds: float, fee_bps: int, barrier, results) -> None:
+    setup_django()
+    from django.db import connection
+
+    from wallet import services
+
+    tag = uuid.uuid4().hex[:10]
+    users = make_players(tag)
+    result = {"placements": {"0": 1, "1": 2, "2": 3, "3": 4}, "forfeit": None}
+    seats = dict(enumerate(users))
+    barrier.wait()
+    done = 0
+    txns = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        table = f"table:b{tag}-{done}"
+        if kind == "tx":
+            services.stake(users[0], table, 100, f"{table}:s")
+            services.refund(users[0], table, f"{table}:r")
+            txns += 2
+        else:
+            for seat, user in seats.items():
+                services.stake(user, table, 100, f"{table}:s{seat}")
+            services.settle_match(
+                table, seats, result, False, f"{table}:settle", house_fee_bps=fee_bps
+            )
+            txns += 5
+        done += 1
+    elapsed = time.perf_counter() - start
+    connection.close()
+    results.put((done, txns, elapsed))
+
+
+def run(kind: str, clients: int, seconds: float, fee_bps: int = 0) -> tuple[float, float]:
+    from django.db import connections
+
+    connections.close_all()
+    ctx = mp.get_context("fork")
+    barrier = ctx.Barrier(clients)
+    results = ctx.Queue()
+    procs = [
+        ctx.Process(target=client, args=(kind, seconds, fee_bps, barrier, results))
+        for _ in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    got = [results.get() for _ in procs]
+    for p in procs:
+        p.join()
+        if p.exitcode:
+            raise SystemExit(f"a client failed (exit {p.exitcode})")
+    wall = max(r[2] for r in got)
+    return sum(r[0] for r in got) / wall, sum(r[1] for r in got) / wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+
+    ensure_database()
+    setup_django()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        pg_version = cursor.fetchone()[0]
+    connection.close()
+
+    mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    print(
+        f"machine: {os.cpu_count()} cores, {mem_gib:.0f} GiB, Python {platform.python_version()}, "
+        f"PostgreSQL {pg_version}; {args.seconds:g} s per run"
+    )
+    print(f"{'workload':<34} {'clients':>7} {'per second':>12} {'ledger tx/s':>12}")
+    for clients in args.clients:
+        _, tx = run("tx", clients, args.seconds)
+        print(f"{'stake/refund transactions':<34} {clients:>7} {tx:>12,.0f} {tx:>12,.0f}")
+    for fee in (0, 250):
+        for clients in args.clients:
+            pots, tx = run("pots", clients, args.seconds, fee)
+            label = f"settled pots (fee {fee} bps)"
+            print(f"{label:<34} {clients:>7} {pots:>12,.0f} {tx:>12,.0f}")
+
+    from io import StringIO
+
+    out = StringIO()
+    call_command("ledger_check", stdout=out)
+    print(out.getvalue().strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    main()
