@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     .venv/bin/python benchmarks/ledger.py [--clients 1 2 4] [--seconds 10]
 
-``BENCH_DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/trix_bench``)
+``BENCH_DATABASE_URL`` (default ``postgres://postgres@127.0.0.1:5432/trix_wallet_bench``)
 names a scratch database: it is created if missing and migrated; the benchmark only
 adds rows. Each client is its own process with its own connection and its own four
 players, so the figures measure the ledger, not contention on one wallet.
@@ -32,7 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
-DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_bench")
+DB_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_wallet_bench"
+)
 os.environ["DATABASE_URL"] = DB_URL
 
 
