@@ -15,7 +15,10 @@ players, so the figures measure the ledger, not contention on one wallet.
   ``settle_match`` (five ledger transactions per pot), with a house fee of 0 and of
   250 bps (every fee locks the one house account: the shared hot row).
 
-Ends with ``ledger_check`` over the whole database.
+Also prints the CPU time per ledger transaction (the client process plus its
+PostgreSQL backend, read from /proc when the server is local) and the rate the
+machine's cores would allow at that cost, a figure that does not depend on other
+load on a shared machine. Ends with ``ledger_check`` over the whole database.
 """
 
 from __future__ import annotations
@@ -77,7 +80,9 @@ def client(kind: str, seconds: float, fee_bps: int, barrier, results) -> None:
     users = make_players(tag)
     result = {"placements": {"0": 1, "1": 2, "2": 3, "3": 4}, "forfeit": None}
     seats = dict(enumerate(users))
+    backend = _backend_pid(connection)
     barrier.wait()
+    cpu0 = time.process_time() + _proc_cpu(backend)
     done = 0
     txns = 0
     start = time.perf_counter()
@@ -97,11 +102,27 @@ def client(kind: str, seconds: float, fee_bps: int, barrier, results) -> None:
             txns += 5
         done += 1
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() + _proc_cpu(backend) - cpu0
     connection.close()
-    results.put((done, txns, elapsed))
+    results.put((done, txns, elapsed, cpu))
 
 
-def run(kind: str, clients: int, seconds: float, fee_bps: int = 0) -> tuple[float, float]:
+def _backend_pid(connection) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds used so far by a local process (the client's PostgreSQL backend); 0 if remote."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(kind: str, clients: int, seconds: float, fee_bps: int = 0) -> tuple[float, float, float]:
     from django.db import connections
 
     connections.close_all()
@@ -120,7 +141,9 @@ def run(kind: str, clients: int, seconds: float, fee_bps: int = 0) -> tuple[floa
         if p.exitcode:
             raise SystemExit(f"a client failed (exit {p.exitcode})")
     wall = max(r[2] for r in got)
-    return sum(r[0] for r in got) / wall, sum(r[1] for r in got) / wall
+    txns = sum(r[1] for r in got)
+    cpu_ms_per_tx = 1000 * sum(r[3] for r in got) / txns
+    return sum(r[0] for r in got) / wall, txns / wall, cpu_ms_per_tx
 
 
 def main() -> None:
@@ -145,15 +168,32 @@ def main() -> None:
         f"machine: {os.cpu_count()} cores, {mem_gib:.0f} GiB, Python {platform.python_version()}, "
         f"PostgreSQL {pg_version}; {args.seconds:g} s per run"
     )
-    print(f"{'workload':<34} {'clients':>7} {'per second':>12} {'ledger tx/s':>12}")
+    print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    print(
+        f"{'workload':<30} {'clients':>7} {'per second':>11} {'ledger tx/s':>12} "
+        f"{'CPU ms/tx':>10} {'idle est. tx/s':>15}"
+    )
+    cores = os.cpu_count() or 1
+
+    def line(label, clients, per_second, tx, cpu_ms):
+        estimate = 1000 * cores / cpu_ms if cpu_ms else float("nan")
+        print(
+            f"{label:<30} {clients:>7} {per_second:>11,.0f} {tx:>12,.0f} "
+            f"{cpu_ms:>10.2f} {estimate:>15,.0f}"
+        )
+
     for clients in args.clients:
-        _, tx = run("tx", clients, args.seconds)
-        print(f"{'stake/refund transactions':<34} {clients:>7} {tx:>12,.0f} {tx:>12,.0f}")
+        _, tx, cpu_ms = run("tx", clients, args.seconds)
+        line("stake/refund transactions", clients, tx, tx, cpu_ms)
     for fee in (0, 250):
         for clients in args.clients:
-            pots, tx = run("pots", clients, args.seconds, fee)
-            label = f"settled pots (fee {fee} bps)"
-            print(f"{label:<34} {clients:>7} {pots:>12,.0f} {tx:>12,.0f}")
+            pots, tx, cpu_ms = run("pots", clients, args.seconds, fee)
+            line(f"settled pots (fee {fee} bps)", clients, pots, tx, cpu_ms)
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
+    print(
+        "CPU ms/tx: client process + its PostgreSQL backend per ledger transaction; "
+        "idle est.: cores / CPU per transaction, the rate if nothing else ran."
+    )
 
     from io import StringIO
 
