@@ -92,3 +92,32 @@ def suit_of(c: int) -> int:
 
 def rank_of(c: int) -> int:
     return c % 13
+
+
+def parse_hands(hands: object) -> list[int]:
+    """Four 13-card hand masks from JSON hands: an object keyed by seat ``"0"``..``"3"`` (or a
+    list of four), each a list of 13 card codes, no card twice: together the whole deck.
+
+    Raises :class:`InvalidCard` naming the seat and what is wrong."""
+    if isinstance(hands, dict):
+        if sorted(hands) != ["0", "1", "2", "3"]:
+            raise InvalidCard("hands must be an object with seats '0'..'3'")
+        hands = [hands[str(s)] for s in range(4)]
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise InvalidCard("hands must give four seats")
+    masks: list[int] = []
+    seen = 0
+    for seat, cards in enumerate(hands):
+        if not isinstance(cards, list):
+            raise InvalidCard(f"hand of seat {seat} must be a list of card codes")
+        if len(cards) != 13:
+            raise InvalidCard(f"hand of seat {seat} has {len(cards)} cards, not 13")
+        try:
+            mask = mask_of(cards)
+        except InvalidCard as exc:
+            raise InvalidCard(f"hand of seat {seat}: {exc}") from None
+        if mask & seen:
+            raise InvalidCard(f"card {codes_of(mask & seen)[0]} is in two hands")
+        seen |= mask
+        masks.append(mask)
+    return masks  # 4 x 13 distinct cards: the whole deck

@@ -25,7 +25,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from .cards import ALL_CARDS, CODES, SEVEN_OF_HEARTS, cards_of, codes_of, mask_of, parse_card
+from .cards import CODES, SEVEN_OF_HEARTS, cards_of, codes_of, mask_of, parse_card, parse_hands
 from .deal import PHASE_DOUBLE, PHASE_OVER, PHASE_PLAY, TRICK_CONTRACTS, Deal
 from .errors import IllegalAction, InvalidCard
 from .options import Options
@@ -277,39 +277,14 @@ def _ev(events: list[Event] | None, kind: str, visible_to: Any = ALL, **payload:
         events.append(payload)
 
 
-def _parse_hands(hands: Any) -> list[int]:
-    if isinstance(hands, dict):
-        try:
-            hands = [hands[str(s)] for s in range(4)]
-        except KeyError:
-            raise IllegalAction("hands must be keyed by seat '0'..'3'") from None
-    if not isinstance(hands, list) or len(hands) != 4:
-        raise IllegalAction("hands must give four seats")
-    masks = []
-    seen = 0
-    for seat, cards in enumerate(hands):
-        if not isinstance(cards, list):
-            raise IllegalAction(f"hand of seat {seat} must be a list of card codes")
-        if len(cards) != 13:
-            raise IllegalAction(f"hand of seat {seat} has {len(cards)} cards, not 13")
-        try:
-            mask = mask_of(cards)
-        except InvalidCard as exc:
-            raise IllegalAction(f"hand of seat {seat}: {exc}") from None
-        if mask & seen:
-            dup = codes_of(mask & seen)[0]
-            raise IllegalAction(f"card {dup} is dealt to two seats")
-        seen |= mask
-        masks.append(mask)
-    if seen != ALL_CARDS:  # pragma: no cover - 4 x 13 distinct cards are the whole deck
-        raise IllegalAction("the hands are not the whole deck")
-    return masks
-
-
 def _deal(state: MatchState, hands: Any, events: list[Event] | None) -> None:
     if state.phase != PHASE_DEAL:
         raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
-    deal_hands(state, _parse_hands(hands), events)
+    try:
+        masks = parse_hands(hands)
+    except InvalidCard as exc:
+        raise IllegalAction(str(exc)) from None
+    deal_hands(state, masks, events)
 
 
 def deal_hands(state: MatchState, masks: list[int], events: list[Event] | None = None) -> None:

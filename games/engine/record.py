@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import ALL_CARDS, CODES, codes_of, mask_of, parse_card
+from .cards import CODES, codes_of, mask_of, parse_card, parse_hands
 from .deal import DOUBLABLE, PHASE_DOUBLE, Deal
 from .errors import EngineError, InvalidRecord
 from .options import CONTRACTS, Options
@@ -40,27 +40,10 @@ def load_record(text: str) -> dict[str, Any]:
 
 
 def _hands(record: dict[str, Any]) -> list[int]:
-    hands = record.get("hands")
-    if not isinstance(hands, dict) or sorted(hands) != ["0", "1", "2", "3"]:
-        raise InvalidRecord("hands must be an object with seats '0'..'3'")
-    masks: list[int] = []
-    seen = 0
-    for s in range(4):
-        cards = hands[str(s)]
-        if not isinstance(cards, list):
-            raise InvalidRecord(f"hand of seat {s} must be a list of card codes")
-        if len(cards) != 13:
-            raise InvalidRecord(f"hand of seat {s} has {len(cards)} cards, not 13")
-        try:
-            m = mask_of(cards)
-        except EngineError as exc:
-            raise InvalidRecord(f"hand of seat {s}: {exc}") from None
-        if m & seen:
-            raise InvalidRecord(f"card {codes_of(m & seen)[0]} is in two hands")
-        seen |= m
-        masks.append(m)
-    assert seen == ALL_CARDS
-    return masks
+    try:
+        return parse_hands(record.get("hands"))
+    except EngineError as exc:
+        raise InvalidRecord(str(exc)) from None
 
 
 def start_deal(record: dict[str, Any]) -> Deal:

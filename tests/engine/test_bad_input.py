@@ -174,8 +174,8 @@ def test_refused_deals():
     state = new_match({})
     hands = {str(s): h for s, h in suit_hands().items()}
     refused(state, {"type": "deal", "hands": {**hands, "3": hands["3"][:12]}}, "13")
-    refused(state, {"type": "deal", "hands": {**hands, "3": hands["2"]}}, "dealt to two seats")
-    refused(state, {"type": "deal", "hands": {"0": hands["0"]}}, "keyed by seat")
+    refused(state, {"type": "deal", "hands": {**hands, "3": hands["2"]}}, "is in two hands")
+    refused(state, {"type": "deal", "hands": {"0": hands["0"]}}, "with seats '0'..'3'")
     refused(state, {"type": "deal", "hands": {**hands, "3": ["ZZ", *hands["3"][1:]]}}, "not a card")
 
 
