@@ -97,6 +97,15 @@ class RandomBot(Bot):
     def card(self, state, seat, legal, rng):
         return _random_bit(legal, rng)
 
+    def decide(self, state, seat, rng):
+        if state.phase == PHASE_PLAY:  # inlined: the hot path of every simulation
+            legal = state.deal.legal_mask(seat)
+            if not legal:
+                return ("pass",)
+            cards = cards_of(legal)
+            return ("play", cards[int(rng.random() * len(cards))])
+        return super().decide(state, seat, rng)
+
 
 # -- the rule-based bot -----------------------------------------------------------------------
 

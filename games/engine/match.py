@@ -187,6 +187,9 @@ def rebuild(options: Options, deals: list, actions: list) -> MatchState:
 # "s<seat>:<codes,...>" (select), "p<seat>:<code>", "x<seat>" (pass), "f<seat>" (forfeit).
 
 
+_PLAY_LOG = tuple(tuple(f"p{seat}:{code}" for code in CODES) for seat in range(4))
+
+
 def expand_action(compact: str) -> dict[str, Any]:
     kind, seat = compact[0], int(compact[1])
     arg = compact[3:]
@@ -422,7 +425,7 @@ def play(state: MatchState, seat: int, card: int, events: list[Event] | None = N
     if state.phase != PHASE_PLAY or deal.turn != seat:
         _check_turn(state, seat, PHASE_PLAY)
     deal.check_play(seat, card)
-    state.log_actions.append(f"p{seat}:{CODES[card]}")
+    state.log_actions.append(_PLAY_LOG[seat][card])
     if events is None:
         deal.play(card)
     else:

@@ -19,6 +19,7 @@ from .match import (
     PHASE_DEAL,
     PHASE_DOUBLE,
     PHASE_MATCH_OVER,
+    PHASE_PLAY,
     MatchState,
     choose_contract,
     deal_hands,
@@ -51,6 +52,14 @@ def seeded_dealer(seed: int) -> Dealer:
 def bot_step(state: MatchState, bots: list[Bot], rng: random.Random) -> None:
     """Let the seat on turn act (while doubling simultaneously, every seat still to answer)."""
     phase = state.phase
+    if phase == PHASE_PLAY:  # the common case, without building the to_act list
+        seat = state.deal.turn
+        decision = bots[seat].decide(state, seat, rng)
+        if decision[0] == "play":
+            play(state, seat, decision[1])
+        else:
+            pass_turn(state, seat)
+        return
     for seat in state.to_act():
         decision = bots[seat].decide(state, seat, rng)
         kind = decision[0]
