@@ -1,1 +1,214 @@
-"""Models of the games app."""
+"""Models of the games app: tables, seats, the stored match state, the event log, actions
+and deals.
+
+A :class:`Table` holds four :class:`Seat` rows from its creation. Its match lives in
+:class:`MatchRecord` (the engine's ``MatchState.to_json()``, i.e. the log that rebuilds it,
+and the private shuffle state). Every change of a table appends :class:`TableEvent` rows
+(one version each; who may see each one) and bumps ``Table.version``. :class:`TableAction`
+keeps every seat action by its client-chosen id, so an action is applied exactly once.
+:class:`Deal` keeps each finished deal's ``trix-deal/1`` record.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "open (waiting for players)"
+    PLAYING = "playing", "playing"
+    FINISHED = "finished", "finished"
+    CANCELLED = "cancelled", "cancelled"
+
+
+class Table(models.Model):
+    """A table: four seats, a stake (integer minor units per human seat), the options, the
+    match's progress. ``version`` is the version of the last :class:`TableEvent`.
+
+    ``deadline`` is when the seats to act lose their turn to the timeout (None: no timer or
+    nobody human to act); ``wake_at`` is when a worker must look at the table next (a bot's
+    turn, a timeout, the next deal); the beat sweep re-sends lost wake-ups."""
+
+    variant = models.CharField(max_length=32)
+    options = models.JSONField(help_text="every engine option, defaults filled in")
+    stake = models.PositiveBigIntegerField(default=0, help_text="minor units per human seat")
+    status = models.CharField(
+        max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    commitment = models.CharField(max_length=128, help_text="the shuffle commitment (public)")
+    bot_seed = models.CharField(max_length=64, help_text="seeds the bots' choices")
+    result = models.JSONField(null=True, blank=True)
+    settled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.variant}, {self.status})"
+
+    @property
+    def ref(self) -> str:
+        """The table's reference in the ledger: ``table:<id>``."""
+        return f"table:{self.pk}"
+
+
+class Seat(models.Model):
+    """One of a table's four seats: empty, a user's, or a bot's (``bot`` names its kind)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=16, blank=True, default="")
+    staked = models.PositiveBigIntegerField(default=0)
+    client_seed = models.CharField(max_length=64, blank=True, default="")
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="games_seat_unique"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(user__isnull=False),
+                name="games_seat_one_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} seat {self.seat}"
+
+    @property
+    def kind(self) -> str | None:
+        if self.user_id:
+            return "human"
+        if self.bot:
+            return "bot"
+        return None
+
+
+class MatchRecord(models.Model):
+    """The stored match state of a table (one row per table, created with it).
+
+    ``state`` is ``MatchState.to_json()`` (its log plus a summary; the state is rebuilt by
+    replaying it). ``shuffle`` is the private fairness state (it holds the unrevealed
+    seeds): it never leaves the server."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="match"
+    )
+    state = models.JSONField(null=True, blank=True)
+    shuffle = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"match of table {self.table_id}"
+
+
+class AppendOnlyError(Exception):
+    """An event of the log was to be changed or deleted."""
+
+
+class TableEvent(models.Model):
+    """One entry of a table's append-only event log.
+
+    ``visible_to`` is None for everyone, else the list of seats that may see it (a hand).
+    ``payload`` is the engine event without ``type``/``visible_to``."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    visible_to = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="games_event_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} v{self.version} {self.type}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise AppendOnlyError("table events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("table events are append-only")
+
+
+class ActionStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    APPLIED = "applied", "applied"
+    REJECTED = "rejected", "rejected"
+
+
+class TableAction(models.Model):
+    """A seat action by its id: submitted by a user, a bot or the timer; applied once.
+
+    ``version`` is the table version it was made against; ``applied_version`` the table's
+    version after it; a rejected action keeps its ``error``/``code`` (400 or 409)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    source = models.CharField(max_length=8, default="user")  # user, bot, timeout
+    version = models.PositiveIntegerField()
+    action = models.JSONField()
+    status = models.CharField(
+        max_length=16, choices=ActionStatus.choices, default=ActionStatus.PENDING
+    )
+    applied_version = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    submitted_at = models.DateTimeField()
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["submitted_at"]
+        indexes = [models.Index(fields=["status", "submitted_at"])]
+
+    def __str__(self) -> str:
+        return f"action {self.id} of table {self.table_id} seat {self.seat}"
+
+
+class Deal(models.Model):
+    """A finished deal of a table and its ``trix-deal/1`` record (with its ``shuffle`` block
+    once the shuffle is verifiable). Public: its seed is revealed, its hands are history."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    contract = models.CharField(max_length=16)
+    record = models.JSONField()
+    ended_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="games_deal_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} deal {self.number}"

@@ -136,6 +136,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trix API",
@@ -155,3 +156,21 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Money: integer minor units of one currency per deployment.
 TRIX_CURRENCY = os.environ.get("TRIX_CURRENCY", "USD")
+
+# Tables (games app): timers are the server's. Production runs `celery beat` once and any
+# number of workers; `./dev run` starts one worker with an embedded beat (-B).
+TRIX_BOT_DELAY = float(os.environ.get("TRIX_BOT_DELAY", "0.6"))  # seconds a bot "thinks"
+TRIX_DEAL_PAUSE = float(os.environ.get("TRIX_DEAL_PAUSE", "2.0"))  # seconds between deals
+TRIX_FORCED_DELAY = float(os.environ.get("TRIX_FORCED_DELAY", "0.8"))  # auto_play_forced
+TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shrink timers
+TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
+TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep-timers": {
+        "task": "games.tasks.sweep_tables",
+        "schedule": TRIX_SWEEP_SECONDS,
+    },
+}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

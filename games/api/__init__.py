@@ -1,0 +1,1 @@
+"""The tables REST API (Django REST framework): thin views over services and selectors."""

@@ -1,0 +1,50 @@
+"""JSON errors for the whole API: ``{"error": "<clear message>", "code": "<short_code>"}``.
+
+401 when not logged in (whatever the authentication class), 403 not allowed, 404, 409, 400.
+"""
+
+from __future__ import annotations
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.errors import TableError
+
+
+def _flatten(detail, prefix: str = "") -> list[str]:
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else f"{prefix}{key}"
+            out += _flatten(value, f"{name}." if name else "")
+            if name and out and not out[-1].startswith(name):
+                out[-1] = f"{name}: {out[-1]}"
+        return out
+    if isinstance(detail, list):
+        return [m for item in detail for m in _flatten(item, prefix)]
+    return [str(detail)]
+
+
+def api_exception_handler(exc, context):
+    """DRF's exception handler with the project's error shape."""
+    if isinstance(exc, TableError):
+        return Response({"error": exc.message, "code": exc.code}, status=exc.status)
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        return Response(
+            {"error": "log in first (session or HTTP Basic)", "code": "not_authenticated"},
+            status=status.HTTP_401_UNAUTHORIZED,
+        )
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        message = "; ".join(_flatten(exc.detail)) or "invalid input"
+        response.data = {"error": message, "code": "invalid", "fields": exc.detail}
+    elif isinstance(exc, exceptions.ParseError):
+        response.data = {"error": f"malformed JSON body: {exc.detail}", "code": "malformed"}
+    else:
+        detail = getattr(exc, "detail", str(exc))
+        code = getattr(exc, "default_code", "error")
+        response.data = {"error": str(detail), "code": str(code)}
+    return response

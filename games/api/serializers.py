@@ -1,0 +1,67 @@
+"""Request validation for the tables API. Shapes: ``/api-contract`` in the README."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.engine import VARIANTS
+from games.engine.bots import BOTS
+
+
+class CreateTableSerializer(serializers.Serializer):
+    variant = serializers.ChoiceField(choices=VARIANTS, default="complex_partner")
+    stake = serializers.IntegerField(min_value=0, default=0, help_text="minor units per seat")
+    options = serializers.DictField(
+        required=False, default=dict, help_text="any games.engine.Options fields"
+    )
+
+
+class TakeSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    client_seed = serializers.CharField(
+        required=False, allow_blank=True, max_length=64, trim_whitespace=False
+    )
+
+
+class SeatBotSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    bot = serializers.ChoiceField(choices=sorted(BOTS), default="rules")
+
+
+class ActionBodySerializer(serializers.Serializer):
+    """The engine's JSON action without ``seat``."""
+
+    type = serializers.ChoiceField(choices=["contract", "double", "play", "pass"])
+    contract = serializers.CharField(required=False, max_length=16)
+    cards = serializers.ListField(
+        child=serializers.CharField(max_length=3), required=False, max_length=13
+    )
+    card = serializers.CharField(required=False, max_length=3)
+
+    def validate(self, data):
+        needs = {"contract": "contract", "double": "cards", "play": "card"}.get(data["type"])
+        if needs and needs not in data:
+            raise serializers.ValidationError(f"a {data['type']} action needs '{needs}'")
+        extra = set(self.initial_data) - {"type", needs}
+        if extra:
+            raise serializers.ValidationError(
+                f"unexpected field(s) for {data['type']}: {', '.join(sorted(extra))}"
+            )
+        return {k: v for k, v in data.items() if k in ("type", needs)}
+
+
+class SubmitActionSerializer(serializers.Serializer):
+    id = serializers.UUIDField(help_text="chosen by the client; a retry reuses it")
+    version = serializers.IntegerField(min_value=0, help_text="the version it was made against")
+    action = ActionBodySerializer()
+
+
+class StateQuerySerializer(serializers.Serializer):
+    since = serializers.IntegerField(min_value=0, required=False)
+    wait = serializers.FloatField(min_value=0, max_value=30, required=False, default=3.0)
+
+
+class ListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["open", "playing", "finished", "cancelled"], required=False
+    )

@@ -1,0 +1,95 @@
+"""Where a table's deals come from: the one place the tables app touches the shuffle.
+
+The commit-reveal shuffle (``games.fairness``, issue 3): a match-level commitment made when
+the table is created (before any seat is taken), the four client seeds locked when the match
+starts (bots use the fixed public value), each deal's hands from ``trix-shuffle/1``, and a
+deal's server seed revealed only after the deal ended.
+
+Every function takes and returns the private shuffle state: plain JSON for
+``MatchRecord.shuffle`` that holds the unrevealed seeds and never leaves the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    from games.fairness import (
+        BOT_CLIENT_SEED,
+        MatchShuffle,
+        new_client_seed,
+        validate_client_seed,
+    )
+    from games.fairness.errors import FairnessError
+except ImportError:  # pragma: no cover - until the fairness branch lands on main
+    from games._interim_shuffle import (
+        BOT_CLIENT_SEED,
+        FairnessError,
+        MatchShuffle,
+        new_client_seed,
+        validate_client_seed,
+    )
+
+__all__ = [
+    "BOT_CLIENT_SEED",
+    "FairnessError",
+    "clean_client_seed",
+    "create",
+    "end_deal",
+    "hands",
+    "lock_client_seeds",
+    "public",
+    "shuffle_block",
+]
+
+
+def create(match_id: str, deals: int, secret: bytes | None = None) -> tuple[dict[str, Any], str]:
+    """A new match's private shuffle state and its public commitment (hex).
+
+    ``secret`` (32 bytes) is for tests and replays only; the site draws a fresh one."""
+    shuffle = (
+        MatchShuffle.create(match_id, deals)
+        if secret is None
+        else MatchShuffle.from_secret(match_id, deals, secret)
+    )
+    return shuffle.to_dict(), shuffle.commitment
+
+
+def clean_client_seed(value: Any) -> str:
+    """A seat's client seed: the given one if valid (1..64 printable ASCII), a fresh one if
+    empty. Raises :class:`FairnessError` naming the rule."""
+    if value is None or value == "":
+        return new_client_seed()
+    return validate_client_seed(value)
+
+
+def lock_client_seeds(private: dict[str, Any], seeds: list[str]) -> dict[str, Any]:
+    """Fix the four client seeds (seat order) for every deal of the match."""
+    shuffle = MatchShuffle.from_dict(private)
+    shuffle.lock_client_seeds(seeds)
+    return shuffle.to_dict()
+
+
+def hands(private: dict[str, Any], deal_number: int) -> dict[str, list[str]]:
+    """The four hands of deal ``deal_number`` (1-based) as the engine's ``deal`` action
+    takes them: ``{"0": [13 codes], ...}``. Server only."""
+    dealt = MatchShuffle.from_dict(private).deal(deal_number)
+    return {str(seat): list(cards) for seat, cards in enumerate(dealt)}
+
+
+def end_deal(private: dict[str, Any], deal_number: int) -> dict[str, Any]:
+    """Mark deal ``deal_number`` ended (for any reason): its seed may now be revealed."""
+    shuffle = MatchShuffle.from_dict(private)
+    shuffle.end_deal(deal_number)
+    return shuffle.to_dict()
+
+
+def shuffle_block(private: dict[str, Any], deal_number: int) -> dict[str, Any]:
+    """The ``"shuffle"`` object of an ended deal's record (commitment, revealed seed, client
+    seeds, algorithm). Raises ``RevealRefused`` before the deal ended."""
+    return MatchShuffle.from_dict(private).shuffle_record(deal_number)
+
+
+def public(private: dict[str, Any]) -> dict[str, Any]:
+    """What anyone may see at any time: commitment, client seeds, revealed seeds only."""
+    return MatchShuffle.from_dict(private).public()

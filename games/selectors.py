@@ -1,0 +1,138 @@
+"""Reads of tables: lists, one table as the API shows it, a seat's state and events.
+
+No function here writes. Views call these; workers never do.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games import state_store
+from games.engine import spectator_view, view
+from games.errors import NotFound
+from games.models import Deal, Seat, Table, TableEvent, TableStatus
+
+
+def tables(status: str | None = None) -> QuerySet[Table]:
+    """Tables, newest first, optionally of one status, with seats and creator loaded."""
+    qs = Table.objects.select_related("created_by").prefetch_related("seats__user")
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def get_table(table_id: int, with_match: bool = False) -> Table:
+    """One table with its seats (and its stored match, read in the same query, so state and
+    version agree). Raises :class:`NotFound`."""
+    qs = tables().select_related("match") if with_match else tables()
+    try:
+        return qs.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"no table {table_id}") from None
+
+
+def seat_of(table: Table, user) -> int | None:
+    """The seat ``user`` holds at ``table`` (seats belong to users, not connections)."""
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in table.seats.all():
+        if seat.user_id == user.pk:
+            return seat.seat
+    return None
+
+
+def table_data(table: Table, user) -> dict[str, Any]:
+    """The table as the API shows it (see ``docs`` / the API contract)."""
+    me = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
+    seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.seat)
+    return {
+        "id": table.pk,
+        "variant": table.variant,
+        "options": table.options,
+        "stake": table.stake,
+        "status": table.status,
+        "created_by": {"id": table.created_by_id, "name": table.created_by.get_username()},
+        "created_at": table.created_at.isoformat(),
+        "version": table.version,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.user.get_username() if s.user_id else (s.bot or None),
+                "user_id": s.user_id,
+                "bot": s.bot or None,
+                "staked": s.staked,
+                "is_me": me is not None and s.user_id == me,
+            }
+            for s in seats
+        ],
+        "commitment": table.commitment,
+        "result": table.result,
+    }
+
+
+def _wait_for_version(table_id: int, since: int, wait: float) -> None:
+    end = time.monotonic() + min(max(wait, 0.0), settings.TRIX_STATE_WAIT_MAX)
+    while time.monotonic() < end:
+        version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+        if version is None or version > since:
+            return
+        time.sleep(0.05)
+
+
+def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
+    """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
+    the spectator view; None before the match starts), ``events`` after ``since`` that the
+    caller may see, ``my_seat``, ``deadline`` and ``server_time`` (ISO 8601 UTC).
+
+    With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
+    ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
+    if since is not None and wait > 0:
+        _wait_for_version(table_id, since, wait)
+    table = get_table(table_id, with_match=True)
+    my_seat = seat_of(table, user)
+    state = None
+    if table.status != TableStatus.OPEN:
+        state = state_store.for_read(table, lambda: table.match.state)
+    if state is None:
+        seen = None
+    elif my_seat is None:
+        seen = spectator_view(state)
+    else:
+        seen = view(state, my_seat)
+    events = []
+    rows = TableEvent.objects.filter(
+        table=table, version__gt=since or 0, version__lte=table.version
+    )
+    for ev in rows.order_by("version"):
+        if ev.visible_to is None or (my_seat is not None and my_seat in ev.visible_to):
+            events.append({"version": ev.version, "type": ev.type, **ev.payload})
+    return {
+        "version": table.version,
+        "table": table_data(table, user),
+        "view": seen,
+        "events": events,
+        "my_seat": my_seat,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "server_time": timezone.now().isoformat(),
+    }
+
+
+def deal(deal_id: int) -> Deal:
+    """A finished deal (its record is public: its seed is revealed). Raises NotFound."""
+    try:
+        return Deal.objects.select_related("table").get(pk=deal_id)
+    except Deal.DoesNotExist:
+        raise NotFound(f"no finished deal {deal_id}") from None
+
+
+def deals_of(table_id: int) -> list[Deal]:
+    """The finished deals of a table, in order. Raises NotFound for an unknown table."""
+    if not Table.objects.filter(pk=table_id).exists():
+        raise NotFound(f"no table {table_id}")
+    return list(Deal.objects.filter(table_id=table_id).order_by("number"))

@@ -1,0 +1,683 @@
+"""Every change of a table: plain functions, each one database transaction.
+
+Web requests call :func:`create_table`, :func:`take_seat`, :func:`seat_bot`, :func:`leave`
+and :func:`submit_action`; they check everything they can at once (a clear
+:class:`~games.errors.TableError`, nothing changed) and hand match changes to a worker.
+Workers (``games.tasks``) call :func:`apply_action`, :func:`wake` and :func:`settle`, which
+lock the table row (``SELECT ... FOR UPDATE``), so one change at a time is applied per table,
+each exactly once (an action by its id and the version it was made against). Tasks are sent
+only after the transaction commits.
+
+Each change appends :class:`~games.models.TableEvent` rows, one version each, and leaves the
+table's ``deadline`` (the seats' timeout) and ``wake_at`` (when a worker must look next: a
+bot's turn after its delay, a timeout, the next deal) for :mod:`games.tasks`.
+Rules of timeouts and forfeits: ``shared/trix-rules.md`` (004_918501b053ed3a2d.txt).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import dealing, stakes, state_store
+from games.engine import IllegalAction, InvalidOptions, Options, apply, new_match
+from games.engine.bots import BOTS, make_bot
+from games.engine.match import default_action, forced_action
+from games.errors import BadRequest, Conflict, NotAllowed, NotFound, TableError
+from games.models import (
+    ActionStatus,
+    Deal,
+    MatchRecord,
+    Seat,
+    Table,
+    TableAction,
+    TableEvent,
+    TableStatus,
+)
+
+ACTION_TYPES = ("contract", "double", "play", "pass")
+PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play_timer"}
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _lock_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"no table {table_id}") from None
+
+
+def _seats(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).order_by("seat"))
+
+
+def _add_events(table: Table, events: list[dict[str, Any]]) -> None:
+    """Append engine-shaped events (``type``, ``visible_to``, payload) to the log."""
+    rows = []
+    for event in events:
+        table.version += 1
+        payload = {k: v for k, v in event.items() if k not in ("type", "visible_to")}
+        vis = event.get("visible_to", "all")
+        rows.append(
+            TableEvent(
+                table=table,
+                version=table.version,
+                type=event["type"],
+                payload=payload,
+                visible_to=None if vis == "all" else list(vis),
+            )
+        )
+    TableEvent.objects.bulk_create(rows)
+
+
+def _send_wake(table: Table) -> None:
+    """After commit, ask a worker to look at the table at ``wake_at``."""
+    if table.wake_at is None:
+        return
+    from games import tasks
+
+    table_id, version, when = table.pk, table.version, table.wake_at
+
+    def send():
+        delay = (when - timezone.now()).total_seconds()
+        if delay > 0.01:
+            tasks.wake.apply_async((table_id, version), countdown=delay)
+        else:
+            tasks.wake.delay(table_id, version)
+
+    transaction.on_commit(send)
+
+
+def _user_seat(table: Table, user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, user=user).first()
+
+
+# -- creating and seating --------------------------------------------------------------------
+
+
+def create_table(
+    user,
+    variant: str,
+    stake: int = 0,
+    options: dict[str, Any] | None = None,
+    *,
+    shuffle_secret: bytes | None = None,
+    shuffle_match_id: str | None = None,
+    bot_seed: str | None = None,
+) -> Table:
+    """Create an open table; its shuffle commitment is public from now on.
+
+    ``options`` are any :class:`games.engine.Options` fields (defaults when missing);
+    ``stake`` is minor units per human seat. ``shuffle_secret``, ``shuffle_match_id`` and
+    ``bot_seed`` are for tests and replays only. Raises :class:`BadRequest`."""
+    opts = dict(options or {})
+    if "variant" in opts and opts["variant"] != variant:
+        raise BadRequest("variant is given twice with different values", "invalid")
+    opts["variant"] = variant
+    try:
+        parsed = Options.from_dict(opts)
+    except InvalidOptions as exc:
+        raise BadRequest(str(exc), "invalid") from None
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise BadRequest("stake must be a whole number of minor units >= 0", "invalid")
+    with transaction.atomic():
+        table = Table.objects.create(
+            variant=variant,
+            options=parsed.to_dict(),
+            stake=stake,
+            created_by=user,
+            bot_seed=bot_seed or secrets.token_hex(16),
+        )
+        private, commitment = dealing.create(
+            shuffle_match_id or f"table-{table.pk}", parsed.deals_per_match, shuffle_secret
+        )
+        table.commitment = commitment
+        MatchRecord.objects.create(table=table, state=None, shuffle=private)
+        Seat.objects.bulk_create([Seat(table=table, seat=s) for s in range(4)])
+        _add_events(table, [{"type": "table_created", "commitment": commitment}])
+        table.save(update_fields=["commitment", "version"])
+    return table
+
+
+def _open_seat(table: Table, seat_no: int) -> Seat:
+    if table.status != TableStatus.OPEN:
+        raise Conflict("the match has already started: no seat can be taken", "not_open")
+    if isinstance(seat_no, bool) or not isinstance(seat_no, int) or not 0 <= seat_no <= 3:
+        raise BadRequest("seat must be 0..3", "invalid")
+    seat = Seat.objects.select_for_update().get(table=table, seat=seat_no)
+    if seat.kind is not None:
+        raise Conflict(f"seat {seat_no} is taken", "seat_taken")
+    return seat
+
+
+def take_seat(user, table_id: int, seat_no: int, client_seed: str | None = None) -> Table:
+    """Seat ``user`` at ``seat_no`` with their client seed, staking the table's stake.
+
+    When the fourth seat fills, the match starts (a worker deals). Raises
+    :class:`Conflict` (seat taken, already seated, match started), :class:`BadRequest`
+    (bad seed, short balance)."""
+    try:
+        seed = dealing.clean_client_seed(client_seed)
+    except dealing.FairnessError as exc:
+        raise BadRequest(str(exc), "invalid") from None
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = _open_seat(table, seat_no)
+        mine = _user_seat(table, user)
+        if mine is not None:
+            raise Conflict(f"you already sit at seat {mine.seat} of this table", "seated")
+        try:
+            stakes.stake(user, table.ref, table.stake, f"stake:{table.ref}:v{table.version}")
+        except stakes.StakeError as exc:
+            raise BadRequest(str(exc), "insufficient_funds") from None
+        seat.user = user
+        seat.staked = table.stake
+        seat.client_seed = seed
+        seat.joined_at = timezone.now()
+        seat.save()
+        _add_events(
+            table,
+            [
+                {
+                    "type": "seat_taken",
+                    "seat": seat_no,
+                    "user_id": user.pk,
+                    "name": user.get_username(),
+                    "client_seed": seed,
+                    "staked": table.stake,
+                }
+            ],
+        )
+        _maybe_start(table)
+        table.save()
+    return table
+
+
+def seat_bot(user, table_id: int, seat_no: int, bot: str) -> Table:
+    """Seat a bot (``rules`` or ``random``); the table's creator only. Bots never stake."""
+    if bot not in BOTS:
+        raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.created_by_id != user.pk:
+            raise NotAllowed("only the table's creator may seat a bot", "not_creator")
+        seat = _open_seat(table, seat_no)
+        seat.bot = bot
+        seat.client_seed = dealing.BOT_CLIENT_SEED
+        seat.joined_at = timezone.now()
+        seat.save()
+        _add_events(table, [{"type": "bot_seated", "seat": seat_no, "bot": bot}])
+        _maybe_start(table)
+        table.save()
+    return table
+
+
+def _maybe_start(table: Table) -> None:
+    seats = _seats(table)
+    if any(s.kind is None for s in seats):
+        return
+    record = MatchRecord.objects.select_for_update().get(table=table)
+    record.shuffle = dealing.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
+    state = new_match(table.options)
+    record.state = state.to_json()
+    record.save()
+    table.status = TableStatus.PLAYING
+    table.started_at = timezone.now()
+    _add_events(
+        table,
+        [
+            {
+                "type": "match_started",
+                "commitment": table.commitment,
+                "client_seeds": {str(s.seat): s.client_seed for s in seats},
+            }
+        ],
+    )
+    table.wake_at = timezone.now()
+    _send_wake(table)
+
+
+def leave(user, table_id: int) -> Table:
+    """The user leaves their seat for good.
+
+    Before the start: the seat is freed and the stake refunded. During a match at a paid
+    table: the forfeit rule (the leaver, with partner, ranks last; the match ends; the wallet
+    settles), applied by a worker. During a match at a free table: a ``rules`` bot takes the
+    seat over. Raises :class:`NotAllowed` (no seat here), :class:`Conflict` (match over)."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        seat = _user_seat(table, user)
+        if seat is None:
+            raise NotAllowed("you have no seat at this table", "not_seated")
+        if table.status == TableStatus.OPEN:
+            stakes.refund(user, table.ref, seat.staked, f"refund:{table.ref}:v{table.version}")
+            seat.user = None
+            seat.staked = 0
+            seat.client_seed = ""
+            seat.joined_at = None
+            seat.save()
+            _add_events(table, [{"type": "seat_left", "seat": seat.seat}])
+            table.save(update_fields=["version"])
+            return table
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("the match is over", "match_over")
+        if table.stake > 0:
+            action = TableAction.objects.create(
+                table=table,
+                seat=seat.seat,
+                user=user,
+                source="user",
+                version=table.version,
+                action={"type": "forfeit", "seat": seat.seat},
+                submitted_at=timezone.now(),
+            )
+            _send_action(action.pk)
+            return table
+        state = state_store.for_read(table, lambda: MatchRecord.objects.get(table=table).state)
+        seat.user = None
+        seat.bot = "rules"
+        seat.save(update_fields=["user", "bot"])
+        _add_events(
+            table,
+            [
+                {"type": "seat_left", "seat": seat.seat},
+                {"type": "bot_seated", "seat": seat.seat, "bot": "rules"},
+            ],
+        )
+        _schedule(table, state, [], _seats(table))
+        table.save()
+    return table
+
+
+# -- actions ---------------------------------------------------------------------------------
+
+
+def _send_action(action_id) -> None:
+    from games import tasks
+
+    transaction.on_commit(lambda: tasks.apply_action.delay(str(action_id)))
+
+
+def action_result(action: TableAction) -> tuple[int, dict[str, Any]]:
+    """The answer to an action id: 202 while pending or once applied, else its error."""
+    if action.status == ActionStatus.REJECTED:
+        code = "stale_version" if action.http_status == 409 else "illegal_action"
+        return action.http_status or 400, {
+            "error": action.error,
+            "code": code,
+            "id": str(action.pk),
+        }
+    body = {
+        "accepted": True,
+        "id": str(action.pk),
+        "version": action.version,
+        "status": action.status,
+    }
+    if action.applied_version is not None:
+        body["applied_version"] = action.applied_version
+    return 202, body
+
+
+def _stale(table: Table, state, version: int) -> str | None:
+    """Why an action made against ``version`` is stale now, or None.
+
+    While doubling is simultaneous, the only changes are other seats' Ready, so an answer
+    made since the doubling started still counts."""
+    if version > table.version:
+        return f"version {version} is newer than the table's version {table.version}"
+    if version == table.version:
+        return None
+    if state is not None and state.phase == "double" and state.options.doubling == "simultaneous":
+        moved = (
+            TableEvent.objects.filter(table=table, version__gt=version)
+            .exclude(type="double_ready")
+            .exists()
+        )
+        if not moved:
+            return None
+    return (
+        f"stale version: the action was made against version {version}, "
+        f"the table is at version {table.version}; reload the state"
+    )
+
+
+def submit_action(user, table_id: int, action_id, version: int, action: dict) -> tuple[int, dict]:
+    """Check a user's action now and hand it to a worker; return ``(http_status, body)``.
+
+    ``action`` is the engine's JSON action without ``seat`` (the user's seat is filled in).
+    A known ``action_id`` answers its first result. Raises :class:`NotFound`,
+    :class:`NotAllowed` (no seat here), :class:`BadRequest` (illegal now, match over),
+    :class:`Conflict` (stale version, id used elsewhere). Nothing is stored on an error."""
+    existing = TableAction.objects.filter(pk=action_id).first()
+    if existing is not None:
+        return _duplicate(existing, user, table_id)
+    try:
+        table = Table.objects.select_related("match").get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"no table {table_id}") from None
+    seat = _user_seat(table, user)
+    if seat is None:
+        raise NotAllowed("you have no seat at this table", "not_your_seat")
+    if action.get("type") not in ACTION_TYPES:
+        raise BadRequest(f"action type must be one of {', '.join(ACTION_TYPES)}", "invalid")
+    if table.status == TableStatus.OPEN:
+        raise BadRequest("the match has not started yet", "not_started")
+    if table.status != TableStatus.PLAYING:
+        raise BadRequest("the match is over", "match_over")
+    state = state_store.for_read(table, lambda: table.match.state)
+    why = _stale(table, state, version)
+    if why:
+        raise Conflict(why, "stale_version")
+    full = {**action, "seat": seat.seat}
+    try:
+        apply(state_store.trial_copy(state), full, emit=False)
+    except IllegalAction as exc:
+        raise BadRequest(str(exc), "illegal_action") from None
+    try:
+        with transaction.atomic():
+            row = TableAction.objects.create(
+                id=action_id,
+                table=table,
+                seat=seat.seat,
+                user=user,
+                source="user",
+                version=version,
+                action=full,
+                submitted_at=timezone.now(),
+            )
+            _send_action(row.pk)
+    except IntegrityError:
+        return _duplicate(TableAction.objects.get(pk=action_id), user, table_id)
+    return action_result(row)
+
+
+def _duplicate(existing: TableAction, user, table_id: int) -> tuple[int, dict]:
+    if existing.table_id != table_id or existing.user_id != getattr(user, "pk", None):
+        raise Conflict("this action id was already used for another action", "duplicate_id")
+    return action_result(existing)
+
+
+def apply_action(action_id) -> None:
+    """Worker: apply a submitted action once (a no-op if already applied or rejected).
+
+    Stale (the table moved on) or illegal by now: the action is rejected with its reason
+    and the table is unchanged."""
+    try:
+        table_id = TableAction.objects.values_list("table_id", flat=True).get(pk=action_id)
+    except TableAction.DoesNotExist:
+        return
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        act = TableAction.objects.select_for_update().get(pk=action_id)
+        if act.status != ActionStatus.PENDING:
+            return
+        if table.status != TableStatus.PLAYING:
+            _reject(act, 400, "the match is over")
+            return
+        record = MatchRecord.objects.get(table=table)
+        state = state_store.for_write(table, record.state)
+        forfeit = act.action.get("type") == "forfeit"
+        why = None if forfeit else _stale(table, state, act.version)
+        if why:
+            state_store.remember_on_commit(table, state)
+            _reject(act, 409, why)
+            return
+        try:
+            _, events = apply(state, act.action)
+        except IllegalAction as exc:
+            state_store.remember_on_commit(table, state)
+            _reject(act, 400, str(exc))
+            return
+        _commit(table, record, state, events, [act])
+
+
+def _reject(act: TableAction, status: int, message: str) -> None:
+    act.status = ActionStatus.REJECTED
+    act.http_status = status
+    act.error = message
+    act.applied_at = timezone.now()
+    act.save(update_fields=["status", "http_status", "error", "applied_at"])
+
+
+def _commit(
+    table: Table,
+    record: MatchRecord,
+    state,
+    events: list[dict],
+    actions: list[TableAction],
+) -> None:
+    """Store the changed state, its events, the ended deals, and what happens next."""
+    now = timezone.now()
+    seats = _seats(table)
+    _add_events(table, events)
+    for ended in [e for e in events if e["type"] == "deal_ended"]:
+        _end_deal(table, record, state, ended["deal"])
+    if state.phase == "over" and state.deal is not None and state.forfeit is not None:
+        if state.deal_number > len(state.records):  # forfeited mid-deal: its seed is due too
+            _end_deal(table, record, state, state.deal_number)
+    for act in actions:
+        act.status = ActionStatus.APPLIED
+        act.applied_version = table.version
+        act.applied_at = now
+    for act in actions:
+        if act._state.adding:
+            act.save(force_insert=True)
+        else:
+            act.save(update_fields=["status", "applied_version", "applied_at"])
+    record.state = state.to_json()
+    record.save(update_fields=["state", "shuffle"])
+    _schedule(table, state, events, seats)
+    table.save()
+    state_store.remember_on_commit(table, state)
+
+
+def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:
+    record.shuffle = dealing.end_deal(record.shuffle, number)
+    block = dealing.shuffle_block(record.shuffle, number)
+    if number <= len(state.records):
+        rec = dict(state.records[number - 1])
+        rec["shuffle"] = block
+        rec["match"] = table.pk
+        rec["deal_number"] = number
+        deal = Deal.objects.create(table=table, number=number, contract=rec["contract"], record=rec)
+        deal_id = deal.pk
+    else:
+        deal_id = None
+    _add_events(
+        table,
+        [
+            {
+                "type": "seed_revealed",
+                "deal": number,
+                "deal_id": deal_id,
+                "server_seed": block["server_seed"],
+            }
+        ],
+    )
+
+
+def _timer(table: Table, phase: str) -> float | None:
+    seconds = table.options.get(PHASE_TIMER.get(phase, ""), 0)
+    if not seconds:
+        return None
+    return seconds * settings.TRIX_TIMER_SCALE
+
+
+def _schedule(table: Table, state, events: list[dict], seats: list[Seat]) -> None:
+    """Set the table's deadline, wake-up and status after a change; send the wake-up."""
+    now = timezone.now()
+    if state.phase == "over":
+        table.status = TableStatus.FINISHED
+        table.finished_at = now
+        table.result = state.result
+        table.deadline = None
+        table.wake_at = None
+        if table.stake > 0 and any(s.user_id and s.staked for s in seats):
+            from games import tasks
+
+            table_id = table.pk
+            transaction.on_commit(lambda: tasks.settle.delay(table_id))
+        return
+    if state.phase == "deal":
+        table.deadline = None
+        pause = settings.TRIX_DEAL_PAUSE if state.deal_number else 0.0
+        table.wake_at = now + timedelta(seconds=pause)
+        _send_wake(table)
+        return
+    to_act = state.to_act()
+    humans = [s for s in to_act if seats[s].user_id]
+    bots = [s for s in to_act if not seats[s].user_id]
+    keep = (
+        state.phase == "double"
+        and state.options.doubling == "simultaneous"
+        and table.deadline is not None
+        and not any(e["type"] == "doubling_started" for e in events)
+    )
+    if humans and not keep:
+        timer = _timer(table, state.phase)
+        table.deadline = now + timedelta(seconds=timer) if timer else None
+        if state.options.auto_play_forced and state.phase == "play":
+            if forced_action(state, humans[0]) is not None:
+                forced = now + timedelta(seconds=settings.TRIX_FORCED_DELAY)
+                table.deadline = min(table.deadline or forced, forced)
+    elif not humans:
+        table.deadline = None
+    candidates = [table.deadline] if table.deadline else []
+    if bots:
+        candidates.append(now + timedelta(seconds=settings.TRIX_BOT_DELAY))
+    table.wake_at = min(candidates) if candidates else None
+    _send_wake(table)
+
+
+def wake(table_id: int, version: int) -> None:
+    """Worker: the timer set for ``version`` fired. If the table is still at that version:
+    deal the next deal, let one bot act, or time out the seats whose deadline passed."""
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            return
+        if table.version != version or table.status != TableStatus.PLAYING:
+            return
+        now = timezone.now()
+        if table.wake_at is None:
+            return
+        if table.wake_at > now + timedelta(milliseconds=20):
+            _send_wake(table)  # woken early (e.g. by the sweep): sleep again
+            return
+        record = MatchRecord.objects.get(table=table)
+        state = state_store.for_write(table, record.state)
+        seats = _seats(table)
+        actions: list[TableAction] = []
+        if state.phase == "deal":
+            hands = dealing.hands(record.shuffle, state.deal_number + 1)
+            _, events = apply(state, {"type": "deal", "hands": hands})
+        else:
+            events = []
+            to_act = state.to_act()
+            bots = [s for s in to_act if not seats[s].user_id]
+            if bots:
+                seat = bots[0]
+                rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
+                action = make_bot(seats[seat].bot or "rules").act(state, seat, rng)
+                _, events = apply(state, action)
+                actions.append(_own_action(table, seat, "bot", action, table.wake_at))
+            elif table.deadline is not None and table.deadline <= now + timedelta(milliseconds=20):
+                for seat in to_act:
+                    action = default_action(state, seat)
+                    more = [{"type": "timeout", "seat": seat, "visible_to": "all"}]
+                    _, applied = apply(state, action)
+                    events += more + applied
+                    actions.append(_own_action(table, seat, "timeout", action, table.deadline))
+            else:
+                state_store.remember_on_commit(table, state)
+                _schedule(table, state, [], seats)
+                table.save()
+                return
+        _commit(table, record, state, events, actions)
+
+
+def _own_action(table: Table, seat: int, source: str, action: dict, due) -> TableAction:
+    return TableAction(
+        id=uuid.uuid4(),
+        table=table,
+        seat=seat,
+        source=source,
+        version=table.version,
+        action=action,
+        submitted_at=due or timezone.now(),
+    )
+
+
+def settle(table_id: int) -> None:
+    """Worker: pay a finished paid table's pot by its result, exactly once."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.settled or table.status != TableStatus.FINISHED or table.stake <= 0:
+            return
+        seats = _seats(table)
+        seat_users = {s.seat: s.user_id for s in seats if s.user_id and s.staked}
+        if seat_users:
+            stakes.settle(
+                table.ref,
+                seat_users,
+                table.result,
+                table.variant.endswith("_partner"),
+                f"settle:{table.ref}",
+            )
+        table.settled = True
+        _add_events(table, [{"type": "settled", "pot": sum(s.staked for s in seats)}])
+        table.save(update_fields=["settled", "version"])
+
+
+def sweep() -> dict[str, int]:
+    """Beat: re-send lost wake-ups, pending actions and settlements. Returns counts."""
+    from games import tasks
+
+    now = timezone.now()
+    late = now - timedelta(seconds=1)
+    woken = 0
+    for table_id, version in Table.objects.filter(
+        status=TableStatus.PLAYING, wake_at__lt=late
+    ).values_list("pk", "version"):
+        tasks.wake.delay(table_id, version)
+        woken += 1
+    pending = 0
+    for action_id in TableAction.objects.filter(
+        status=ActionStatus.PENDING, submitted_at__lt=now - timedelta(seconds=2)
+    ).values_list("pk", flat=True):
+        tasks.apply_action.delay(str(action_id))
+        pending += 1
+    settling = 0
+    for table_id in Table.objects.filter(
+        status=TableStatus.FINISHED, stake__gt=0, settled=False, finished_at__lt=late
+    ).values_list("pk", flat=True):
+        tasks.settle.delay(table_id)
+        settling += 1
+    return {"woken": woken, "pending": pending, "settling": settling}
+
+
+__all__ = [
+    "TableError",
+    "action_result",
+    "apply_action",
+    "create_table",
+    "leave",
+    "seat_bot",
+    "settle",
+    "submit_action",
+    "sweep",
+    "take_seat",
+    "wake",
+]

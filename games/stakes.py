@@ -1,0 +1,74 @@
+"""The tables app's only door to the ledger (``wallet.services``).
+
+Stakes are integer minor units. Every call carries an idempotency key derived from the
+table, the seat and the join, so a retried task or request moves money once:
+
+- :func:`stake` when a user takes a seat at a paid table;
+- :func:`refund` when they leave it before the match starts;
+- :func:`refund_all` when a table is cancelled before its match;
+- :func:`settle` exactly once when the match ends (normally or by forfeit).
+
+Free tables (stake 0) never touch the ledger. Errors come out as :class:`StakeError` with
+the ledger's message (e.g. "user:7 holds 300, 200 needed").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    from wallet.errors import LedgerError
+
+    from wallet import services as _wallet
+except ImportError:  # pragma: no cover - until the wallet branch lands on main
+    _wallet = None
+    LedgerError = Exception
+
+
+class StakeError(Exception):
+    """The ledger refused: short balance, closed escrow, no wallet. Nothing moved."""
+
+
+def _require_wallet():
+    if _wallet is None:  # pragma: no cover
+        raise StakeError("staked tables need the wallet app, which is not installed")
+    return _wallet
+
+
+def stake(user: Any, table_ref: str, amount: int, key: str) -> None:
+    """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError."""
+    if amount <= 0:
+        return
+    try:
+        _require_wallet().stake(user, table_ref, amount, key)
+    except LedgerError as exc:
+        raise StakeError(f"cannot stake {amount}: {exc}") from exc
+
+
+def refund(user: Any, table_ref: str, amount: int, key: str) -> None:
+    """Give the user's stake at this table back (leaving before the start)."""
+    if amount <= 0:
+        return
+    try:
+        _require_wallet().refund(user, table_ref, key)
+    except LedgerError as exc:
+        raise StakeError(f"cannot refund: {exc}") from exc
+
+
+def refund_all(table_ref: str, key: str) -> None:
+    """Give every staker back their stake and close the escrow (table cancelled)."""
+    try:
+        _require_wallet().refund_all(table_ref, key, memo="table cancelled")
+    except LedgerError as exc:
+        raise StakeError(f"cannot refund the table: {exc}") from exc
+
+
+def settle(
+    table_ref: str, seat_users: dict[int, Any], result: dict[str, Any], team_mode: bool, key: str
+) -> None:
+    """Pay the pot out by the engine's ``result`` (placements, forfeit) once, and close the
+    escrow. ``seat_users`` maps seat -> user (None for a bot). Raises StakeError."""
+    try:
+        _require_wallet().settle_match(table_ref, seat_users, result, team_mode, key)
+    except LedgerError as exc:
+        raise StakeError(f"cannot settle: {exc}") from exc
