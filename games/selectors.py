@@ -136,3 +136,44 @@ def deals_of(table_id: int) -> list[Deal]:
     if not Table.objects.filter(pk=table_id).exists():
         raise NotFound(f"no table {table_id}")
     return list(Deal.objects.filter(table_id=table_id).order_by("number"))
+
+
+def rebuild_from_events(table_id: int):
+    """Rebuild a table's match state from its event log alone (hands from the ``hand``
+    events, seat actions from the public events), as an audit of the stored state.
+
+    Returns a :class:`games.engine.MatchState` (None before the match started)."""
+    from games.engine import new_match
+    from games.engine.match import rebuild
+    from games.engine.options import Options
+
+    table = get_table(table_id)
+    if table.status == TableStatus.OPEN:
+        return None
+    rows = list(TableEvent.objects.filter(table_id=table_id).order_by("version"))
+    deals: list[dict[str, list[str]]] = []
+    actions: list[dict[str, Any]] = []
+    for i, ev in enumerate(rows):
+        p = ev.payload
+        if ev.type == "deal_started":
+            deals.append({})
+        elif ev.type == "hand":
+            deals[-1][str(p["seat"])] = p["cards"]
+        elif ev.type == "contract_chosen" and not p["auto"]:
+            actions.append({"type": "contract", "seat": p["seat"], "contract": p["contract"]})
+        elif ev.type == "double_selected":
+            actions.append({"type": "select", "seat": p["seat"], "cards": p["cards"]})
+        elif ev.type == "double":
+            actions.append({"type": "double", "seat": p["seat"], "cards": p["cards"]})
+        elif ev.type == "double_ready":
+            revealed = next((r for r in rows[i:] if r.type == "doubles_revealed"), None)
+            cards = revealed.payload["doubles"].get(str(p["seat"]), []) if revealed else []
+            actions.append({"type": "double", "seat": p["seat"], "cards": cards})
+        elif ev.type == "card_played":
+            actions.append({"type": "play", "seat": p["seat"], "card": p["card"]})
+        elif ev.type in ("pass", "forfeit"):
+            actions.append({"type": ev.type, "seat": p["seat"]})
+    options = Options.from_dict(table.options)
+    if not deals:
+        return new_match(options)
+    return rebuild(options, deals, actions)

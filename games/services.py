@@ -42,7 +42,7 @@ from games.models import (
     TableStatus,
 )
 
-ACTION_TYPES = ("contract", "double", "play", "pass")
+ACTION_TYPES = ("contract", "select", "double", "play", "pass")
 PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play_timer"}
 
 
@@ -332,8 +332,8 @@ def action_result(action: TableAction) -> tuple[int, dict[str, Any]]:
 def _stale(table: Table, state, version: int) -> str | None:
     """Why an action made against ``version`` is stale now, or None.
 
-    While doubling is simultaneous, the only changes are other seats' Ready, so an answer
-    made since the doubling started still counts."""
+    While doubling is simultaneous, the only changes are the seats' picks and Ready, so an
+    answer made since the doubling started still counts."""
     if version > table.version:
         return f"version {version} is newer than the table's version {table.version}"
     if version == table.version:
@@ -341,7 +341,7 @@ def _stale(table: Table, state, version: int) -> str | None:
     if state is not None and state.phase == "double" and state.options.doubling == "simultaneous":
         moved = (
             TableEvent.objects.filter(table=table, version__gt=version)
-            .exclude(type="double_ready")
+            .exclude(type__in=("double_ready", "double_selected"))
             .exists()
         )
         if not moved:
@@ -623,7 +623,10 @@ def _own_action(table: Table, seat: int, source: str, action: dict, due) -> Tabl
 def settle(table_id: int) -> None:
     """Worker: pay a finished paid table's pot by its result, exactly once."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        try:
+            table = _lock_table(table_id)
+        except NotFound:
+            return
         if table.settled or table.status != TableStatus.FINISHED or table.stake <= 0:
             return
         seats = _seats(table)

@@ -31,23 +31,28 @@ class SeatBotSerializer(serializers.Serializer):
 class ActionBodySerializer(serializers.Serializer):
     """The engine's JSON action without ``seat``."""
 
-    type = serializers.ChoiceField(choices=["contract", "double", "play", "pass"])
+    type = serializers.ChoiceField(choices=["contract", "select", "double", "play", "pass"])
     contract = serializers.CharField(required=False, max_length=16)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=3), required=False, max_length=13
     )
     card = serializers.CharField(required=False, max_length=3)
 
-    def validate(self, data):
-        needs = {"contract": "contract", "double": "cards", "play": "card"}.get(data["type"])
-        if needs and needs not in data:
-            raise serializers.ValidationError(f"a {data['type']} action needs '{needs}'")
-        extra = set(self.initial_data) - {"type", needs}
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("action must be a JSON object")
+        data_ = super().to_internal_value(data)
+        kind = data_["type"]
+        needs = {"contract": "contract", "select": "cards", "double": "cards", "play": "card"}
+        needs = needs.get(kind)
+        if needs and needs not in data_:
+            raise serializers.ValidationError(f"a {kind} action needs '{needs}'")
+        extra = set(data) - {"type", needs}
         if extra:
             raise serializers.ValidationError(
-                f"unexpected field(s) for {data['type']}: {', '.join(sorted(extra))}"
+                f"unexpected field(s) for {kind}: {', '.join(sorted(extra))}"
             )
-        return {k: v for k, v in data.items() if k in ("type", needs)}
+        return {k: v for k, v in data_.items() if k in ("type", needs)}
 
 
 class SubmitActionSerializer(serializers.Serializer):

@@ -1,0 +1,124 @@
+"""Whole matches through the API and a real Celery worker."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games import selectors
+from games.engine import MatchState
+from games.models import Deal, MatchRecord, TableAction, TableEvent
+from tests.games.helpers import new_table, play_seat, seat_bots, wait_finished
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_four_bots_play_a_whole_match(worker, api):
+    alice = api("alice")
+    table = new_table(alice)
+    assert len(table["commitment"]) == 64 and table["status"] == "open"
+    seat_bots(alice, table["id"], range(4))
+    done = wait_finished(table["id"])
+    assert done.result["deals_played"] == 8
+    assert sorted(done.result["placements"]) == ["0", "1", "2", "3"]
+    # The stored state replays to itself, and the event log alone rebuilds it.
+    stored = MatchRecord.objects.get(table_id=table["id"]).state
+    state = MatchState.from_json(stored)
+    assert state.to_json() == stored
+    rebuilt = selectors.rebuild_from_events(table["id"])
+    assert rebuilt.to_json() == stored
+    # Every finished deal has its record with the revealed shuffle.
+    deals = list(Deal.objects.filter(table_id=table["id"]).order_by("number"))
+    assert [d.number for d in deals] == list(range(1, 9))
+    assert all(d.record["shuffle"]["server_seed"] for d in deals)
+    # Versions are gap-free and every bot action was applied exactly once.
+    versions = list(
+        TableEvent.objects.filter(table_id=table["id"]).values_list("version", flat=True)
+    )
+    assert versions == list(range(1, len(versions) + 1))
+    assert not TableAction.objects.filter(table_id=table["id"]).exclude(status="applied").exists()
+    # Anyone may read the finished table.
+    from rest_framework.test import APIClient
+
+    r = APIClient().get(f"/api/tables/{table['id']}/")
+    assert r.status_code == 200 and r.json()["result"]["deals_played"] == 8
+
+
+def _strings(data) -> set[str]:
+    if isinstance(data, dict):
+        return {s for v in data.values() for s in _strings(v)}
+    if isinstance(data, list):
+        return {s for v in data for s in _strings(v)}
+    return {data} if isinstance(data, str) and len(data) >= 32 else set()
+
+
+def _hidden_leaks(body: dict, hands_by_deal: dict, seeds: dict, private: set) -> list[str]:
+    """What this response shows that its reader must not see."""
+    text = json.dumps(body)
+    problems = []
+    revealed = {
+        e["server_seed"] for e in body.get("_all_events", []) if e["type"] == "seed_revealed"
+    }
+    for secret in (private | set(seeds.values())) - revealed - {body["table"]["commitment"]}:
+        if secret in text:
+            problems.append(f"an unrevealed secret at v{body['version']}")
+    me = body["my_seat"]
+    for event in body["events"]:
+        if event["type"] == "hand" and event["seat"] != me:
+            problems.append(f"hand of seat {event['seat']}")
+    view = body["view"]
+    if view and view["deal_number"] and view["phase"] != "over":
+        initial = hands_by_deal[view["deal_number"]]
+        played = set(body["_played"])
+        face_up = {c for cards in view["shown"].values() for c in cards}
+        view_text = json.dumps(view)
+        for seat, cards in initial.items():
+            if int(seat) == me:
+                continue
+            for card in set(cards) - played - face_up:
+                if f'"{card}"' in view_text:
+                    problems.append(f"seat {seat}'s {card} in the view of {me}")
+    return problems
+
+
+def test_one_api_client_plays_a_seat_and_sees_nothing_it_should_not(worker, api):
+    alice = api("alice")
+    table = new_table(alice, choose_timer=0, double_timer=0, play_timer=0)
+    r = alice.post(
+        f"/api/tables/{table['id']}/seats/",
+        {"seat": 1, "client_seed": "alice's seed"},
+        format="json",
+    )
+    assert r.status_code == 200, r.content
+    assert r.json()["seats"][1]["is_me"] is True
+    seat_bots(alice, table["id"], [0, 2, 3])
+    responses: list[dict] = []
+    last = play_seat(alice, table["id"], responses)
+    assert last["table"]["result"]["deals_played"] == 8
+    applied = TableAction.objects.filter(table_id=table["id"], seat=1, source="user")
+    assert applied.filter(status="applied").count() > 8 * 13 * 0.5
+
+    # Scan every response for unrevealed seeds and other seats' cards.
+    deals = {d.number: d.record for d in Deal.objects.filter(table_id=table["id"])}
+    hands_by_deal = {n: rec["hands"] for n, rec in deals.items()}
+    seeds = {n: rec["shuffle"]["server_seed"] for n, rec in deals.items()}
+    private = _strings(MatchRecord.objects.get(table_id=table["id"]).shuffle)
+    all_events: list[dict] = []
+    played: set[str] = set()
+    problems = []
+    for body in responses:
+        for event in body["events"]:
+            all_events.append(event)
+            if event["type"] == "deal_started":
+                played = set()
+            elif event["type"] == "card_played":
+                played.add(event["card"])
+        body["_all_events"] = all_events
+        body["_played"] = sorted(played)
+        problems += _hidden_leaks(body, hands_by_deal, seeds, private)
+        del body["_all_events"], body["_played"]
+    assert problems == []
+    # Seeds are revealed deal by deal, each after its deal ended.
+    kinds = [e["type"] for e in all_events if e["type"] in ("deal_ended", "seed_revealed")]
+    assert kinds == ["deal_ended", "seed_revealed"] * 8
