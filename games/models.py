@@ -49,6 +49,9 @@ class Table(models.Model):
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
     commitment = models.CharField(max_length=128, help_text="the shuffle commitment (public)")
     bot_seed = models.CharField(max_length=64, help_text="seeds the bots' choices")
+    seat_kinds = models.JSONField(
+        default=list, help_text="per seat: 'human', a bot kind, or null (kept with the seats)"
+    )
     result = models.JSONField(null=True, blank=True)
     settled = models.BooleanField(default=False)
 

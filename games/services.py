@@ -49,11 +49,20 @@ PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _lock_table(table_id: int) -> Table:
+def _lock_table(table_id: int, with_match: bool = False) -> Table:
+    """The table row, locked until the transaction ends (with its stored match, locked and
+    read in the same query, when ``with_match``). Raises :class:`NotFound`."""
+    qs = Table.objects.select_for_update(of=("self",))
+    if with_match:  # the match row is changed only under its table's lock
+        qs = qs.select_related("match")
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return qs.get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"no table {table_id}") from None
+
+
+def _set_kinds(table: Table, seats: list[Seat]) -> None:
+    table.seat_kinds = [s.kind if s.kind != "bot" else s.bot for s in seats]
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -225,6 +234,7 @@ def seat_bot(user, table_id: int, seat_no: int, bot: str) -> Table:
 
 def _maybe_start(table: Table) -> None:
     seats = _seats(table)
+    _set_kinds(table, seats)
     if any(s.kind is None for s in seats):
         return
     record = MatchRecord.objects.select_for_update().get(table=table)
@@ -268,7 +278,8 @@ def leave(user, table_id: int) -> Table:
             seat.joined_at = None
             seat.save()
             _add_events(table, [{"type": "seat_left", "seat": seat.seat}])
-            table.save(update_fields=["version"])
+            _set_kinds(table, _seats(table))
+            table.save(update_fields=["version", "seat_kinds"])
             return table
         if table.status != TableStatus.PLAYING:
             raise Conflict("the match is over", "match_over")
@@ -295,7 +306,8 @@ def leave(user, table_id: int) -> Table:
                 {"type": "bot_seated", "seat": seat.seat, "bot": "rules"},
             ],
         )
-        _schedule(table, state, [], _seats(table))
+        _set_kinds(table, _seats(table))
+        _schedule(table, state, [])
         table.save()
     return table
 
@@ -418,14 +430,14 @@ def apply_action(action_id) -> None:
     except TableAction.DoesNotExist:
         return
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = _lock_table(table_id, with_match=True)
         act = TableAction.objects.select_for_update().get(pk=action_id)
         if act.status != ActionStatus.PENDING:
             return
         if table.status != TableStatus.PLAYING:
             _reject(act, 400, "the match is over")
             return
-        record = MatchRecord.objects.get(table=table)
+        record = table.match
         state = state_store.for_write(table, record.state)
         forfeit = act.action.get("type") == "forfeit"
         why = None if forfeit else _stale(table, state, act.version)
@@ -459,7 +471,6 @@ def _commit(
 ) -> None:
     """Store the changed state, its events, the ended deals, and what happens next."""
     now = timezone.now()
-    seats = _seats(table)
     _add_events(table, events)
     for ended in [e for e in events if e["type"] == "deal_ended"]:
         _end_deal(table, record, state, ended["deal"])
@@ -470,15 +481,16 @@ def _commit(
         act.status = ActionStatus.APPLIED
         act.applied_version = table.version
         act.applied_at = now
+    new = [act for act in actions if act._state.adding]
+    if new:
+        TableAction.objects.bulk_create(new)
     for act in actions:
-        if act._state.adding:
-            act.save(force_insert=True)
-        else:
+        if act not in new:
             act.save(update_fields=["status", "applied_version", "applied_at"])
     record.state = state.to_json()
     record.save(update_fields=["state", "shuffle"])
-    _schedule(table, state, events, seats)
-    table.save()
+    _schedule(table, state, events)
+    table.save(update_fields=_PLAY_FIELDS)
     state_store.remember_on_commit(table, state)
 
 
@@ -514,7 +526,10 @@ def _timer(table: Table, phase: str) -> float | None:
     return seconds * settings.TRIX_TIMER_SCALE
 
 
-def _schedule(table: Table, state, events: list[dict], seats: list[Seat]) -> None:
+_PLAY_FIELDS = ["version", "status", "finished_at", "result", "deadline", "wake_at"]
+
+
+def _schedule(table: Table, state, events: list[dict]) -> None:
     """Set the table's deadline, wake-up and status after a change; send the wake-up."""
     now = timezone.now()
     if state.phase == "over":
@@ -523,7 +538,7 @@ def _schedule(table: Table, state, events: list[dict], seats: list[Seat]) -> Non
         table.result = state.result
         table.deadline = None
         table.wake_at = None
-        if table.stake > 0 and any(s.user_id and s.staked for s in seats):
+        if table.stake > 0 and "human" in table.seat_kinds:
             from games import tasks
 
             table_id = table.pk
@@ -536,8 +551,8 @@ def _schedule(table: Table, state, events: list[dict], seats: list[Seat]) -> Non
         _send_wake(table)
         return
     to_act = state.to_act()
-    humans = [s for s in to_act if seats[s].user_id]
-    bots = [s for s in to_act if not seats[s].user_id]
+    humans = [s for s in to_act if table.seat_kinds[s] == "human"]
+    bots = [s for s in to_act if table.seat_kinds[s] != "human"]
     keep = (
         state.phase == "double"
         and state.options.doubling == "simultaneous"
@@ -565,8 +580,8 @@ def wake(table_id: int, version: int) -> None:
     deal the next deal, let one bot act, or time out the seats whose deadline passed."""
     with transaction.atomic():
         try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
+            table = _lock_table(table_id, with_match=True)
+        except NotFound:
             return
         if table.version != version or table.status != TableStatus.PLAYING:
             return
@@ -576,9 +591,9 @@ def wake(table_id: int, version: int) -> None:
         if table.wake_at > now + timedelta(milliseconds=20):
             _send_wake(table)  # woken early (e.g. by the sweep): sleep again
             return
-        record = MatchRecord.objects.get(table=table)
+        record = table.match
         state = state_store.for_write(table, record.state)
-        seats = _seats(table)
+        kinds = table.seat_kinds
         actions: list[TableAction] = []
         if state.phase == "deal":
             hands = dealing.hands(record.shuffle, state.deal_number + 1)
@@ -586,11 +601,11 @@ def wake(table_id: int, version: int) -> None:
         else:
             events = []
             to_act = state.to_act()
-            bots = [s for s in to_act if not seats[s].user_id]
+            bots = [s for s in to_act if kinds[s] != "human"]
             if bots:
                 seat = bots[0]
                 rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
-                action = make_bot(seats[seat].bot or "rules").act(state, seat, rng)
+                action = make_bot(kinds[seat] or "rules").act(state, seat, rng)
                 _, events = apply(state, action)
                 actions.append(_own_action(table, seat, "bot", action, table.wake_at))
             elif table.deadline is not None and table.deadline <= now + timedelta(milliseconds=20):
@@ -602,8 +617,8 @@ def wake(table_id: int, version: int) -> None:
                     actions.append(_own_action(table, seat, "timeout", action, table.deadline))
             else:
                 state_store.remember_on_commit(table, state)
-                _schedule(table, state, [], seats)
-                table.save()
+                _schedule(table, state, [])
+                table.save(update_fields=_PLAY_FIELDS)
                 return
         _commit(table, record, state, events, actions)
 
