@@ -14,11 +14,8 @@ from tests.games.helpers import new_table, play_seat, seat_bots, wait_finished
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_four_bots_play_a_whole_match(worker, api):
-    alice = api("alice")
-    table = new_table(alice)
-    assert len(table["commitment"]) == 64 and table["status"] == "open"
-    seat_bots(alice, table["id"], range(4))
+def check_four_bot_match(alice, table):
+    """A four-bot match (played meanwhile) finished and is consistent."""
     done = wait_finished(table["id"])
     assert done.result["deals_played"] == 8
     assert sorted(done.result["placements"]) == ["0", "1", "2", "3"]
@@ -82,8 +79,13 @@ def _hidden_leaks(body: dict, hands_by_deal: dict, seeds: dict, private: set) ->
     return problems
 
 
-def test_one_api_client_plays_a_seat_and_sees_nothing_it_should_not(worker, api):
+def test_whole_matches_four_bots_and_one_api_client(worker, api):
+    """Two matches at once on the worker: four bots, and one API client with three bots,
+    whose every response is scanned for unrevealed seeds and other seats' cards."""
     alice = api("alice")
+    bots_table = new_table(alice)
+    assert len(bots_table["commitment"]) == 64 and bots_table["status"] == "open"
+    seat_bots(alice, bots_table["id"], range(4))
     table = new_table(alice, choose_timer=0, double_timer=0, play_timer=0)
     r = alice.post(
         f"/api/tables/{table['id']}/seats/",
@@ -122,3 +124,4 @@ def test_one_api_client_plays_a_seat_and_sees_nothing_it_should_not(worker, api)
     # Seeds are revealed deal by deal, each after its deal ended.
     kinds = [e["type"] for e in all_events if e["type"] in ("deal_ended", "seed_revealed")]
     assert kinds == ["deal_ended", "seed_revealed"] * 8
+    check_four_bot_match(alice, bots_table)

@@ -1,0 +1,78 @@
+"""Kill the worker in the middle of a match and start another: the match finishes with
+exactly the result of an uninterrupted run with the same seeds and actions."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from games import services
+from games.models import Deal, Table, TableEvent
+from tests.games.conftest import Worker
+from tests.games.helpers import wait_finished, wait_until
+from trix_site.celery import app
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SECRET = bytes(range(32))
+
+
+def _table(user) -> int:
+    table = services.create_table(
+        user,
+        "complex_partner",
+        0,
+        {},
+        shuffle_secret=SECRET,
+        shuffle_match_id="crash-test",
+        bot_seed="crash-bots",
+    )
+    for seat in range(4):
+        services.seat_bot(user, table.pk, seat, "rules" if seat % 2 else "random")
+    return table.pk
+
+
+def _log(table_id: int) -> list:
+    out = []
+    for ev in TableEvent.objects.filter(table_id=table_id).order_by("version"):
+        payload = {k: v for k, v in ev.payload.items() if k != "deal_id"}
+        out.append((ev.version, ev.type, payload, ev.visible_to))
+    return out
+
+
+def _records(table_id: int) -> list:
+    return [
+        {k: v for k, v in d.record.items() if k != "match"}
+        for d in Deal.objects.filter(table_id=table_id).order_by("number")
+    ]
+
+
+def test_a_killed_worker_loses_nothing(worker, django_user_model):
+    user = django_user_model.objects.create_user("crash")
+    # The uninterrupted run plays on the session's worker meanwhile.
+    clean = _table(user)
+    queue = f"trix-crash-{uuid.uuid4().hex[:8]}"
+    old = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    first = second = None
+    try:
+        first = Worker(queue)
+        crashed = _table(user)
+        wait_until(lambda: Table.objects.get(pk=crashed).version > 200, 60, 0.02)
+        first.stop(kill=True)  # SIGKILL mid-match: in-flight tasks and timers are lost
+        mid = Table.objects.get(pk=crashed)
+        assert mid.status == "playing"
+        second = Worker(queue)  # its beat sweep finds the lost timer
+        wait_finished(crashed, 120)
+        wait_finished(clean, 120)
+    finally:
+        for w in (first, second):
+            if w is not None:
+                w.stop()
+        app.conf.task_default_queue = old
+    a, b = Table.objects.get(pk=crashed), Table.objects.get(pk=clean)
+    assert a.result == b.result
+    assert a.version == b.version
+    assert _log(crashed) == _log(clean)
+    assert _records(crashed) == _records(clean)
