@@ -13,27 +13,22 @@ from __future__ import annotations
 
 from typing import Any
 
-try:
-    from games.fairness import (
-        BOT_CLIENT_SEED,
-        MatchShuffle,
-        new_client_seed,
-        validate_client_seed,
-    )
-    from games.fairness.errors import FairnessError
-except ImportError:  # pragma: no cover - until the fairness branch lands on main
-    from games._interim_shuffle import (
-        BOT_CLIENT_SEED,
-        FairnessError,
-        MatchShuffle,
-        new_client_seed,
-        validate_client_seed,
-    )
+from games.fairness import (
+    BOT_CLIENT_SEED,
+    MatchShuffle,
+    deal_verification,
+    match_verification,
+    new_client_seed,
+    validate_client_seed,
+)
+from games.fairness.errors import FairnessError
 
 __all__ = [
     "BOT_CLIENT_SEED",
     "FairnessError",
     "clean_client_seed",
+    "deal_verification",
+    "match_verification",
     "create",
     "end_deal",
     "hands",

@@ -177,3 +177,29 @@ def rebuild_from_events(table_id: int):
     if not deals:
         return new_match(options)
     return rebuild(options, deals, actions)
+
+
+def deal_verification(deal_id: int) -> dict[str, Any]:
+    """The public check of one finished deal (``games.fairness.deal_verification``) with its
+    table and deal ids. Raises :class:`NotFound`."""
+    from games import dealing
+
+    row = deal(deal_id)
+    payload = dealing.deal_verification(row.record)
+    payload.update({"deal_id": row.pk, "table_id": row.table_id, "number": row.number})
+    return payload
+
+
+def match_verification(table_id: int) -> dict[str, Any]:
+    """The public check of a table's match so far: the commitment, the client seeds, the
+    seeds revealed so far and every finished deal's check. Raises :class:`NotFound`."""
+    from games import dealing
+    from games.models import MatchRecord
+
+    rows = deals_of(table_id)
+    private = MatchRecord.objects.values_list("shuffle", flat=True).get(table_id=table_id)
+    payload = dealing.match_verification([d.record for d in rows], dealing.public(private))
+    for item, row in zip(payload["deals"], rows, strict=True):
+        item["deal_id"] = row.pk
+    payload["table_id"] = table_id
+    return payload

@@ -12,4 +12,15 @@ urlpatterns = [
     path("tables/<int:table_id>/bots/", views.BotsView.as_view(), name="table-bots"),
     path("tables/<int:table_id>/state/", views.StateView.as_view(), name="table-state"),
     path("tables/<int:table_id>/actions/", views.ActionsView.as_view(), name="table-actions"),
+    path(
+        "deals/<int:deal_id>/verification/",
+        views.DealVerificationView.as_view(),
+        name="deal-verification",
+    ),
+    path("deals/<int:deal_id>/record.json", views.DealRecordView.as_view(), name="deal-record"),
+    path(
+        "matches/<int:table_id>/verification/",
+        views.MatchVerificationView.as_view(),
+        name="match-verification",
+    ),
 ]

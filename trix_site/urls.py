@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/", include("games.urls")),
+    path("verify/", include("games.verify_urls")),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("wallet/", include("wallet.urls")),
     path("api/wallet/", include("wallet.api")),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import JsonResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -129,3 +130,38 @@ class ActionsView(APIView):
             request.user, table_id, data["id"], data["version"], data["action"]
         )
         return Response(answer, status=code)
+
+
+class DealVerificationView(APIView):
+    """The public check of a finished deal: commitment, revealed seed, client seeds,
+    algorithm, recomputed hands, verified or the mismatches (issue 3). No login needed."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, deal_id: int):
+        return Response(selectors.deal_verification(deal_id))
+
+
+class MatchVerificationView(APIView):
+    """The public check of a table's match: every finished deal so far."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, table_id: int):
+        return Response(selectors.match_verification(table_id))
+
+
+class DealRecordView(APIView):
+    """The ``trix-deal/1`` record of a finished deal, as a download (``trix verify`` it)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, deal_id: int):
+        row = selectors.deal(deal_id)
+        response = JsonResponse(row.record, json_dumps_params={"indent": 2})
+        name = f"table-{row.table_id}-deal-{row.number}.json"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response

@@ -40,10 +40,12 @@ def seat_bots(client, table_id: int, seats, bot: str = "rules") -> dict:
     return r.json()
 
 
-def play_seat(client, table_id: int, responses: list | None = None, timeout: float = 120.0):
+def play_seat(
+    client, table_id: int, responses: list | None = None, timeout: float = 120.0, each=None
+):
     """Play the client's seat to the end through the API: long-poll the state, submit the
     first legal action when it is the seat's turn. Every state response is kept in
-    ``responses``. Returns the last state."""
+    ``responses``; ``each(body)`` is called with each. Returns the last state."""
     since = 0
     end = time.monotonic() + timeout
     last_sent = None
@@ -53,6 +55,8 @@ def play_seat(client, table_id: int, responses: list | None = None, timeout: flo
         body = r.json()
         if responses is not None:
             responses.append(body)
+        if each is not None:
+            each(body)
         since = body["version"]
         view = body["view"]
         if body["table"]["status"] == "finished":

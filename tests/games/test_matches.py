@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from rest_framework.test import APIClient
 
 from games import selectors
 from games.engine import MatchState
-from games.models import Deal, MatchRecord, TableAction, TableEvent
+from games.models import Deal, MatchRecord, Table, TableAction, TableEvent
 from tests.games.helpers import new_table, play_seat, seat_bots, wait_finished
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,8 +37,6 @@ def check_four_bot_match(alice, table):
     assert versions == list(range(1, len(versions) + 1))
     assert not TableAction.objects.filter(table_id=table["id"]).exclude(status="applied").exists()
     # Anyone may read the finished table.
-    from rest_framework.test import APIClient
-
     r = APIClient().get(f"/api/tables/{table['id']}/")
     assert r.status_code == 200 and r.json()["result"]["deals_played"] == 8
 
@@ -96,7 +95,22 @@ def test_whole_matches_four_bots_and_one_api_client(worker, api):
     assert r.json()["seats"][1]["is_me"] is True
     seat_bots(alice, table["id"], [0, 2, 3])
     responses: list[dict] = []
-    last = play_seat(alice, table["id"], responses)
+    public: list[tuple[int, str]] = []  # (version seen, text) of public pages during play
+    anonymous = APIClient()
+
+    def fetch_public(body):
+        if len(responses) % 15 == 1:
+            for url in (
+                f"/api/matches/{table['id']}/verification/",
+                f"/verify/matches/{table['id']}/",
+                f"/api/tables/{table['id']}/state/",
+            ):
+                r = anonymous.get(url)
+                assert r.status_code == 200, (url, r.content)
+                after = Table.objects.get(pk=table["id"]).version
+                public.append((after, r.content.decode()))
+
+    last = play_seat(alice, table["id"], responses, each=fetch_public)
     assert last["table"]["result"]["deals_played"] == 8
     applied = TableAction.objects.filter(table_id=table["id"], seat=1, source="user")
     assert applied.filter(status="applied").count() > 8 * 13 * 0.5
@@ -121,6 +135,27 @@ def test_whole_matches_four_bots_and_one_api_client(worker, api):
         problems += _hidden_leaks(body, hands_by_deal, seeds, private)
         del body["_all_events"], body["_played"]
     assert problems == []
+    revealed_at = {
+        e.payload["server_seed"]: e.version
+        for e in TableEvent.objects.filter(table_id=table["id"], type="seed_revealed")
+    }
+    for version, text in public:
+        for secret in private | set(seeds.values()):
+            if secret != last["table"]["commitment"] and secret in text:
+                assert revealed_at.get(secret, 10**9) <= version, "unrevealed seed shown"
+    # Every finished deal verifies, on the API, the public pages and the record download.
+    check = anonymous.get(f"/api/matches/{table['id']}/verification/").json()
+    assert check["verified"] and len(check["deals"]) == 8, check["mismatches"]
+    deal_id = check["deals"][0]["deal_id"]
+    one = anonymous.get(f"/api/deals/{deal_id}/verification/").json()
+    assert one["verified"] and one["commitment_matches"]
+    page = anonymous.get(f"/verify/deals/{deal_id}/")
+    assert page.status_code == 200 and b"Verified" in page.content
+    record = anonymous.get(f"/api/deals/{deal_id}/record.json")
+    assert record["Content-Disposition"].startswith("attachment")
+    from games.fairness import verify_record
+
+    assert verify_record(json.loads(record.content)) == []
     # Seeds are revealed deal by deal, each after its deal ended.
     kinds = [e["type"] for e in all_events if e["type"] in ("deal_ended", "seed_revealed")]
     assert kinds == ["deal_ended", "seed_revealed"] * 8
