@@ -96,15 +96,15 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
         _wait_for_version(table_id, since, wait)
     table = get_table(table_id, with_match=True)
     my_seat = seat_of(table, user)
-    state = None
+    seen = None
     if table.status != TableStatus.OPEN:
-        state = state_store.for_read(table, lambda: table.match.state)
-    if state is None:
-        seen = None
-    elif my_seat is None:
-        seen = spectator_view(state)
-    else:
-        seen = view(state, my_seat)
+
+        def see(state):
+            if state is None:
+                return None
+            return spectator_view(state) if my_seat is None else view(state, my_seat)
+
+        seen = state_store.read(table, lambda: table.match.state, see)
     events = []
     rows = TableEvent.objects.filter(
         table=table, version__gt=since or 0, version__lte=table.version

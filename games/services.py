@@ -16,6 +16,7 @@ Rules of timeouts and forfeits: ``shared/trix-rules.md`` (004_918501b053ed3a2d.t
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 import uuid
@@ -295,7 +296,6 @@ def leave(user, table_id: int) -> Table:
             )
             _send_action(action.pk)
             return table
-        state = state_store.for_read(table, lambda: MatchRecord.objects.get(table=table).state)
         seat.user = None
         seat.bot = "rules"
         seat.save(update_fields=["user", "bot"])
@@ -307,7 +307,8 @@ def leave(user, table_id: int) -> Table:
             ],
         )
         _set_kinds(table, _seats(table))
-        _schedule(table, state, [])
+        record = MatchRecord.objects.get(table=table)
+        state_store.read(table, lambda: record.state, lambda state: _schedule(table, state, []))
         table.save()
     return table
 
@@ -387,13 +388,13 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
         raise BadRequest("the match has not started yet", "not_started")
     if table.status != TableStatus.PLAYING:
         raise BadRequest("the match is over", "match_over")
-    state = state_store.for_read(table, lambda: table.match.state)
-    why = _stale(table, state, version)
+    trial = state_store.read(table, lambda: table.match.state, copy.deepcopy)
+    why = _stale(table, trial, version)
     if why:
         raise Conflict(why, "stale_version")
     full = {**action, "seat": seat.seat}
     try:
-        apply(state_store.trial_copy(state), full, emit=False)
+        apply(trial, full, emit=False)
     except IllegalAction as exc:
         raise BadRequest(str(exc), "illegal_action") from None
     try:

@@ -1,0 +1,291 @@
+"""The whole stack under load: PostgreSQL, a Redis broker, the web server (gunicorn), two
+Celery workers (and one beat), 50 tables of four bots playing at once for a fixed time, and
+10 API clients polling table states over HTTP.
+
+Prints: actions applied per second; p50/p99 from an action's submission (a bot's turn falling
+due) to its appearance in a polling client's state; database queries per action (worker side).
+
+    .venv/bin/python benchmarks/site.py [--tables 50] [--seconds 60] [--clients 10]
+
+Needs PostgreSQL on 127.0.0.1:5432 (user postgres) and Redis on 127.0.0.1:6379; uses the
+database ``trix_bench`` (dropped and created) and Redis DB 2. Target (2 cores): >= 200
+actions/s and p99 < 250 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DB = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_bench")
+BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/2")
+PORT = int(os.environ.get("BENCH_PORT", "8791"))
+
+
+def env(bot_delay: float) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": DB,
+        "CELERY_BROKER_URL": BROKER,
+        "DATABASE_CONN_MAX_AGE": "60",
+        "DJANGO_SETTINGS_MODULE": "trix_site.settings",
+        "TRIX_BOT_DELAY": str(bot_delay),
+        "TRIX_DEAL_PAUSE": "0.5",
+        "TRIX_SWEEP_SECONDS": "2",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def reset_database(e: dict[str, str]) -> None:
+    name = DB.rsplit("/", 1)[1]
+    admin = DB.rsplit("/", 1)[0] + "/postgres"
+    for sql in (f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}"):
+        subprocess.run(["psql", admin, "-q", "-c", sql], check=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=e, check=True)
+    import redis
+
+    redis.Redis.from_url(BROKER).flushdb()
+
+
+def start(cmd: list[str], e: dict[str, str], log: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=e,
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def wait_http(timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
+            conn.request("GET", "/api/tables/?status=open")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("web server did not start")
+
+
+def create_tables(n: int) -> list[int]:
+    """Tables of four bots through the services (set-up, not measured)."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    user, _ = get_user_model().objects.get_or_create(username="bench")
+    ids = []
+    for _ in range(n):
+        table = services.create_table(user, "complex_partner", 0, {})
+        for seat in range(3):
+            services.seat_bot(user, table.pk, seat, "rules")
+        ids.append(table.pk)
+    # The fourth bots last and all at once, so the tables start together.
+    for table_id in ids:
+        services.seat_bot(user, table_id, 3, "rules")
+    return ids
+
+
+class Poller(threading.Thread):
+    """One API client: polls the states of its tables, notes when each version appears."""
+
+    def __init__(self, tables: list[int], stop: threading.Event):
+        super().__init__(daemon=True)
+        self.tables = tables
+        self.stop = stop
+        self.since = dict.fromkeys(tables, 0)
+        self.seen: dict[tuple[int, int], float] = {}
+        self.requests = 0
+        self.errors = 0
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+        while not self.stop.is_set():
+            for table_id in self.tables:
+                try:
+                    conn.request(
+                        "GET", f"/api/tables/{table_id}/state/?since={self.since[table_id]}&wait=0"
+                    )
+                    response = conn.getresponse()
+                    body = response.read()
+                    now = time.time()
+                except (OSError, http.client.HTTPException):
+                    self.errors += 1
+                    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+                    continue
+                self.requests += 1
+                if response.status != 200:
+                    self.errors += 1
+                    continue
+                data = json.loads(body)
+                for event in data["events"]:
+                    self.seen.setdefault((table_id, event["version"]), now)
+                self.since[table_id] = data["version"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--bot-delay", type=float, default=0.1, help="seconds a bot waits")
+    parser.add_argument("--concurrency", type=int, default=4, help="processes per worker")
+    args = parser.parse_args()
+
+    e = env(args.bot_delay)
+    os.environ.update({k: v for k, v in e.items() if k != "PYTHONPATH"})
+    sys.path.insert(0, str(ROOT))
+    reset_database(e)
+    logs = Path(tempfile.mkdtemp(prefix="trix-bench-"))
+    py = sys.executable
+    procs = [
+        start(
+            [
+                py,
+                "-m",
+                "gunicorn",
+                "trix_site.wsgi",
+                "-b",
+                f"127.0.0.1:{PORT}",
+                "-k",
+                "gthread",
+                "-w",
+                "2",
+                "--threads",
+                "8",
+                "--log-level",
+                "warning",
+            ],
+            e,
+            logs / "web.log",
+        ),
+    ]
+    for i in range(2):
+        cmd = [
+            py,
+            "-m",
+            "celery",
+            "-A",
+            "benchmarks.site_worker",
+            "worker",
+            "-c",
+            str(args.concurrency),
+            "-l",
+            "warning",
+            "-n",
+            f"bench{i}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
+        if i == 0:
+            cmd += ["-B", "-s", str(logs / "beat-schedule")]
+        procs.append(start(cmd, e, logs / f"worker{i}.log"))
+    try:
+        time.sleep(2)
+        if procs[0].poll() is not None:
+            raise RuntimeError("web server failed:\n" + (logs / "web.log").read_text()[-2000:])
+        wait_http()
+        time.sleep(3)  # workers ready
+        import redis
+
+        r = redis.Redis.from_url(BROKER)
+        tables = create_tables(args.tables)
+        stop = threading.Event()
+        per = max(1, len(tables) // args.clients)
+        pollers = [
+            Poller(tables[i * per : (i + 1) * per] or tables[:1], stop) for i in range(args.clients)
+        ]
+        for p in pollers:
+            p.start()
+        time.sleep(2)  # warm-up: deals dealt, caches filled
+        from django.db import connection
+        from django.utils import timezone
+
+        from games.models import TableAction
+
+        t0, q0, k0 = (
+            timezone.now(),
+            int(r.get("bench:queries") or 0),
+            int(r.get("bench:tasks") or 0),
+        )
+        time.sleep(args.seconds)
+        t1, q1, k1 = (
+            timezone.now(),
+            int(r.get("bench:queries") or 0),
+            int(r.get("bench:tasks") or 0),
+        )
+        time.sleep(1.0)  # let pollers see the last actions
+        stop.set()
+        for p in pollers:
+            p.join(15)
+        acts = list(
+            TableAction.objects.filter(
+                applied_at__gte=t0, applied_at__lt=t1, status="applied"
+            ).values_list("table_id", "version", "submitted_at")
+        )
+        seen: dict[tuple[int, int], float] = {}
+        for p in pollers:
+            seen.update(p.seen)
+        latencies = [
+            (seen[(tid, version + 1)] - submitted.timestamp()) * 1000
+            for tid, version, submitted in acts
+            if (tid, version + 1) in seen
+        ]
+        elapsed = (t1 - t0).total_seconds()
+        from games.models import Table
+
+        finished = Table.objects.filter(status="finished").count()
+        connection.close()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))]
+
+    polls = sum(p.requests for p in pollers)
+    print(
+        f"tables: {args.tables} four-bot (complex_partner), bot delay {args.bot_delay}s; "
+        f"2 workers x {args.concurrency} processes; gunicorn 2x8 threads; {args.clients} pollers"
+    )
+    print(f"measured: {elapsed:.1f} s; matches finished: {finished}")
+    print(f"actions applied: {len(acts)} -> {len(acts) / elapsed:.1f} actions/s")
+    if latencies:
+        print(
+            f"submission -> visible to a poller: p50 {pct(50):.0f} ms, p99 {pct(99):.0f} ms "
+            f"(n={len(latencies)}; max {latencies[-1]:.0f} ms)"
+        )
+    print(
+        f"worker DB queries per action: {(q1 - q0) / max(1, len(acts)):.1f} "
+        f"({(k1 - k0) / max(1, len(acts)):.2f} tasks per action)"
+    )
+    print(f"polls: {polls} ({polls / elapsed:.0f}/s), errors {sum(p.errors for p in pollers)}")
+
+
+if __name__ == "__main__":
+    main()
