@@ -30,7 +30,9 @@ def _post(client, table_id, body, fmt="json"):
 def _my_turn(client, table_id):
     def ready():
         body = client.get(f"/api/tables/{table_id}/state/").json()
-        return body if body["view"] and body["view"]["legal"] else None
+        view = body["view"]
+        # Alice alone to act (no timers): the table waits for her and nothing else moves.
+        return body if view and view["legal"] and view["to_act"] == [0] else None
 
     return wait_until(ready, 30)
 
