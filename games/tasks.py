@@ -8,19 +8,25 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services
+
+def _services():
+    # Imported on use, so this module imports without Django set up (``./dev run`` checks
+    # ``import games.tasks`` before it starts a worker).
+    from games import services
+
+    return services
 
 
 @shared_task(name="games.tasks.apply_action")
 def apply_action(action_id: str) -> None:
     """Apply a submitted seat action (by its id) to its table."""
-    services.apply_action(action_id)
+    _services().apply_action(action_id)
 
 
 @shared_task(name="games.tasks.wake")
 def wake(table_id: int, version: int) -> None:
     """The table's timer for ``version``: next deal, a bot's turn, or a timeout."""
-    services.wake(table_id, version)
+    _services().wake(table_id, version)
 
 
 @shared_task(
@@ -31,10 +37,10 @@ def wake(table_id: int, version: int) -> None:
 )
 def settle(table_id: int) -> None:
     """Pay a finished table's pot through the wallet, once."""
-    services.settle(table_id)
+    _services().settle(table_id)
 
 
 @shared_task(name="games.tasks.sweep_tables")
 def sweep_tables() -> dict:
     """Celery beat: catch lost timers, pending actions and unsettled tables."""
-    return services.sweep()
+    return _services().sweep()
