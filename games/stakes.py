@@ -16,13 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-try:
-    from wallet.errors import LedgerError
-
-    from wallet import services as _wallet
-except ImportError:  # pragma: no cover - until the wallet branch lands on main
-    _wallet = None
-    LedgerError = Exception
+from wallet import services as _wallet
+from wallet.errors import LedgerError
 
 
 class StakeError(Exception):
@@ -30,8 +25,6 @@ class StakeError(Exception):
 
 
 def _require_wallet():
-    if _wallet is None:  # pragma: no cover
-        raise StakeError("staked tables need the wallet app, which is not installed")
     return _wallet
 
 
