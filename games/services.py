@@ -50,14 +50,14 @@ PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _lock_table(table_id: int, with_match: bool = False) -> Table:
-    """The table row, locked until the transaction ends (with its stored match, locked and
-    read in the same query, when ``with_match``). Raises :class:`NotFound`."""
-    qs = Table.objects.select_for_update(of=("self",))
-    if with_match:  # the match row is changed only under its table's lock
-        qs = qs.select_related("match")
+def _lock_table(table_id: int) -> Table:
+    """The table row, locked until the transaction ends. Raises :class:`NotFound`.
+
+    The stored match is read after the lock in its own query: a row joined to a
+    ``SELECT ... FOR UPDATE`` may come from before the lock was granted (PostgreSQL
+    re-reads only the locked row), which would pair a new version with an old state."""
     try:
-        return qs.get(pk=table_id)
+        return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"no table {table_id}") from None
 
@@ -431,14 +431,14 @@ def apply_action(action_id) -> None:
     except TableAction.DoesNotExist:
         return
     with transaction.atomic():
-        table = _lock_table(table_id, with_match=True)
+        table = _lock_table(table_id)
         act = TableAction.objects.select_for_update().get(pk=action_id)
         if act.status != ActionStatus.PENDING:
             return
         if table.status != TableStatus.PLAYING:
             _reject(act, 400, "the match is over")
             return
-        record = table.match
+        record = MatchRecord.objects.get(table=table)
         state = state_store.for_write(table, record.state)
         forfeit = act.action.get("type") == "forfeit"
         why = None if forfeit else _stale(table, state, act.version)
@@ -581,7 +581,7 @@ def wake(table_id: int, version: int) -> None:
     deal the next deal, let one bot act, or time out the seats whose deadline passed."""
     with transaction.atomic():
         try:
-            table = _lock_table(table_id, with_match=True)
+            table = _lock_table(table_id)
         except NotFound:
             return
         if table.version != version or table.status != TableStatus.PLAYING:
@@ -592,7 +592,7 @@ def wake(table_id: int, version: int) -> None:
         if table.wake_at > now + timedelta(milliseconds=20):
             _send_wake(table)  # woken early (e.g. by the sweep): sleep again
             return
-        record = table.match
+        record = MatchRecord.objects.get(table=table)
         state = state_store.for_write(table, record.state)
         kinds = table.seat_kinds
         actions: list[TableAction] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 
-from games.models import Table
+from games.models import Table, TableAction
 
 
 def wait_until(predicate, timeout: float = 60.0, step: float = 0.05):
@@ -47,6 +47,7 @@ def play_seat(
     first legal action when it is the seat's turn. Every state response is kept in
     ``responses``; ``each(body)`` is called with each. Returns the last state."""
     since = 0
+    rejected: list = []
     end = time.monotonic() + timeout
     last_sent = None
     while time.monotonic() < end:
@@ -64,11 +65,33 @@ def play_seat(
         if view is None or not view["legal"] or last_sent == body["version"]:
             continue
         action = {k: v for k, v in view["legal"][0].items() if k != "seat"}
+        action_id = str(uuid.uuid4())
         r = client.post(
             f"/api/tables/{table_id}/actions/",
-            {"id": str(uuid.uuid4()), "version": body["version"], "action": action},
+            {"id": action_id, "version": body["version"], "action": action},
             format="json",
         )
         assert r.status_code in (202, 409), r.content
         last_sent = body["version"]
-    raise AssertionError("the match did not finish in time")
+        if r.status_code == 202:  # a client acts again once its action has been applied
+            wait_until(
+                lambda a=action_id: not TableAction.objects.filter(pk=a, status="pending").exists(),
+                30,
+                0.01,
+            )
+            done = TableAction.objects.get(pk=action_id)
+            if done.status == "rejected":  # the table moved on meanwhile: look again
+                rejected.append((done.http_status, done.error))
+                last_sent = None
+    t = Table.objects.get(pk=table_id)
+    from games.engine import MatchState
+    from games.models import MatchRecord
+
+    st = MatchState.from_json(MatchRecord.objects.get(table_id=table_id).state)
+    rejected.append(("db", st.phase, st.to_act(), t.seat_kinds))
+    pending = list(TableAction.objects.filter(table_id=table_id, status="pending").values())
+    raise AssertionError(
+        f"the match did not finish in time (rejected: {rejected[-3:]}; table v{t.version} "
+        f"{t.status} wake_at {t.wake_at} deadline {t.deadline}; last_sent {last_sent}; "
+        f"to_act {view and view['to_act']} phase {view and view['phase']}; pending {pending})"
+    )
