@@ -78,11 +78,11 @@ def test_refusals_leave_the_table_unchanged(seated, api):
             "not_your_seat",
         )
     )
-    # Stale version.
+    # Stale version (from before the match started).
     cases.append(
         (
             alice,
-            {"id": str(uuid.uuid4()), "version": version - 1, "action": _act(body)},
+            {"id": str(uuid.uuid4()), "version": 1, "action": _act(body)},
             409,
             "stale_version",
         )
