@@ -1,0 +1,10 @@
+from django.urls import path
+
+from web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("tables/<int:pk>/", views.table, name="table"),
+]
