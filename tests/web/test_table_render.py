@@ -100,6 +100,7 @@ def test_doubling_select_a_card_then_ready(player):
     assert page.locator("#hand .card.selected").count() == 1
     page.locator("[data-testid=ready]").click()
     page.wait_for_timeout(200)
+    assert {"type": "select", "cards": [code]} in [p["action"] for p in posted]
     assert posted[-1]["action"] == {"type": "double", "cards": [code]}
 
 

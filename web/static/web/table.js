@@ -77,6 +77,16 @@
     }
   }
 
+  /* Simultaneous doubling: tell the server the current pick, so a timeout commits it (000).
+     Ready still sends the pick itself; a failed select only loses that timeout fallback. */
+  function selectDoubles() {
+    const d = st.view && st.view.doubling;
+    if (!d || d.mode !== "simultaneous") return;
+    const cards = Array.from(st.selected);
+    T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action: { type: "select", cards } })
+      .catch((err) => console.warn("select not sent:", err.message));
+  }
+
   async function tableCall(url, body) {
     try {
       const table = await T.api("POST", url, body);
@@ -308,7 +318,7 @@
       const key = v.deal_number + ":" + v.contract;
       if (st.doublingKey !== key) {
         st.doublingKey = key;
-        st.selected = new Set();
+        st.selected = new Set(d.selected || []);
       }
       if (acts.some((a) => a.type === "double")) {
         const doublable = d.doublable || [];
@@ -369,6 +379,7 @@
           else st.selected.add(code);
           renderHand();
           renderActions();
+          selectDoubles();
         });
       }
       if (shownMine.has(code)) c.classList.add("face-up");
