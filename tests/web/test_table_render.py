@@ -108,7 +108,10 @@ def test_play_marks_legal_cards_and_posts_the_clicked_one(player, artifacts):
     state = match_at(contract="complex", plays=5)
     seat = state.to_act()[0]
     page = player()
-    posted = serve_state(page, answer(state, "complex_partner", seat))
+    timed = answer(state, "complex_partner", seat)
+    timed["server_time"] = "2030-01-01T00:00:00+00:00"  # the page uses the server's clock
+    timed["deadline"] = "2030-01-01T00:00:09+00:00"
+    posted = serve_state(page, timed)
     page.goto(f"/tables/{TABLE}/")
     playable = page.locator("#hand .card.playable")
     playable.first.wait_for()
@@ -120,6 +123,9 @@ def test_play_marks_legal_cards_and_posts_the_clicked_one(player, artifacts):
     assert page.locator("#hand span.card").count() == len(hand) - len(legal)
     assert page.locator("[data-testid=trick] .card").count() == 1  # 5 plays: one card of trick 2
     assert page.locator(".last-trick .card").count() == 4
+    assert "⏱" in page.locator("#my-clock").inner_text()  # countdown from the deadline
+    clock = int(page.locator("#my-clock").inner_text().split()[1])
+    assert 7 <= clock <= 9
     page.screenshot(path=str(artifacts / "table-render-play.png"), full_page=True)
     card = playable.first.get_attribute("data-card")
     playable.first.click()

@@ -17,7 +17,10 @@
     mySeat: null,
     deadline: null,
     clockSkew: 0, // server_time - local time, ms
-    deals: [], // deal_ended events: {deal, contract, scores, totals, deal_id?}
+    deals: [], // deal_ended events: {deal, contract, scores, totals, deal_id}
+    dealIds: {}, // deal number -> deal id (from seed_revealed events)
+    settled: false,
+    payout: null, // {"pot", "payouts": [{"user_id", "name", "amount"}]} once settled
     log: [],
     selected: new Set(), // cards selected for doubling
     doublingKey: null,
@@ -391,8 +394,18 @@
   /* ---------------------------------------------------------------- scores and results */
 
   function verifyDealUrl(d) {
-    if (d.deal_id && cfg.verifyDealUrl) return cfg.verifyDealUrl.replace("0", String(d.deal_id));
+    if (d.deal_id) return cfg.verifyDealUrl.replace(/0\/$/, d.deal_id + "/");
     return cfg.verifyMatchUrl + "#deal-" + d.deal;
+  }
+
+  async function loadPayout() {
+    if (!cfg.payoutUrl) return;
+    try {
+      st.payout = await T.api("GET", cfg.payoutUrl);
+      renderResult();
+    } catch (err) {
+      notice(err.message);
+    }
   }
 
   function renderScores() {
@@ -448,23 +461,13 @@
     }
   }
 
-  function payoutLines(result) {
-    // The table's result (tables app) carries the money: payouts by seat or user.
-    const out = [];
-    if (!result) return out;
-    const payouts = result.payouts || result.payout || null;
-    if (Array.isArray(payouts)) {
-      for (const p of payouts) {
-        const seat = p.seat !== undefined ? p.seat : null;
-        out.push([seat !== null ? seatName(seat) : (p.name || "user " + p.user_id), p.amount]);
-      }
-    } else if (payouts && typeof payouts === "object") {
-      for (const [k, amount] of Object.entries(payouts)) {
-        const seat = st.table.seats.findIndex((s) => String(s.user_id) === k);
-        out.push([seat >= 0 ? seatName(seat) : /^[0-3]$/.test(k) ? seatName(+k) : "user " + k, amount]);
-      }
-    }
-    return out;
+  /* The pot's settlement from the ledger (web's payout endpoint), once the table settled. */
+  function payoutLines() {
+    if (!st.payout || !st.payout.payouts) return [];
+    return st.payout.payouts.map((p) => {
+      const seat = st.table.seats.findIndex((s) => s.user_id === p.user_id);
+      return [seat >= 0 ? seatName(seat) : p.name, p.amount];
+    });
   }
 
   function renderResult() {
@@ -493,7 +496,7 @@
         box.append(el("p", { text: seatName(r.forfeit) + " left the table: forfeit." }));
       }
     }
-    const pay = payoutLines(t && t.result);
+    const pay = payoutLines();
     if (t && t.stake) {
       const pot = el("div", { class: "payout", "data-testid": "payout" },
         el("h3", { text: "Payout" }));
@@ -502,7 +505,11 @@
         for (const [who, amount] of pay) ul.append(el("li", {}, el("span", { dir: "auto", text: who }), ": " + T.formatMoney(amount)));
         pot.append(ul);
       } else {
-        pot.append(el("p", { text: t.status === "finished" ? "Settling the pot…" : "" }));
+        pot.append(el("p", { text: t.status === "finished" ? "Settling the pot…" : "Paid out when the match ends." }));
+      }
+      if (st.payout && st.payout.pot) {
+        pot.append(el("p", { class: "help", text: "Pot " + T.formatMoney(st.payout.pot) +
+          (st.payout.house_fee ? ", house fee " + T.formatMoney(st.payout.house_fee) : "") + "." }));
       }
       box.append(pot);
     } else if (t) {
@@ -560,7 +567,17 @@
     if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
     st.deadline = data.deadline ? Date.parse(data.deadline) : null;
     for (const ev of data.events || []) {
-      if (ev.type === "deal_ended" && !st.deals.some((d) => d.deal === ev.deal)) st.deals.push(ev);
+      if (ev.type === "deal_ended" && !st.deals.some((d) => d.deal === ev.deal)) {
+        st.deals.push(Object.assign({ deal_id: st.dealIds[ev.deal] || null }, ev));
+      } else if (ev.type === "seed_revealed" && ev.deal_id) {
+        // The deal's seed is public now: its verification page exists.
+        st.dealIds[ev.deal] = ev.deal_id;
+        const d = st.deals.find((x) => x.deal === ev.deal);
+        if (d) d.deal_id = ev.deal_id;
+      } else if (ev.type === "settled") {
+        st.settled = true;
+        loadPayout();
+      }
     }
     root.dataset.version = String(st.version);
     root.dataset.phase = (st.view && st.view.phase) || (st.table && st.table.status) || "";
