@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.selectors import display_names
+from wallet.models import HOUSE, AccountKind, Entry, TransactionKind
 
 
 def table_payout(table_id: int) -> dict[str, Any]:
@@ -14,8 +15,6 @@ def table_payout(table_id: int) -> dict[str, Any]:
     "amount"}]}``, amounts in integer minor units, best paid first; ``settled`` is False
     (and ``payouts`` empty) until the settlement transaction exists.
     """
-    from wallet.models import HOUSE, AccountKind, Entry, TransactionKind
-
     entries = list(
         Entry.objects.filter(
             transaction__kind=TransactionKind.SETTLEMENT,

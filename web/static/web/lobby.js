@@ -33,6 +33,22 @@
     return dl;
   }
 
+  /* One line: the timers and every option that differs from the default. */
+  function summary(options) {
+    const o = (name) => (options[name] === undefined ? specs.find((x) => x.name === name).default : options[name]);
+    const timers = ["choose_timer", "double_timer", "play_timer"].map(o);
+    const parts = [timers.every((x) => !x) ? "No timers" : "Timers " + timers.map((x) => (x ? x + "s" : "—")).join(" / ")];
+    for (const spec of specs) {
+      if (spec.name === "variant" || spec.kind === "seconds") continue;
+      if (o(spec.name) === spec.default) continue;
+      const value = o(spec.name);
+      const hit = spec.kind === "choice" ? spec.values.find((pair) => pair[0] === value) : null;
+      parts.push(spec.label + ": " + (hit ? hit[1] : spec.kind === "bool" ? (value ? "yes" : "no") : value));
+    }
+    if (parts.length === 1) parts.push("default rules");
+    return parts.join(" · ");
+  }
+
   function seed() {
     const input = $("#client-seed");
     let value = input.value.trim();
@@ -76,8 +92,9 @@
     t.seats.forEach((s, i) => {
       const li = el("li", { class: "seat-row" }, el("span", { class: "seat-no", text: String(i + 1) }));
       if (s.kind) {
-        li.append(el("span", { class: "name", dir: "auto", text: s.name || "bot" },
-          s.kind === "bot" ? el("span", { class: "badge", text: "bot" }) : null));
+        li.append(s.kind === "bot"
+          ? el("span", { class: "name", text: "Bot " + (i + 1) }, el("span", { class: "badge", text: s.bot || "bot" }))
+          : el("span", { class: "name", dir: "auto", text: s.name }));
         if (s.is_me && t.status === "open") {
           li.append(el("button", { type: "button", class: "secondary", "data-testid": "leave-" + t.id,
             text: "Leave", onclick: () => call("/api/tables/" + t.id + "/leave/", {}, card.querySelector(".notice")) }));
@@ -98,7 +115,8 @@
       seats.append(li);
     });
     card.append(seats, el("p", { class: "notice", role: "alert", hidden: true }));
-    card.append(el("details", {}, el("summary", { text: "Table options" }), optionsList(t.options || {})));
+    card.append(el("p", { class: "options-summary", "data-testid": "options-summary", text: summary(t.options || {}) }));
+    card.append(el("details", {}, el("summary", { text: "All table options" }), optionsList(t.options || {})));
     card.append(el("p", { class: "card-actions" }, el("a", { class: "button " + (mine ? "primary" : "secondary"),
       href: "/tables/" + t.id + "/", text: mine ? "Go to your table" : t.status === "open" ? "Open" : "Watch" })));
     return card;

@@ -33,13 +33,14 @@
   function seatName(seat) {
     const s = st.table && st.table.seats[seat];
     if (!s || !s.kind) return "Seat " + (seat + 1);
-    return s.name || (s.kind === "bot" ? "Bot" : "Seat " + (seat + 1));
+    if (s.kind === "bot") return "Bot " + (seat + 1);
+    return s.name || "Seat " + (seat + 1);
   }
 
   function nameEl(seat, extra) {
     const s = st.table && st.table.seats[seat];
     return el("span", { class: "name", dir: "auto", text: seatName(seat) },
-      s && s.kind === "bot" ? el("span", { class: "badge", text: "bot" }) : null, extra || null);
+      s && s.kind === "bot" ? el("span", { class: "badge", text: s.bot || "bot" }) : null, extra || null);
   }
 
   function position(seat) {
@@ -65,12 +66,28 @@
 
   /* ---------------------------------------------------------------- actions */
 
+  function stillLegal(action) {
+    return legal().some((a) => a.type === action.type &&
+      (a.card === undefined || a.card === action.card) &&
+      (a.contract === undefined || a.contract === action.contract) &&
+      (a.cards === undefined || JSON.stringify(a.cards.slice().sort()) === JSON.stringify((action.cards || []).slice().sort())));
+  }
+
   async function send(action) {
     if (st.sending) return;
     st.sending = true;
     root.classList.add("sending");
     try {
-      await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+      try {
+        await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+      } catch (err) {
+        if (err.status !== 409) throw err;
+        // The table moved on since our last state (a bot, a Ready, a pick): catch up, and
+        // send again only if the move is still legal.
+        absorb(await T.api("GET", cfg.stateUrl + "?since=" + st.version + "&wait=0"));
+        if (!stillLegal(action)) throw err;
+        await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+      }
       notice("");
     } catch (err) {
       notice(err.message);
@@ -439,8 +456,10 @@
     const played = new Set(v.played || []);
     const all = (v.played || []).concat((v.remaining || []).filter((c) => !played.has(c)));
     for (const c of all) {
-      ul.append(el("li", { class: played.has(c) ? "played" : "", title: played.has(c) ? "played" : "to play" },
-        played.has(c) ? "✓ " : "○ ", T.bilingual("contracts", c)));
+      const now = c === v.contract && v.phase !== "over" && v.phase !== "deal";
+      const state = now ? "now" : played.has(c) ? "played" : "to play";
+      ul.append(el("li", { class: state.replace(" ", "-"), title: state },
+        now ? "▶ " : played.has(c) ? "✓ " : "○ ", T.bilingual("contracts", c)));
     }
     kingdom.append(ul);
     box.append(kingdom);
@@ -553,7 +572,7 @@
     clocks.forEach((c) => (c.textContent = text));
     const mine = $("#my-clock");
     const myTurn = st.view && st.mySeat !== null && (st.view.to_act || []).includes(st.mySeat);
-    mine.textContent = myTurn && text ? "⏱ " + text : "";
+    mine.textContent = myTurn && text ? text + " left" : "";
   }
   setInterval(tick, 250);
 
