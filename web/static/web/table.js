@@ -365,7 +365,8 @@
     const v = st.view;
     const box = $("#hand");
     box.replaceChildren();
-    box.hidden = st.mySeat === null || st.mySeat === undefined || !v;
+    box.hidden = st.mySeat === null || st.mySeat === undefined || !v ||
+      (!v.hand_face_down && !(v.hand || []).length);
     if (box.hidden) return;
     if (v.hand_face_down) {
       const n = (v.hand_counts && v.hand_counts[String(st.mySeat)]) || 13;
@@ -466,7 +467,8 @@
     if (st.deals.length) {
       const list = el("table", { class: "deals", "data-testid": "deals" });
       list.append(el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: "Contract" }),
-        ...[0, 1, 2, 3].map((s) => el("th", {}, nameEl(s))), el("th", { text: "" }))));
+        ...[0, 1, 2, 3].map((s) => el("th", { class: "num" }, el("span", { class: "name", dir: "auto", text: seatName(s) }))),
+        el("th", { text: "" }))));
       const tb = el("tbody");
       for (const d of st.deals) {
         tb.append(el("tr", {}, el("td", { text: String(d.deal) }),
@@ -500,7 +502,7 @@
     box.append(el("h2", { text: "Match result" }));
     if (r) {
       const ranking = [0, 1, 2, 3].sort((a, b) => r.placements[String(a)] - r.placements[String(b)]);
-      const ol = el("ol", { class: "placements" });
+      const ol = el("ul", { class: "placements" });
       for (const s of ranking) {
         ol.append(el("li", {}, el("span", { class: "place", text: "#" + r.placements[String(s)] + " " }),
           nameEl(s), el("span", { class: "num", text: " " + r.scores[String(s)] })));
@@ -509,7 +511,8 @@
       if (r.teams) {
         box.append(el("p", { "data-testid": "winner", text: r.draw
           ? "Draw: " + r.teams["0+2"] + " to " + r.teams["1+3"] + "."
-          : (r.winner === "0+2" ? "Team A" : "Team B") + " wins, " + r.teams["0+2"] + " to " + r.teams["1+3"] + "." }));
+          : (r.winner === "0+2" ? "Team A wins, " + r.teams["0+2"] + " to " + r.teams["1+3"]
+            : "Team B wins, " + r.teams["1+3"] + " to " + r.teams["0+2"]) + "." }));
       }
       if (r.forfeit !== null && r.forfeit !== undefined) {
         box.append(el("p", { text: seatName(r.forfeit) + " left the table: forfeit." }));
