@@ -12,7 +12,7 @@ from web import money
 
 def _wallet_url() -> str | None:
     try:
-        return reverse("wallet:home")
+        return reverse("wallet:page")
     except NoReverseMatch:
         return None
 

@@ -17,15 +17,23 @@ from tests.web.engine_states import match_at, state_answer, table_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-TABLE = 7
+
+@pytest.fixture
+def table_id(django_user_model):
+    """A real table row (the page 404s without one); its state answers are the engine's."""
+    from games.services import create_table
+
+    owner = django_user_model.objects.create_user("owner")
+    return create_table(owner, "complex_partner", 0).pk
 
 
-def answer(state, variant: str, seat: int | None, **table) -> dict:
-    return state_answer(state, table_json(TABLE, variant, me=seat, **table), seat)
+def answer(table_id: int, state, variant: str, seat: int | None, **table) -> dict:
+    return state_answer(state, table_json(table_id, variant, me=seat, **table), seat)
 
 
 def serve_state(page, answer: dict) -> list[dict]:
     """Answer the page's state polls with ``answer``; return the list the posted actions go to."""
+    table_id = answer["table"]["id"]
     posted: list[dict] = []
 
     def on_state(route):
@@ -39,8 +47,8 @@ def serve_state(page, answer: dict) -> list[dict]:
             body=json.dumps({"accepted": True, "id": posted[-1]["id"], "version": 6}),
         )
 
-    page.route(f"**/api/tables/{TABLE}/state/**", on_state)
-    page.route(f"**/api/tables/{TABLE}/actions/", on_action)
+    page.route(f"**/api/tables/{table_id}/state/**", on_state)
+    page.route(f"**/api/tables/{table_id}/actions/", on_action)
     return posted
 
 
@@ -56,11 +64,11 @@ def player(live_server, client, new_page):
     return open_as
 
 
-def test_owner_chooses_a_contract_named_in_english_and_arabic(player):
+def test_owner_chooses_a_contract_named_in_english_and_arabic(table_id, player):
     state = match_at(stop="choose")
     page = player()
-    posted = serve_state(page, answer(state, "complex_partner", state.owner))
-    page.goto(f"/tables/{TABLE}/")
+    posted = serve_state(page, answer(table_id, state, "complex_partner", state.owner))
+    page.goto(f"/tables/{table_id}/")
     choice = page.locator(".contract-choice[data-contract=complex]")
     choice.wait_for()
     assert "Complex · كمبلكس" in choice.inner_text()
@@ -72,12 +80,12 @@ def test_owner_chooses_a_contract_named_in_english_and_arabic(player):
     assert posted[0]["version"] == 5 and len(posted[0]["id"]) == 36
 
 
-def test_other_seats_see_their_hand_face_down_while_the_owner_chooses(player):
+def test_other_seats_see_their_hand_face_down_while_the_owner_chooses(table_id, player):
     state = match_at(stop="choose")
     other = (state.owner + 1) % 4
     page = player()
-    serve_state(page, answer(state, "complex_partner", other))
-    page.goto(f"/tables/{TABLE}/")
+    serve_state(page, answer(table_id, state, "complex_partner", other))
+    page.goto(f"/tables/{table_id}/")
     page.locator("#hand .card.back").first.wait_for()
     assert page.locator("#hand .card.back").count() == 13
     assert page.locator("#hand .card[data-card]").count() == 0
@@ -85,13 +93,13 @@ def test_other_seats_see_their_hand_face_down_while_the_owner_chooses(player):
     assert "choosing a contract" in page.locator("#status").inner_text()
 
 
-def test_doubling_select_a_card_then_ready(player):
+def test_doubling_select_a_card_then_ready(table_id, player):
     # Find a deal where some seat holds the K♥ or a queen in Complex.
     state = match_at(stop="double", contract="complex")
     seat = state.to_act()[0]
     page = player()
-    posted = serve_state(page, answer(state, "complex_partner", seat))
-    page.goto(f"/tables/{TABLE}/")
+    posted = serve_state(page, answer(table_id, state, "complex_partner", seat))
+    page.goto(f"/tables/{table_id}/")
     page.locator("[data-testid=ready]").wait_for()
     doublable = page.locator("#hand .card.doublable")
     assert doublable.count() >= 1
@@ -104,15 +112,15 @@ def test_doubling_select_a_card_then_ready(player):
     assert posted[-1]["action"] == {"type": "double", "cards": [code]}
 
 
-def test_play_marks_legal_cards_and_posts_the_clicked_one(player, artifacts):
+def test_play_marks_legal_cards_and_posts_the_clicked_one(table_id, player, artifacts):
     state = match_at(contract="complex", plays=5)
     seat = state.to_act()[0]
     page = player()
-    timed = answer(state, "complex_partner", seat)
+    timed = answer(table_id, state, "complex_partner", seat)
     timed["server_time"] = "2030-01-01T00:00:00+00:00"  # the page uses the server's clock
     timed["deadline"] = "2030-01-01T00:00:09+00:00"
     posted = serve_state(page, timed)
-    page.goto(f"/tables/{TABLE}/")
+    page.goto(f"/tables/{table_id}/")
     playable = page.locator("#hand .card.playable")
     playable.first.wait_for()
     legal = {a["card"] for a in state_answer(state, {}, seat)["view"]["legal"]}
@@ -132,13 +140,13 @@ def test_play_marks_legal_cards_and_posts_the_clicked_one(player, artifacts):
     assert posted[-1]["action"] == {"type": "play", "card": card}
 
 
-def test_trix_layout_and_shown_twos_on_a_phone_with_arabic_names(player, artifacts):
+def test_trix_layout_and_shown_twos_on_a_phone_with_arabic_names(table_id, player, artifacts):
     state = match_at(variant="trix_partner", contract="trix", plays=12, seed=11)
     seat = state.to_act()[0]
     names = ["أبو فهد", "Bot 2", "سارة الحربي", "Bot 4"]
     page = player(width=390)
-    serve_state(page, answer(state, "trix_partner", seat, names=names))
-    page.goto(f"/tables/{TABLE}/")
+    serve_state(page, answer(table_id, state, "trix_partner", seat, names=names))
+    page.goto(f"/tables/{table_id}/")
     page.locator("[data-testid=layout]").wait_for()
     view = state_answer(state, {}, seat)["view"]
     opened = [s for s, row in view["layout"].items() if row]
@@ -153,11 +161,11 @@ def test_trix_layout_and_shown_twos_on_a_phone_with_arabic_names(player, artifac
     page.screenshot(path=str(artifacts / "table-render-trix-phone.png"), full_page=True)
 
 
-def test_spectator_sees_no_hand(new_page):
+def test_spectator_sees_no_hand(table_id, new_page):
     state = match_at(contract="complex", plays=3)
     page = new_page()
-    serve_state(page, answer(state, "complex_partner", None))
-    page.goto(f"/tables/{TABLE}/")
+    serve_state(page, answer(table_id, state, "complex_partner", None))
+    page.goto(f"/tables/{table_id}/")
     page.locator("[data-testid=spectating]").wait_for()
     assert page.locator("#hand").is_hidden()
     assert page.locator("#hand .card").count() == 0

@@ -316,11 +316,22 @@
     return "";
   }
 
+  /* True when `box` already shows what `key` describes: then it is left alone, so a button
+     is not rebuilt under the player's finger by an unrelated update. */
+  function unchanged(box, key) {
+    const sig = JSON.stringify(key);
+    if (box.dataset.sig === sig) return true;
+    box.dataset.sig = sig;
+    return false;
+  }
+
   function renderActions() {
     const v = st.view;
     const panel = $("#actions");
-    panel.replaceChildren();
     $("#status").textContent = statusText();
+    if (unchanged(panel, [st.mySeat, v && v.phase, legal(), Array.from(st.selected),
+      v && v.doubling && v.doubling.mine, v && v.deal_number])) return;
+    panel.replaceChildren();
     if (!v || st.mySeat === null) return;
     const acts = legal();
     const contracts = acts.filter((a) => a.type === "contract");
@@ -364,6 +375,8 @@
   function renderHand() {
     const v = st.view;
     const box = $("#hand");
+    if (unchanged(box, [st.mySeat, v && v.hand, v && v.hand_face_down, v && v.hand_counts, legal(),
+      v && v.phase, Array.from(st.selected), v && v.shown, v && v.doubles])) return;
     box.replaceChildren();
     box.hidden = st.mySeat === null || st.mySeat === undefined || !v ||
       (!v.hand_face_down && !(v.hand || []).length);
@@ -582,6 +595,12 @@
   /* ---------------------------------------------------------------- polling */
 
   function absorb(data) {
+    if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
+    if (st.table && data.version === st.version && !(data.events || []).length) {
+      // Nothing new (a long poll that timed out): keep the page as it is, under the cursor.
+      st.deadline = data.deadline ? Date.parse(data.deadline) : null;
+      return;
+    }
     st.version = data.version;
     st.table = data.table || st.table;
     st.view = data.view;
