@@ -6,10 +6,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/", include("games.urls")),
     path("verify/", include("games.verify_urls")),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("wallet/", include("wallet.urls")),
     path("api/wallet/", include("wallet.api")),
+    path("", include("web.urls")),
 ]

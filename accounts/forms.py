@@ -1,0 +1,36 @@
+"""Account forms: the display name asked at sign-up and edited on the profile page."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from accounts.models import DISPLAY_NAME_MAX
+from accounts.services import clean_display_name, set_display_name
+
+
+class DisplayNameField(forms.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", DISPLAY_NAME_MAX)
+        kwargs.setdefault("label", "Display name")
+        kwargs.setdefault("help_text", "Shown to the other players at a table.")
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"dir": "auto", "autocomplete": "nickname"})
+
+    def clean(self, value):
+        value = super().clean(value)
+        try:
+            return clean_display_name(value)
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from None
+
+
+class SignupForm(forms.Form):
+    """allauth's ``ACCOUNT_SIGNUP_FORM_CLASS``: adds the display name to sign-up."""
+
+    display_name = DisplayNameField(widget=forms.TextInput(attrs={"placeholder": "e.g. Abu Fahd"}))
+
+    def signup(self, request, user) -> None:
+        set_display_name(user, self.cleaned_data["display_name"])
+
+
+class ProfileForm(forms.Form):
+    display_name = DisplayNameField()

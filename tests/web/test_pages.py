@@ -1,0 +1,111 @@
+"""Pages through the Django test client: the lobby, the table page, the payout JSON, the
+demo data; and the bad input the page forms send to the tables API, each answered with a
+clear message that the pages show (``{"error": ...}``) and nothing changed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from accounts.services import set_display_name
+from games import services as tables
+from wallet import services as wallet_services
+from wallet.selectors import wallet_balance
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+@pytest.fixture
+def ana():
+    user = User.objects.create_user("ana", "ana@example.com", "pw-Ana-12345")
+    set_display_name(user, "آنا")
+    wallet_services.deposit(user, 10_00, key="test:ana")
+    return user
+
+
+@pytest.fixture
+def table(ana):
+    return tables.create_table(ana, "complex_partner", 5_00, {"doubling": "sequential"})
+
+
+def post_json(client, url, body):
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+def test_lobby_shows_every_option_with_its_default(client, ana):
+    anonymous = client.get("/").content.decode()
+    assert "Log in</a> or" in anonymous and "create-form" not in anonymous
+    client.force_login(ana)
+    html = client.get("/").content.decode()
+    for name in ("variant", "doubling", "self_double", "show_twos", "partner_tie",
+                 "contract_timeout", "choose_timer", "double_timer", "play_timer",
+                 "auto_play_forced", "leave_paid_table"):  # fmt: skip
+        assert f'id="opt_{name}"' in html, name
+    assert "Trix Complex Partner · كمبلكس شراكة (default)" in html
+    assert 'value="15"' in html and 'value="8"' in html and 'value="12"' in html
+    assert "10.00 USD" in html  # the balance in the header
+
+
+def test_table_page_shows_the_options_before_anyone_stakes(client, table):
+    html = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "Sequential: each holder answers in turn from the owner" in html
+    assert "Trix Complex Partner" in html
+    assert 'data-authenticated="0"' in html  # anyone may watch
+
+
+def test_unknown_table_is_404(client):
+    assert client.get("/tables/999999/").status_code == 404
+    assert client.get("/tables/999999/payout.json").status_code == 404
+
+
+def test_payout_json_before_settlement(client, table):
+    data = client.get(f"/tables/{table.pk}/payout.json").json()
+    assert data == {"settled": False, "pot": 0, "house_fee": 0, "payouts": []}
+
+
+def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
+    big = tables.create_table(ana, "complex_partner", 50_00)
+    client.force_login(ana)
+    response = post_json(client, f"/api/tables/{big.pk}/seats/", {"seat": 0, "client_seed": "ab"})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "insufficient_funds" and "cannot stake 5000" in body["error"]
+    assert wallet_balance(ana) == 10_00
+
+
+def test_a_full_table_says_the_seat_is_taken(client, ana, table):
+    for seat in (0, 1, 2, 3):
+        tables.seat_bot(ana, table.pk, seat, "rules")
+    client.force_login(ana)
+    response = post_json(client, f"/api/tables/{table.pk}/seats/", {"seat": 1, "client_seed": "x"})
+    assert response.status_code == 409
+    assert "already started" in response.json()["error"] or "taken" in response.json()["error"]
+    assert wallet_balance(ana) == 10_00
+
+
+def test_sitting_needs_a_login(client, table):
+    response = post_json(client, f"/api/tables/{table.pk}/seats/", {"seat": 0, "client_seed": "x"})
+    assert response.status_code in (401, 403)
+
+
+def test_bad_create_form_input_is_refused_clearly(client, ana):
+    client.force_login(ana)
+    response = post_json(client, "/api/tables/", {"variant": "complex_partner", "stake": 0,
+                                                  "options": {"play_timer": -1}})  # fmt: skip
+    assert response.status_code == 400
+    assert "play_timer" in response.json()["error"]
+
+
+def test_demo_data_is_idempotent(capsys):
+    call_command("demo_data")
+    first = capsys.readouterr().out
+    call_command("demo_data")
+    second = capsys.readouterr().out
+    assert "fahd / demo-fahd-pass" in first and "100.00 USD" in first
+    assert first.count("/tables/") == second.count("/tables/") == 3
+    assert User.objects.filter(username="fahd").count() == 1
+    assert wallet_balance(User.objects.get(username="fahd")) == 100_00

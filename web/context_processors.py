@@ -1,0 +1,37 @@
+"""What every page's header shows: the player's display name, wallet link and balance."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import NoReverseMatch, reverse
+from django.utils.functional import SimpleLazyObject
+
+from accounts.selectors import display_name
+from web import money
+
+
+def _wallet_url() -> str | None:
+    try:
+        return reverse("wallet:page")
+    except NoReverseMatch:
+        return None
+
+
+def site(request):
+    def build():
+        user = getattr(request, "user", None)
+        data = {
+            "wallet_url": _wallet_url(),
+            "balance": None,
+            "balance_text": "",
+            "currency": settings.TRIX_CURRENCY,
+            "currency_decimals": getattr(settings, "TRIX_CURRENCY_DECIMALS", 2),
+        }
+        if user is not None and user.is_authenticated:
+            data["display_name"] = display_name(user)
+            data["balance"] = money.balance_of(user)
+            if data["balance"] is not None:
+                data["balance_text"] = money.format_money(data["balance"])
+        return data
+
+    return {"trix": SimpleLazyObject(build)}

@@ -1,0 +1,187 @@
+/* Shared helpers for the pages: calls to the tables API (JSON, session + CSRF), ids,
+   client seeds, card and contract names. No build step: a classic script exposing `Trix`. */
+(function () {
+  "use strict";
+  const Trix = (window.Trix = window.Trix || {});
+
+  function cookie(name) {
+    const m = document.cookie.match("(?:^|; )" + name + "=([^;]*)");
+    return m ? decodeURIComponent(m[1]) : null;
+  }
+
+  function csrfToken() {
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return (input && input.value) || cookie("csrftoken") || "";
+  }
+
+  class ApiError extends Error {
+    constructor(message, status, code) {
+      super(message);
+      this.status = status;
+      this.code = code;
+    }
+  }
+
+  /* fetch JSON; throws ApiError with the server's clear message on a non-2xx answer. */
+  async function api(method, url, body, opts) {
+    const init = {
+      method,
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      signal: opts && opts.signal,
+    };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.headers["X-CSRFToken"] = csrfToken();
+      init.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      if (err.name === "AbortError") throw err;
+      throw new ApiError("The server cannot be reached. Check your connection.", 0, "network");
+    }
+    let data = null;
+    const text = await res.text();
+    if (text) {
+      try {
+        data = JSON.parse(text);
+      } catch (e) {
+        data = null;
+      }
+    }
+    if (!res.ok) {
+      let message = data && (data.error || data.detail);
+      if (!message && data && typeof data === "object") {
+        message = Object.entries(data)
+          .map(([k, v]) => k + ": " + (Array.isArray(v) ? v.join(" ") : v))
+          .join("; ");
+      }
+      if (res.status === 401 || res.status === 403) {
+        message = message || "Log in to do that.";
+      }
+      throw new ApiError(message || "Request failed (" + res.status + ").", res.status,
+        (data && data.code) || String(res.status));
+    }
+    return data;
+  }
+
+  function randomHex(bytes) {
+    const buf = new Uint8Array(bytes);
+    crypto.getRandomValues(buf);
+    return Array.from(buf, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  /* A v4 UUID from crypto.getRandomValues (crypto.randomUUID needs a secure context). */
+  function uuid() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" +
+      h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  const RANKS = "23456789TJQKA";
+  /* Hand order: suits alternate colour (♠ ♥ ♣ ♦), ranks low to high. */
+  const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+
+  function rankText(r) {
+    return r === "T" ? "10" : r;
+  }
+
+  function cardLabel(code) {
+    return rankText(code[0]) + SUIT_SYMBOL[code[1]];
+  }
+
+  function sortHand(codes) {
+    return codes.slice().sort((a, b) =>
+      SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]));
+  }
+
+  /* A card element (a <button> when clickable). */
+  function cardEl(code, opts) {
+    opts = opts || {};
+    const el = document.createElement(opts.button ? "button" : "span");
+    if (opts.button) el.type = "button";
+    el.className = "card suit-" + code[1] + (code[1] === "H" || code[1] === "D" ? " red" : "");
+    if (opts.small) el.classList.add("small");
+    el.dataset.card = code;
+    el.setAttribute("aria-label", rankText(code[0]) + " of " + SUIT_NAME[code[1]]);
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = rankText(code[0]);
+    const suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = SUIT_SYMBOL[code[1]];
+    el.append(rank, suit);
+    return el;
+  }
+
+  function backEl(small) {
+    const el = document.createElement("span");
+    el.className = "card back" + (small ? " small" : "");
+    el.setAttribute("aria-hidden", "true");
+    return el;
+  }
+
+  function names() {
+    if (!Trix._names) {
+      const node = document.getElementById("trix-names");
+      Trix._names = node ? JSON.parse(node.textContent) : { contracts: {}, variants: {}, terms: {} };
+    }
+    return Trix._names;
+  }
+
+  /* "King of Hearts · شايب الهاص" as an element with the Arabic part marked up. */
+  function bilingual(kind, code) {
+    const entry = names()[kind][code];
+    const span = document.createElement("span");
+    span.className = "bilingual";
+    if (!entry) {
+      span.textContent = code || "";
+      return span;
+    }
+    const en = document.createElement("span");
+    en.textContent = entry.en;
+    const ar = document.createElement("span");
+    ar.lang = "ar";
+    ar.dir = "rtl";
+    ar.textContent = entry.ar;
+    span.append(en, " · ", ar);
+    return span;
+  }
+
+  function formatMoney(amount) {
+    const cfg = document.body.dataset;
+    const decimals = parseInt(cfg.currencyDecimals || "2", 10);
+    const currency = cfg.currency || "";
+    return (amount / Math.pow(10, decimals)).toFixed(decimals) + (currency ? " " + currency : "");
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c);
+    }
+    return node;
+  }
+
+  Object.assign(Trix, {
+    api, ApiError, uuid, randomHex, cardEl, backEl, cardLabel, sortHand, bilingual,
+    formatMoney, names, el, SUIT_SYMBOL, RANKS,
+  });
+})();

@@ -1,0 +1,197 @@
+/* The lobby: lists open tables (GET /api/tables/?status=open) and those playing, creates a
+   table (POST /api/tables/), takes and leaves seats, seats bots; all through the tables API. */
+(function () {
+  "use strict";
+  const T = window.Trix;
+  const el = T.el;
+  const root = document.getElementById("lobby-app");
+  if (!root) return;
+  const cfg = root.dataset;
+  const $ = (sel) => root.querySelector(sel);
+  const specs = T.names().options || [];
+
+  function notice(box, text) {
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  function optionsList(options) {
+    const dl = el("dl", { class: "options-list" });
+    for (const spec of specs) {
+      if (spec.name === "variant") continue;
+      const value = options[spec.name] === undefined ? spec.default : options[spec.name];
+      let text;
+      if (spec.kind === "choice") {
+        const hit = spec.values.find((pair) => pair[0] === value);
+        text = hit ? hit[1] : String(value);
+      } else if (spec.kind === "bool") text = value ? "yes" : "no";
+      else text = value ? value + " s" : "no timer";
+      const dd = el("dd", { text });
+      if (value !== spec.default) dd.classList.add("changed");
+      dl.append(el("dt", { text: spec.label }), dd);
+    }
+    return dl;
+  }
+
+  /* One line: the timers and every option that differs from the default. */
+  function summary(options) {
+    const o = (name) => (options[name] === undefined ? specs.find((x) => x.name === name).default : options[name]);
+    const timers = ["choose_timer", "double_timer", "play_timer"].map(o);
+    const parts = [timers.every((x) => !x) ? "No timers" : "Timers " + timers.map((x) => (x ? x + "s" : "—")).join(" / ")];
+    for (const spec of specs) {
+      if (spec.name === "variant" || spec.kind === "seconds") continue;
+      if (o(spec.name) === spec.default) continue;
+      const value = o(spec.name);
+      const hit = spec.kind === "choice" ? spec.values.find((pair) => pair[0] === value) : null;
+      parts.push(spec.label + ": " + (hit ? hit[1] : spec.kind === "bool" ? (value ? "yes" : "no") : value));
+    }
+    if (parts.length === 1) parts.push("default rules");
+    return parts.join(" · ");
+  }
+
+  function seed() {
+    const input = $("#client-seed");
+    let value = input.value.trim();
+    if (!value) {
+      value = T.randomHex(16);
+      input.value = value;
+    }
+    $("#seed-used").textContent = value;
+    return value;
+  }
+
+  async function call(url, body, where) {
+    try {
+      await T.api("POST", url, body);
+      notice($("#lobby-notice"), "");
+      await load();
+      return true;
+    } catch (err) {
+      if (err.status === 401) {
+        window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
+        return false;
+      }
+      notice(where || $("#lobby-notice"), err.message);
+      return false;
+    }
+  }
+
+  function tableCard(t) {
+    const mine = t.seats.some((s) => s.is_me);
+    const isCreator = cfg.userId && t.created_by && String(t.created_by.id) === cfg.userId;
+    const free = t.seats.filter((s) => !s.kind).length;
+    const card = el("article", { class: "table-card", "data-table": String(t.id), "data-testid": "table-" + t.id });
+    card.append(el("header", {},
+      el("h3", {}, el("a", { href: "/tables/" + t.id + "/" }, "Table " + t.id), " ", T.bilingual("variants", t.variant)),
+      el("p", { class: "meta" },
+        el("span", { class: "stake", text: t.stake ? "Stake " + T.formatMoney(t.stake) : "Casual" }),
+        el("span", { class: "badge status-" + t.status, text: t.status }),
+        t.status === "open" ? el("span", { class: "free", text: free + " free seat" + (free === 1 ? "" : "s") }) : null,
+        t.created_by ? el("span", { class: "creator" }, "by ", el("span", { dir: "auto", text: t.created_by.name })) : null)));
+    const seats = el("ol", { class: "seat-list compact" });
+    t.seats.forEach((s, i) => {
+      const li = el("li", { class: "seat-row" }, el("span", { class: "seat-no", text: String(i + 1) }));
+      if (s.kind) {
+        li.append(s.kind === "bot"
+          ? el("span", { class: "name", text: "Bot " + (i + 1) }, el("span", { class: "badge", text: s.bot || "bot" }))
+          : el("span", { class: "name", dir: "auto", text: s.name }));
+        if (s.is_me && t.status === "open") {
+          li.append(el("button", { type: "button", class: "secondary", "data-testid": "leave-" + t.id,
+            text: "Leave", onclick: () => call("/api/tables/" + t.id + "/leave/", {}, card.querySelector(".notice")) }));
+        }
+      } else if (t.status === "open") {
+        li.append(el("span", { class: "empty", text: "free" }));
+        if (!mine && cfg.authenticated === "1") {
+          li.append(el("button", { type: "button", class: "primary", "data-testid": "sit-" + t.id + "-" + i,
+            text: "Sit", onclick: () => call("/api/tables/" + t.id + "/seats/", { seat: i, client_seed: seed() },
+              card.querySelector(".notice")) }));
+        }
+        if (isCreator) {
+          li.append(el("button", { type: "button", class: "secondary", "data-testid": "bot-" + t.id + "-" + i,
+            text: "Bot", onclick: () => call("/api/tables/" + t.id + "/bots/", { seat: i, bot: "rules" },
+              card.querySelector(".notice")) }));
+        }
+      }
+      seats.append(li);
+    });
+    card.append(seats, el("p", { class: "notice", role: "alert", hidden: true }));
+    card.append(el("p", { class: "options-summary", "data-testid": "options-summary", text: summary(t.options || {}) }));
+    card.append(el("details", {}, el("summary", { text: "All table options" }), optionsList(t.options || {})));
+    card.append(el("p", { class: "card-actions" }, el("a", { class: "button " + (mine ? "primary" : "secondary"),
+      href: "/tables/" + t.id + "/", text: mine ? "Go to your table" : t.status === "open" ? "Open" : "Watch" })));
+    return card;
+  }
+
+  function listOf(data) {
+    return Array.isArray(data) ? data : (data && data.results) || [];
+  }
+
+  async function load() {
+    const box = $("#table-list");
+    try {
+      const [open, playing] = await Promise.all([
+        T.api("GET", cfg.tablesUrl + "?status=open"),
+        T.api("GET", cfg.tablesUrl + "?status=playing"),
+      ]);
+      box.replaceChildren();
+      const openList = listOf(open);
+      if (!openList.length) box.append(el("p", { class: "empty", text: "No open tables. Create one below." }));
+      openList.forEach((t) => box.append(tableCard(t)));
+      const playingList = listOf(playing);
+      if (playingList.length) {
+        box.append(el("h2", { text: "Playing now" }));
+        playingList.forEach((t) => box.append(tableCard(t)));
+      }
+    } catch (err) {
+      notice($("#lobby-notice"), err.message);
+    }
+  }
+
+  function toMinor(text) {
+    const decimals = parseInt(document.body.dataset.currencyDecimals || "2", 10);
+    const m = String(text).trim().match(/^(\d+)(?:[.,](\d*))?$/);
+    if (!m) return null;
+    const frac = (m[2] || "").padEnd(decimals, "0");
+    if (frac.length > decimals) return null;
+    return parseInt(m[1], 10) * Math.pow(10, decimals) + (decimals ? parseInt(frac, 10) || 0 : 0);
+  }
+
+  const form = document.getElementById("create-form");
+  if (form) {
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const box = $("#create-notice");
+      const stake = toMinor(form.stake.value);
+      if (stake === null) {
+        notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
+        return;
+      }
+      const options = {};
+      for (const input of form.querySelectorAll("[data-option]")) {
+        const kind = input.dataset.kind;
+        if (kind === "bool") options[input.name] = input.checked;
+        else if (kind === "seconds") {
+          const n = Number(input.value);
+          if (!Number.isInteger(n) || n < 0) {
+            notice(box, input.labels[0].textContent + " must be a whole number of seconds, 0 or more.");
+            return;
+          }
+          options[input.name] = n;
+        } else options[input.name] = input.value;
+      }
+      const body = { variant: options.variant, stake, options };
+      try {
+        const table = await T.api("POST", cfg.tablesUrl, body);
+        window.location = "/tables/" + table.id + "/";
+      } catch (err) {
+        notice(box, err.message);
+      }
+    });
+  }
+
+  $("#client-seed").value = T.randomHex(16);
+  $("#new-seed").addEventListener("click", () => ($("#client-seed").value = T.randomHex(16)));
+  $("#refresh").addEventListener("click", load);
+  load();
+  setInterval(() => { if (!document.hidden) load(); }, 5000);
+})();

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("tables/<int:pk>/", views.table, name="table"),
+    path("tables/<int:pk>/payout.json", views.table_payout_json, name="table_payout"),
+]

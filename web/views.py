@@ -1,0 +1,45 @@
+"""The pages: the lobby and the table page, plus the table's payout as JSON for the page.
+
+Thin: the tables' data and every action go through the tables API (``/api/tables/``);
+these views render the shells, the table's options and the names the scripts need.
+"""
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+
+from games import selectors as tables
+from games.errors import NotFound
+from web.names import describe_options, js_names, option_specs, variant_name
+from web.selectors import table_payout
+
+
+def lobby(request):
+    specs = option_specs()
+    names = {**js_names(), "options": specs}
+    return render(request, "web/lobby.html", {"names": names, "option_specs": specs})
+
+
+def _table_or_404(pk: int):
+    try:
+        return tables.get_table(pk)
+    except NotFound as exc:
+        raise Http404(str(exc)) from None
+
+
+def table(request, pk: int):
+    """The table: anyone may watch; seated players see their hand (the API decides)."""
+    row = _table_or_404(pk)
+    context = {
+        "table_id": row.pk,
+        "table": row,
+        "variant_text": variant_name(row.variant),
+        "options_text": describe_options(row.options),
+        "names": js_names(),
+    }
+    return render(request, "web/table.html", context)
+
+
+def table_payout_json(request, pk: int):
+    """The pot as the ledger settled it (public, like the match result)."""
+    _table_or_404(pk)
+    return JsonResponse(table_payout(pk))
