@@ -35,7 +35,7 @@ def test_wallet_page_shows_balance_and_history(client, player, make_user):
 
 
 def test_wallet_api(client, player, make_user):
-    assert client.get("/api/wallet/").status_code == 403
+    assert client.get("/api/wallet/").status_code == 401  # not logged in (the API contract)
     client.force_login(player)
     data = client.get("/api/wallet/").json()
     assert data == {"currency": "USD", "balance": 10_345, "balance_display": "103.45 USD"}
