@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
 from games import selectors
-from games.engine import MatchState
+from games.engine import MatchState, cli
 from games.models import Deal, MatchRecord, Table, TableAction, TableEvent
 from tests.games.helpers import new_table, play_seat, seat_bots, wait_finished
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,7 +84,7 @@ def _hidden_leaks(body: dict, hands_by_deal: dict, seeds: dict, private: set) ->
     return problems
 
 
-def test_whole_matches_four_bots_and_one_api_client(worker, api):
+def test_whole_matches_four_bots_and_one_api_client(worker, api, tmp_path):
     """Two matches at once on the worker: four bots, and one API client with three bots,
     whose every response is scanned for unrevealed seeds and other seats' cards."""
     alice = api("alice")
@@ -156,6 +162,20 @@ def test_whole_matches_four_bots_and_one_api_client(worker, api):
     from games.fairness import verify_record
 
     assert verify_record(json.loads(record.content)) == []
+    # The auditors' tools accept the downloaded record: `trix verify` and the standalone
+    # verifier of docs/fairness.md (Python's standard library only).
+    path = tmp_path / "deal.json"
+    path.write_bytes(record.content)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["verify", str(path)], out, err) == 0, err.getvalue()
+    assert out.getvalue().strip() == "verified"
+    standalone = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "verify_standalone.py"), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert standalone.returncode == 0 and "verified" in standalone.stdout, standalone.stderr
     # Seeds are revealed deal by deal, each after its deal ended.
     kinds = [e["type"] for e in all_events if e["type"] in ("deal_ended", "seed_revealed")]
     assert kinds == ["deal_ended", "seed_revealed"] * 8
