@@ -9,9 +9,10 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
+from accounts.selectors import display_name
 from games import state_store
 from games.engine import spectator_view, view
 from games.errors import NotFound
@@ -19,8 +20,12 @@ from games.models import Deal, Seat, Table, TableEvent, TableStatus
 
 
 def tables(status: str | None = None) -> QuerySet[Table]:
-    """Tables, newest first, optionally of one status, with seats and creator loaded."""
-    qs = Table.objects.select_related("created_by").prefetch_related("seats__user")
+    """Tables, newest first, optionally of one status, with seats, their users and the creator
+    loaded (with the profiles their display names come from)."""
+    seats = Seat.objects.select_related("user__profile")
+    qs = Table.objects.select_related("created_by__profile").prefetch_related(
+        Prefetch("seats", queryset=seats)
+    )
     if status:
         qs = qs.filter(status=status)
     return qs
@@ -56,14 +61,14 @@ def table_data(table: Table, user) -> dict[str, Any]:
         "options": table.options,
         "stake": table.stake,
         "status": table.status,
-        "created_by": {"id": table.created_by_id, "name": table.created_by.get_username()},
+        "created_by": {"id": table.created_by_id, "name": display_name(table.created_by)},
         "created_at": table.created_at.isoformat(),
         "version": table.version,
         "seats": [
             {
                 "seat": s.seat,
                 "kind": s.kind,
-                "name": s.user.get_username() if s.user_id else (s.bot or None),
+                "name": display_name(s.user) if s.user_id else (s.bot or None),
                 "user_id": s.user_id,
                 "bot": s.bot or None,
                 "staked": s.staked,

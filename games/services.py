@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.selectors import display_name
 from games import dealing, stakes, state_store
 from games.engine import IllegalAction, InvalidOptions, Options, apply, new_match
 from games.engine.bots import BOTS, make_bot
@@ -203,7 +204,7 @@ def take_seat(user, table_id: int, seat_no: int, client_seed: str | None = None)
                     "type": "seat_taken",
                     "seat": seat_no,
                     "user_id": user.pk,
-                    "name": user.get_username(),
+                    "name": display_name(user),
                     "client_seed": seed,
                     "staked": table.stake,
                 }

@@ -96,3 +96,25 @@ def test_openapi_schema_lists_the_tables_api(client):
         "/api/tables/{table_id}/actions/",
     ):
         assert path.encode() in r.content
+
+
+def test_seats_and_creator_show_display_names_not_usernames(api):
+    """Players are shown by their profile's display name (accounts); the username is only for
+    logging in. Without a profile the username is the fallback."""
+    from accounts.services import set_display_name
+
+    alice, bob = api("alice"), api("bob")
+    set_display_name(alice.user, "أبو فهد")
+    table = new_table(alice)
+    tid = table["id"]
+    assert table["created_by"]["name"] == "أبو فهد"
+    alice.post(f"/api/tables/{tid}/seats/", {"seat": 0}, format="json")
+    r = bob.post(f"/api/tables/{tid}/seats/", {"seat": 1}, format="json")
+    assert [s["name"] for s in r.json()["seats"][:2]] == ["أبو فهد", "bob"]
+    state = APIClient().get(f"/api/tables/{tid}/state/").json()
+    assert [s["name"] for s in state["table"]["seats"][:2]] == ["أبو فهد", "bob"]
+    taken = [e for e in state["events"] if e["type"] == "seat_taken"]
+    assert [(e["seat"], e["name"]) for e in taken] == [(0, "أبو فهد"), (1, "bob")]
+    listed = APIClient().get("/api/tables/", {"status": "open"}).json()
+    assert listed[0]["created_by"]["name"] == "أبو فهد"
+    assert listed[0]["seats"][0]["name"] == "أبو فهد"
