@@ -177,6 +177,9 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Money: integer minor units of one currency per deployment.
 TRIX_CURRENCY = os.environ.get("TRIX_CURRENCY", "USD")
+# The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).
+# On by default where DEBUG is (./dev run); a production site (DJANGO_DEBUG=0) turns it off.
+TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
 
 # Tables (games app): timers are the server's. Production runs `celery beat` once and any
 # number of workers; `./dev run` starts one worker with an embedded beat (-B).

@@ -60,20 +60,38 @@ def is_escrow_closed(escrow_ref: str) -> bool:
     return Account.objects.filter(reference=escrow_ref, closed=True).exists()
 
 
-#: URL names the tables and tournaments apps are expected to provide (one ``pk`` argument).
-REFERENCE_URL_NAMES = {"table": "games:table_detail", "tournament": "tournaments:detail"}
+#: Pages for a transaction reference ``<prefix>:<id>`` (URL names taking one id): the page
+#: of the table or tournament, and its public check (a table's shuffles).
+REFERENCE_URL_NAMES = {"table": "web:table", "tournament": "tournaments:detail"}
+REFERENCE_VERIFY_URL_NAMES = {"table": "verify-match"}
+REFERENCE_LABELS = {"table": "Table {}", "tournament": "Tournament {}"}
+
+
+def _reverse(name: str | None, ident: str) -> str | None:
+    if not name:
+        return None
+    try:
+        return reverse(name, args=[int(ident)])
+    except (NoReverseMatch, ValueError):
+        return None
+
+
+def reference_links(reference: str) -> dict[str, str | None]:
+    """For a transaction reference like ``table:12``: ``{"page": "/tables/12/", "verify":
+    "/verify/matches/12/", "label": "Table 12"}``; a value is None where no such page exists
+    (``provider:demo``, ``admin:…``, a tournament before the tournaments pages exist)."""
+    prefix, _, ident = reference.partition(":")
+    label = REFERENCE_LABELS.get(prefix)
+    return {
+        "page": _reverse(REFERENCE_URL_NAMES.get(prefix), ident),
+        "verify": _reverse(REFERENCE_VERIFY_URL_NAMES.get(prefix), ident),
+        "label": label.format(ident) if label and ident else None,
+    }
 
 
 def reference_url(reference: str) -> str | None:
-    """A link for a transaction reference like ``table:12``, if that page exists yet."""
-    prefix, _, ident = reference.partition(":")
-    name = REFERENCE_URL_NAMES.get(prefix)
-    if not name or not ident:
-        return None
-    try:
-        return reverse(name, args=[ident])
-    except NoReverseMatch:
-        return None
+    """A link for a transaction reference like ``table:12`` (its page), if that page exists."""
+    return reference_links(reference)["page"]
 
 
 def format_money(amount: int) -> str:

@@ -5,4 +5,8 @@ from django.urls import path
 from wallet import views
 
 app_name = "wallet"
-urlpatterns = [path("", views.wallet_page, name="page")]
+urlpatterns = [
+    path("", views.wallet_page, name="page"),
+    path("deposit/", views.demo_payment, {"action": "deposit"}, name="deposit"),
+    path("withdraw/", views.demo_payment, {"action": "withdraw"}, name="withdraw"),
+]

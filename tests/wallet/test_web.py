@@ -1,11 +1,14 @@
 """The wallet page, API, read-only admin and the demo deposit command."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from wallet import services
 from wallet.models import Account, Entry, Transaction
+from wallet.selectors import wallet_balance
 
 
 @pytest.fixture
@@ -30,12 +33,15 @@ def test_wallet_page_shows_balance_and_history(client, player, make_user):
     html = response.content.decode()
     assert response.status_code == 200
     assert "103.45 USD" in html  # 12345 - 2000
-    assert "table:5" in html and "Stake" in html and "Deposit" in html
+    assert "Table 5" in html and "Stake" in html and "Deposit" in html
+    assert 'href="/tables/5/"' in html and 'href="/verify/matches/5/"' in html
+    assert '<link rel="stylesheet"' in html and "site-header" in html  # the site's layout
     assert "7.77" not in html  # nobody else's money
 
 
 def test_wallet_api(client, player, make_user):
-    assert client.get("/api/wallet/").status_code == 401  # not logged in (the API contract)
+    anonymous = client.get("/api/wallet/")  # the same answer as the tables API gives
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
     client.force_login(player)
     data = client.get("/api/wallet/").json()
     assert data == {"currency": "USD", "balance": 10_345, "balance_display": "103.45 USD"}
@@ -46,6 +52,8 @@ def test_wallet_api(client, player, make_user):
         ("deposit", 12_345, 12_345),
     ]
     assert history["results"][0]["reference"] == "table:5"
+    assert history["results"][0]["link"] == "/tables/5/"
+    assert history["results"][1]["link"] is None  # provider:demo has no page
 
 
 def test_api_is_read_only(client, player):
@@ -93,3 +101,111 @@ def test_demo_deposit_command(player):
     with pytest.raises(CommandError, match="positive"):
         call_command("demo_deposit", "alice", "-5")
     call_command("ledger_check", verbosity=0)
+
+
+# --------------------------------------------------------------------------- demo payments
+
+
+@pytest.fixture(autouse=True)
+def demo_payments(settings):
+    settings.TRIX_DEMO_PAYMENTS = True  # the default where DEBUG is on (./dev run)
+
+
+def _form_key(client, action: str) -> str:
+    html = client.get("/wallet/").content.decode()
+    match = re.search(rf'name="{action}-key" value="([0-9a-f]{{32}})"', html)
+    assert match, f"no {action} form on the wallet page"
+    return match.group(1)
+
+
+def _send(client, action: str, amount: str, key: str | None = None):
+    key = key or _form_key(client, action)
+    return client.post(f"/wallet/{action}/", {f"{action}-amount": amount, f"{action}-key": key})
+
+
+def test_demo_deposit_and_withdraw_forms(client, make_user):
+    user = make_user("carol")
+    client.force_login(user)
+    key = _form_key(client, "deposit")
+    response = _send(client, "deposit", "20.50", key)
+    assert response.status_code == 302 and response["Location"] == "/wallet/"
+    assert wallet_balance(user) == 2_050
+    page = client.get("/wallet/").content.decode()
+    assert "Deposited 20.50 USD (demo)." in page and "20.50 USD" in page
+    # The same form sent twice (a double click, a resent POST) deposits once.
+    assert _send(client, "deposit", "20.50", key).status_code == 302
+    assert wallet_balance(user) == 2_050
+    assert _send(client, "withdraw", "5").status_code == 302
+    assert wallet_balance(user) == 1_550
+    kinds = list(Transaction.objects.order_by("id").values_list("kind", "reference"))
+    assert kinds == [("deposit", "provider:demo"), ("withdrawal", "provider:demo")]
+    call_command("ledger_check", verbosity=0)
+
+
+@pytest.mark.parametrize(
+    "amount, message",
+    [
+        ("", "Enter an amount."),
+        ("-5", "The amount must be positive."),
+        ("0", "The amount must be more than zero."),
+        ("0.00", "The amount must be more than zero."),
+        ("abc", "Enter an amount in USD, like 20 or 20.50."),
+        ("1e3", "Enter an amount in USD, like 20 or 20.50."),
+        ("1.234", "USD amounts have at most 2 decimals."),
+        ("10000.01", "The demo payment provider declines amounts above 10,000.00 USD."),
+    ],
+)
+def test_bad_deposit_amounts_are_refused_clearly(client, make_user, amount, message):
+    user = make_user("dave")
+    client.force_login(user)
+    response = _send(client, "deposit", amount)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Transaction.objects.exists() and wallet_balance(user) == 0
+
+
+def test_withdrawing_more_than_the_balance_is_refused(client, make_user):
+    user = make_user("erin")
+    services.deposit(user, 1_000, "d-erin")
+    client.force_login(user)
+    response = _send(client, "withdraw", "10.01")
+    assert response.status_code == 400
+    assert "Your balance is 10.00 USD: you cannot withdraw 10.01 USD." in response.content.decode()
+    assert wallet_balance(user) == 1_000 and Transaction.objects.count() == 1
+
+
+def test_a_used_form_resent_with_another_amount_moves_nothing(client, make_user):
+    user = make_user("fay")
+    client.force_login(user)
+    key = _form_key(client, "deposit")
+    assert _send(client, "deposit", "5", key).status_code == 302
+    response = _send(client, "deposit", "50", key)  # Back, edit, resend
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "That form was already used" in html
+    fresh = re.search(r'name="deposit-key" value="([0-9a-f]{32})"', html).group(1)
+    assert fresh != key
+    assert wallet_balance(user) == 500
+    assert _send(client, "deposit", "50", fresh).status_code == 302
+    assert wallet_balance(user) == 5_500
+
+
+def test_forged_keys_and_anonymous_posts_are_refused(client, make_user):
+    user = make_user("gus")
+    assert client.post("/wallet/deposit/", {"deposit-amount": "5"}).status_code == 302  # login
+    client.force_login(user)
+    response = _send(client, "deposit", "5", key="../other-users-key")
+    assert response.status_code == 400 and "reload the page" in response.content.decode()
+    assert client.get("/wallet/deposit/").status_code == 405
+    assert not Transaction.objects.exists()
+
+
+def test_demo_payments_off_hides_the_forms(client, make_user, settings):
+    settings.TRIX_DEMO_PAYMENTS = False
+    user = make_user("hal")
+    client.force_login(user)
+    html = client.get("/wallet/").content.decode()
+    assert "deposit-key" not in html and "Demo money" not in html
+    response = client.post("/wallet/deposit/", {"deposit-amount": "5", "deposit-key": "0" * 32})
+    assert response.status_code == 404
+    assert wallet_balance(user) == 0

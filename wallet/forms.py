@@ -1,0 +1,65 @@
+"""The wallet page's forms: an amount typed in currency units, and the form's idempotency key."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from django import forms
+from django.conf import settings
+
+_AMOUNT = re.compile(r"(\d{1,12})(?:[.,](\d*))?")
+_KEY = re.compile(r"[0-9a-f]{32}")
+
+
+def parse_amount(text: str) -> int:
+    """``"20"`` / ``"20.5"`` / ``"20,50"`` -> minor units (2000 / 2050 / 2050 with 2 decimals,
+    ``settings.TRIX_CURRENCY_DECIMALS``). Raises ``forms.ValidationError`` with a message for a
+    blank, negative, zero or malformed amount or one with more decimals than the currency."""
+    decimals = getattr(settings, "TRIX_CURRENCY_DECIMALS", 2)
+    text = (text or "").strip()
+    if not text:
+        raise forms.ValidationError("Enter an amount.")
+    if text.startswith("-"):
+        raise forms.ValidationError("The amount must be positive.")
+    match = _AMOUNT.fullmatch(text)
+    if not match:
+        raise forms.ValidationError(
+            f"Enter an amount in {settings.TRIX_CURRENCY}, like 20 or 20.50."
+        )
+    whole, frac = match.group(1), (match.group(2) or "").rstrip("0")
+    if len(frac) > decimals:
+        raise forms.ValidationError(
+            f"{settings.TRIX_CURRENCY} amounts have at most {decimals} decimals."
+        )
+    amount = int(whole) * 10**decimals + (int(frac.ljust(decimals, "0")) if frac else 0)
+    if amount <= 0:
+        raise forms.ValidationError("The amount must be more than zero.")
+    return amount
+
+
+def new_key() -> str:
+    """A fresh idempotency key for one rendering of a form (32 hex digits)."""
+    return uuid.uuid4().hex
+
+
+class MoneyForm(forms.Form):
+    """``amount`` (text in currency units -> ``cleaned_data["amount"]`` in minor units) and
+    ``key``, the idempotency key the page rendered into the form: submitting the same form
+    twice (a double click, a resent POST) moves the money once."""
+
+    amount = forms.CharField(
+        max_length=20,
+        error_messages={"required": "Enter an amount."},
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "dir": "ltr"}),
+    )
+    key = forms.CharField(widget=forms.HiddenInput)
+
+    def clean_amount(self) -> int:
+        return parse_amount(self.cleaned_data["amount"])
+
+    def clean_key(self) -> str:
+        key = self.cleaned_data["key"]
+        if not _KEY.fullmatch(key):
+            raise forms.ValidationError("This form is out of date: reload the page.")
+        return key
