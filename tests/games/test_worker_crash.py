@@ -9,8 +9,8 @@ import pytest
 
 from games import services
 from games.models import Deal, Table, TableEvent
-from tests.games.conftest import Worker
 from tests.games.helpers import wait_finished, wait_until
+from tests.worker import Worker
 from trix_site.celery import app
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,5 +1,7 @@
 """Browser tests: Playwright's sync API driving Debian's Chromium.
 
+The real Celery worker (``worker``) is the shared fixture of ``tests/conftest.py``.
+
 Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls from a
 thread with a running loop unless DJANGO_ALLOW_ASYNC_UNSAFE is set, which is safe here (the
 test thread is the only one using its connection).
@@ -67,30 +69,3 @@ def log_in(page, base_url: str, client, user) -> None:
     client.force_login(user)
     cookie = client.cookies["sessionid"]
     page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": base_url}])
-
-
-@pytest.fixture(scope="session")
-def session_worker(django_db_setup, django_db_blocker):
-    from tests.web.worker import Worker, new_queue
-    from trix_site.celery import app
-
-    queue = new_queue()
-    with django_db_blocker.unblock():
-        old = app.conf.task_default_queue
-        app.conf.task_default_queue = queue
-        worker = Worker(queue)
-        yield worker
-        worker.stop()
-        app.conf.task_default_queue = old
-
-
-@pytest.fixture
-def worker(session_worker, live_server, settings):
-    """The real worker, with the web process (the live server) on the same short timers."""
-    from tests.web.worker import FAST
-
-    settings.TRIX_BOT_DELAY = float(FAST["TRIX_BOT_DELAY"])
-    settings.TRIX_DEAL_PAUSE = float(FAST["TRIX_DEAL_PAUSE"])
-    settings.TRIX_FORCED_DELAY = float(FAST["TRIX_FORCED_DELAY"])
-    settings.TRIX_TIMER_SCALE = float(FAST["TRIX_TIMER_SCALE"])
-    return session_worker

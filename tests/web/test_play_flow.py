@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounts.selectors import display_name
-from wallet import services as wallet_services
+from games.models import Deal
 from wallet.selectors import wallet_balance
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -32,20 +32,36 @@ def sign_up(page, username: str, name: str) -> None:
     page.wait_for_url(re.compile(r".*/$"))
 
 
-def fund(page, user, amount: int) -> None:
-    """The demo deposit (the wallet's payment provider is the demo one in tests)."""
-    wallet_services.deposit(user, amount, key=f"test:deposit:{user.pk}:{amount}")
-    page.reload()
+def fund(page, amount: str) -> None:
+    """The demo deposit, as a person makes it: the wallet page's form (demo payment provider)."""
+    page.click("[data-testid=nav-balance]")
+    page.wait_for_url(re.compile(r".*/wallet/$"))
+    page.fill("#id_deposit-amount", amount)
+    page.click("[data-testid=deposit]")
+    page.locator(".message.success").wait_for()
+    assert f"Deposited {amount}" in page.locator(".messages").inner_text()
+
+
+SETTLED = """([v, gone]) => {
+    const app = document.getElementById('table-app');
+    return Number(app.dataset.version) > v && !app.classList.contains('sending')
+        && (!gone || !document.querySelector(gone));
+}"""
 
 
 def play_until_over(page, timeout: float = 240) -> dict:
-    """Act whenever the page offers something: contract, doubles, a card, a pass."""
+    """Act whenever the page offers something: contract, doubles, a card, a pass; after each
+    act, wait until the page shows the table after it (a newer version; for Ready, the button
+    gone: during simultaneous doubling the other seats' picks and our own pick move the
+    version too), so the loop never clicks a control the next update removes."""
     seen = {"contract": 0, "double": 0, "plays": 0, "passes": 0}
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         app = page.locator("#table-app")
         if app.get_attribute("data-phase") == "over":
             return seen
+        before = int(app.get_attribute("data-version") or 0)
+        gone = None
         if page.locator(".contract-choice").count():
             page.locator(".contract-choice").first.click()
             seen["contract"] += 1
@@ -55,21 +71,19 @@ def play_until_over(page, timeout: float = 240) -> dict:
                 doublable.first.click()
                 seen["double"] += 1
             page.locator("[data-testid=ready]").click()
+            gone = "[data-testid=ready]"
         elif page.locator("[data-testid=pass]").count():
             page.locator("[data-testid=pass]").click()
             seen["passes"] += 1
         elif page.locator("#hand .card.playable").count():
-            page.locator("#hand .card.playable").first.click()
+            card = page.locator("#hand .card.playable").first
+            gone = f"#hand .card[data-card='{card.get_attribute('data-card')}']"
+            card.click()
             seen["plays"] += 1
         else:
             page.wait_for_timeout(100)
             continue
-        # Wait for the page to take in the answer before acting again.
-        page.wait_for_function(
-            "v => document.getElementById('table-app').dataset.version !== v",
-            arg=app.get_attribute("data-version"),
-            timeout=15_000,
-        )
+        page.wait_for_function(SETTLED, arg=[before, gone], timeout=15_000)
     raise AssertionError(f"the match did not end in {timeout} s: {seen}")
 
 
@@ -78,8 +92,10 @@ def test_sign_up_fund_create_a_staked_table_and_play_a_whole_match(worker, new_p
     sign_up(page, "fahd", "أبو فهد")
     user = get_user_model().objects.get(username="fahd")
     assert display_name(user) == "أبو فهد"
-    fund(page, user, 20_00)
+    fund(page, "20.00")
     assert "20.00" in page.locator("[data-testid=nav-balance]").inner_text()
+    assert wallet_balance(user) == 20_00
+    page.goto("/")
 
     # Create a staked table: stake 5, Complex Partner, no timers (a person clicks here).
     page.fill("#id_stake", "5")
@@ -137,6 +153,24 @@ def test_sign_up_fund_create_a_staked_table_and_play_a_whole_match(worker, new_p
     for i in range(links.count()):
         assert re.fullmatch(r"/verify/deals/\d+/", links.nth(i).get_attribute("href"))
     page.screenshot(path=str(artifacts / "table-finished.png"), full_page=True)
+
+    # The first deal's verify link opens that deal's shuffle check, which passes.
+    first_deal = Deal.objects.get(table_id=table_id, number=1)
+    assert links.first.get_attribute("href") == f"/verify/deals/{first_deal.pk}/"
+    links.first.click()
+    page.wait_for_url(f"**/verify/deals/{first_deal.pk}/")
+    assert page.locator("h1").inner_text() == f"Deal 1 of table {table_id}"
+    assert "Verified" in page.locator("[data-testid=verified]").inner_text()
+    page.go_back()
+    page.locator("[data-testid=verify-match]").click()
+    page.wait_for_url(f"**/verify/matches/{table_id}/")
+    assert "All 8 finished deals verified" in page.locator("[data-testid=verified]").inner_text()
+
+    # The wallet's history links the stake and the refund to the table.
+    page.goto("/wallet/")
+    assert page.locator("[data-testid=history-link]").count() == 2  # stake, settlement
+    page.locator("[data-testid=history-link]").first.click()
+    page.wait_for_url(f"**/tables/{table_id}/")
 
     # The spectator saw the same end, still with no hand.
     watcher.wait_for_function("() => document.getElementById('table-app').dataset.phase === 'over'")

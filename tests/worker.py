@@ -1,0 +1,94 @@
+"""A real Celery worker for the tests that need one (tables, browser): a ``celery worker -B``
+subprocess on the test database and the broker of ``CELERY_BROKER_URL``, consuming its own
+queue (so parallel test runs on one broker do not mix), on short test timers. The tables move
+only through it, as in production. The fixtures are in ``tests/conftest.py``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Short timers for tests: timers x0.01 (12 s -> 0.12 s), bots and deals without pause.
+FAST = {
+    "TRIX_BOT_DELAY": "0",
+    "TRIX_DEAL_PAUSE": "0",
+    "TRIX_TIMER_SCALE": "0.01",
+    "TRIX_FORCED_DELAY": "0.05",
+    "TRIX_SWEEP_SECONDS": "1",
+}
+
+
+def new_queue(prefix: str = "trix-test") -> str:
+    """A queue name of its own for one worker (or one session's worker)."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return (
+        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
+
+
+class Worker:
+    """``celery worker -B`` on ``queue`` with the :data:`FAST` timers (``env`` overrides);
+    :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would)."""
+
+    def __init__(self, queue: str, env: dict[str, str] | None = None):
+        self.var = tempfile.mkdtemp(prefix="trix-worker-")
+        self.log = Path(self.var) / "worker.log"
+        full = {
+            **os.environ,
+            **FAST,
+            **(env or {}),
+            "DATABASE_URL": _database_url(),
+            "DATABASE_CONN_MAX_AGE": "60",
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "CELERY_TASK_DEFAULT_QUEUE": queue,
+            "TRIX_VAR_DIR": self.var,
+        }
+        cmd = [
+            sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B", "-Q", queue,
+            "-c", "2", "-l", "info", "--without-heartbeat", "--without-gossip",
+            "--without-mingle", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
+        ]  # fmt: skip
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=full, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if b" ready." in self.log.read_bytes():
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("worker did not start:\n" + self.tail())
+
+    def tail(self, chars: int = 3000) -> str:
+        """The end of the worker's log (for failure messages)."""
+        return self.log.read_text(errors="replace")[-chars:]
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
