@@ -9,7 +9,8 @@ table, the seat and the join, so a retried task or request moves money once:
 - :func:`settle` exactly once when the match ends (normally or by forfeit).
 
 Free tables (stake 0) never touch the ledger. Errors come out as :class:`StakeError` with
-the ledger's message (e.g. "user:7 holds 300, 200 needed").
+the ledger's message, or for a short wallet one a player can act on ("Your wallet holds
+3.00 USD; this table's stake is 5.00 USD. Add money on your wallet page: /wallet/").
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from wallet import services as _wallet
-from wallet.errors import LedgerError
+from wallet.errors import InsufficientFunds, LedgerError
+from wallet.selectors import format_money, wallet_balance
 
 
 class StakeError(Exception):
@@ -34,6 +36,11 @@ def stake(user: Any, table_ref: str, amount: int, key: str) -> None:
         return
     try:
         _require_wallet().stake(user, table_ref, amount, key)
+    except InsufficientFunds as exc:
+        raise StakeError(
+            f"Your wallet holds {format_money(wallet_balance(user))}; this table's stake is "
+            f"{format_money(amount)}. Add money on your wallet page: /wallet/"
+        ) from exc
     except LedgerError as exc:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc
 

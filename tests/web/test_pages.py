@@ -73,7 +73,11 @@ def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
     response = post_json(client, f"/api/tables/{big.pk}/seats/", {"seat": 0, "client_seed": "ab"})
     assert response.status_code == 400
     body = response.json()
-    assert body["code"] == "insufficient_funds" and "cannot stake 5000" in body["error"]
+    assert body["code"] == "insufficient_funds"
+    assert body["error"] == (
+        "Your wallet holds 10.00 USD; this table's stake is 50.00 USD. "
+        "Add money on your wallet page: /wallet/"
+    )
     assert wallet_balance(ana) == 10_00
 
 
