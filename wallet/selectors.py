@@ -64,7 +64,12 @@ def is_escrow_closed(escrow_ref: str) -> bool:
 #: of the table or tournament, and its public check (a table's shuffles).
 REFERENCE_URL_NAMES = {"table": "web:table", "tournament": "tournaments:detail"}
 REFERENCE_VERIFY_URL_NAMES = {"table": "verify-match"}
-REFERENCE_LABELS = {"table": "Table {}", "tournament": "Tournament {}"}
+REFERENCE_LABELS = {
+    "table": "Table {}",
+    "tournament": "Tournament {}",
+    "provider": "Payment ({})",
+    "admin": "Admin ({})",
+}
 
 
 def _reverse(name: str | None, ident: str) -> str | None:

@@ -142,3 +142,12 @@ def test_profile_rejects_an_empty_or_unprintable_name(client, user):
 def test_display_name_falls_back_to_the_username():
     u = User.objects.create_user("nobody")
     assert display_name(u) == "nobody"
+
+
+def test_the_signed_in_message_greets_by_display_name(client, user):
+    user.profile.display_name = "أنا"
+    user.profile.save()
+    response = client.post("/accounts/login/", {"login": "ana", "password": PASSWORD}, follow=True)
+    html = response.content.decode()
+    assert "Successfully signed in as أنا." in html
+    assert "signed in as ana" not in html
