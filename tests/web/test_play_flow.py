@@ -51,9 +51,10 @@ SETTLED = """([v, gone]) => {
 
 def play_until_over(page, timeout: float = 240) -> dict:
     """Act whenever the page offers something: contract, doubles, a card, a pass; after each
-    act, wait until the page shows the table after it (a newer version; for Ready, the button
-    gone: during simultaneous doubling the other seats' picks and our own pick move the
-    version too), so the loop never clicks a control the next update removes."""
+    act, wait until the page shows the table after it (a newer version: on the seat's turn only
+    its own action moves the table; for Ready also the button gone, as during simultaneous
+    doubling the other seats' picks and our own pick move the version too), so the loop never
+    clicks a control the next update removes."""
     seen = {"contract": 0, "double": 0, "plays": 0, "passes": 0}
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -76,14 +77,21 @@ def play_until_over(page, timeout: float = 240) -> dict:
             page.locator("[data-testid=pass]").click()
             seen["passes"] += 1
         elif page.locator("#hand .card.playable").count():
-            card = page.locator("#hand .card.playable").first
-            gone = f"#hand .card[data-card='{card.get_attribute('data-card')}']"
-            card.click()
+            # Not "this card gone": the next deal may deal the same card straight away.
+            page.locator("#hand .card.playable").first.click()
             seen["plays"] += 1
         else:
             page.wait_for_timeout(100)
             continue
-        page.wait_for_function(SETTLED, arg=[before, gone], timeout=15_000)
+        try:
+            page.wait_for_function(SETTLED, arg=[before, gone], timeout=15_000)
+        except Exception as exc:
+            status = page.locator("#status").inner_text()
+            notice = page.locator("#notice").inner_text()
+            raise AssertionError(
+                f"no answer after {seen} at version {before}: status {status!r}, "
+                f"notice {notice!r}, page version {app.get_attribute('data-version')}"
+            ) from exc
     raise AssertionError(f"the match did not end in {timeout} s: {seen}")
 
 
