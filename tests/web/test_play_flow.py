@@ -10,6 +10,7 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from accounts.selectors import display_name
 from games.models import Deal
@@ -42,6 +43,7 @@ def fund(page, amount: str) -> None:
     assert f"Deposited {amount}" in page.locator(".messages").inner_text()
 
 
+CLICK_MS = 5_000
 SETTLED = """([v, gone]) => {
     const app = document.getElementById('table-app');
     return Number(app.dataset.version) > v && !app.classList.contains('sending')
@@ -55,7 +57,7 @@ def play_until_over(page, timeout: float = 240) -> dict:
     its own action moves the table; for Ready also the button gone, as during simultaneous
     doubling the other seats' picks and our own pick move the version too), so the loop never
     clicks a control the next update removes."""
-    seen = {"contract": 0, "double": 0, "plays": 0, "passes": 0}
+    seen = {"contract": 0, "double": 0, "plays": 0, "passes": 0, "vanished": 0}
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         app = page.locator("#table-app")
@@ -63,25 +65,30 @@ def play_until_over(page, timeout: float = 240) -> dict:
             return seen
         before = int(app.get_attribute("data-version") or 0)
         gone = None
-        if page.locator(".contract-choice").count():
-            page.locator(".contract-choice").first.click()
-            seen["contract"] += 1
-        elif page.locator("[data-testid=ready]").count():
-            doublable = page.locator("#hand .card.doublable")
-            if doublable.count() and not page.locator("#hand .card.selected").count():
-                doublable.first.click()
-                seen["double"] += 1
-            page.locator("[data-testid=ready]").click()
-            gone = "[data-testid=ready]"
-        elif page.locator("[data-testid=pass]").count():
-            page.locator("[data-testid=pass]").click()
-            seen["passes"] += 1
-        elif page.locator("#hand .card.playable").count():
-            # Not "this card gone": the next deal may deal the same card straight away.
-            page.locator("#hand .card.playable").first.click()
-            seen["plays"] += 1
-        else:
-            page.wait_for_timeout(100)
+        try:
+            if page.locator(".contract-choice").count():
+                page.locator(".contract-choice").first.click(timeout=CLICK_MS)
+                seen["contract"] += 1
+            elif page.locator("[data-testid=ready]").count():
+                doublable = page.locator("#hand .card.doublable")
+                if doublable.count() and not page.locator("#hand .card.selected").count():
+                    doublable.first.click(timeout=CLICK_MS)
+                    seen["double"] += 1
+                page.locator("[data-testid=ready]").click(timeout=CLICK_MS)
+                gone = "[data-testid=ready]"
+            elif page.locator("[data-testid=pass]").count():
+                page.locator("[data-testid=pass]").click(timeout=CLICK_MS)
+                seen["passes"] += 1
+            elif page.locator("#hand .card.playable").count():
+                # Not "this card gone": the next deal may deal the same card straight away.
+                page.locator("#hand .card.playable").first.click(timeout=CLICK_MS)
+                seen["plays"] += 1
+            else:
+                page.wait_for_timeout(100)
+                continue
+        except PlaywrightTimeout:
+            # The control went away under the click (an update replaced it): look again.
+            seen["vanished"] += 1
             continue
         try:
             page.wait_for_function(SETTLED, arg=[before, gone], timeout=15_000)
@@ -142,6 +149,7 @@ def test_sign_up_fund_create_a_staked_table_and_play_a_whole_match(worker, new_p
     assert watcher.locator("#hand .card[data-card]").count() == 0
 
     seen = play_until_over(page)
+    print("browser actions:", seen)
     assert seen["contract"] >= 1, "the player owns one kingdom and chose its contracts"
     assert seen["double"] >= 1, f"no K♥ or queen to double in four Complex deals: {seen}"
     assert seen["plays"] >= 13
