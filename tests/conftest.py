@@ -39,3 +39,21 @@ def worker(session_worker, transactional_db, settings):
     settings.TRIX_FORCED_DELAY = float(FAST["TRIX_FORCED_DELAY"])
     settings.TRIX_TIMER_SCALE = float(FAST["TRIX_TIMER_SCALE"])
     return session_worker
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """After every test that used the database, the whole ledger passes ``ledger_check``
+    (issue 5: every invariant holds after the whole test suite, checked test by test while
+    each test's data is still there). Tests that corrupt the ledger on purpose are marked
+    ``ledger_corrupted``."""
+    outcome = yield
+    if outcome.excinfo is not None or item.get_closest_marker("ledger_corrupted"):
+        return
+    uses_db = {"db", "transactional_db", "django_db_reset_sequences"} & set(item.fixturenames)
+    if not uses_db and not item.get_closest_marker("django_db"):
+        return
+    from wallet.checks import run_checks
+
+    problems = {name: found for name, found in run_checks().items() if found}
+    assert not problems, f"ledger_check fails after this test: {problems}"

@@ -60,6 +60,7 @@ def test_empty_ledger_passes(db):
     assert run_check()[0]
 
 
+@pytest.mark.ledger_corrupted
 def test_unbalanced_transaction_is_found(ledger):
     a, _ = ledger
     wallet = account_id(f"user:{a.pk}")
@@ -77,6 +78,7 @@ def test_unbalanced_transaction_is_found(ledger):
     assert "FAIL deposits - withdrawals = money held" in out
 
 
+@pytest.mark.ledger_corrupted
 def test_stored_balance_off_by_one_is_found(ledger):
     a, _ = ledger
     raw(("UPDATE wallet_account SET balance = balance + 1 WHERE reference = %s", [f"user:{a.pk}"]))
@@ -87,6 +89,7 @@ def test_stored_balance_off_by_one_is_found(ledger):
     assert "1 of 7 checks failed" in out or "checks failed" in out
 
 
+@pytest.mark.ledger_corrupted
 def test_negative_wallet_is_found(ledger):
     _, b = ledger
     wallet = account_id(f"user:{b.pk}")
@@ -102,6 +105,7 @@ def test_negative_wallet_is_found(ledger):
     assert f"wallet user:{b.pk} is negative: -5" in out
 
 
+@pytest.mark.ledger_corrupted
 def test_money_left_in_a_closed_escrow_is_found(ledger):
     raw(("UPDATE wallet_account SET closed = true WHERE reference = 'table:2'", []))
     ok, out = run_check()
@@ -109,6 +113,7 @@ def test_money_left_in_a_closed_escrow_is_found(ledger):
     assert "closed escrow table:2 still holds 50" in out
 
 
+@pytest.mark.ledger_corrupted
 def test_money_created_out_of_nothing_is_found(ledger):
     a, _ = ledger
     # a balanced but bogus "stake" that mints money from the outside world
@@ -129,6 +134,7 @@ def test_money_created_out_of_nothing_is_found(ledger):
     assert "stake transactions move money to or from the outside world" in out
 
 
+@pytest.mark.ledger_corrupted
 def test_edited_history_is_found(ledger):
     a, _ = ledger
     raw(
@@ -143,6 +149,7 @@ def test_edited_history_is_found(ledger):
     assert "running balance" in out and "entries summing to -100" in out
 
 
+@pytest.mark.ledger_corrupted
 def test_disabled_trigger_is_found(ledger):
     with connection.cursor() as cursor:
         cursor.execute("ALTER TABLE wallet_entry DISABLE TRIGGER wallet_entry_immutable")
