@@ -26,12 +26,10 @@ def tables(status: str | None = None) -> QuerySet[Table]:
     return qs
 
 
-def get_table(table_id: int, with_match: bool = False) -> Table:
-    """One table with its seats (and its stored match, read in the same query, so state and
-    version agree). Raises :class:`NotFound`."""
-    qs = tables().select_related("match") if with_match else tables()
+def get_table(table_id: int) -> Table:
+    """One table with its seats. Raises :class:`NotFound`."""
     try:
-        return qs.get(pk=table_id)
+        return tables().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"no table {table_id}") from None
 
@@ -94,7 +92,7 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
     if since is not None and wait > 0:
         _wait_for_version(table_id, since, wait)
-    table = get_table(table_id, with_match=True)
+    table = get_table(table_id)
     my_seat = seat_of(table, user)
     seen = None
     if table.status != TableStatus.OPEN:
@@ -104,7 +102,7 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
                 return None
             return spectator_view(state) if my_seat is None else view(state, my_seat)
 
-        seen = state_store.read(table, lambda: table.match.state, see)
+        seen = state_store.read(table, see)
     events = []
     rows = TableEvent.objects.filter(
         table=table, version__gt=since or 0, version__lte=table.version
