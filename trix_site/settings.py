@@ -173,6 +173,11 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes the database connection before and after every task unless
+# this is set (a new PostgreSQL connection per task). Workers keep theirs instead and
+# close it, like a request, when it is older than DATABASE_CONN_MAX_AGE or broken
+# (trix_site/celery.py).
+CELERY_DB_REUSE_MAX = 1_000_000 if DATABASES["default"].get("CONN_MAX_AGE") else None
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Money: integer minor units of one currency per deployment.
