@@ -5,11 +5,12 @@ No function here writes. Views call these; workers never do.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from games import state_store
@@ -20,7 +21,8 @@ from games.models import Deal, Seat, Table, TableEvent, TableStatus
 
 def tables(status: str | None = None) -> QuerySet[Table]:
     """Tables, newest first, optionally of one status, with seats and creator loaded."""
-    qs = Table.objects.select_related("created_by").prefetch_related("seats__user")
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    qs = Table.objects.select_related("created_by").prefetch_related(seats)
     if status:
         qs = qs.filter(status=status)
     return qs
@@ -83,6 +85,33 @@ def _wait_for_version(table_id: int, since: int, wait: float) -> None:
         time.sleep(0.05)
 
 
+# State polls: per process, the last table (with seats) read for each table id, reused while
+# its version and deadline are unchanged, for up to a second (names may change meanwhile).
+_POLLED_TTL = 1.0
+_polled: dict[int, tuple[tuple, float, Table]] = {}
+_polled_lock = threading.Lock()
+
+
+def _polled_table(table_id: int) -> Table:
+    """The table with its seats, as :func:`get_table`, for state polls: one small query (the
+    table's version and deadline) while this process read the same table at the same version
+    less than ``_POLLED_TTL`` seconds ago. Raises :class:`NotFound`. Do not change it."""
+    key = Table.objects.filter(pk=table_id).values_list("version", "deadline").first()
+    if key is None:
+        raise NotFound(f"no table {table_id}")
+    now = time.monotonic()
+    with _polled_lock:
+        hit = _polled.get(table_id)
+    if hit is not None and hit[0] == key and now - hit[1] < _POLLED_TTL:
+        return hit[2]
+    table = get_table(table_id)
+    with _polled_lock:
+        if len(_polled) > 2048:
+            _polled.clear()
+        _polled[table_id] = ((table.version, table.deadline), now, table)
+    return table
+
+
 def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
     """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
     the spectator view; None before the match starts), ``events`` after ``since`` that the
@@ -92,7 +121,7 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
     if since is not None and wait > 0:
         _wait_for_version(table_id, since, wait)
-    table = get_table(table_id)
+    table = _polled_table(table_id)
     my_seat = seat_of(table, user)
     seen = None
     if table.status != TableStatus.OPEN:
@@ -107,6 +136,8 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     rows = TableEvent.objects.filter(
         table=table, version__gt=since or 0, version__lte=table.version
     )
+    if since is not None and since >= table.version:
+        rows = TableEvent.objects.none()  # nothing new: no query
     for ev in rows.order_by("version"):
         if ev.visible_to is None or (my_seat is not None and my_seat in ev.visible_to):
             events.append({"version": ev.version, "type": ev.type, **ev.payload})
