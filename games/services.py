@@ -684,7 +684,9 @@ def sweep() -> dict[str, int]:
     from games import tasks
 
     now = timezone.now()
-    late = now - timedelta(seconds=1)
+    # A wake-up overdue by less than TRIX_SWEEP_LATE is still queued, not lost: re-sending
+    # it would only add no-op tasks to a busy queue.
+    late = now - timedelta(seconds=settings.TRIX_SWEEP_LATE)
     woken = 0
     for table_id, version in Table.objects.filter(
         status=TableStatus.PLAYING, wake_at__lt=late
