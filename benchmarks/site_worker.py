@@ -41,8 +41,7 @@ def _stop(task_id=None, **_):
     if cm is None:
         return
     cm.__exit__(None, None, None)
-    _r.incrby("bench:queries", counter.n)
-    _r.incr("bench:tasks")
+    _r.pipeline(transaction=False).incrby("bench:queries", counter.n).incr("bench:tasks").execute()
 
 
 __all__ = ["app"]

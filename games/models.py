@@ -110,14 +110,20 @@ class Seat(models.Model):
 class MatchRecord(models.Model):
     """The stored match state of a table (one row per table, created with it).
 
-    ``state`` is ``MatchState.to_json()`` (its log plus a summary; the state is rebuilt by
-    replaying it). ``shuffle`` is the private fairness state (it holds the unrevealed
-    seeds): it never leaves the server."""
+    ``state`` is a checkpoint: ``MatchState.to_json()`` (its log plus a summary; the state is
+    rebuilt by replaying it) as of table version ``state_version``. It is rewritten when the
+    record changes anyway (the match starts, a deal ends, the match ends), not on every
+    action: the changes since are the ``log`` increments of the :class:`TableEvent` rows
+    after ``state_version`` (``games.state_store`` puts the two together). ``shuffle`` is the
+    private fairness state (it holds the unrevealed seeds): it never leaves the server."""
 
     table = models.OneToOneField(
         Table, on_delete=models.CASCADE, primary_key=True, related_name="match"
     )
     state = models.JSONField(null=True, blank=True)
+    state_version = models.PositiveIntegerField(
+        default=0, help_text="the table version the stored state is at"
+    )
     shuffle = models.JSONField()
 
     def __str__(self) -> str:
@@ -132,13 +138,17 @@ class TableEvent(models.Model):
     """One entry of a table's append-only event log.
 
     ``visible_to`` is None for everyone, else the list of seats that may see it (a hand).
-    ``payload`` is the engine event without ``type``/``visible_to``."""
+    ``payload`` is the engine event without ``type``/``visible_to``. ``log`` is set on the
+    first event of a change of the match: the increment of the match log that change made,
+    ``{"deals": [{"0": [13 codes], ...}], "actions": [compact engine actions]}``; it holds
+    hands, so it is server-only (never in an API answer)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     payload = models.JSONField(default=dict)
     visible_to = models.JSONField(null=True, blank=True)
+    log = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -5,6 +5,7 @@ No function here writes. Views call these; workers never do.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -31,12 +32,10 @@ def tables(status: str | None = None) -> QuerySet[Table]:
     return qs
 
 
-def get_table(table_id: int, with_match: bool = False) -> Table:
-    """One table with its seats (and its stored match, read in the same query, so state and
-    version agree). Raises :class:`NotFound`."""
-    qs = tables().select_related("match") if with_match else tables()
+def get_table(table_id: int) -> Table:
+    """One table with its seats. Raises :class:`NotFound`."""
     try:
-        return qs.get(pk=table_id)
+        return tables().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"no table {table_id}") from None
 
@@ -90,6 +89,33 @@ def _wait_for_version(table_id: int, since: int, wait: float) -> None:
         time.sleep(0.05)
 
 
+# State polls: per process, the last table (with seats) read for each table id, reused while
+# its version and deadline are unchanged, for up to a second (names may change meanwhile).
+_POLLED_TTL = 1.0
+_polled: dict[int, tuple[tuple, float, Table]] = {}
+_polled_lock = threading.Lock()
+
+
+def _polled_table(table_id: int) -> Table:
+    """The table with its seats, as :func:`get_table`, for state polls: one small query (the
+    table's version and deadline) while this process read the same table at the same version
+    less than ``_POLLED_TTL`` seconds ago. Raises :class:`NotFound`. Do not change it."""
+    key = Table.objects.filter(pk=table_id).values_list("version", "deadline").first()
+    if key is None:
+        raise NotFound(f"no table {table_id}")
+    now = time.monotonic()
+    with _polled_lock:
+        hit = _polled.get(table_id)
+    if hit is not None and hit[0] == key and now - hit[1] < _POLLED_TTL:
+        return hit[2]
+    table = get_table(table_id)
+    with _polled_lock:
+        if len(_polled) > 2048:
+            _polled.clear()
+        _polled[table_id] = ((table.version, table.deadline), now, table)
+    return table
+
+
 def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
     """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
     the spectator view; None before the match starts), ``events`` after ``since`` that the
@@ -99,7 +125,7 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
     if since is not None and wait > 0:
         _wait_for_version(table_id, since, wait)
-    table = get_table(table_id, with_match=True)
+    table = _polled_table(table_id)
     my_seat = seat_of(table, user)
     seen = None
     if table.status != TableStatus.OPEN:
@@ -109,11 +135,13 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
                 return None
             return spectator_view(state) if my_seat is None else view(state, my_seat)
 
-        seen = state_store.read(table, lambda: table.match.state, see)
+        seen = state_store.read(table, see)
     events = []
     rows = TableEvent.objects.filter(
         table=table, version__gt=since or 0, version__lte=table.version
     )
+    if since is not None and since >= table.version:
+        rows = TableEvent.objects.none()  # nothing new: no query
     for ev in rows.order_by("version"):
         if ev.visible_to is None or (my_seat is not None and my_seat in ev.visible_to):
             events.append({"version": ev.version, "type": ev.type, **ev.payload})

@@ -71,8 +71,14 @@ def _seats(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).order_by("seat"))
 
 
-def _add_events(table: Table, events: list[dict[str, Any]]) -> None:
-    """Append engine-shaped events (``type``, ``visible_to``, payload) to the log."""
+def _add_events(
+    table: Table, events: list[dict[str, Any]], log: dict[str, list] | None = None
+) -> None:
+    """Append engine-shaped events (``type``, ``visible_to``, payload) to the log, in one
+    INSERT; ``log`` (the match log's increment, :func:`games.state_store.increment`) goes on
+    the first of them."""
+    if log is not None and not events:
+        raise RuntimeError("a change of the match log must come with at least one event")
     rows = []
     for event in events:
         table.version += 1
@@ -87,6 +93,8 @@ def _add_events(table: Table, events: list[dict[str, Any]]) -> None:
                 visible_to=None if vis == "all" else list(vis),
             )
         )
+    if log is not None:
+        rows[0].log = log
     TableEvent.objects.bulk_create(rows)
 
 
@@ -242,8 +250,6 @@ def _maybe_start(table: Table) -> None:
     record = MatchRecord.objects.select_for_update().get(table=table)
     record.shuffle = dealing.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
     state = new_match(table.options)
-    record.state = state.to_json()
-    record.save()
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     _add_events(
@@ -256,6 +262,9 @@ def _maybe_start(table: Table) -> None:
             }
         ],
     )
+    record.state = state.to_json()
+    record.state_version = table.version
+    record.save()
     table.wake_at = timezone.now()
     _send_wake(table)
 
@@ -308,8 +317,7 @@ def leave(user, table_id: int) -> Table:
             ],
         )
         _set_kinds(table, _seats(table))
-        record = MatchRecord.objects.get(table=table)
-        state_store.read(table, lambda: record.state, lambda state: _schedule(table, state, []))
+        state_store.read(table, lambda state: _schedule(table, state, []))
         table.save()
     return table
 
@@ -377,7 +385,7 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
     if existing is not None:
         return _duplicate(existing, user, table_id)
     try:
-        table = Table.objects.select_related("match").get(pk=table_id)
+        table = Table.objects.get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"no table {table_id}") from None
     seat = _user_seat(table, user)
@@ -389,7 +397,7 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
         raise BadRequest("the match has not started yet", "not_started")
     if table.status != TableStatus.PLAYING:
         raise BadRequest("the match is over", "match_over")
-    trial = state_store.read(table, lambda: table.match.state, copy.deepcopy)
+    trial = state_store.read(table, copy.deepcopy)
     why = _stale(table, trial, version)
     if why:
         raise Conflict(why, "stale_version")
@@ -439,8 +447,8 @@ def apply_action(action_id) -> None:
         if table.status != TableStatus.PLAYING:
             _reject(act, 400, "the match is over")
             return
-        record = MatchRecord.objects.get(table=table)
-        state = state_store.for_write(table, record.state)
+        state = state_store.for_write(table)
+        since = state_store.mark(state)
         forfeit = act.action.get("type") == "forfeit"
         why = None if forfeit else _stale(table, state, act.version)
         if why:
@@ -453,7 +461,7 @@ def apply_action(action_id) -> None:
             state_store.remember_on_commit(table, state)
             _reject(act, 400, str(exc))
             return
-        _commit(table, record, state, events, [act])
+        _commit(table, None, state, since, events, [act])
 
 
 def _reject(act: TableAction, status: int, message: str) -> None:
@@ -466,19 +474,30 @@ def _reject(act: TableAction, status: int, message: str) -> None:
 
 def _commit(
     table: Table,
-    record: MatchRecord,
+    record: MatchRecord | None,
     state,
+    since: tuple[int, int],
     events: list[dict],
     actions: list[TableAction],
 ) -> None:
-    """Store the changed state, its events, the ended deals, and what happens next."""
+    """Store the change: its events (with the match log's increment since ``since``, from
+    :func:`games.state_store.mark`), the actions, the ended deals and a new checkpoint of
+    the state when a deal or the match ended, and what happens next. ``record`` is read
+    here if the change needs it and the caller has not."""
     now = timezone.now()
-    _add_events(table, events)
-    for ended in [e for e in events if e["type"] == "deal_ended"]:
-        _end_deal(table, record, state, ended["deal"])
+    _add_events(table, events, state_store.increment(state, since))
+    ended = [e["deal"] for e in events if e["type"] == "deal_ended"]
     if state.phase == "over" and state.deal is not None and state.forfeit is not None:
         if state.deal_number > len(state.records):  # forfeited mid-deal: its seed is due too
-            _end_deal(table, record, state, state.deal_number)
+            ended.append(state.deal_number)
+    if ended or state.phase == "over":
+        if record is None:
+            record = MatchRecord.objects.get(table=table)
+        for number in ended:
+            _end_deal(table, record, state, number)
+        record.state = state.to_json()
+        record.state_version = table.version
+        record.save(update_fields=["state", "state_version", "shuffle"])
     for act in actions:
         act.status = ActionStatus.APPLIED
         act.applied_version = table.version
@@ -489,8 +508,6 @@ def _commit(
     for act in actions:
         if act not in new:
             act.save(update_fields=["status", "applied_version", "applied_at"])
-    record.state = state.to_json()
-    record.save(update_fields=["state", "shuffle"])
     _schedule(table, state, events)
     table.save(update_fields=_PLAY_FIELDS)
     state_store.remember_on_commit(table, state)
@@ -593,11 +610,13 @@ def wake(table_id: int, version: int) -> None:
         if table.wake_at > now + timedelta(milliseconds=20):
             _send_wake(table)  # woken early (e.g. by the sweep): sleep again
             return
-        record = MatchRecord.objects.get(table=table)
-        state = state_store.for_write(table, record.state)
+        state = state_store.for_write(table)
+        since = state_store.mark(state)
         kinds = table.seat_kinds
         actions: list[TableAction] = []
+        record = None
         if state.phase == "deal":
+            record = MatchRecord.objects.get(table=table)
             hands = dealing.hands(record.shuffle, state.deal_number + 1)
             _, events = apply(state, {"type": "deal", "hands": hands})
         else:
@@ -622,7 +641,7 @@ def wake(table_id: int, version: int) -> None:
                 _schedule(table, state, [])
                 table.save(update_fields=_PLAY_FIELDS)
                 return
-        _commit(table, record, state, events, actions)
+        _commit(table, record, state, since, events, actions)
 
 
 def _own_action(table: Table, seat: int, source: str, action: dict, due) -> TableAction:
@@ -666,7 +685,9 @@ def sweep() -> dict[str, int]:
     from games import tasks
 
     now = timezone.now()
-    late = now - timedelta(seconds=1)
+    # A wake-up overdue by less than TRIX_SWEEP_LATE is still queued, not lost: re-sending
+    # it would only add no-op tasks to a busy queue.
+    late = now - timedelta(seconds=settings.TRIX_SWEEP_LATE)
     woken = 0
     for table_id, version in Table.objects.filter(
         status=TableStatus.PLAYING, wake_at__lt=late

@@ -26,6 +26,7 @@ FAST = {
     "TRIX_TIMER_SCALE": "0.01",
     "TRIX_FORCED_DELAY": "0.05",
     "TRIX_SWEEP_SECONDS": "1",
+    "TRIX_SWEEP_LATE": "1",
 }
 
 

@@ -174,6 +174,11 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes the database connection before and after every task unless
+# this is set (a new PostgreSQL connection per task). Workers keep theirs instead and
+# close it, like a request, when it is older than DATABASE_CONN_MAX_AGE or broken
+# (trix_site/celery.py).
+CELERY_DB_REUSE_MAX = 1_000_000 if DATABASES["default"].get("CONN_MAX_AGE") else None
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Money: integer minor units of one currency per deployment.
@@ -189,6 +194,7 @@ TRIX_DEAL_PAUSE = float(os.environ.get("TRIX_DEAL_PAUSE", "2.0"))  # seconds bet
 TRIX_FORCED_DELAY = float(os.environ.get("TRIX_FORCED_DELAY", "0.8"))  # auto_play_forced
 TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shrink timers
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
+TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this
 TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {

@@ -84,10 +84,10 @@ def play_seat(
                 rejected.append((done.http_status, done.error))
                 last_sent = None
     t = Table.objects.get(pk=table_id)
+    from games import state_store
     from games.engine import MatchState
-    from games.models import MatchRecord
 
-    st = MatchState.from_json(MatchRecord.objects.get(table_id=table_id).state)
+    st = MatchState.from_json(state_store.stored_json(t))
     rejected.append(("db", st.phase, st.to_act(), t.seat_kinds))
     pending = list(TableAction.objects.filter(table_id=table_id, status="pending").values())
     raise AssertionError(

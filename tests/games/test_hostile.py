@@ -7,6 +7,7 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
+from games import state_store
 from games.models import MatchRecord, Table, TableAction, TableEvent
 from tests.games.helpers import new_table, seat_bots, wait_until
 
@@ -19,6 +20,7 @@ def _snapshot(table_id: int):
         table.version,
         table.status,
         MatchRecord.objects.get(table_id=table_id).state,
+        state_store.stored_json(table),
         TableEvent.objects.filter(table_id=table_id).count(),
     )
 

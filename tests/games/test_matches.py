@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
-from games import selectors
+from games import selectors, state_store
 from games.engine import MatchState, cli
 from games.models import Deal, MatchRecord, Table, TableAction, TableEvent
 from tests.games.helpers import new_table, play_seat, seat_bots, wait_finished
@@ -27,7 +27,8 @@ def check_four_bot_match(alice, table):
     assert done.result["deals_played"] == 8
     assert sorted(done.result["placements"]) == ["0", "1", "2", "3"]
     # The stored state replays to itself, and the event log alone rebuilds it.
-    stored = MatchRecord.objects.get(table_id=table["id"]).state
+    stored = state_store.stored_json(done)
+    assert stored == MatchRecord.objects.get(table_id=table["id"]).state  # checkpoint at the end
     state = MatchState.from_json(stored)
     assert state.to_json() == stored
     rebuilt = selectors.rebuild_from_events(table["id"])
