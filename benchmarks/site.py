@@ -311,6 +311,13 @@ def main() -> None:
     print(f"polls: {polls} ({polls / elapsed:.0f}/s), errors {sum(p.errors for p in pollers)}")
     before, after = (" ".join(f"{x:.2f}" for x in load) for load in (load_before, load_after))
     print(f"load average (1/5/15 min) before: {before}; after: {after}")
+    # The ledger after the run: every invariant of ledger_check (issue 5).
+    check = subprocess.run(
+        [sys.executable, "manage.py", "ledger_check"], cwd=ROOT, env=e, capture_output=True
+    )
+    print(f"ledger_check after the run: {'passed' if check.returncode == 0 else 'FAILED'}")
+    if check.returncode:
+        print(check.stdout.decode() + check.stderr.decode())
 
 
 if __name__ == "__main__":
