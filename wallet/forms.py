@@ -27,6 +27,11 @@ def parse_amount(text: str) -> int:
         raise forms.ValidationError(
             f"Enter an amount in {settings.TRIX_CURRENCY}, like 20 or 20.50."
         )
+    if match.group(2) is not None and len(match.group(2)) == 3 and decimals < 3:
+        # "1,000" or "1.000" is a thousands separator to most people, not 1.00.
+        raise forms.ValidationError(
+            "Write the amount without a thousands separator, like 1000 or 1000.50."
+        )
     whole, frac = match.group(1), (match.group(2) or "").rstrip("0")
     if len(frac) > decimals:
         raise forms.ValidationError(

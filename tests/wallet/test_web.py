@@ -152,7 +152,8 @@ def test_demo_deposit_and_withdraw_forms(client, make_user):
         ("0.00", "The amount must be more than zero."),
         ("abc", "Enter an amount in USD, like 20 or 20.50."),
         ("1e3", "Enter an amount in USD, like 20 or 20.50."),
-        ("1.234", "USD amounts have at most 2 decimals."),
+        ("1.2345", "USD amounts have at most 2 decimals."),
+        ("1.234", "without a thousands separator"),
         ("10000.01", "The demo payment provider declines amounts above 10,000.00 USD."),
     ],
 )

@@ -1,0 +1,20 @@
+"""Amounts typed on the wallet page (``wallet.forms.parse_amount``)."""
+
+import pytest
+from django import forms
+
+from wallet.forms import parse_amount
+
+
+@pytest.mark.parametrize(
+    "text, minor", [("20", 2000), ("20.5", 2050), ("20,50", 2050), ("0.01", 1), ("1000", 100000)]
+)
+def test_amounts(text, minor):
+    assert parse_amount(text) == minor
+
+
+@pytest.mark.parametrize("text", ["1,000", "1,234", "12,500", "1.000"])
+def test_a_thousands_separator_is_refused_not_read_as_decimals(text):
+    # Found by a new user: "1,000" was deposited as 1.00.
+    with pytest.raises(forms.ValidationError, match="thousands separator"):
+        parse_amount(text)
