@@ -150,6 +150,14 @@ def create_table(
         raise BadRequest(str(exc), "invalid") from None
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
         raise BadRequest("stake must be a whole number of minor units >= 0", "invalid")
+    if stake > settings.TRIX_MAX_STAKE:
+        from wallet.selectors import format_money
+
+        raise BadRequest(
+            f"stake must be at most {format_money(settings.TRIX_MAX_STAKE)} "
+            f"({settings.TRIX_MAX_STAKE} minor units)",
+            "invalid",
+        )
     with transaction.atomic():
         table = Table.objects.create(
             variant=variant,

@@ -183,6 +183,8 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Money: integer minor units of one currency per deployment.
 TRIX_CURRENCY = os.environ.get("TRIX_CURRENCY", "USD")
+# The largest stake per seat a table may ask (minor units; default 10,000.00).
+TRIX_MAX_STAKE = int(os.environ.get("TRIX_MAX_STAKE", "1000000"))
 # The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).
 # On by default where DEBUG is (./dev run); a production site (DJANGO_DEBUG=0) turns it off.
 TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
