@@ -107,6 +107,16 @@ DATABASES = {
     )
 }
 
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The embedded default has a web process and a worker writing at once: take the write
+    # lock when a transaction starts (no "database is locked" when a reader upgrades), let
+    # readers go on during a write (WAL), and wait for the lock rather than fail at once.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

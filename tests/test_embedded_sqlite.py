@@ -1,0 +1,56 @@
+"""The embedded default (SQLite, for ``./dev run``): a web process and a worker write at once.
+
+Found by a new user: the worker's tasks failed with "database is locked" while the player
+clicked cards. Six threads writing in transactions that read first must all succeed."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SCRIPT = """
+import os, threading, django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection, connections, transaction
+call_command("migrate", verbosity=0)
+with connection.cursor() as cursor:
+    cursor.execute("PRAGMA journal_mode")
+    assert cursor.fetchone()[0] == "wal"
+errors = []
+def work(n):
+    try:
+        for i in range(30):
+            with transaction.atomic():
+                list(get_user_model().objects.all()[:5])
+                get_user_model().objects.create_user(username=f"u{n}-{i}")
+    except Exception as exc:
+        errors.append(repr(exc))
+    finally:
+        connections.close_all()
+threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors
+assert get_user_model().objects.count() == 180
+print("ok")
+"""
+
+
+def test_concurrent_writers_on_the_embedded_default(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.update(TRIX_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="trix_site.settings")
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
