@@ -4,7 +4,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from accounts.models import DISPLAY_NAME_MAX
-from accounts.services import clean_display_name, set_display_name
+from accounts.services import check_display_name_free, clean_display_name, set_display_name
 
 
 class DisplayNameField(forms.CharField):
@@ -28,9 +28,29 @@ class SignupForm(forms.Form):
 
     display_name = DisplayNameField(widget=forms.TextInput(attrs={"placeholder": "e.g. Abu Fahd"}))
 
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        try:
+            check_display_name_free(name)
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from None
+        return name
+
     def signup(self, request, user) -> None:
         set_display_name(user, self.cleaned_data["display_name"])
 
 
 class ProfileForm(forms.Form):
     display_name = DisplayNameField()
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        try:
+            check_display_name_free(name, self.user)
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from None
+        return name

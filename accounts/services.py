@@ -26,8 +26,21 @@ def clean_display_name(name: object) -> str:
     return name
 
 
+def check_display_name_free(name: str, user: Any = None) -> None:
+    """Raise ``ValidationError`` if another player (not ``user``) already uses ``name``,
+    compared without regard to case, so that nobody can pass for someone else at a table."""
+    taken = Profile.objects.filter(display_name__iexact=name)
+    if user is not None and getattr(user, "pk", None) is not None:
+        taken = taken.exclude(user=user)
+    if taken.exists():
+        raise ValidationError("That display name is taken; choose another.")
+
+
 def set_display_name(user: Any, name: str) -> Profile:
-    """Create or update ``user``'s profile with the cleaned ``name``; return the profile."""
+    """Create or update ``user``'s profile with the cleaned ``name``; return the profile.
+
+    Raises ``ValidationError`` for a bad name or one another player uses."""
     name = clean_display_name(name)
+    check_display_name_free(name, user)
     profile, _ = Profile.objects.update_or_create(user=user, defaults={"display_name": name})
     return profile

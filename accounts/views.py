@@ -12,7 +12,7 @@ from accounts.services import set_display_name
 @login_required
 def profile(request):
     if request.method == "POST":
-        form = ProfileForm(request.POST)
+        form = ProfileForm(request.POST, user=request.user)
         if form.is_valid():
             set_display_name(request.user, form.cleaned_data["display_name"])
             messages.success(request, "Display name saved.")

@@ -151,3 +151,22 @@ def test_the_signed_in_message_greets_by_display_name(client, user):
     html = response.content.decode()
     assert "Successfully signed in as أنا." in html
     assert "signed in as ana" not in html
+
+
+def test_signup_with_a_display_name_in_use_says_so(client, user):
+    # Found by a new user: two players could both sign up as "Ana" and look alike at a table.
+    response = signup(client, display_name="  ana ")
+    assert response.status_code == 200
+    assert "That display name is taken" in response.content.decode()
+    assert not User.objects.filter(username="fahd").exists()
+
+
+def test_profile_refuses_another_players_display_name_but_keeps_ones_own(client, user):
+    other = User.objects.create_user("omar", "omar@example.com", PASSWORD)
+    Profile.objects.create(user=other, display_name="Omar")
+    client.force_login(user)
+    taken = client.post("/accounts/profile/", {"display_name": "OMAR"})
+    assert "That display name is taken" in taken.content.decode()
+    assert display_name(user) == "Ana"
+    same = client.post("/accounts/profile/", {"display_name": "Ana"})
+    assert same.status_code == 302 and display_name(user) == "Ana"
