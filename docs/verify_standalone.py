@@ -47,7 +47,10 @@ def verify(record):
 
 
 if __name__ == "__main__":
-    text = sys.stdin.read() if sys.argv[1] == "-" else open(sys.argv[1]).read()
-    problems = verify(json.loads(text))
+    try:
+        text = sys.stdin.read() if sys.argv[1] == "-" else open(sys.argv[1]).read()
+        problems = verify(json.loads(text))
+    except (OSError, ValueError, LookupError, TypeError, AttributeError) as exc:
+        sys.exit(f"cannot check this record: {type(exc).__name__}: {exc}")
     print("\n".join(problems) or "verified")
     sys.exit(1 if problems else 0)

@@ -317,3 +317,23 @@ def test_trix_verify_runs_without_django(tmp_path, complex_match):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "verified\n"
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{"format": "trix-deal/1"}', "not json", '{"shuffle": {"algorithm": "trix-shuffle/1"}}'],
+)
+def test_standalone_verifier_refuses_a_record_it_cannot_check_without_a_traceback(
+    tmp_path, content
+):
+    # Found by a new user: docs/example-deal.json (no shuffle block) gave a KeyError traceback.
+    from tests.games.fairness_helpers import STANDALONE
+
+    path = tmp_path / "record.json"
+    path.write_text(content)
+    result = subprocess.run(
+        [sys.executable, str(STANDALONE), str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("cannot check this record:"), result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
