@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -66,10 +67,11 @@ def _summary_text(data: dict[str, Any]) -> str:
         f"{data['variant']}: {data['matches']} matches, {data['deals']} deals "
         f"in {data['seconds']} s ({data['matches_per_second']} matches/s, "
         f"{data['deals_per_second']} deals/s)",
-        "seat  bot     mean total  firsts",
+        "seat  bot     mean total" + ("" if "teams" in data else "  firsts"),
     ]
     for s, row in data["seats"].items():
-        lines.append(f"{s:>4}  {row['bot']:<6}  {row['mean_total']:>10}  {row['firsts']:>6}")
+        firsts = "" if "teams" in data else f"  {row['firsts']:>6}"  # solo places only
+        lines.append(f"{s:>4}  {row['bot']:<6}  {row['mean_total']:>10}{firsts}")
     if "teams" in data:
         for team, row in data["teams"].items():
             lines.append(
@@ -154,7 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None):
     """Entry point of the ``trix`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
-    return args.func(args, out or sys.stdout, err or sys.stderr)
+    try:
+        return args.func(args, out or sys.stdout, err or sys.stderr)
+    except BrokenPipeError:  # e.g. `trix simulate ... | head`: the reader left, say nothing
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -196,7 +196,7 @@
         if (v.deal_scores) facts.append(el("span", { class: "deal-score", title: "this deal",
           text: "deal " + v.deal_scores[String(seat)] }));
         if (v.tricks_taken) facts.append(el("span", { title: "tricks taken",
-          text: v.tricks_taken[String(seat)] + " tricks" }));
+          text: v.tricks_taken[String(seat)] + (v.tricks_taken[String(seat)] === 1 ? " trick" : " tricks") }));
         if (v.hand_counts && seat !== st.mySeat) facts.append(el("span", { class: "count",
           title: "cards in hand", text: v.hand_counts[String(seat)] + " cards" }));
         if (v.out && v.out.includes(seat)) facts.append(el("span", { class: "badge out",
