@@ -4,17 +4,7 @@ only through the services, applied by workers)."""
 from django.contrib import admin
 
 from games.models import Deal, MatchRecord, Seat, Table, TableAction, TableEvent
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from trix_site.admin import ReadOnlyAdmin
 
 
 class SeatInline(admin.TabularInline):

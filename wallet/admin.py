@@ -8,6 +8,7 @@ import uuid
 
 from django.contrib import admin, messages
 
+from trix_site.admin import ReadOnlyAdmin
 from wallet import services
 from wallet.errors import LedgerError
 from wallet.models import Account, AccountKind, Entry, Transaction
@@ -15,17 +16,6 @@ from wallet.payments import DemoProvider
 from wallet.selectors import format_money
 
 DEMO_DEPOSIT = 10_000  # minor units
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class EntryInline(admin.TabularInline):
