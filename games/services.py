@@ -151,10 +151,8 @@ def create_table(
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
         raise BadRequest("stake must be a whole number of minor units >= 0", "invalid")
     if stake > settings.TRIX_MAX_STAKE:
-        from wallet.selectors import format_money
-
         raise BadRequest(
-            f"stake must be at most {format_money(settings.TRIX_MAX_STAKE)} "
+            f"stake must be at most {stakes.format_money(settings.TRIX_MAX_STAKE)} "
             f"({settings.TRIX_MAX_STAKE} minor units)",
             "invalid",
         )

@@ -8,7 +8,8 @@ table, the seat and the join, so a retried task or request moves money once:
 - :func:`refund_all` when a table is cancelled before its match;
 - :func:`settle` exactly once when the match ends (normally or by forfeit).
 
-Free tables (stake 0) never touch the ledger. Errors come out as :class:`StakeError` with
+:func:`format_money` (the ledger's) writes amounts in messages. Free tables (stake 0) never
+touch the ledger. Errors come out as :class:`StakeError` with
 the ledger's message, or for a short wallet one a player can act on ("Your wallet holds
 3.00 USD; this table's stake is 5.00 USD. Add money on your wallet page: /wallet/").
 """
