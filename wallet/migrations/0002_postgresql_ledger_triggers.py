@@ -8,6 +8,8 @@
 
 from django.db import migrations
 
+from trix_site.migrations_util import PostgreSQLOnlyRunSQL
+
 FORWARD = """
 CREATE OR REPLACE FUNCTION wallet_check_transaction_balanced() RETURNS trigger AS $$
 DECLARE total bigint;
@@ -52,18 +54,6 @@ DROP TRIGGER IF EXISTS wallet_entry_balanced ON wallet_entry;
 DROP FUNCTION IF EXISTS wallet_refuse_change();
 DROP FUNCTION IF EXISTS wallet_check_transaction_balanced();
 """
-
-
-class PostgreSQLOnlyRunSQL(migrations.RunSQL):
-    """RunSQL that does nothing on databases other than PostgreSQL."""
-
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            super().database_forwards(app_label, schema_editor, from_state, to_state)
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            super().database_backwards(app_label, schema_editor, from_state, to_state)
 
 
 class Migration(migrations.Migration):
