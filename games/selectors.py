@@ -5,16 +5,20 @@ No function here writes. Views call these; workers never do.
 
 from __future__ import annotations
 
+import copy
+import json
 import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import state_store
+from games import notifications, state_store
 from games.engine import spectator_view, view
 from games.errors import NotFound
 from games.models import Deal, Seat, Table, TableEvent, TableStatus
@@ -80,40 +84,103 @@ def table_data(table: Table, user) -> dict[str, Any]:
     }
 
 
-def _wait_for_version(table_id: int, since: int, wait: float) -> None:
+# -- state polls -----------------------------------------------------------------------------
+#
+# A poll reads the table's changing fields (_LIVE) in one small query. The rest of what it
+# shows (options, creator, seats and their names: _static) is kept per process, re-read when
+# a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds (names may change). The
+# events after the oldest version the caller or a cache needs are read once: the caller gets
+# those after ``since``; their log increments advance the cached match state (state_store);
+# the seat events among them tell whether the seats are still current. The view of a
+# version is computed once per seat (None: spectators) and reused (_views).
+
+_LIVE = ("version", "status", "deadline", "result")
+_SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left"})
+_STATIC_TTL = 1.0
+_BEHIND = 64  # a cache further behind than this many versions is not brought up to date
+_static: dict[int, tuple[int, float, Table]] = {}  # id -> (version, monotonic read, table)
+_views: OrderedDict[tuple, dict | None] = OrderedDict()
+_lock = threading.Lock()
+
+
+_LIVE_SQL = f"SELECT {', '.join(_LIVE)} FROM games_table WHERE id = %s"
+
+
+def _live(table_id: int) -> tuple | None:
+    """The table's _LIVE fields (None: no such table). On PostgreSQL without the ORM's
+    query building, which costs more CPU than the query (every poll makes this one)."""
+    if connection.vendor != "postgresql":
+        return Table.objects.filter(pk=table_id).values_list(*_LIVE).first()
+    with connection.cursor() as cursor:
+        cursor.execute(_LIVE_SQL, [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    version, status, deadline, result = row  # jsonb comes as text, as JSONField reads it
+    return (version, status, deadline, None if result is None else json.loads(result))
+
+
+def _wait_for_version(table_id: int, since: int, wait: float) -> tuple | None:
+    """The table's _LIVE fields once its version is past ``since`` or ``wait`` seconds
+    (capped by ``TRIX_STATE_WAIT_MAX``) passed (None: no such table). On PostgreSQL it
+    waits for the table's notification (``games.notifications``), else it polls."""
     end = time.monotonic() + min(max(wait, 0.0), settings.TRIX_STATE_WAIT_MAX)
-    while time.monotonic() < end:
-        version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
-        if version is None or version > since:
-            return
-        time.sleep(0.05)
+    with notifications.watch(table_id) as watch:
+        live = _live(table_id)
+        while live is not None and live[0] <= since and watch.wait(since, end - time.monotonic()):
+            live = _live(table_id)
+    return live
 
 
-# State polls: per process, the last table (with seats) read for each table id, reused while
-# its version and deadline are unchanged, for up to a second (names may change meanwhile).
-_POLLED_TTL = 1.0
-_polled: dict[int, tuple[tuple, float, Table]] = {}
-_polled_lock = threading.Lock()
-
-
-def _polled_table(table_id: int) -> Table:
-    """The table with its seats, as :func:`get_table`, for state polls: one small query (the
-    table's version and deadline) while this process read the same table at the same version
-    less than ``_POLLED_TTL`` seconds ago. Raises :class:`NotFound`. Do not change it."""
-    key = Table.objects.filter(pk=table_id).values_list("version", "deadline").first()
-    if key is None:
-        raise NotFound(f"no table {table_id}")
-    now = time.monotonic()
-    with _polled_lock:
-        hit = _polled.get(table_id)
-    if hit is not None and hit[0] == key and now - hit[1] < _POLLED_TTL:
+def _static_table(table_id: int, version: int, seats_changed: bool) -> Table | None:
+    """The cached table with its seats if it is still current at ``version`` (then noted as
+    current at ``version``), else None."""
+    with _lock:
+        hit = _static.get(table_id)
+        if hit is None or seats_changed or time.monotonic() - hit[1] >= _STATIC_TTL:
+            return None
+        if hit[0] > version or version - hit[0] > _BEHIND:
+            return None
+        if hit[0] < version:
+            _static[table_id] = (version, hit[1], hit[2])
         return hit[2]
-    table = get_table(table_id)
-    with _polled_lock:
-        if len(_polled) > 2048:
-            _polled.clear()
-        _polled[table_id] = ((table.version, table.deadline), now, table)
-    return table
+
+
+def _remember_static(table: Table) -> None:
+    with _lock:
+        if len(_static) > 2048:
+            _static.clear()
+        _static[table.pk] = (table.version, time.monotonic(), table)
+
+
+def _events(table_id: int, after: int, upto: int, with_log: bool) -> list[tuple]:
+    if upto <= after:
+        return []
+    fields = ["version", "type", "payload", "visible_to"] + (["log"] if with_log else [])
+    rows = TableEvent.objects.filter(table_id=table_id, version__gt=after, version__lte=upto)
+    return list(rows.order_by("version").values_list(*fields))
+
+
+def _view(table: Table, seat: int | None, logs: tuple[int, list] | None):
+    """The view of the table's match at its version for ``seat`` (None: a spectator), computed
+    once per process (do not change it); None before the match starts. ``logs``: the log
+    increments after a version, for :func:`games.state_store.read`."""
+    key = (table.pk, table.commitment, table.version, seat)
+    with _lock:
+        if key in _views:
+            return _views[key]
+
+    def see(state):
+        if state is None:
+            return None
+        return spectator_view(state) if seat is None else view(state, seat)
+
+    seen = state_store.read(table, see, logs)
+    with _lock:
+        _views[key] = seen
+        while len(_views) > 1024:
+            _views.popitem(last=False)
+    return seen
 
 
 def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
@@ -124,29 +191,54 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
     if since is not None and wait > 0:
-        _wait_for_version(table_id, since, wait)
-    table = _polled_table(table_id)
-    my_seat = seat_of(table, user)
-    seen = None
-    if table.status != TableStatus.OPEN:
-
-        def see(state):
-            if state is None:
-                return None
-            return spectator_view(state) if my_seat is None else view(state, my_seat)
-
-        seen = state_store.read(table, see)
-    events = []
-    rows = TableEvent.objects.filter(
-        table=table, version__gt=since or 0, version__lte=table.version
+        live = _wait_for_version(table_id, since, wait)
+    else:
+        live = _live(table_id)
+    if live is None:
+        raise NotFound(f"no table {table_id}")
+    version = live[0]
+    # The oldest version the answer or a cache needs the events after.
+    after = version if since is None or since >= version else since
+    if since is None:
+        after = 0
+    with _lock:
+        hit = _static.get(table_id)
+    static_at = hit[0] if hit is not None and 0 <= version - hit[0] <= _BEHIND else None
+    state_at = None
+    if static_at is not None:
+        state_at = state_store.cached_version(hit[2])
+        if state_at is not None and not 0 <= version - state_at <= _BEHIND:
+            state_at = None
+    after = min(v for v in (after, static_at, state_at) if v is not None)
+    with_log = state_at is not None and state_at < version
+    rows = _events(table_id, after, version, with_log)
+    seats_changed = static_at is None or any(
+        r[0] > static_at and r[1] in _SEAT_EVENTS for r in rows
     )
-    if since is not None and since >= table.version:
-        rows = TableEvent.objects.none()  # nothing new: no query
-    for ev in rows.order_by("version"):
-        if ev.visible_to is None or (my_seat is not None and my_seat in ev.visible_to):
-            events.append({"version": ev.version, "type": ev.type, **ev.payload})
+    static = _static_table(table_id, version, seats_changed)
+    if static is None:
+        static = get_table(table_id)  # read after ``live``: at ``version`` or newer
+        _remember_static(static)
+        if static.version > version:  # changed meanwhile: answer at the newer version
+            rows += _events(table_id, version, static.version, False)
+            live = tuple(getattr(static, f) for f in _LIVE)
+            version = static.version
+            with_log = False
+    table = copy.copy(static)
+    for name, value in zip(_LIVE, live, strict=True):
+        setattr(table, name, value)
+    logs = (after, [(r[0], r[4]) for r in rows if r[4] is not None]) if with_log else None
+    my_seat = seat_of(table, user)
+    seen = None if table.status == TableStatus.OPEN else _view(table, my_seat, logs)
+    events = []
+    if since is None or since < version:
+        for ev_version, ev_type, payload, visible_to, *_ in rows:
+            if ev_version <= (since or 0):
+                continue
+            if visible_to is None or (my_seat is not None and my_seat in visible_to):
+                events.append({"version": ev_version, "type": ev_type, **payload})
     return {
-        "version": table.version,
+        "version": version,
         "table": table_data(table, user),
         "view": seen,
         "events": events,

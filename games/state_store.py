@@ -127,8 +127,23 @@ def stored_json(table) -> dict[str, Any] | None:
 # -- reading and writing ---------------------------------------------------------------------
 
 
-def read(table, use: Callable[[MatchState | None], Any]):
-    """``use(state)`` with the state at ``table.version`` (do not keep or change it)."""
+def cached_version(table) -> int | None:
+    """The version of the state this process keeps for ``table`` (None: none)."""
+    with _lock:
+        entry = _cache.get(_key(table))
+    return None if entry is None else entry[0]
+
+
+def read(
+    table,
+    use: Callable[[MatchState | None], Any],
+    logs: tuple[int, list[tuple[int, dict]]] | None = None,
+):
+    """``use(state)`` with the state at ``table.version`` (do not keep or change it).
+
+    ``logs``, if the caller read them anyway: ``(after, [(version, log increment), ...])``,
+    every increment of the versions in ``(after, table.version]``, in order; a cached state
+    at ``after`` or later is advanced with them instead of a query."""
     key = _key(table)
     with _lock:
         entry = _cache.get(key)
@@ -137,7 +152,12 @@ def read(table, use: Callable[[MatchState | None], Any]):
             return use(entry[1])
     # Behind: fetch the increments without holding the lock (other tables' readers go on).
     base = entry[0] if entry is not None and entry[0] < table.version else None
-    fetched = _increments(table, base) if base is not None else None
+    if base is None:
+        fetched = None
+    elif logs is not None and logs[0] <= base:
+        fetched = [log for version, log in logs[1] if base < version <= table.version]
+    else:
+        fetched = _increments(table, base)
     with _lock:
         entry = _cache.get(key)
         if entry is not None and entry[0] == table.version:

@@ -7,6 +7,17 @@ import pytest
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test database, and before it is dropped, this process's listener of
+    table notifications (``games.notifications``) stopped: its connection would keep the
+    database from being dropped."""
+    yield
+    from games import notifications
+
+    notifications.stop()
+
+
+@pytest.fixture(scope="session")
 def worker_queue() -> str:
     from tests.worker import new_queue
 

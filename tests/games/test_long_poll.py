@@ -1,0 +1,252 @@
+"""State long polls on PostgreSQL wait on the table's notification (``games.notifications``):
+they return soon after another connection commits a new version, not for a rolled-back one,
+without a query per 50 ms meanwhile, and still after the listener's connection was killed.
+And the cheaper polls (the per-process caches of ``games.selectors``) answer exactly what a
+poll without any cache answers."""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+import uuid
+
+import pytest
+from django.db import connection, connections, transaction
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from games import notifications, selectors, services, state_store, tasks
+from games.models import Table, TableAction
+from tests.games.helpers import wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def later(seconds: float, change) -> threading.Thread:
+    """Run ``change()`` in another thread (its own connection) after ``seconds``; the thread
+    keeps the time the change returned (committed) in ``.done_at``."""
+
+    def run():
+        try:
+            time.sleep(seconds)
+            change()
+            thread.done_at = time.monotonic()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.done_at = None
+    thread.start()
+    return thread
+
+
+def bump(table_id: int) -> None:
+    with transaction.atomic():
+        Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+
+
+class Rollback(Exception):
+    pass
+
+
+def bump_and_roll_back(table_id: int) -> None:
+    try:
+        with transaction.atomic():
+            Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+            raise Rollback
+    except Rollback:
+        pass
+
+
+@pytest.fixture
+def open_table(make_user):
+    user = make_user("owner")
+    return services.create_table(user, "complex_partner", 0, {}), user
+
+
+def listener_pids() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND query = %s AND pid <> pg_backend_pid()",
+            [f"LISTEN {notifications.CHANNEL}"],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_long_poll_returns_soon_after_another_connection_commits(open_table):
+    table, user = open_table
+    changer = later(0.3, lambda: services.seat_bot(user, table.pk, 0, "rules"))
+    start = time.monotonic()
+    body = (
+        APIClient()
+        .get(f"/api/tables/{table.pk}/state/", {"since": table.version, "wait": 4})
+        .json()
+    )
+    returned = time.monotonic()
+    changer.join()
+    assert body["version"] == table.version + 1
+    assert [e["type"] for e in body["events"]] == ["bot_seated"]
+    assert body["table"]["seats"][0]["bot"] == "rules"
+    assert returned - start < 3  # not the whole wait
+    assert returned - changer.done_at < 0.5  # loose: a notification, not a timeout
+
+
+def test_a_waiting_poll_makes_no_query_until_the_notification(open_table):
+    table, _ = open_table
+    changer = later(0.5, lambda: bump(table.pk))
+    with CaptureQueriesContext(connection) as queries:
+        live = selectors._wait_for_version(table.pk, table.version, 4)
+    changer.join()
+    assert live[0] == table.version + 1
+    assert len(queries) == 2  # the version before waiting and after the notification
+
+
+def test_a_rolled_back_change_does_not_end_the_wait(open_table):
+    table, _ = open_table
+    changer = later(0.2, lambda: bump_and_roll_back(table.pk))
+    start = time.monotonic()
+    with CaptureQueriesContext(connection) as queries:
+        live = selectors._wait_for_version(table.pk, table.version, 1.0)
+    changer.join()
+    assert time.monotonic() - start >= 0.95
+    assert live[0] == table.version
+    assert len(queries) == 1  # never woken
+
+
+def test_an_update_that_keeps_the_version_notifies_nothing(open_table):
+    table, _ = open_table
+    changer = later(0.2, lambda: Table.objects.filter(pk=table.pk).update(wake_at=None))
+    with CaptureQueriesContext(connection) as queries:
+        selectors._wait_for_version(table.pk, table.version, 0.6)
+    changer.join()
+    assert len(queries) == 1
+
+
+def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
+    table, _ = open_table
+    selectors._wait_for_version(table.pk, table.version, 0.01)  # starts the listener
+    wait_until(notifications.connected, 10, 0.01)
+    (killed,) = wait_until(listener_pids, 10, 0.01)
+
+    # A poll waiting while the connection dies still sees a change made after that.
+    answers = []
+    waiter = threading.Thread(
+        target=lambda: (
+            answers.append(selectors._wait_for_version(table.pk, table.version, 8)),
+            connections.close_all(),
+        )
+    )
+    waiter.start()
+    time.sleep(0.2)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [killed])
+    time.sleep(0.05)
+    bump(table.pk)
+    committed = time.monotonic()
+    waiter.join(8)
+    assert answers and answers[0][0] == table.version + 1
+    assert time.monotonic() - committed < 2  # not the whole wait
+
+    # The listener is back on a new connection, and waits are woken by notifications again.
+    wait_until(notifications.connected, 10, 0.01)
+    pids = wait_until(listener_pids, 10, 0.01)
+    assert killed not in pids
+    version = table.version + 1
+    changer = later(0.3, lambda: bump(table.pk))
+    with CaptureQueriesContext(connection) as queries:
+        live = selectors._wait_for_version(table.pk, version, 4)
+    changer.join()
+    assert live[0] == version + 1 and len(queries) == 2
+    assert changer.done_at is not None
+
+
+def test_a_stopped_listener_restarts_with_the_next_wait(open_table):
+    table, _ = open_table
+    selectors._wait_for_version(table.pk, table.version, 0.01)
+    wait_until(notifications.connected, 10, 0.01)
+    notifications.stop()
+    assert not notifications.connected()
+    wait_until(lambda: not listener_pids(), 10, 0.01)  # its connection is closed
+    changer = later(0.3, lambda: bump(table.pk))
+    live = selectors._wait_for_version(table.pk, table.version, 4)
+    changer.join()
+    assert live[0] == table.version + 1
+    assert wait_until(notifications.connected, 10, 0.01)
+    listeners = [t for t in threading.enumerate() if t.name == "trix-table-notifications"]
+    assert len(listeners) == 1  # the stopped one is gone
+    assert len(wait_until(listener_pids, 10, 0.01)) == 1
+
+
+# -- cheaper polls answer what a poll without caches answers ----------------------------------
+
+
+@pytest.fixture
+def quiet_tasks(monkeypatch, settings):
+    """This test applies the wake-ups itself (the tasks the services send are dropped)."""
+    for task in (tasks.wake, tasks.apply_action, tasks.settle):
+        monkeypatch.setattr(task, "delay", lambda *a, **k: None)
+        monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
+    settings.TRIX_BOT_DELAY = 0.0
+    settings.TRIX_DEAL_PAUSE = 0.0
+
+
+def uncached(table_id: int, user, since):
+    """The answer of a poll with every per-process cache empty."""
+    saved = (dict(selectors._static), dict(selectors._views), dict(state_store._cache))
+    selectors._static.clear()
+    selectors._views.clear()
+    state_store._cache.clear()
+    try:
+        return selectors.table_state(table_id, user, since)
+    finally:
+        selectors._static.update(saved[0])
+        selectors._views.update(saved[1])
+        state_store._cache.update(saved[2])
+
+
+def same(cached: dict, fresh: dict) -> None:
+    cached, fresh = dict(cached), dict(fresh)
+    cached.pop("server_time"), fresh.pop("server_time")
+    assert cached == fresh
+
+
+def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, api):
+    alice = api("alice")
+    table = services.create_table(alice.user, "complex_partner", 0, {"play_timer": 0})
+    users = {"alice": alice.user, "spectator": None}
+    since = dict.fromkeys(users, 0)
+
+    def poll_all():
+        for name, user in users.items():
+            version = Table.objects.get(pk=table.pk).version
+            for s in (since[name], None, version):
+                same(selectors.table_state(table.pk, user, s), uncached(table.pk, user, s))
+            since[name] = version
+
+    poll_all()
+    services.take_seat(alice.user, table.pk, 1)  # seats change while the table is cached
+    poll_all()
+    for seat in (0, 2, 3):
+        services.seat_bot(alice.user, table.pk, seat, "rules")
+        poll_all()
+    key = state_store._key(table)
+    for step in range(400):
+        t = Table.objects.get(pk=table.pk)
+        if t.status != "playing":
+            break
+        if step % 2:  # as in a web process: its cached state is behind the worker's
+            behind = copy.deepcopy(state_store._cache.get(key))
+        if t.wake_at is not None:
+            services.wake(table.pk, t.version)
+        else:  # alice's turn (no timer)
+            legal = selectors.table_state(table.pk, alice.user, None)["view"]["legal"]
+            action = {k: v for k, v in legal[0].items() if k != "seat"}
+            services.submit_action(alice.user, table.pk, uuid.uuid4(), t.version, action)
+            services.apply_action(TableAction.objects.filter(table=t).latest("submitted_at").pk)
+        if step % 2 and behind is not None:
+            state_store._cache[key] = behind
+        poll_all()
+    assert Table.objects.get(pk=table.pk).version > 100
