@@ -154,11 +154,25 @@ def _remember_static(table: Table) -> None:
 
 
 def _events(table_id: int, after: int, upto: int, with_log: bool) -> list[tuple]:
+    """The table's events in ``(after, upto]`` as ``(version, type, payload, visible_to)``
+    tuples, plus ``log`` if ``with_log``; in order. Server-only: ``log`` holds hands."""
     if upto <= after:
         return []
     fields = ["version", "type", "payload", "visible_to"] + (["log"] if with_log else [])
-    rows = TableEvent.objects.filter(table_id=table_id, version__gt=after, version__lte=upto)
-    return list(rows.order_by("version").values_list(*fields))
+    if connection.vendor != "postgresql":
+        rows = TableEvent.objects.filter(table_id=table_id, version__gt=after, version__lte=upto)
+        return list(rows.order_by("version").values_list(*fields))
+    sql = (
+        f"SELECT {', '.join(fields)} FROM games_tableevent"
+        " WHERE table_id = %s AND version > %s AND version <= %s ORDER BY version"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id, after, upto])
+        rows = cursor.fetchall()
+    # As the ORM reads them: jsonb comes as text, JSON null as SQL NULL's None.
+    return [
+        (row[0], row[1], *(None if v is None else json.loads(v) for v in row[2:])) for row in rows
+    ]
 
 
 def _view(table: Table, seat: int | None, logs: tuple[int, list] | None):

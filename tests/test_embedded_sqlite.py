@@ -54,3 +54,52 @@ def test_concurrent_writers_on_the_embedded_default(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+LONG_POLL = """
+import threading, time, django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connections
+call_command("migrate", verbosity=0)
+from games import notifications, selectors, services
+user = get_user_model().objects.create_user(username="owner")
+table = services.create_table(user, "complex_partner", 0, {})
+def change():
+    time.sleep(0.3)
+    services.seat_bot(user, table.pk, 0, "rules")
+    connections.close_all()
+changer = threading.Thread(target=change)
+changer.start()
+start = time.monotonic()
+body = selectors.table_state(table.pk, None, table.version, wait=4)
+elapsed = time.monotonic() - start
+changer.join()
+assert body["version"] == table.version + 1, body
+assert [e["type"] for e in body["events"]] == ["bot_seated"], body["events"]
+assert elapsed < 3, elapsed
+start = time.monotonic()
+body = selectors.table_state(table.pk, None, table.version + 1, wait=0.3)
+assert body["version"] == table.version + 1 and body["events"] == [], body
+assert time.monotonic() - start >= 0.29
+assert not notifications.connected()
+assert not [t for t in threading.enumerate() if t.name == "trix-table-notifications"]
+print("ok")
+"""
+
+
+def test_long_polls_on_the_embedded_default_poll_the_table(tmp_path):
+    """SQLite has no NOTIFY: a waiting state poll looks at the table every 50 ms, and still
+    returns soon after a change (and after its wait when nothing changes)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
+    env.update(TRIX_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="trix_site.settings")
+    done = subprocess.run(
+        [sys.executable, "-c", LONG_POLL],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
