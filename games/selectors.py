@@ -132,14 +132,17 @@ def _wait_for_version(table_id: int, since: int, wait: float) -> tuple | None:
     return live
 
 
-def _static_table(table_id: int, version: int, seats_changed: bool) -> Table | None:
-    """The cached table with its seats if it is still current at ``version`` (then noted as
-    current at ``version``), else None."""
+def _static_table(table_id: int, version: int, after: int, rows: list[tuple]) -> Table | None:
+    """The cached table with its seats if it is still current at ``version``, judged by the
+    events ``rows`` (those after ``after``), and then noted as current at ``version``; else
+    None."""
     with _lock:
         hit = _static.get(table_id)
-        if hit is None or seats_changed or time.monotonic() - hit[1] >= _STATIC_TTL:
+        if hit is None or time.monotonic() - hit[1] >= _STATIC_TTL:
             return None
-        if hit[0] > version or version - hit[0] > _BEHIND:
+        if not after <= hit[0] <= version:  # not covered by the rows, or newer
+            return None
+        if any(r[0] > hit[0] and r[1] in _SEAT_EVENTS for r in rows):
             return None
         if hit[0] < version:
             _static[table_id] = (version, hit[1], hit[2])
@@ -211,10 +214,8 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     if live is None:
         raise NotFound(f"no table {table_id}")
     version = live[0]
-    # The oldest version the answer or a cache needs the events after.
-    after = version if since is None or since >= version else since
-    if since is None:
-        after = 0
+    # The events after the oldest version the answer or a cache needs.
+    after = 0 if since is None else min(since, version)
     with _lock:
         hit = _static.get(table_id)
     static_at = hit[0] if hit is not None and 0 <= version - hit[0] <= _BEHIND else None
@@ -226,10 +227,7 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     after = min(v for v in (after, static_at, state_at) if v is not None)
     with_log = state_at is not None and state_at < version
     rows = _events(table_id, after, version, with_log)
-    seats_changed = static_at is None or any(
-        r[0] > static_at and r[1] in _SEAT_EVENTS for r in rows
-    )
-    static = _static_table(table_id, version, seats_changed)
+    static = _static_table(table_id, version, after, rows)
     if static is None:
         static = get_table(table_id)  # read after ``live``: at ``version`` or newer
         _remember_static(static)
