@@ -22,10 +22,11 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
@@ -60,6 +61,8 @@ STAKE_KINDS = (
     TransactionKind.ENTRY_FEE,
     TransactionKind.ENTRY_FEE_REFUND,
 )
+_STAKE_KIND_VALUES = [str(kind.value) for kind in STAKE_KINDS]
+_STAKED_SQL = "SELECT user_id, staked FROM wallet_staked(%s, %s::text[], %s::bigint[])"
 _ESCROW_REF = re.compile(r"^(table|tournament):[A-Za-z0-9_-]{1,80}$")
 _MAX_KEY = 200
 
@@ -106,18 +109,86 @@ def wallet_ref(user: Any) -> str:
 # --------------------------------------------------------------------------- the core
 
 
-def _lock(refs: Iterable[str], create: Mapping[str, Callable[[], object]]) -> dict[str, Account]:
-    """Lock the accounts named by ``refs`` in id order; create those in ``create`` if missing."""
-    wanted = sorted(set(refs))
-    rows = list(Account.objects.select_for_update().filter(reference__in=wanted).order_by("id"))
-    missing = set(wanted) - {a.reference for a in rows}
-    if missing:
-        for ref in sorted(missing):
-            if ref not in create:
-                raise UnknownAccount(f"no account {ref}")
-            create[ref]()
-        rows = list(Account.objects.select_for_update().filter(reference__in=wanted).order_by("id"))
-    return {a.reference: a for a in rows}
+@dataclass(frozen=True)
+class _Rule:
+    """What a posting checks under the locks and how its legs are found.
+
+    ``name`` is one of ``legs`` (the legs are given), ``pay_in`` (given legs into an
+    open ``escrow``), ``refund`` (``amount``, or all, of ``user``'s net stake in
+    ``escrow``), ``refund_all`` (every staker of ``escrow`` back; ``users`` are the
+    stakers as read before locking) or ``payout`` (``users`` get ``amounts`` and the
+    house ``house_fee`` out of ``escrow``, which must hold exactly that). Both
+    executors read this one description: ``_apply_rule`` (ORM) and ``wallet_post`` (SQL).
+    """
+
+    name: str
+    legs: tuple[tuple[str, int], ...] = ()
+    escrow: str | None = None
+    user: int | None = None
+    amount: int | None = None
+    users: tuple[int, ...] = ()
+    amounts: tuple[int, ...] = ()
+    house_fee: int = 0
+
+
+class _Refusal(Exception):
+    """A rule refused the posting: ``code`` and the facts for the message (both executors)."""
+
+    def __init__(self, code: str, **facts: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.facts = facts
+
+
+class _StakersChanged(Exception):
+    """A stake arrived between reading the stakers and locking the escrow: read again."""
+
+
+def _error(refusal: _Refusal, rule: _Rule, key: str, reverses: Transaction | None) -> Exception:
+    """The ``wallet.errors`` exception for a refusal: every message of the postings lives here."""
+    f, escrow = refusal.facts, rule.escrow
+    match refusal.code:
+        case "conflict":
+            return IdempotencyConflict(
+                f"idempotency key {key!r} was used for a different request "
+                f"({f['kind']} {f['reference']})"
+            )
+        case "unknown":
+            return UnknownAccount(f"no account {f['ref']}")
+        case "unknown_user":
+            return UnknownAccount(f"no user {f['user']}")
+        case "closed" if rule.name == "pay_in":
+            return EscrowClosed(f"{escrow} is settled; it takes no more stakes")
+        case "closed" if rule.name == "refund":
+            return EscrowClosed(f"{escrow} is settled; nothing can be refunded")
+        case "closed":
+            return EscrowClosed(f"{escrow} is already settled")
+        case "reversed":
+            original = reverses.idempotency_key if reverses else "?"
+            return AlreadyReversed(f"transaction {original!r} is already reversed")
+        case "nothing":
+            return NothingToRefund(f"user {f['user']} has nothing in {escrow}")
+        case "over":
+            return InsufficientFunds(
+                f"user {f['user']} has {f['staked']} in {escrow}, {f['asked']} asked back"
+            )
+        case "empty":
+            return NothingToRefund(f"{escrow} holds no stakes")
+        case "stakers_changed":
+            return _StakersChanged()
+        case "strangers":
+            return SettlementMismatch(f"users {list(f['users'])} did not stake in {escrow}")
+        case "held_zero":
+            return SettlementMismatch(f"{escrow} holds nothing to pay out")
+        case "total":
+            return SettlementMismatch(
+                f"{escrow} holds {f['held']}; payouts and fee total {f['total']}"
+            )
+        case "insufficient":
+            return InsufficientFunds(f"{f['ref']} holds {f['held']}, {f['needed']} needed")
+        case "would_keep":
+            return SettlementMismatch(f"{f['ref']} would keep {f['balance']} after closing")
+    return LedgerError(f"internal error: the ledger refused with {refusal.code} {f}")
 
 
 def _request_hash(request: Mapping[str, Any]) -> tuple[dict, str]:
@@ -127,10 +198,7 @@ def _request_hash(request: Mapping[str, Any]) -> tuple[dict, str]:
 
 def _replay(existing: Transaction, request_hash: str) -> Transaction:
     if existing.request_hash != request_hash:
-        raise IdempotencyConflict(
-            f"idempotency key {existing.idempotency_key!r} was used for a different request "
-            f"({existing.kind} {existing.reference})"
-        )
+        raise _Refusal("conflict", kind=existing.kind, reference=existing.reference)
     return existing
 
 
@@ -141,225 +209,354 @@ def _post(
     reference: str,
     request: dict[str, Any],
     refs: Iterable[str],
-    build: Callable[[dict[str, Account]], Legs],
-    create: Mapping[str, Callable[[], object]] | None = None,
+    rule: _Rule,
+    create: Mapping[str, tuple[str, int | None]] | None = None,
     before_write: Callable[[], dict] | None = None,
     close: Iterable[str] = (),
     memo: str = "",
     reverses: Transaction | None = None,
 ) -> Transaction:
-    """Lock, check the key, build the legs, write the transaction; all or nothing.
+    """Lock, check the key, apply ``rule``, write the transaction; all or nothing.
 
-    ``build`` gets the locked accounts by reference and returns ``[(reference, amount)]``
-    (summing to zero) or raises a ``LedgerError``. ``before_write`` (the payment
-    provider) runs after every check and returns facts stored in ``details``.
-    ``close`` names escrows to close; they must end empty.
+    ``refs`` are the accounts to lock; ``create`` maps those that may be created when
+    missing to ``(kind, owner id)``. ``before_write`` (the payment provider) runs after
+    every check and returns facts stored in ``details``. ``close`` names escrows to
+    close; they must end empty. PostgreSQL runs it as one call of ``wallet_post``
+    (``_post_with_function``), other databases through the ORM (``_post_with_orm``).
     """
     key = _key(key)
-    request = {"kind": kind, "reference": reference, **request}
+    request = {"kind": str(kind), "reference": reference, **request}
     request, request_hash = _request_hash(request)
+    post = _post_with_function if _use_function() else _post_with_orm
     try:
-        with transaction.atomic():
-            accounts = _lock(refs, create or {})
-            existing = Transaction.objects.filter(idempotency_key=key).first()
-            if existing is not None:
-                return _replay(existing, request_hash)
-            legs = build(accounts)
-            return _write(
-                key=key,
-                kind=kind,
-                reference=reference,
-                request=request,
-                request_hash=request_hash,
-                legs=legs,
-                accounts=accounts,
-                details=before_write() if before_write else {},
-                close=set(close),
-                memo=memo,
-                reverses=reverses,
-            )
+        return post(
+            key=key,
+            kind=str(kind),
+            reference=reference,
+            request=request,
+            request_hash=request_hash,
+            refs=sorted(set(refs)),
+            rule=rule,
+            create=create or {},
+            before_write=before_write,
+            close=sorted(set(close)),
+            memo=memo[:200],
+            reverses=reverses,
+        )
+    except _Refusal as refusal:
+        raise _error(refusal, rule, key, reverses) from None
     except IntegrityError:
         # Another transaction committed the same key first (its accounts differed,
         # so the row locks did not queue us behind it).
         existing = Transaction.objects.filter(idempotency_key=key).first()
         if existing is None:
             raise
-        return _replay(existing, request_hash)
+        try:
+            return _replay(existing, request_hash)
+        except _Refusal as refusal:
+            raise _error(refusal, rule, key, reverses) from None
 
 
-def _write(
+def _use_function() -> bool:
+    """PostgreSQL posts through the ``wallet_post`` function (migration 0003), others via ORM."""
+    return connection.vendor == "postgresql" and POSTGRES_FUNCTION
+
+
+#: Switch for tests: False runs the portable ORM path on PostgreSQL too.
+POSTGRES_FUNCTION = True
+
+
+# ------------------------------------------------------------- the portable executor (ORM)
+
+
+def _lock(refs: list[str]) -> dict[str, Account]:
+    """Lock the existing accounts named by ``refs`` in id order."""
+    rows = Account.objects.select_for_update().filter(reference__in=refs).order_by("id")
+    return {a.reference: a for a in rows}
+
+
+def _post_with_orm(
+    *,
+    key: str,
+    refs: list[str],
+    rule: _Rule,
+    create: Mapping[str, tuple[str, int | None]],
+    before_write: Callable[[], dict] | None,
+    close: list[str],
+    request_hash: str,
+    reverses: Transaction | None,
+    **fields: Any,
+) -> Transaction:
+    with transaction.atomic():
+        accounts = _lock(refs)
+        existing = Transaction.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            return _replay(existing, request_hash)
+        missing = [ref for ref in refs if ref not in accounts]
+        if missing:
+            for ref in missing:
+                if ref not in create:
+                    raise _Refusal("unknown", ref=ref)
+                _create_account(ref, *create[ref])
+            accounts = _lock(refs)
+        legs = _apply_rule(rule, accounts, reverses)
+        return _write_with_orm(
+            legs=legs,
+            accounts=accounts,
+            close=set(close),
+            before_write=before_write,
+            fields={
+                "idempotency_key": key,
+                "request_hash": request_hash,
+                "reverses": reverses,
+                "created_at": timezone.now(),
+                **fields,
+            },
+        )
+
+
+def _apply_rule(rule: _Rule, accounts: dict[str, Account], reverses: Transaction | None) -> Legs:
+    """The legs of ``rule`` from the locked ``accounts``, or a ``_Refusal`` (as ``wallet_post``)."""
+    escrow = rule.escrow
+    if escrow is not None and rule.name != "legs" and accounts[escrow].closed:
+        raise _Refusal("closed", escrow=escrow)
+    if rule.name in ("legs", "pay_in"):
+        if reverses is not None and Transaction.objects.filter(reverses=reverses).exists():
+            raise _Refusal("reversed")
+        return list(rule.legs)
+    if rule.name == "refund":
+        staked = _staked(escrow, [rule.user]).get(rule.user, 0)
+        if staked <= 0:
+            raise _Refusal("nothing", user=rule.user)
+        give = staked if rule.amount is None else rule.amount
+        if give > staked:
+            raise _Refusal("over", user=rule.user, staked=staked, asked=give)
+        return [(escrow, -give), (f"user:{rule.user}", give)]
+    if rule.name == "refund_all":
+        current = _staked(escrow)  # now final: the escrow is locked
+        if not current:
+            raise _Refusal("empty")
+        if sorted(current) != list(rule.users):
+            raise _Refusal("stakers_changed")
+        legs: Legs = [(f"user:{uid}", amount) for uid, amount in sorted(current.items())]
+        return [*legs, (escrow, -sum(current.values()))]
+    if rule.name == "payout":
+        stakers = _staked(escrow)
+        paid = dict(zip(rule.users, rule.amounts, strict=True))
+        strangers = sorted(uid for uid, amount in paid.items() if amount and uid not in stakers)
+        if strangers:
+            raise _Refusal("strangers", users=strangers)
+        held = accounts[escrow].balance
+        if held == 0:
+            raise _Refusal("held_zero")
+        total = sum(rule.amounts) + rule.house_fee
+        if total != held:
+            raise _Refusal("total", held=held, total=total)
+        legs = [(f"user:{uid}", amount) for uid, amount in paid.items()]
+        if rule.house_fee:
+            legs.append((HOUSE, rule.house_fee))
+        return [*legs, (escrow, -held)]
+    raise LedgerError(f"internal error: unknown rule {rule.name}")
+
+
+def _write_with_orm(
+    *,
+    legs: Legs,
+    accounts: dict[str, Account],
+    close: set[str],
+    before_write: Callable[[], dict] | None,
+    fields: dict,
+) -> Transaction:
+    legs = [(ref, amount) for ref, amount in legs if amount != 0]
+    if sum(amount for _, amount in legs) != 0 or len(legs) < 2:
+        raise _Refusal("unbalanced", legs=legs)
+    balances = {ref: accounts[ref].balance for ref in accounts}
+    entries = []
+    for ref, amount in legs:
+        balances[ref] += amount
+        entries.append(Entry(account=accounts[ref], amount=amount, balance_after=balances[ref]))
+    for ref, balance in balances.items():
+        account = accounts[ref]
+        if account.kind != AccountKind.SYSTEM and balance < 0:
+            needed = account.balance - balance
+            raise _Refusal("insufficient", ref=ref, held=account.balance, needed=needed)
+        if ref in close and balance != 0:
+            raise _Refusal("would_keep", ref=ref, balance=balance)
+
+    details = before_write() if before_write else {}
+    txn = Transaction(**fields, details=details)
+    txn.save(force_insert=True)
+    for entry in entries:
+        entry.transaction = txn
+    Entry.objects.bulk_create(entries)
+    for ref, account in accounts.items():
+        delta = balances[ref] - account.balance
+        closed = ref in close or (account.closed and balances[ref] == 0)
+        if delta or closed != account.closed:
+            Account.objects.filter(pk=account.pk).update(
+                balance=F("balance") + delta, closed=closed
+            )
+    return txn
+
+
+def _create_account(ref: str, kind: str, owner: int | None) -> None:
+    if kind == AccountKind.WALLET:
+        _open_wallet_account(owner)
+    else:
+        # INSERT ... ON CONFLICT DO NOTHING: one round trip, no savepoint; a rival
+        # creating the same account makes us wait for its commit, then we lock its row.
+        Account.objects.bulk_create([Account(reference=ref, kind=kind)], ignore_conflicts=True)
+
+
+def _open_wallet_account(user_id: int) -> Account:
+    if not get_user_model().objects.filter(pk=user_id).exists():
+        raise _Refusal("unknown_user", user=user_id)
+    account, _ = Account.objects.get_or_create(
+        reference=f"user:{user_id}",
+        defaults={"kind": AccountKind.WALLET, "owner_id": user_id},
+    )
+    return account
+
+
+# -------------------------------------------------------- the PostgreSQL executor (function)
+
+_POST_PARAMS = (
+    ("p_write", "boolean"),
+    ("p_key", "text"),
+    ("p_kind", "text"),
+    ("p_reference", "text"),
+    ("p_request", "text"),
+    ("p_request_hash", "text"),
+    ("p_memo", "text"),
+    ("p_details", "text"),
+    ("p_reverses_id", "bigint"),
+    ("p_created_at", "timestamptz"),
+    ("p_refs", "text[]"),
+    ("p_create_refs", "text[]"),
+    ("p_create_kinds", "text[]"),
+    ("p_create_owners", "bigint[]"),
+    ("p_rule", "text"),
+    ("p_legs_refs", "text[]"),
+    ("p_legs_amounts", "bigint[]"),
+    ("p_escrow", "text"),
+    ("p_user", "bigint"),
+    ("p_amount", "bigint"),
+    ("p_payees", "bigint[]"),
+    ("p_payee_amounts", "bigint[]"),
+    ("p_house", "text"),
+    ("p_house_fee", "bigint"),
+    ("p_close", "text[]"),
+    ("p_stake_kinds", "text[]"),
+)
+_POST_SQL = "SELECT status, txn_id FROM wallet_post({})".format(
+    ", ".join(f"%s::{kind}" for _, kind in _POST_PARAMS)
+)
+_REFUSAL_STATE = "WL001"
+
+
+def _post_with_function(
     *,
     key: str,
     kind: str,
     reference: str,
     request: dict,
     request_hash: str,
-    legs: Legs,
-    accounts: dict[str, Account],
-    details: dict,
-    close: set[str],
+    refs: list[str],
+    rule: _Rule,
+    create: Mapping[str, tuple[str, int | None]],
+    before_write: Callable[[], dict] | None,
+    close: list[str],
     memo: str,
     reverses: Transaction | None,
 ) -> Transaction:
-    legs = [(ref, amount) for ref, amount in legs if amount != 0]
-    if sum(amount for _, amount in legs) != 0 or len(legs) < 2:
-        raise LedgerError(f"internal error: unbalanced legs {legs}")
-    balances = {ref: accounts[ref].balance for ref in accounts}
-    entries = []
-    for ref, amount in legs:
-        account = accounts[ref]
-        balances[ref] += amount
-        entries.append(Entry(account=account, amount=amount, balance_after=balances[ref]))
-    for ref, balance in balances.items():
-        account = accounts[ref]
-        if account.kind != AccountKind.SYSTEM and balance < 0:
-            raise InsufficientFunds(
-                f"{ref} holds {account.balance}, {account.balance - balance} needed"
-            )
-        if ref in close and balance != 0:
-            raise SettlementMismatch(f"{ref} would keep {balance} after closing")
+    """Post through ``wallet_post``: one statement, so one round trip in autocommit mode.
 
-    updates = []  # (account id, balance delta, closed after)
-    for ref, account in accounts.items():
-        delta = balances[ref] - account.balance
-        closed = ref in close or (account.closed and balances[ref] == 0)
-        if delta or closed != account.closed:
-            updates.append((account.pk, delta, closed))
+    Outside a transaction the statement is its own transaction (no BEGIN, no COMMIT
+    round trip); inside one it runs in a savepoint. With ``before_write`` it runs twice
+    under the same locks: checks only, then the provider, then the write.
+    """
     fields = {
         "idempotency_key": key,
         "kind": kind,
         "reference": reference,
         "request": request,
         "request_hash": request_hash,
-        "details": details,
-        "memo": memo[:200],
+        "memo": memo,
+        "details": {},
         "reverses": reverses,
         "created_at": timezone.now(),
     }
-    if _single_statement_writes():
-        txn = _write_one_statement(fields, entries, updates)
+    args = {
+        "p_write": True,
+        "p_key": key,
+        "p_kind": kind,
+        "p_reference": reference,
+        "p_request": json.dumps(request),
+        "p_request_hash": request_hash,
+        "p_memo": memo,
+        "p_details": "{}",
+        "p_reverses_id": reverses.pk if reverses else None,
+        "p_created_at": fields["created_at"],
+        "p_refs": refs,
+        "p_create_refs": list(create),
+        "p_create_kinds": [kind_ for kind_, _ in create.values()],
+        "p_create_owners": [owner for _, owner in create.values()],
+        "p_rule": rule.name,
+        "p_legs_refs": [ref for ref, _ in rule.legs],
+        "p_legs_amounts": [amount for _, amount in rule.legs],
+        "p_escrow": rule.escrow,
+        "p_user": rule.user,
+        "p_amount": rule.amount,
+        "p_payees": list(rule.users),
+        "p_payee_amounts": list(rule.amounts),
+        "p_house": HOUSE,
+        "p_house_fee": rule.house_fee,
+        "p_close": close,
+        "p_stake_kinds": _STAKE_KIND_VALUES,
+    }
+    if before_write is None and connection.get_autocommit() and not connection.in_atomic_block:
+        status, pk = _call_post(args)
     else:
-        txn = _write_with_orm(fields, entries, updates)
-    for ref, balance in balances.items():
-        accounts[ref].balance = balance
-    return txn
-
-
-def _single_statement_writes() -> bool:
-    """PostgreSQL writes a transaction in one statement (data-modifying CTEs), others via ORM."""
-    return connection.vendor == "postgresql" and SINGLE_STATEMENT_WRITES
-
-
-#: Switch for tests: False runs the portable ORM path on PostgreSQL too.
-SINGLE_STATEMENT_WRITES = True
-
-
-def _write_with_orm(fields: dict, entries: list[Entry], updates: list) -> Transaction:
-    txn = Transaction(**fields)
-    txn.save(force_insert=True)
-    for entry in entries:
-        entry.transaction = txn
-    Entry.objects.bulk_create(entries)
-    for pk, delta, closed in updates:
-        Account.objects.filter(pk=pk).update(balance=F("balance") + delta, closed=closed)
-    return txn
-
-
-_WRITE_SQL = """
-WITH txn AS (
-    INSERT INTO wallet_transaction
-        (idempotency_key, kind, reference, request, request_hash, memo, details,
-         reverses_id, created_at)
-    VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s, %s)
-    RETURNING id
-), entries AS (
-    INSERT INTO wallet_entry (transaction_id, account_id, amount, balance_after)
-    SELECT txn.id, e.account_id, e.amount, e.balance_after
-      FROM txn,
-           unnest(%s::bigint[], %s::bigint[], %s::bigint[])
-               WITH ORDINALITY AS e(account_id, amount, balance_after, n)
-     ORDER BY e.n
-    RETURNING id
-), accounts AS (
-    UPDATE wallet_account AS a
-       SET balance = a.balance + u.delta, closed = u.closed
-      FROM unnest(%s::bigint[], %s::bigint[], %s::boolean[]) AS u(id, delta, closed)
-     WHERE a.id = u.id
-    RETURNING a.id
-)
-SELECT (SELECT id FROM txn), (SELECT count(*) FROM entries), (SELECT count(*) FROM accounts)
-"""
-
-
-def _write_one_statement(fields: dict, entries: list[Entry], updates: list) -> Transaction:
-    """Insert the transaction and its entries and update the balances in one round trip."""
-    reverses = fields["reverses"]
-    params = [
-        fields["idempotency_key"],
-        fields["kind"],
-        fields["reference"],
-        json.dumps(fields["request"]),
-        fields["request_hash"],
-        fields["memo"],
-        json.dumps(fields["details"]),
-        reverses.pk if reverses else None,
-        fields["created_at"],
-        [e.account.pk for e in entries],
-        [e.amount for e in entries],
-        [e.balance_after for e in entries],
-        [u[0] for u in updates],
-        [u[1] for u in updates],
-        [u[2] for u in updates],
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_WRITE_SQL, params)
-        pk, n_entries, n_accounts = cursor.fetchone()
-    if n_entries != len(entries) or n_accounts != len(updates):
-        raise LedgerError("internal error: the ledger write touched unexpected rows")
+        with transaction.atomic():
+            if before_write is not None:
+                status, pk = _call_post({**args, "p_write": False})
+                if status == "ready":
+                    fields["details"] = before_write()
+                    args["p_details"] = json.dumps(fields["details"])
+                    status, pk = _call_post(args)
+            else:
+                status, pk = _call_post(args)
+    if status == "replay":
+        return Transaction.objects.get(pk=pk)
+    if status != "ok":
+        raise LedgerError(f"internal error: wallet_post answered {status!r}")
     txn = Transaction(pk=pk, **fields)
     txn._state.adding = False
     txn._state.db = connection.alias
     return txn
 
 
-def _system_creator(ref: str) -> Callable[[], None]:
-    def create() -> None:
-        Account.objects.bulk_create(
-            [Account(reference=ref, kind=AccountKind.SYSTEM)], ignore_conflicts=True
-        )
-
-    return create
-
-
-def _wallet_creator(user_id: int) -> Callable[[], Account]:
-    def create() -> Account:
-        if not get_user_model().objects.filter(pk=user_id).exists():
-            raise UnknownAccount(f"no user {user_id}")
-        account, _ = Account.objects.get_or_create(
-            reference=f"user:{user_id}",
-            defaults={"kind": AccountKind.WALLET, "owner_id": user_id},
-        )
-        return account
-
-    return create
-
-
-def _escrow_creator(ref: str) -> Callable[[], None]:
-    def create() -> None:
-        # INSERT ... ON CONFLICT DO NOTHING: one round trip, no savepoint; a rival
-        # creating the same escrow makes us wait for its commit, then we lock its row.
-        Account.objects.bulk_create(
-            [Account(reference=ref, kind=AccountKind.ESCROW)], ignore_conflicts=True
-        )
-
-    return create
+def _call_post(args: dict[str, Any]) -> tuple[str, int | None]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(_POST_SQL, [args[name] for name, _ in _POST_PARAMS])
+            return cursor.fetchone()
+    except DatabaseError as exc:
+        cause = exc.__cause__
+        if getattr(cause, "sqlstate", None) != _REFUSAL_STATE:
+            raise
+        facts = json.loads(cause.diag.message_detail)
+        raise _Refusal(facts.pop("code"), **facts) from None
 
 
 def open_wallet(user: Any) -> Account:
     """The user's wallet account, created empty if missing. Raises ``UnknownAccount``."""
     uid = _user_id(user)
-    with transaction.atomic():
-        return _wallet_creator(uid)()
+    try:
+        with transaction.atomic():
+            return _open_wallet_account(uid)
+    except _Refusal as refusal:
+        raise _error(refusal, _Rule("legs"), "", None) from None
 
 
 # --------------------------------------------------------------------------- deposits
@@ -397,8 +594,8 @@ def deposit(
         reference=reference,
         request={"user": uid, "amount": amount},
         refs=[wallet, EXTERNAL],
-        create={wallet: _wallet_creator(uid), EXTERNAL: _system_creator(EXTERNAL)},
-        build=lambda accounts: [(EXTERNAL, -amount), (wallet, amount)],
+        create={wallet: (AccountKind.WALLET, uid), EXTERNAL: (AccountKind.SYSTEM, None)},
+        rule=_Rule("legs", legs=((EXTERNAL, -amount), (wallet, amount))),
         before_write=collect,
         memo=memo,
     )
@@ -435,8 +632,8 @@ def withdraw(
         reference=reference,
         request={"user": uid, "amount": amount},
         refs=[wallet, EXTERNAL],
-        create={EXTERNAL: _system_creator(EXTERNAL)},
-        build=lambda accounts: [(wallet, -amount), (EXTERNAL, amount)],
+        create={EXTERNAL: (AccountKind.SYSTEM, None)},
+        rule=_Rule("legs", legs=((wallet, -amount), (EXTERNAL, amount))),
         before_write=pay_out,
         memo=memo,
     )
@@ -449,25 +646,28 @@ def _pay_in(user: Any, escrow: str, amount: int, key: str, kind: str) -> Transac
     amount = _amount(amount)
     uid = _user_id(user)
     wallet = f"user:{uid}"
-
-    def build(accounts: dict[str, Account]) -> Legs:
-        if accounts[escrow].closed:
-            raise EscrowClosed(f"{escrow} is settled; it takes no more stakes")
-        return [(wallet, -amount), (escrow, amount)]
-
     return _post(
         key=key,
         kind=kind,
         reference=escrow,
         request={"user": uid, "amount": amount},
         refs=[wallet, escrow],
-        create={escrow: _escrow_creator(escrow)},
-        build=build,
+        create={escrow: (AccountKind.ESCROW, None)},
+        rule=_Rule("pay_in", legs=((wallet, -amount), (escrow, amount)), escrow=escrow),
     )
 
 
 def _staked(escrow: str, user_ids: Iterable[int] | None = None) -> dict[int, int]:
-    """Net amount each user has in ``escrow``: stakes/entry fees minus refunds (and reversals)."""
+    """Net amount each user has in ``escrow``: stakes/entry fees minus refunds (and reversals).
+
+    On PostgreSQL the SQL function ``wallet_staked`` (migration 0003, also used by
+    ``wallet_post`` under the locks) answers; elsewhere this ORM query.
+    """
+    if _use_function():
+        users = None if user_ids is None else list(user_ids)
+        with connection.cursor() as cursor:
+            cursor.execute(_STAKED_SQL, [escrow, _STAKE_KIND_VALUES, users])
+            return dict(cursor.fetchall())
     rows = Entry.objects.filter(
         Q(transaction__kind__in=STAKE_KINDS) | Q(transaction__reverses__kind__in=STAKE_KINDS),
         transaction__reference=escrow,
@@ -483,26 +683,13 @@ def _refund_one(user: Any, escrow: str, key: str, amount: int | None, kind: str)
     uid = _user_id(user)
     if amount is not None:
         amount = _amount(amount)
-    wallet = f"user:{uid}"
-
-    def build(accounts: dict[str, Account]) -> Legs:
-        if accounts[escrow].closed:
-            raise EscrowClosed(f"{escrow} is settled; nothing can be refunded")
-        staked = _staked(escrow, [uid]).get(uid, 0)
-        if staked <= 0:
-            raise NothingToRefund(f"user {uid} has nothing in {escrow}")
-        give = staked if amount is None else amount
-        if give > staked:
-            raise InsufficientFunds(f"user {uid} has {staked} in {escrow}, {give} asked back")
-        return [(escrow, -give), (wallet, give)]
-
     return _post(
         key=key,
         kind=kind,
         reference=escrow,
         request={"user": uid, "amount": amount},
-        refs=[wallet, escrow],
-        build=build,
+        refs=[f"user:{uid}", escrow],
+        rule=_Rule("refund", escrow=escrow, user=uid, amount=amount),
     )
 
 
@@ -540,18 +727,6 @@ def refund_all(escrow_ref: str, key: str, *, memo: str = "") -> Transaction:
     )
     for _ in range(5):
         stakers = sorted(_staked(escrow))
-
-        def build(accounts: dict[str, Account], stakers=stakers) -> Legs:
-            _check_open(accounts[escrow])
-            current = _staked(escrow)  # now final: the escrow is locked
-            if not current:
-                raise NothingToRefund(f"{escrow} holds no stakes")
-            if sorted(current) != stakers:
-                raise _StakersChanged()
-            legs: Legs = [(f"user:{uid}", amount) for uid, amount in sorted(current.items())]
-            legs.append((escrow, -sum(current.values())))
-            return legs
-
         try:
             return _post(
                 key=key,
@@ -559,22 +734,13 @@ def refund_all(escrow_ref: str, key: str, *, memo: str = "") -> Transaction:
                 reference=escrow,
                 request={"refund_all": True},
                 refs=[escrow, *(f"user:{uid}" for uid in stakers)],
-                build=build,
+                rule=_Rule("refund_all", escrow=escrow, users=tuple(stakers)),
                 close=[escrow],
                 memo=memo,
             )
         except _StakersChanged:
             continue
     raise LedgerError(f"stakers of {escrow} kept changing; try again")
-
-
-class _StakersChanged(Exception):
-    """A stake arrived between reading the stakers and locking the escrow: read again."""
-
-
-def _check_open(escrow: Account) -> None:
-    if escrow.closed:
-        raise EscrowClosed(f"{escrow.reference} is already settled")
 
 
 def _close(
@@ -600,24 +766,6 @@ def _close(
     if house_fee:
         refs.append(HOUSE)
 
-    def build(accounts: dict[str, Account]) -> Legs:
-        _check_open(accounts[escrow])
-        stakers = _staked(escrow)
-        strangers = [uid for uid in payees if uid not in stakers]
-        if strangers:
-            raise SettlementMismatch(f"users {strangers} did not stake in {escrow}")
-        total = sum(paid.values()) + house_fee
-        held = accounts[escrow].balance
-        if held == 0:
-            raise SettlementMismatch(f"{escrow} holds nothing to pay out")
-        if total != held:
-            raise SettlementMismatch(f"{escrow} holds {held}; payouts and fee total {total}")
-        legs: Legs = [(f"user:{uid}", paid[uid]) for uid in payees]
-        if house_fee:
-            legs.append((HOUSE, house_fee))
-        legs.append((escrow, -held))
-        return legs
-
     return _post(
         key=key,
         kind=kind,
@@ -628,8 +776,14 @@ def _close(
             "house_fee": house_fee,
         },
         refs=refs,
-        create={HOUSE: _system_creator(HOUSE)},
-        build=build,
+        create={HOUSE: (AccountKind.SYSTEM, None)},
+        rule=_Rule(
+            "payout",
+            escrow=escrow,
+            users=tuple(payees),
+            amounts=tuple(paid[uid] for uid in payees),
+            house_fee=house_fee,
+        ),
         close=[escrow],
         memo=memo,
     )
@@ -772,18 +926,13 @@ def reverse(original_key: str, key: str, *, memo: str = "") -> Transaction:
         )
     ]
 
-    def build(accounts: dict[str, Account]) -> Legs:
-        if Transaction.objects.filter(reverses=original).exists():
-            raise AlreadyReversed(f"transaction {original_key!r} is already reversed")
-        return legs
-
     return _post(
         key=key,
         kind=TransactionKind.REVERSAL,
         reference=original.reference,
         request={"reverses": original.idempotency_key},
         refs=[ref for ref, _ in legs],
-        build=build,
+        rule=_Rule("legs", legs=tuple(legs)),
         memo=memo or f"reversal of {original.idempotency_key}",
         reverses=original,
     )

@@ -18,6 +18,21 @@ def make_user(db):
     return make
 
 
+@pytest.fixture(autouse=True, params=["function", "orm"])
+def ledger_path(request, monkeypatch):
+    """Run every wallet test on both executors of the postings against the same database.
+
+    ``function``: PostgreSQL's ``wallet_post`` (one statement per posting); ``orm``: the
+    portable path SQLite uses. On SQLite the two are the same, so ``function`` is skipped.
+    """
+    from wallet import services
+
+    if request.param == "function" and connection.vendor != "postgresql":
+        pytest.skip("the wallet_post function is PostgreSQL's")
+    monkeypatch.setattr(services, "POSTGRES_FUNCTION", request.param == "function")
+    return request.param
+
+
 @pytest.fixture
 def immediate_constraints(db):
     """Check PostgreSQL's deferred constraints (the balance trigger, FKs) at each statement.

@@ -21,13 +21,7 @@ from wallet.errors import (
 from wallet.models import EXTERNAL, HOUSE, Account, Entry, Transaction
 from wallet.payments import DemoProvider
 
-pytestmark = pytest.mark.usefixtures("immediate_constraints", "write_path")
-
-
-@pytest.fixture(autouse=True, params=["one-statement", "orm"])
-def write_path(request, monkeypatch):
-    """Run every test on both ways of writing: PostgreSQL's single statement and the ORM's."""
-    monkeypatch.setattr(services, "SINGLE_STATEMENT_WRITES", request.param == "one-statement")
+pytestmark = pytest.mark.usefixtures("immediate_constraints")
 
 
 def ledger_size():
