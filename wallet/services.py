@@ -454,6 +454,33 @@ _POST_SQL = "SELECT status, txn_id FROM wallet_post({})".format(
 _REFUSAL_STATE = "WL001"
 
 
+def _prepared_cursor():
+    """A Django cursor over a psycopg cursor that binds on the server and prepares its query.
+
+    Django's own cursors bind parameters on the client (the query text changes with
+    every call, so PostgreSQL parses and plans it every time) and never prepare. This
+    one, used only for the ledger's functions, prepares once per connection; it keeps
+    Django's wrapper (errors mapped to ``django.db`` ones, queries logged under DEBUG).
+    """
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = _PreparingCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
+try:
+    import psycopg
+
+    class _PreparingCursor(psycopg.Cursor):
+        def execute(self, query, params=None, **kwargs):
+            return super().execute(query, params, prepare=True)
+
+except ImportError:  # SQLite-only installs: the function path is never taken
+    _PreparingCursor = None
+
+
 def _post_with_function(
     *,
     key: str,
@@ -538,7 +565,7 @@ def _post_with_function(
 
 def _call_post(args: dict[str, Any]) -> tuple[str, int | None]:
     try:
-        with connection.cursor() as cursor:
+        with _prepared_cursor() as cursor:
             cursor.execute(_POST_SQL, [args[name] for name, _ in _POST_PARAMS])
             return cursor.fetchone()
     except DatabaseError as exc:
@@ -665,7 +692,7 @@ def _staked(escrow: str, user_ids: Iterable[int] | None = None) -> dict[int, int
     """
     if _use_function():
         users = None if user_ids is None else list(user_ids)
-        with connection.cursor() as cursor:
+        with _prepared_cursor() as cursor:
             cursor.execute(_STAKED_SQL, [escrow, _STAKE_KIND_VALUES, users])
             return dict(cursor.fetchall())
     rows = Entry.objects.filter(
