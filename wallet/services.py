@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    IntegrityError,
+    connection,
+    connections,
+    transaction,
+)
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
@@ -454,7 +462,7 @@ _POST_SQL = "SELECT status, txn_id FROM wallet_post({})".format(
 _REFUSAL_STATE = "WL001"
 
 
-def _prepared_cursor():
+def _prepared_cursor(conn: BaseDatabaseWrapper):
     """A Django cursor over a psycopg cursor that binds on the server and prepares its query.
 
     Django's own cursors bind parameters on the client (the query text changes with
@@ -462,12 +470,10 @@ def _prepared_cursor():
     one, used only for the ledger's functions, prepares once per connection; it keeps
     Django's wrapper (errors mapped to ``django.db`` ones, queries logged under DEBUG).
     """
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw = _PreparingCursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(raw)
-    return connection.make_cursor(raw)
+    conn.ensure_connection()
+    conn.validate_thread_sharing()
+    raw = _PreparingCursor(conn.connection)
+    return conn.make_debug_cursor(raw) if conn.queries_logged else conn.make_cursor(raw)
 
 
 try:
@@ -479,6 +485,24 @@ try:
 
 except ImportError:  # SQLite-only installs: the function path is never taken
     _PreparingCursor = None
+
+
+def _pg_array(values: Iterable[str | int | None]) -> str:
+    """A PostgreSQL array literal (``{"a","b"}``, ``{1,NULL}``): psycopg's list dumping
+    is generic and costs more than the rest of a posting's client work."""
+    items = []
+    for value in values:
+        if value is None:
+            items.append("NULL")
+        elif isinstance(value, int):
+            items.append(str(value))
+        else:
+            items.append('"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return "{" + ",".join(items) + "}"
+
+
+_STAKE_KINDS_ARRAY = _pg_array(_STAKE_KIND_VALUES)
+_TRANSACTION_FIELDS = [f.attname for f in Transaction._meta.concrete_fields]
 
 
 def _post_with_function(
@@ -502,71 +526,77 @@ def _post_with_function(
     round trip); inside one it runs in a savepoint. With ``before_write`` it runs twice
     under the same locks: checks only, then the provider, then the write.
     """
-    fields = {
+    conn = connections[DEFAULT_DB_ALIAS]  # the proxy ``connection`` costs a lookup per use
+    created_at = timezone.now()
+    details: dict = {}
+    args = [
+        True,  # p_write
+        key,
+        kind,
+        reference,
+        json.dumps(request),
+        request_hash,
+        memo,
+        "{}",  # p_details
+        reverses.pk if reverses else None,
+        created_at,
+        _pg_array(refs),
+        _pg_array(create),
+        _pg_array(kind_ for kind_, _ in create.values()),
+        _pg_array(owner for _, owner in create.values()),
+        rule.name,
+        _pg_array(ref for ref, _ in rule.legs),
+        _pg_array(amount for _, amount in rule.legs),
+        rule.escrow,
+        rule.user,
+        rule.amount,
+        _pg_array(rule.users),
+        _pg_array(rule.amounts),
+        HOUSE,
+        rule.house_fee,
+        _pg_array(close),
+        _STAKE_KINDS_ARRAY,
+    ]
+    if before_write is None and conn.get_autocommit() and not conn.in_atomic_block:
+        status, pk = _call_post(conn, args)
+    else:
+        with transaction.atomic():
+            if before_write is not None:
+                status, pk = _call_post(conn, [False, *args[1:]])
+                if status == "ready":
+                    details = before_write()
+                    args[7] = json.dumps(details)
+                    status, pk = _call_post(conn, args)
+            else:
+                status, pk = _call_post(conn, args)
+    if status == "replay":
+        return Transaction.objects.get(pk=pk)
+    if status != "ok":
+        raise LedgerError(f"internal error: wallet_post answered {status!r}")
+    values = {
+        "id": pk,
         "idempotency_key": key,
         "kind": kind,
         "reference": reference,
         "request": request,
         "request_hash": request_hash,
         "memo": memo,
-        "details": {},
-        "reverses": reverses,
-        "created_at": timezone.now(),
+        "details": details,
+        "reverses_id": reverses.pk if reverses else None,
+        "created_at": created_at,
     }
-    args = {
-        "p_write": True,
-        "p_key": key,
-        "p_kind": kind,
-        "p_reference": reference,
-        "p_request": json.dumps(request),
-        "p_request_hash": request_hash,
-        "p_memo": memo,
-        "p_details": "{}",
-        "p_reverses_id": reverses.pk if reverses else None,
-        "p_created_at": fields["created_at"],
-        "p_refs": refs,
-        "p_create_refs": list(create),
-        "p_create_kinds": [kind_ for kind_, _ in create.values()],
-        "p_create_owners": [owner for _, owner in create.values()],
-        "p_rule": rule.name,
-        "p_legs_refs": [ref for ref, _ in rule.legs],
-        "p_legs_amounts": [amount for _, amount in rule.legs],
-        "p_escrow": rule.escrow,
-        "p_user": rule.user,
-        "p_amount": rule.amount,
-        "p_payees": list(rule.users),
-        "p_payee_amounts": list(rule.amounts),
-        "p_house": HOUSE,
-        "p_house_fee": rule.house_fee,
-        "p_close": close,
-        "p_stake_kinds": _STAKE_KIND_VALUES,
-    }
-    if before_write is None and connection.get_autocommit() and not connection.in_atomic_block:
-        status, pk = _call_post(args)
-    else:
-        with transaction.atomic():
-            if before_write is not None:
-                status, pk = _call_post({**args, "p_write": False})
-                if status == "ready":
-                    fields["details"] = before_write()
-                    args["p_details"] = json.dumps(fields["details"])
-                    status, pk = _call_post(args)
-            else:
-                status, pk = _call_post(args)
-    if status == "replay":
-        return Transaction.objects.get(pk=pk)
-    if status != "ok":
-        raise LedgerError(f"internal error: wallet_post answered {status!r}")
-    txn = Transaction(pk=pk, **fields)
-    txn._state.adding = False
-    txn._state.db = connection.alias
+    txn = Transaction.from_db(
+        conn.alias, _TRANSACTION_FIELDS, [values[f] for f in _TRANSACTION_FIELDS]
+    )
+    if reverses is not None:
+        txn.reverses = reverses
     return txn
 
 
-def _call_post(args: dict[str, Any]) -> tuple[str, int | None]:
+def _call_post(conn: BaseDatabaseWrapper, args: list) -> tuple[str, int | None]:
     try:
-        with _prepared_cursor() as cursor:
-            cursor.execute(_POST_SQL, [args[name] for name, _ in _POST_PARAMS])
+        with _prepared_cursor(conn) as cursor:
+            cursor.execute(_POST_SQL, args)
             return cursor.fetchone()
     except DatabaseError as exc:
         cause = exc.__cause__
@@ -691,9 +721,9 @@ def _staked(escrow: str, user_ids: Iterable[int] | None = None) -> dict[int, int
     ``wallet_post`` under the locks) answers; elsewhere this ORM query.
     """
     if _use_function():
-        users = None if user_ids is None else list(user_ids)
-        with _prepared_cursor() as cursor:
-            cursor.execute(_STAKED_SQL, [escrow, _STAKE_KIND_VALUES, users])
+        users = None if user_ids is None else _pg_array(user_ids)
+        with _prepared_cursor(connections[DEFAULT_DB_ALIAS]) as cursor:
+            cursor.execute(_STAKED_SQL, [escrow, _STAKE_KINDS_ARRAY, users])
             return dict(cursor.fetchall())
     rows = Entry.objects.filter(
         Q(transaction__kind__in=STAKE_KINDS) | Q(transaction__reverses__kind__in=STAKE_KINDS),
