@@ -1,0 +1,156 @@
+"""The two executors of a posting (``wallet_post`` on PostgreSQL, the ORM elsewhere) agree.
+
+Every test here runs once per executor (``ledger_path`` in conftest): the same refusals
+with the same messages, nothing written by a refusal, and on PostgreSQL's function path
+one statement per posting outside a transaction.
+"""
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from wallet import selectors, services
+from wallet.errors import (
+    AlreadyReversed,
+    EscrowClosed,
+    IdempotencyConflict,
+    InsufficientFunds,
+    LedgerError,
+    NothingToRefund,
+    SettlementMismatch,
+    UnknownAccount,
+)
+from wallet.models import Account, Entry, Transaction
+
+from .test_concurrency import outcome, run_together
+
+
+def ledger_size():
+    return Transaction.objects.count(), Entry.objects.count(), Account.objects.count()
+
+
+@pytest.fixture
+def two(make_user, immediate_constraints):
+    a, b = make_user(), make_user()
+    services.deposit(a, 1_000, "dep:a")
+    services.deposit(b, 1_000, "dep:b")
+    return a, b
+
+
+def test_refusals_have_the_same_messages_on_both_paths(two, make_user):
+    a, b = two
+    services.stake(a, "table:1", 300, "s1a")
+    services.stake(b, "table:1", 200, "s1b")
+    stranger = make_user()  # no wallet
+    outsider = make_user()
+    services.deposit(outsider, 10, "dep:outsider")
+    cases = [
+        (lambda: services.stake(a, "table:1", 701, "x1"), InsufficientFunds,
+         f"user:{a.pk} holds 700, 701 needed"),
+        (lambda: services.refund(a, "table:1", "x2", amount=301), InsufficientFunds,
+         f"user {a.pk} has 300 in table:1, 301 asked back"),
+        (lambda: services.refund(stranger, "table:1", "x3"), UnknownAccount,
+         f"no account user:{stranger.pk}"),
+        (lambda: services.deposit(10**9, 5, "x4"), UnknownAccount, f"no user {10**9}"),
+        (lambda: services.settle("table:1", {a: 400}, "x5"), SettlementMismatch,
+         "table:1 holds 500; payouts and fee total 400"),
+        (lambda: services.settle("table:1", {a: 400, outsider: 100}, "x6"), SettlementMismatch,
+         f"users [{outsider.pk}] did not stake in table:1"),
+        (lambda: services.stake(b, "table:2", 5, "s1a"), IdempotencyConflict,
+         "idempotency key 's1a' was used for a different request (stake table:1)"),
+    ]  # fmt: skip
+    size = ledger_size()
+    for call, error, message in cases:
+        with pytest.raises(error) as excinfo:
+            call()
+        assert str(excinfo.value) == message
+    assert ledger_size() == size  # not even table:2's escrow was created
+
+    services.stake(a, "table:3", 100, "s3a")
+    with pytest.raises(NothingToRefund, match=f"^user {b.pk} has nothing in table:3$"):
+        services.refund(b, "table:3", "x7")
+    services.settle("table:1", {a: 500}, "settle:1")
+    with pytest.raises(EscrowClosed, match="^table:1 is settled; it takes no more stakes$"):
+        services.stake(b, "table:1", 5, "x8")
+    with pytest.raises(EscrowClosed, match="^table:1 is settled; nothing can be refunded$"):
+        services.refund(b, "table:1", "x9")
+    with pytest.raises(EscrowClosed, match="^table:1 is already settled$"):
+        services.settle("table:1", {a: 0}, "x10")
+    services.reverse("s3a", "undo:s3a")
+    with pytest.raises(AlreadyReversed, match="^transaction 's3a' is already reversed$"):
+        services.reverse("s3a", "undo:s3a-again")
+    with pytest.raises(NothingToRefund, match="^table:3 holds no stakes$"):
+        services.refund_all("table:3", "x11")
+
+
+def test_legs_that_do_not_balance_are_refused_by_either_executor(two):
+    a, _ = two
+    size = ledger_size()
+    rule = services._Rule("legs", legs=((f"user:{a.pk}", -10), ("system:external", 11)))
+    with pytest.raises(LedgerError, match="internal error"):
+        services._post(
+            key="bad-legs",
+            kind="withdrawal",
+            reference="test",
+            request={},
+            refs=[f"user:{a.pk}", "system:external"],
+            rule=rule,
+        )
+    assert ledger_size() == size
+
+
+def test_a_refusal_inside_the_callers_transaction_leaves_the_rest_of_it(two):
+    a, _ = two
+    with transaction.atomic():
+        services.stake(a, "table:5", 100, "s5")
+        with pytest.raises(InsufficientFunds):
+            services.stake(a, "table:6", 5_000, "s6")
+        services.stake(a, "table:5", 100, "s5-more")
+    assert selectors.escrow_balance("table:5") == 200
+    assert not Account.objects.filter(reference="table:6").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the function is PostgreSQL's")
+def test_outside_a_transaction_a_posting_is_one_statement(make_user, ledger_path):
+    a = make_user()
+    services.deposit(a, 1_000, "dep")
+    with CaptureQueriesContext(connection) as stake:
+        services.stake(a, "table:1", 100, "s1")
+    with CaptureQueriesContext(connection) as again:
+        services.stake(a, "table:1", 100, "s1")
+    with CaptureQueriesContext(connection) as refund:
+        services.refund(a, "table:1", "r1")
+    if ledger_path == "function":
+        assert [len(stake), len(again), len(refund)] == [1, 2, 1]  # a replay also reads the row
+        assert "wallet_post" in stake[0]["sql"]
+    else:
+        assert len(stake) >= 6 and len(refund) >= 5
+    assert selectors.wallet_balance(a) == 1_000
+    call_command("ledger_check", verbosity=0)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs real row locks")
+@pytest.mark.timeout(120)
+def test_the_same_stake_from_ten_threads_moves_money_once(make_user):
+    u = make_user()
+    services.deposit(u, 1_000, "dep")
+    results = run_together(10, lambda i: services.stake(u, "table:7", 300, "stake:7"))
+    assert outcome(results) == {"Transaction": 10}
+    assert len({r.pk for r in results}) == 1
+    assert selectors.wallet_balance(u) == 700
+
+    def stake_or_refund(i):
+        if i % 2:
+            return services.stake(u, "table:7", 100 + i, f"more:{i}")
+        return services.refund(u, "table:7", f"back:{i}", amount=50)
+
+    results = run_together(10, stake_or_refund)
+    assert set(outcome(results)) <= {"Transaction", "InsufficientFunds"}
+    refunds = sum(1 for i, r in enumerate(results) if i % 2 == 0 and hasattr(r, "pk"))
+    stakes = sum(100 + i for i, r in enumerate(results) if i % 2 and hasattr(r, "pk"))
+    assert selectors.wallet_balance(u) == 700 - stakes + 50 * refunds
+    assert selectors.stakes_in("table:7") == {u.pk: 300 + stakes - 50 * refunds}
+    call_command("ledger_check", verbosity=0)
