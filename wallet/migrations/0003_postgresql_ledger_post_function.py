@@ -31,15 +31,20 @@ from django.conf import settings
 from django.db import migrations
 
 STAKED = """
+-- Starts from the escrow's transactions (a table's few stakes, refunds and its settlement)
+-- whatever the statistics say: started from a wallet, it would read the wallet's whole
+-- history, which only grows.
 CREATE OR REPLACE FUNCTION wallet_staked(p_escrow text, p_stake_kinds text[], p_users bigint[])
 RETURNS TABLE (user_id bigint, staked bigint) LANGUAGE sql STABLE AS $$
+    WITH t AS MATERIALIZED (
+        SELECT t.id, t.kind, t.reverses_id FROM wallet_transaction t WHERE t.reference = p_escrow
+    )
     SELECT a.owner_id::bigint, (-sum(e.amount))::bigint
-      FROM wallet_transaction t
+      FROM t
       LEFT JOIN wallet_transaction r ON r.id = t.reverses_id
       JOIN wallet_entry e ON e.transaction_id = t.id
       JOIN wallet_account a ON a.id = e.account_id
-     WHERE t.reference = p_escrow
-       AND (t.kind = ANY (p_stake_kinds) OR r.kind = ANY (p_stake_kinds))
+     WHERE (t.kind = ANY (p_stake_kinds) OR r.kind = ANY (p_stake_kinds))
        AND a.kind = 'wallet'
        AND (p_users IS NULL OR a.owner_id = ANY (p_users))
      GROUP BY a.owner_id
