@@ -6,13 +6,33 @@ an idempotency ``key`` (a non-empty string up to 200 characters, e.g.
 request returns the first call's :class:`~wallet.models.Transaction` and moves
 nothing; the same key with a different request raises ``IdempotencyConflict``.
 
-Each call runs in ``transaction.atomic()`` (a savepoint when the caller already
-holds a transaction, so a table can take a seat and its stake in one commit). The
-accounts a call touches are locked with ``SELECT ... FOR UPDATE`` ordered by id,
-one fixed order, so concurrent calls queue instead of deadlocking.
+Each call is one database transaction (a savepoint when the caller already holds a
+transaction, so a table can take a seat and its stake in one commit). The accounts a
+call touches are locked with ``SELECT ... FOR UPDATE`` ordered by id, one fixed
+order, so concurrent calls queue instead of deadlocking.
 
 Errors (``wallet.errors``, all ``LedgerError``) leave the ledger untouched.
 ``user`` arguments accept a user instance or its primary key.
+
+Where the rules live. A posting goes through ``_post`` with a ``_Rule``:
+
+- Here, in Python, once for both databases: input checks (amounts, references, keys),
+  the canonical request and its hash, the accounts to lock and which may be created,
+  the legs of a deposit, withdrawal, stake or reversal, the payouts of a split
+  (``wallet.settlement``), and every refusal's exception and message (``_error``).
+- Under the locks, by one of two executors of the same ``_Rule``: on PostgreSQL the
+  PL/pgSQL function ``wallet_post`` (migration 0003: one statement, so one round
+  trip outside a transaction, with plans cached by the server); elsewhere (SQLite,
+  the embedded default) ``_post_with_orm``. Both: replay or refuse a used key, create
+  the missing escrow/system accounts (a depositor's wallet once the user exists),
+  escrow open, a refund from the net stake read under the lock, every staker back on
+  ``refund_all``, payees must have staked and payouts plus fee equal the escrow's
+  balance, no wallet or escrow below zero, closed escrows end at exactly zero.
+  ``POSTGRES_FUNCTION = False`` runs the ORM executor on PostgreSQL too: the wallet
+  tests run every test on both, so the two cannot drift apart.
+- In the database, whatever the executor: unique keys, the ``CheckConstraint``s of
+  the models, and on PostgreSQL the deferred balance trigger and the immutability
+  triggers (migration 0002).
 """
 
 from __future__ import annotations
