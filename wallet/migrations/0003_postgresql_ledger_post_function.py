@@ -30,6 +30,8 @@ entry fees minus refunds, reversals included), the SQL twin of ``services._stake
 from django.conf import settings
 from django.db import migrations
 
+from trix_site.migrations_util import PostgreSQLOnlyRunSQL
+
 STAKED = """
 -- Starts from the escrow's transactions (a table's few stakes, refunds and its settlement)
 -- whatever the statistics say: started from a wallet, it would read the wallet's whole
@@ -285,8 +287,8 @@ DROP FUNCTION IF EXISTS wallet_staked(text, text[], bigint[]);
 """
 
 
-class CreateLedgerFunctions(migrations.RunSQL):
-    """Create the functions on PostgreSQL (with the user model's table name); elsewhere nothing."""
+class CreateLedgerFunctions(PostgreSQLOnlyRunSQL):
+    """The functions, on PostgreSQL only, with the user model's table name filled in."""
 
     def __init__(self):
         super().__init__(STAKED + POST, BACKWARD)
@@ -297,10 +299,6 @@ class CreateLedgerFunctions(migrations.RunSQL):
         user_model = to_state.apps.get_model(settings.AUTH_USER_MODEL)
         user_table = schema_editor.quote_name(user_model._meta.db_table)
         self._run_sql(schema_editor, STAKED + POST % {"user_table": user_table})
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if schema_editor.connection.vendor == "postgresql":
-            self._run_sql(schema_editor, BACKWARD)
 
 
 class Migration(migrations.Migration):
