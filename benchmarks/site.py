@@ -114,31 +114,39 @@ def create_tables(n: int) -> list[int]:
 
 
 class Poller(threading.Thread):
-    """One API client: polls the states of its tables, notes when each version appears."""
+    """One API client's poll loop over some tables: notes when each version first appears.
 
-    def __init__(self, tables: list[int], stop: threading.Event):
+    With ``wait`` > 0 it long-polls one table (``since`` = the version it has, held open by the
+    server until there is a newer one), as the table page does; an API client watching five
+    tables runs five of these. With ``wait`` = 0 it polls its tables in turn as fast as it is
+    answered (the server's busiest case: every poll is answered at once)."""
+
+    def __init__(self, tables: list[int], stop: threading.Event, wait: float = 0.0):
         super().__init__(daemon=True)
         self.tables = tables
         self.stop = stop
+        self.wait = wait
         self.since = dict.fromkeys(tables, 0)
         self.seen: dict[tuple[int, int], float] = {}
         self.requests = 0
         self.errors = 0
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10 + self.wait)
         while not self.stop.is_set():
             for table_id in self.tables:
                 try:
                     conn.request(
-                        "GET", f"/api/tables/{table_id}/state/?since={self.since[table_id]}&wait=0"
+                        "GET",
+                        f"/api/tables/{table_id}/state/?since={self.since[table_id]}"
+                        f"&wait={self.wait:g}",
                     )
                     response = conn.getresponse()
                     body = response.read()
                     now = time.time()
                 except (OSError, http.client.HTTPException):
                     self.errors += 1
-                    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+                    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10 + self.wait)
                     continue
                 self.requests += 1
                 if response.status != 200:
@@ -159,6 +167,25 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.05, help="seconds a bot waits")
     parser.add_argument("--concurrency", type=int, default=2, help="processes per worker")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes")
+    parser.add_argument(
+        "--web-threads",
+        type=int,
+        default=0,
+        help="threads per gunicorn process (0: enough "
+        "for every long poll to be held at once in one process, plus 8)",
+    )
+    parser.add_argument(
+        "--pool",
+        default="prefork",
+        choices=["prefork", "solo", "threads"],
+        help="Celery worker pool",
+    )
+    parser.add_argument(
+        "--poll-wait",
+        type=float,
+        default=5.0,
+        help="long-poll seconds (one connection per watched table); 0: poll tables in turn",
+    )
     parser.add_argument("--database-url", default=DB, help="dropped and created")
     parser.add_argument("--broker-url", default=BROKER, help="its Redis DB is flushed")
     parser.add_argument("--port", type=int, default=PORT)
@@ -171,6 +198,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     reset_database(e)
     logs = Path(tempfile.mkdtemp(prefix="trix-bench-"))
+    web_threads = args.web_threads or (args.tables + 8 if args.poll_wait > 0 else 8)
     py = sys.executable
     procs = [
         start(
@@ -186,7 +214,7 @@ def main() -> None:
                 "-w",
                 str(args.web_workers),
                 "--threads",
-                "8",
+                str(web_threads),
                 "--log-level",
                 "warning",
             ],
@@ -202,6 +230,8 @@ def main() -> None:
             "-A",
             "benchmarks.site_worker",
             "worker",
+            "-P",
+            args.pool,
             "-c",
             str(args.concurrency),
             "-l",
@@ -227,9 +257,11 @@ def main() -> None:
         tables = create_tables(args.tables)
         stop = threading.Event()
         per = max(1, len(tables) // args.clients)
-        pollers = [
-            Poller(tables[i * per : (i + 1) * per] or tables[:1], stop) for i in range(args.clients)
-        ]
+        watched = [tables[i * per : (i + 1) * per] or tables[:1] for i in range(args.clients)]
+        if args.poll_wait > 0:
+            pollers = [Poller([t], stop, args.poll_wait) for mine in watched for t in mine]
+        else:
+            pollers = [Poller(mine, stop) for mine in watched]
         for p in pollers:
             p.start()
         time.sleep(2)  # warm-up: deals dealt, caches filled
@@ -252,7 +284,7 @@ def main() -> None:
         time.sleep(1.0)  # let pollers see the last actions
         stop.set()
         for p in pollers:
-            p.join(15)
+            p.join(15 + args.poll_wait)
         acts = list(
             TableAction.objects.filter(
                 applied_at__gte=t0, applied_at__lt=t1, status="applied"
@@ -290,8 +322,13 @@ def main() -> None:
     ceiling = args.tables / args.bot_delay if args.bot_delay > 0 else float("inf")
     print(
         f"tables: {args.tables} four-bot (complex_partner), bot delay {args.bot_delay}s; "
-        f"2 workers x {args.concurrency} processes; gunicorn {args.web_workers}x8 threads; "
-        f"{args.clients} pollers"
+        f"2 workers x {args.concurrency} ({args.pool} pool); "
+        f"gunicorn {args.web_workers}x{web_threads} threads; {args.clients} API clients "
+        + (
+            f"long-polling (wait {args.poll_wait:g} s, one connection per table)"
+            if args.poll_wait > 0
+            else "polling their tables in turn (wait 0)"
+        )
     )
     print(
         f"bot-delay ceiling: {args.tables} tables / {args.bot_delay} s = {ceiling:.0f} actions/s "

@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import dealing, stakes, state_store
+from games import dealing, stakes, state_store, table_writes
 from games.engine import IllegalAction, InvalidOptions, Options, apply, new_match
 from games.engine.bots import BOTS, make_bot
 from games.engine.match import default_action, forced_action
@@ -77,6 +77,14 @@ def _add_events(
     """Append engine-shaped events (``type``, ``visible_to``, payload) to the log, in one
     INSERT; ``log`` (the match log's increment, :func:`games.state_store.increment`) goes on
     the first of them."""
+    TableEvent.objects.bulk_create(_event_rows(table, events, log))
+
+
+def _event_rows(
+    table: Table, events: list[dict[str, Any]], log: dict[str, list] | None = None
+) -> list[TableEvent]:
+    """The unsaved :class:`TableEvent` rows of ``events``, one version each after
+    ``table.version`` (which is advanced to the last); ``log`` on the first."""
     if log is not None and not events:
         raise RuntimeError("a change of the match log must come with at least one event")
     rows = []
@@ -95,7 +103,7 @@ def _add_events(
         )
     if log is not None:
         rows[0].log = log
-    TableEvent.objects.bulk_create(rows)
+    return rows
 
 
 def _send_wake(table: Table) -> None:
@@ -554,8 +562,9 @@ def _timer(table: Table, phase: str) -> float | None:
 _PLAY_FIELDS = ["version", "status", "finished_at", "result", "deadline", "wake_at"]
 
 
-def _schedule(table: Table, state, events: list[dict]) -> None:
-    """Set the table's deadline, wake-up and status after a change; send the wake-up."""
+def _schedule(table: Table, state, events: list[dict], *, send: bool = True) -> None:
+    """Set the table's deadline, wake-up and status after a change; send the wake-up after
+    the commit (``send=False``: the caller sends it, with :func:`_send_wake`)."""
     now = timezone.now()
     if state.phase == "over":
         table.status = TableStatus.FINISHED
@@ -573,7 +582,8 @@ def _schedule(table: Table, state, events: list[dict]) -> None:
         table.deadline = None
         pause = settings.TRIX_DEAL_PAUSE if state.deal_number else 0.0
         table.wake_at = now + timedelta(seconds=pause)
-        _send_wake(table)
+        if send:
+            _send_wake(table)
         return
     to_act = state.to_act()
     humans = [s for s in to_act if table.seat_kinds[s] == "human"]
@@ -597,12 +607,19 @@ def _schedule(table: Table, state, events: list[dict]) -> None:
     if bots:
         candidates.append(now + timedelta(seconds=settings.TRIX_BOT_DELAY))
     table.wake_at = min(candidates) if candidates else None
-    _send_wake(table)
+    if send:
+        _send_wake(table)
 
 
 def wake(table_id: int, version: int) -> None:
     """Worker: the timer set for ``version`` fired. If the table is still at that version:
-    deal the next deal, let one bot act, or time out the seats whose deadline passed."""
+    deal the next deal, let one bot act, or time out the seats whose deadline passed.
+
+    On PostgreSQL a bot's or a timeout's turn that ends no deal is written in one statement
+    that applies it only if the table is still at ``version`` (:func:`_wake_in_one_write`);
+    everything else, and a turn that lost that race, takes the table's row lock first."""
+    if table_writes.available() and _wake_in_one_write(table_id, version):
+        return
     with transaction.atomic():
         try:
             table = _lock_table(table_id)
@@ -618,7 +635,6 @@ def wake(table_id: int, version: int) -> None:
             return
         state = state_store.for_write(table)
         since = state_store.mark(state)
-        kinds = table.seat_kinds
         actions: list[TableAction] = []
         record = None
         if state.phase == "deal":
@@ -626,28 +642,81 @@ def wake(table_id: int, version: int) -> None:
             hands = dealing.hands(record.shuffle, state.deal_number + 1)
             _, events = apply(state, {"type": "deal", "hands": hands})
         else:
-            events = []
-            to_act = state.to_act()
-            bots = [s for s in to_act if kinds[s] != "human"]
-            if bots:
-                seat = bots[0]
-                rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
-                action = make_bot(kinds[seat] or "rules").act(state, seat, rng)
-                _, events = apply(state, action)
-                actions.append(_own_action(table, seat, "bot", action, table.wake_at))
-            elif table.deadline is not None and table.deadline <= now + timedelta(milliseconds=20):
-                for seat in to_act:
-                    action = default_action(state, seat)
-                    more = [{"type": "timeout", "seat": seat, "visible_to": "all"}]
-                    _, applied = apply(state, action)
-                    events += more + applied
-                    actions.append(_own_action(table, seat, "timeout", action, table.deadline))
-            else:
+            turn = _turn(table, state, now)
+            if turn is None:
                 state_store.remember_on_commit(table, state)
                 _schedule(table, state, [])
                 table.save(update_fields=_PLAY_FIELDS)
                 return
+            events, actions = turn
         _commit(table, record, state, since, events, actions)
+
+
+def _turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | None:
+    """Apply to ``state`` what a wake-up of ``table`` (in a match, not waiting for a deal)
+    does now: one bot's action, or the default actions of the seats whose deadline passed.
+    Returns the events and the actions, or None if nothing is due (``state`` unchanged)."""
+    kinds = table.seat_kinds
+    to_act = state.to_act()
+    bots = [s for s in to_act if kinds[s] != "human"]
+    if bots:
+        seat = bots[0]
+        rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
+        action = make_bot(kinds[seat] or "rules").act(state, seat, rng)
+        _, events = apply(state, action)
+        return events, [_own_action(table, seat, "bot", action, table.wake_at)]
+    if table.deadline is not None and table.deadline <= now + timedelta(milliseconds=20):
+        events, actions = [], []
+        for seat in to_act:
+            action = default_action(state, seat)
+            more = [{"type": "timeout", "seat": seat, "visible_to": "all"}]
+            _, applied = apply(state, action)
+            events += more + applied
+            actions.append(_own_action(table, seat, "timeout", action, table.deadline))
+        return events, actions
+    return None
+
+
+def _wake_in_one_write(table_id: int, version: int) -> bool:
+    """The wake-up's common case in one write, outside a transaction (PostgreSQL): read the
+    table without a lock, take its state, apply the turn, and store the events, the actions
+    and the table's new version, deadline and wake-up with
+    :func:`games.table_writes.write_if_current`, which writes only if the table is still at
+    ``version``. Returns True when done (written, or nothing to do for this version); False
+    when the locking path must run (a deal to deal or ending, the match ending, an early
+    wake-up, nothing due, or the race lost)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.version != version or table.status != TableStatus.PLAYING:
+        return True  # as the locking path: a wake-up for an old version is a no-op
+    now = timezone.now()
+    if table.wake_at is None or table.wake_at > now + timedelta(milliseconds=20):
+        return False
+    state = state_store.for_write(table)
+    if state is None or state.phase in ("deal", "over"):
+        state_store.put_back(table, state)
+        return False
+    since = state_store.mark(state)
+    turn = _turn(table, state, now)
+    if turn is None:
+        state_store.put_back(table, state)
+        return False
+    events, actions = turn
+    if state.phase in ("deal", "over") or any(e["type"] == "deal_ended" for e in events):
+        return False  # the changed state is dropped; the locking path redoes the turn
+    rows = _event_rows(table, events, state_store.increment(state, since))
+    _schedule(table, state, events, send=False)
+    for act in actions:
+        act.status = ActionStatus.APPLIED
+        act.applied_version = table.version
+        act.applied_at = now
+    written = table_writes.write_if_current(
+        table_id, version, table.version, table.deadline, table.wake_at, rows, actions, now
+    )
+    if not written:
+        return False
+    state_store.put_back(table, state)
+    _send_wake(table)
+    return True
 
 
 def _own_action(table: Table, seat: int, source: str, action: dict, due) -> TableAction:

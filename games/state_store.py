@@ -186,20 +186,27 @@ def for_write(table) -> MatchState | None:
     return _current(table, entry)
 
 
+def put_back(table, state: MatchState | None) -> None:
+    """Cache ``state`` as the table's state at ``table.version`` now: a state taken with
+    :func:`for_write` and left unchanged, or one whose change is already committed."""
+    if state is not None:
+        _put(_key(table), table.version, state)
+
+
+def _put(key: tuple, version: int, state: MatchState) -> None:
+    with _lock:
+        entry = _cache.get(key)
+        if entry is None or entry[0] <= version:
+            _cache[key] = (version, state)
+            _cache.move_to_end(key)
+            _trim()
+
+
 def remember_on_commit(table, state: MatchState) -> None:
     """Cache ``state`` as the table's state at ``table.version`` once the transaction
     commits (never if it rolls back)."""
     key, version = _key(table), table.version
-
-    def remember() -> None:
-        with _lock:
-            entry = _cache.get(key)
-            if entry is None or entry[0] <= version:
-                _cache[key] = (version, state)
-                _cache.move_to_end(key)
-                _trim()
-
-    transaction.on_commit(remember)
+    transaction.on_commit(lambda: _put(key, version, state))
 
 
 def _trim() -> None:

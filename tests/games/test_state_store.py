@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors, services, state_store, tasks
-from games.models import MatchRecord, Table, TableEvent
+from games import selectors, services, state_store, table_writes, tasks
+from games.models import MatchRecord, Table, TableAction, TableEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,10 +104,32 @@ def test_a_table_row_older_than_the_checkpoint_still_reads_its_own_version(table
     assert len(seen["actions"]) == len(expected["actions"]) - 1
 
 
-def test_one_bot_action_costs_four_statements_with_a_warm_cache(table, django_assert_num_queries):
+def test_one_bot_action_costs_two_statements_with_a_warm_cache(table, django_assert_num_queries):
+    t = step(table.pk, 3)
+    # Read the table row; then one statement that updates the table if it is still at that
+    # version and inserts the events and the bot's action row (games.table_writes). The
+    # stored state is neither read nor rewritten.
+    with django_assert_num_queries(2):
+        services.wake(t.pk, t.version)
+    after = Table.objects.get(pk=t.pk)
+    assert after.version > t.version
+    assert after.wake_at is not None and after.wake_at != t.wake_at
+    action = TableAction.objects.get(table=t, version=t.version)
+    assert (action.source, action.status, action.applied_version) == (
+        "bot",
+        "applied",
+        after.version,
+    )
+    events = TableEvent.objects.filter(table=t, version__gt=t.version).order_by("version")
+    assert [e.version for e in events] == list(range(t.version + 1, after.version + 1))
+    assert events[0].log is not None and all(e.log is None for e in events[1:])
+
+
+def test_the_locking_path_costs_six_statements(table, monkeypatch, django_assert_num_queries):
+    monkeypatch.setattr(table_writes, "available", lambda: False)
     t = step(table.pk, 3)
     # BEGIN; lock the table row, insert the events, insert the bot's action row, update the
-    # table; COMMIT. The stored state is neither read nor rewritten.
+    # table; COMMIT.
     with django_assert_num_queries(6):
         services.wake(t.pk, t.version)
     assert Table.objects.get(pk=t.pk).version > t.version

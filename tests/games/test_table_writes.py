@@ -1,0 +1,139 @@
+"""The one-statement write of a wake-up (``games.table_writes``, PostgreSQL): it changes a
+table only if the table is still at the version the change was computed against, a race
+leaves exactly one change, and a match played that way is the match the locking path plays.
+The worker's tasks are run in this process (the tasks it would send are dropped)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import services, table_writes, tasks
+from games.models import MatchRecord, Table, TableAction, TableEvent
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def new_table(monkeypatch, settings, make_user):
+    """``new_table()`` -> a four-bot table on fixed seeds (the same deals and bot choices each
+    time), whose wake-ups the test applies itself."""
+    for task in (tasks.wake, tasks.apply_action, tasks.settle):
+        monkeypatch.setattr(task, "delay", lambda *a, **k: None)
+        monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
+    settings.TRIX_BOT_DELAY = 0.0
+    settings.TRIX_DEAL_PAUSE = 0.0
+    user = make_user("owner")
+
+    def make() -> Table:
+        t = services.create_table(
+            user,
+            "complex_partner",
+            0,
+            {},
+            shuffle_secret=b"s" * 32,
+            shuffle_match_id="same-deals",
+            bot_seed="fixed",
+        )
+        for seat in range(4):
+            services.seat_bot(user, t.pk, seat, "rules")
+        return Table.objects.get(pk=t.pk)
+
+    return make
+
+
+def play_out(table_id: int) -> Table:
+    for _ in range(5000):
+        t = Table.objects.get(pk=table_id)
+        if t.status != "playing":
+            return t
+        services.wake(t.pk, t.version)
+    raise AssertionError("the match did not end")
+
+
+def log_of(table: Table) -> list[tuple]:
+    """The event log, without what names this table's own rows (its deals' ids)."""
+    rows = TableEvent.objects.filter(table=table).order_by("version")
+    return [
+        (
+            e.version,
+            e.type,
+            {k: v for k, v in e.payload.items() if k != "deal_id"},
+            e.visible_to,
+            e.log,
+        )
+        for e in rows
+    ]
+
+
+def test_runs_on_postgresql_outside_a_transaction_only():
+    assert connection.vendor == "postgresql"
+    assert table_writes.available()
+    from django.db import transaction
+
+    with transaction.atomic():
+        assert not table_writes.available()
+
+
+def test_a_table_that_moved_on_is_not_written(new_table):
+    t = new_table()
+    before = (t.version, TableEvent.objects.count(), TableAction.objects.count())
+    now = timezone.now()
+    event = TableEvent(table=t, version=t.version, type="timeout", payload={"seat": 0})
+    written = table_writes.write_if_current(
+        t.pk, t.version - 1, t.version, None, None, [event], [], now
+    )
+    assert written is False
+    t.refresh_from_db()
+    assert (t.version, TableEvent.objects.count(), TableAction.objects.count()) == before
+
+
+def test_a_match_written_in_one_statement_is_the_match_of_the_locking_path(new_table, monkeypatch):
+    fast = play_out(new_table().pk)
+    monkeypatch.setattr(table_writes, "available", lambda: False)
+    locked = play_out(new_table().pk)
+    assert fast.status == locked.status == "finished"
+    assert fast.result == locked.result
+    assert fast.version == locked.version
+    fast_log, locked_log = log_of(fast), log_of(locked)
+    assert fast_log == locked_log
+    assert MatchRecord.objects.get(table=fast).state == MatchRecord.objects.get(table=locked).state
+    sources = ("source", "seat", "version", "action", "status", "applied_version")
+    assert list(TableAction.objects.filter(table=fast).order_by("version").values(*sources)) == (
+        list(TableAction.objects.filter(table=locked).order_by("version").values(*sources))
+    )
+
+
+def test_two_workers_waking_the_same_turn_apply_it_once(new_table):
+    t = new_table()
+    for _ in range(6):  # dealt, into the contract and doubling
+        services.wake(t.pk, Table.objects.get(pk=t.pk).version)
+    t = Table.objects.get(pk=t.pk)
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            barrier.wait()
+            services.wake(t.pk, t.version)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors
+    after = Table.objects.get(pk=t.pk)
+    assert TableAction.objects.filter(table=t, version=t.version).count() == 1
+    assert TableAction.objects.filter(table=t, version__gt=t.version).count() == 0
+    versions = list(
+        TableEvent.objects.filter(table=t, version__gt=t.version).values_list("version", flat=True)
+    )
+    assert sorted(versions) == list(range(t.version + 1, after.version + 1))
