@@ -685,7 +685,7 @@ def _wake_in_one_write(table_id: int, version: int) -> bool:
     ``version``. Returns True when done (written, or nothing to do for this version); False
     when the locking path must run (a deal to deal or ending, the match ending, an early
     wake-up, nothing due, or the race lost)."""
-    table = Table.objects.filter(pk=table_id).first()
+    table = table_writes.read_table(table_id)
     if table is None or table.version != version or table.status != TableStatus.PLAYING:
         return True  # as the locking path: a wake-up for an old version is a no-op
     now = timezone.now()

@@ -137,3 +137,14 @@ def test_two_workers_waking_the_same_turn_apply_it_once(new_table):
         TableEvent.objects.filter(table=t, version__gt=t.version).values_list("version", flat=True)
     )
     assert sorted(versions) == list(range(t.version + 1, after.version + 1))
+
+
+def test_read_table_gives_the_row_as_the_orm_does(new_table):
+    t = new_table()
+    services.wake(t.pk, t.version)
+    orm = Table.objects.get(pk=t.pk)
+    raw = table_writes.read_table(t.pk)
+    fields = [f.attname for f in Table._meta.concrete_fields]
+    assert {f: getattr(raw, f) for f in fields} == {f: getattr(orm, f) for f in fields}
+    assert isinstance(raw.options, dict) and isinstance(raw.seat_kinds, list)
+    assert table_writes.read_table(orm.pk + 1000) is None
