@@ -2,13 +2,20 @@
 Celery workers (and one beat), 50 tables of four bots playing at once for a fixed time, and
 10 API clients polling table states over HTTP.
 
+Each API client watches one table (``--tables-per-client``) the way the table page does: it
+long-polls ``GET /api/tables/{id}/state/?since=VERSION&wait=5`` (answered as soon as there is
+a newer version) and notes when each version first reaches it. ``--tables-per-client 5`` has
+the 10 clients watch all 50 tables (one connection per table); ``--poll-wait 0`` makes them
+poll their tables in turn as fast as they are answered instead.
+
 Prints: actions applied per second; p50/p99 from an action's submission (a bot's turn falling
 due) to its appearance in a polling client's state; database statements per action (worker
 side); the load average before and after.
 
     .venv/bin/pip install -e ".[serve]"     # gunicorn
     .venv/bin/python benchmarks/site.py [--tables 50] [--seconds 60] [--clients 10]
-        [--bot-delay 0.05] [--concurrency 2] [--database-url URL] [--broker-url URL]
+        [--tables-per-client 1] [--poll-wait 5] [--bot-delay 0.05] [--pool prefork]
+        [--concurrency 2] [--database-url URL] [--broker-url URL]
 
 Each table is a closed loop: a bot acts ``--bot-delay`` seconds after the previous change was
 applied, so 50 tables can offer at most 50 / delay actions per second. The default delay keeps
@@ -163,7 +170,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--clients", type=int, default=10, help="API clients")
+    parser.add_argument(
+        "--tables-per-client",
+        type=int,
+        default=1,
+        help="tables each client watches (a player or spectator watches one; 0: share all "
+        "the tables out among the clients)",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.05, help="seconds a bot waits")
     parser.add_argument("--concurrency", type=int, default=2, help="processes per worker")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes")
@@ -198,7 +212,11 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     reset_database(e)
     logs = Path(tempfile.mkdtemp(prefix="trix-bench-"))
-    web_threads = args.web_threads or (args.tables + 8 if args.poll_wait > 0 else 8)
+    per = args.tables_per_client or max(1, args.tables // args.clients)
+    if per * args.clients > args.tables:
+        parser.error("--clients x --tables-per-client is more than --tables")
+    connections = args.clients * per if args.poll_wait > 0 else args.clients
+    web_threads = args.web_threads or connections + 8
     py = sys.executable
     procs = [
         start(
@@ -256,8 +274,7 @@ def main() -> None:
         r = redis.Redis.from_url(BROKER)
         tables = create_tables(args.tables)
         stop = threading.Event()
-        per = max(1, len(tables) // args.clients)
-        watched = [tables[i * per : (i + 1) * per] or tables[:1] for i in range(args.clients)]
+        watched = [tables[i * per : (i + 1) * per] for i in range(args.clients)]
         if args.poll_wait > 0:
             pollers = [Poller([t], stop, args.poll_wait) for mine in watched for t in mine]
         else:
@@ -324,6 +341,8 @@ def main() -> None:
         f"tables: {args.tables} four-bot (complex_partner), bot delay {args.bot_delay}s; "
         f"2 workers x {args.concurrency} ({args.pool} pool); "
         f"gunicorn {args.web_workers}x{web_threads} threads; {args.clients} API clients "
+        f"watching {per} table{'s' if per > 1 else ''} each ({args.clients * per} of "
+        f"{args.tables}), "
         + (
             f"long-polling (wait {args.poll_wait:g} s, one connection per table)"
             if args.poll_wait > 0
