@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 
+from wallet import staking
 from wallet.models import Account, AccountKind, Entry
 
 
@@ -50,9 +51,7 @@ def escrow_balance(escrow_ref: str) -> int:
 
 def stakes_in(escrow_ref: str) -> dict[int, int]:
     """user id -> net amount staked (stakes or entry fees minus refunds) in the escrow."""
-    from wallet.services import _staked  # one definition of "staked", shared with the writes
-
-    return _staked(escrow_ref)
+    return staking.staked(escrow_ref)  # one definition of "staked", shared with the writes
 
 
 def is_escrow_closed(escrow_ref: str) -> bool:

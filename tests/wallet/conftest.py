@@ -25,11 +25,11 @@ def ledger_path(request, monkeypatch):
     ``function``: PostgreSQL's ``wallet_post`` (one statement per posting); ``orm``: the
     portable path SQLite uses. On SQLite the two are the same, so ``function`` is skipped.
     """
-    from wallet import services
+    from wallet import executor_pg
 
     if request.param == "function" and connection.vendor != "postgresql":
         pytest.skip("the wallet_post function is PostgreSQL's")
-    monkeypatch.setattr(services, "POSTGRES_FUNCTION", request.param == "function")
+    monkeypatch.setattr(executor_pg, "POSTGRES_FUNCTION", request.param == "function")
     return request.param
 
 

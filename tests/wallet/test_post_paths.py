@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from wallet import selectors, services
+from wallet import posting, rules, selectors, services
 from wallet.errors import (
     AlreadyReversed,
     EscrowClosed,
@@ -87,9 +87,9 @@ def test_refusals_have_the_same_messages_on_both_paths(two, make_user):
 def test_legs_that_do_not_balance_are_refused_by_either_executor(two):
     a, _ = two
     size = ledger_size()
-    rule = services._Rule("legs", legs=((f"user:{a.pk}", -10), ("system:external", 11)))
+    rule = rules.Rule("legs", legs=((f"user:{a.pk}", -10), ("system:external", 11)))
     with pytest.raises(LedgerError, match="internal error"):
-        services._post(
+        posting.post(
             key="bad-legs",
             kind="withdrawal",
             reference="test",
