@@ -20,11 +20,11 @@ PL/pgSQL caches per connection, what the portable ORM path does in five or six:
 
 A refusal raises SQLSTATE ``WL001`` with a JSON object in DETAIL (``{"code": ...}`` and
 the facts for the message), so everything the statement created is rolled back; Python
-turns it into the ``wallet.errors`` class (``services._error``). The balance trigger,
+turns it into the ``wallet.errors`` class (``wallet.rules.error``). The balance trigger,
 the immutability triggers and the CHECK constraints of 0001/0002 still apply to its writes.
 
 ``wallet_staked(escrow, stake_kinds, users)``: user id -> net amount staked (stakes and
-entry fees minus refunds, reversals included), the SQL twin of ``services._staked``.
+entry fees minus refunds, reversals included), the SQL twin of ``wallet.staking.staked``.
 """
 
 from django.conf import settings
