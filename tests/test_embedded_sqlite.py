@@ -42,11 +42,13 @@ print("ok")
 """
 
 
-def test_concurrent_writers_on_the_embedded_default(tmp_path):
+def run_embedded(script: str, tmp_path) -> None:
+    """Run ``script`` in a fresh interpreter on the embedded default (SQLite in ``tmp_path``,
+    no DATABASE_URL or broker); it must print ``ok``."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     env.update(TRIX_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="trix_site.settings")
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
+        [sys.executable, "-c", script],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -54,6 +56,10 @@ def test_concurrent_writers_on_the_embedded_default(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_concurrent_writers_on_the_embedded_default(tmp_path):
+    run_embedded(SCRIPT, tmp_path)
 
 
 LONG_POLL = """
@@ -92,14 +98,4 @@ print("ok")
 def test_long_polls_on_the_embedded_default_poll_the_table(tmp_path):
     """SQLite has no NOTIFY: a waiting state poll looks at the table every 50 ms, and still
     returns soon after a change (and after its wait when nothing changes)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
-    env.update(TRIX_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="trix_site.settings")
-    done = subprocess.run(
-        [sys.executable, "-c", LONG_POLL],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+    run_embedded(LONG_POLL, tmp_path)

@@ -27,3 +27,16 @@ def api(make_user):
         return client
 
     return make
+
+
+@pytest.fixture
+def tasks_applied_here(monkeypatch, settings):
+    """The worker's tasks are not sent (the test calls ``games.services`` itself, one known
+    change at a time) and bots and deals wait for nobody."""
+    from games import tasks
+
+    for task in (tasks.wake, tasks.apply_action, tasks.settle):
+        monkeypatch.setattr(task, "delay", lambda *a, **k: None)
+        monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
+    settings.TRIX_BOT_DELAY = 0.0
+    settings.TRIX_DEAL_PAUSE = 0.0

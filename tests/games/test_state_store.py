@@ -6,20 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors, services, state_store, table_writes, tasks
+from games import selectors, services, state_store, table_writes
 from games.models import MatchRecord, Table, TableAction, TableEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def table(monkeypatch, settings, make_user):
+def table(tasks_applied_here, make_user):
     """A four-bot table whose wake-ups this test applies itself."""
-    for task in (tasks.wake, tasks.apply_action, tasks.settle):
-        monkeypatch.setattr(task, "delay", lambda *a, **k: None)
-        monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
-    settings.TRIX_BOT_DELAY = 0.0
-    settings.TRIX_DEAL_PAUSE = 0.0
     user = make_user("owner")
     t = services.create_table(user, "complex_partner", 0, {}, bot_seed="fixed")
     for seat in range(4):

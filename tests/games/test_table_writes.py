@@ -11,21 +11,16 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, table_writes, tasks
+from games import services, table_writes
 from games.models import MatchRecord, Table, TableAction, TableEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def new_table(monkeypatch, settings, make_user):
+def new_table(tasks_applied_here, make_user):
     """``new_table()`` -> a four-bot table on fixed seeds (the same deals and bot choices each
     time), whose wake-ups the test applies itself."""
-    for task in (tasks.wake, tasks.apply_action, tasks.settle):
-        monkeypatch.setattr(task, "delay", lambda *a, **k: None)
-        monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
-    settings.TRIX_BOT_DELAY = 0.0
-    settings.TRIX_DEAL_PAUSE = 0.0
     user = make_user("owner")
 
     def make() -> Table:
