@@ -164,6 +164,7 @@ def create_table(
             f"({settings.TRIX_MAX_STAKE} minor units)",
             "invalid",
         )
+    _check_timers(parsed, stake)
     with transaction.atomic():
         table = Table.objects.create(
             variant=variant,
@@ -181,6 +182,26 @@ def create_table(
         _add_events(table, [{"type": "table_created", "commitment": commitment}])
         table.save(update_fields=["commitment", "version"])
     return table
+
+
+def _check_timers(options: Options, stake: int) -> None:
+    """The site's limits on the timers (whole seconds, ``0`` = none): at most
+    ``TRIX_MAX_TIMER`` each, and a staked table has all three, so no player can hold the
+    others' stakes for ever by not acting (``shared/trix-rules.md`` allows no timer for
+    casual tables). Raises :class:`BadRequest` naming the timer."""
+    for name in PHASE_TIMER.values():
+        seconds = getattr(options, name)
+        if seconds > settings.TRIX_MAX_TIMER:
+            raise BadRequest(
+                f"{name} must be at most {settings.TRIX_MAX_TIMER} seconds, got {seconds}",
+                "invalid",
+            )
+        if stake > 0 and seconds == 0:
+            raise BadRequest(
+                f"a staked table needs every timer: {name} must be 1 to "
+                f"{settings.TRIX_MAX_TIMER} seconds (0, no timer, is for free tables)",
+                "invalid",
+            )
 
 
 def _open_seat(table: Table, seat_no: int) -> Seat:

@@ -195,6 +195,8 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 TRIX_CURRENCY = os.environ.get("TRIX_CURRENCY", "USD")
 # The largest stake per seat a table may ask (minor units; default 10,000.00).
 TRIX_MAX_STAKE = int(os.environ.get("TRIX_MAX_STAKE", "1000000"))
+# The longest timer a table may set, in seconds (a staked table must set all three).
+TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 # The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).
 # On by default where DEBUG is (./dev run); a production site (DJANGO_DEBUG=0) turns it off.
 TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)

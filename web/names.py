@@ -70,9 +70,9 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
         "help": "What the owner gets when the choose timer runs out.",
         "values": {"first_unplayed": "The first unplayed contract"},
     },
-    "choose_timer": {"label": "Choose timer (s)", "help": "0 = no timer."},
-    "double_timer": {"label": "Double timer (s)", "help": "0 = no timer."},
-    "play_timer": {"label": "Play timer (s)", "help": "0 = no timer."},
+    "choose_timer": {"label": "Choose timer (s)", "help": "0 = no timer (free tables only)."},
+    "double_timer": {"label": "Double timer (s)", "help": "0 = no timer (free tables only)."},
+    "play_timer": {"label": "Play timer (s)", "help": "0 = no timer (free tables only)."},
     "auto_play_forced": {
         "label": "Auto-play forced moves",
         "help": "A seat with exactly one legal action plays it after a short delay.",

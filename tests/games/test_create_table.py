@@ -1,5 +1,8 @@
 """Creating a table: a stake beyond the site's limit is refused clearly (found by a new user:
-a stake of 10**30 answered 500, one of 10**12 made a table nobody could ever join)."""
+a stake of 10**30 answered 500, one of 10**12 made a table nobody could ever join); so are
+timers beyond the site's limit, and a staked table without timers (found by a new user: a
+timer of 10**12 s froze the match before its first deal, and the other player's only way out
+was to forfeit the stake to the creator)."""
 
 import pytest
 from django.test import override_settings
@@ -28,3 +31,46 @@ def test_the_limit_is_a_setting_and_inclusive(api):
     refused = alice.post("/api/tables/", {"variant": "trix", "stake": 501}, format="json")
     assert refused.status_code == 400
     assert "at most 5.00 USD" in refused.json()["error"]
+
+
+TIMERS = ("choose_timer", "double_timer", "play_timer")
+
+
+@pytest.mark.parametrize("timer", TIMERS)
+@pytest.mark.parametrize("seconds", [10**12, 3601])
+def test_a_timer_above_the_limit_is_refused_with_a_clear_error(api, timer, seconds):
+    alice = api("alice")
+    response = alice.post(
+        "/api/tables/", {"variant": "trix", "options": {timer: seconds}}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert timer in response.json()["error"] and "3600" in response.json()["error"]
+    assert not Table.objects.exists()
+
+
+@pytest.mark.parametrize("timer", TIMERS)
+def test_a_staked_table_needs_every_timer(api, timer):
+    alice = api("alice")
+    response = alice.post(
+        "/api/tables/", {"variant": "trix", "stake": 100, "options": {timer: 0}}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert timer in response.json()["error"] and "staked" in response.json()["error"]
+    assert not Table.objects.exists()
+
+
+@override_settings(TRIX_MAX_TIMER=60)
+def test_the_timer_limit_is_a_setting_and_inclusive_and_free_tables_may_have_none(api):
+    alice = api("alice")
+    options = {"choose_timer": 60, "double_timer": 60, "play_timer": 60}
+    ok = alice.post(
+        "/api/tables/", {"variant": "trix", "stake": 100, "options": options}, format="json"
+    )
+    assert ok.status_code == 201, ok.content
+    none = {"choose_timer": 0, "double_timer": 0, "play_timer": 0}
+    free = alice.post("/api/tables/", {"variant": "trix", "options": none}, format="json")
+    assert free.status_code == 201, free.content
+    refused = alice.post(
+        "/api/tables/", {"variant": "trix", "options": {"play_timer": 61}}, format="json"
+    )
+    assert refused.status_code == 400

@@ -43,7 +43,7 @@ def test_staked_matches_settle_once(worker, api):
         assert r.status_code == 200
     # Partnership table: carol forfeits mid-match.
     forfeit = new_table(
-        carol, "complex_partner", stake=200, choose_timer=0, double_timer=0, play_timer=0
+        carol, "complex_partner", stake=200, choose_timer=3600, double_timer=3600, play_timer=3600
     )
     carol.post(f"/api/tables/{forfeit['id']}/seats/", {"seat": 0}, format="json")
     seat_bots(carol, forfeit["id"], [1, 2])

@@ -112,16 +112,17 @@ def test_sign_up_fund_create_a_staked_table_and_play_a_whole_match(worker, new_p
     assert wallet_balance(user) == 20_00
     page.goto("/")
 
-    # Create a staked table: stake 5, Complex Partner, no timers (a person clicks here).
+    # Create a staked table: stake 5, Complex Partner, the longest timers (a person clicks
+    # here; a staked table must have timers).
     page.fill("#id_stake", "5")
     page.select_option("#opt_variant", "complex_partner")
     for timer in ("choose_timer", "double_timer", "play_timer"):
-        page.fill(f"#opt_{timer}", "0")
+        page.fill(f"#opt_{timer}", "3600")
     page.click("[data-testid=create-table]")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     table_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
     assert "Trix Complex Partner" in page.locator("h1").inner_text()
-    assert "no timer" in page.locator(".options").inner_text()  # options shown before staking
+    assert "3600 s" in page.locator(".options").inner_text()  # options shown before staking
 
     # Take seat 1 with the browser's client seed; it is shown back.
     seed = page.locator("#client-seed").input_value()
