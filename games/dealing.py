@@ -52,8 +52,9 @@ def create(match_id: str, deals: int, secret: bytes | None = None) -> tuple[dict
 
 def clean_client_seed(value: Any) -> str:
     """A seat's client seed: the given one if valid (1..64 printable ASCII), a fresh one if
-    empty. Raises :class:`FairnessError` naming the rule."""
-    if value is None or value == "":
+    none is given (``None``). Raises :class:`FairnessError` naming the rule (an empty or
+    blank seed too: docs/fairness.md)."""
+    if value is None:
         return new_client_seed()
     return validate_client_seed(value)
 

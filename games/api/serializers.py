@@ -19,7 +19,10 @@ class CreateTableSerializer(serializers.Serializer):
 class TakeSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     client_seed = serializers.CharField(
-        required=False, allow_blank=True, max_length=64, trim_whitespace=False
+        required=False,
+        max_length=64,
+        trim_whitespace=False,
+        help_text="1 to 64 printable ASCII characters; omit it and the server makes one",
     )
 
 

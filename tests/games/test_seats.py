@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Table
+from games.models import Seat, Table
 from tests.games.helpers import new_table, seat_bots, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -118,3 +120,22 @@ def test_seats_and_creator_show_display_names_not_usernames(api):
     listed = APIClient().get("/api/tables/", {"status": "open"}).json()
     assert listed[0]["created_by"]["name"] == "أبو فهد"
     assert listed[0]["seats"][0]["name"] == "أبو فهد"
+
+
+def test_an_empty_client_seed_is_refused_and_none_gets_one_made_for_the_player(api):
+    """Found by a new user: ``"client_seed": ""`` was taken as "make one up for me". An empty
+    seed is bad input (docs/fairness.md: 1 to 64 printable ASCII characters); a client that
+    sends none at all gets one generated, shown back in the ``seat_taken`` event."""
+    alice, bob = api("alice"), api("bob")
+    tid = new_table(alice)["id"]
+    for empty in ("",):
+        r = alice.post(
+            f"/api/tables/{tid}/seats/", {"seat": 0, "client_seed": empty}, format="json"
+        )
+        assert r.status_code == 400, r.content
+        assert "client_seed" in r.json()["error"] or "client seed" in r.json()["error"]
+    assert not Seat.objects.filter(table_id=tid, user__isnull=False).exists()
+    r = bob.post(f"/api/tables/{tid}/seats/", {"seat": 1}, format="json")
+    assert r.status_code == 200, r.content
+    seat = Seat.objects.get(table_id=tid, seat=1)
+    assert re.fullmatch(r"[0-9a-f]{32}", seat.client_seed)
