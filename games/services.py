@@ -413,12 +413,14 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
     """Check a user's action now and hand it to a worker; return ``(http_status, body)``.
 
     ``action`` is the engine's JSON action without ``seat`` (the user's seat is filled in).
-    A known ``action_id`` answers its first result. Raises :class:`NotFound`,
-    :class:`NotAllowed` (no seat here), :class:`BadRequest` (illegal now, match over),
-    :class:`Conflict` (stale version, id used elsewhere). Nothing is stored on an error."""
+    A known ``action_id`` sent again with the same ``version`` and ``action`` answers its
+    first result. Raises :class:`NotFound`, :class:`NotAllowed` (no seat here),
+    :class:`BadRequest` (illegal now, match over), :class:`Conflict` (stale version; the id
+    used by someone else, at another table, or for a different action or version: code
+    ``duplicate_id``). Nothing is stored on an error."""
     existing = TableAction.objects.filter(pk=action_id).first()
     if existing is not None:
-        return _duplicate(existing, user, table_id)
+        return _duplicate(existing, user, table_id, version, action)
     try:
         table = Table.objects.get(pk=table_id)
     except Table.DoesNotExist:
@@ -455,13 +457,26 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
             )
             _send_action(row.pk)
     except IntegrityError:
-        return _duplicate(TableAction.objects.get(pk=action_id), user, table_id)
+        existing = TableAction.objects.get(pk=action_id)
+        return _duplicate(existing, user, table_id, version, action)
     return action_result(row)
 
 
-def _duplicate(existing: TableAction, user, table_id: int) -> tuple[int, dict]:
+def _duplicate(
+    existing: TableAction, user, table_id: int, version: int, action: dict
+) -> tuple[int, dict]:
+    """The first result of a retried action id, or :class:`Conflict` when the id was used for
+    anything else (compared: user, table, version and the action without the seat the server
+    filled in)."""
     if existing.table_id != table_id or existing.user_id != getattr(user, "pk", None):
         raise Conflict("this action id was already used for another action", "duplicate_id")
+    stored = {k: v for k, v in existing.action.items() if k != "seat"}
+    if existing.version != version or stored != action:
+        raise Conflict(
+            f"action id {existing.pk} was already used for a different action "
+            f"({stored} at version {existing.version}); use a new id for a new action",
+            "duplicate_id",
+        )
     return action_result(existing)
 
 

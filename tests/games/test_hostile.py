@@ -222,9 +222,9 @@ def test_duplicate_id_answers_the_first_result(seated):
     assert _snapshot(table_id)[0] >= after[0]
     plays = TableAction.objects.filter(table_id=table_id, source="user").count()
     assert plays == 1
-    # The same id from another user or for another table is a conflict.
+    # The same id with another version is a different action: a conflict.
     other = _post(alice, table_id, {**payload, "version": 0})
-    assert other.status_code == 202  # same user, same table: still the first result
+    assert other.status_code == 409 and other.json()["code"] == "duplicate_id"
 
 
 def test_finished_table_refuses_actions_and_seats(worker, api):
@@ -238,3 +238,25 @@ def test_finished_table_refuses_actions_and_seats(worker, api):
     r = alice.post(f"/api/tables/{table['id']}/leave/")
     assert r.status_code == 403
     assert _snapshot(table["id"]) == before
+
+
+def test_duplicate_id_with_other_content_is_a_conflict(seated):
+    alice, table_id, body = seated
+    legal = [_act({"view": {"legal": [a]}}) for a in body["view"]["legal"]]
+    assert len(legal) >= 2, legal
+    action_id = str(uuid.uuid4())
+    payload = {"id": action_id, "version": body["version"], "action": legal[0]}
+    first = _post(alice, table_id, payload)
+    assert first.status_code == 202, first.content
+    for other in (
+        {**payload, "action": legal[1]},
+        {**payload, "version": body["version"] + 1},
+    ):
+        r = _post(alice, table_id, other)
+        assert r.status_code == 409, r.content
+        assert r.json()["code"] == "duplicate_id"
+        assert "different action" in r.json()["error"]
+    again = _post(alice, table_id, payload)
+    assert again.status_code == 202 and again.json()["id"] == action_id
+    row = TableAction.objects.get(pk=action_id)
+    assert {k: v for k, v in row.action.items() if k != "seat"} == legal[0]
