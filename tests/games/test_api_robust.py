@@ -1,0 +1,30 @@
+"""The API under abuse: a reused action id with other content, bodies too deep or too large,
+unknown URLs and too many actions each get a JSON error ``{"error", "code"}``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.helpers import new_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _post(client, table_id, body, fmt="json"):
+    return client.post(f"/api/tables/{table_id}/actions/", body, format=fmt)
+
+
+def test_deeply_nested_body_is_malformed_not_a_crash(api):
+    alice = api("alice")
+    table = new_table(alice)
+    body = "[" * 100_000 + "]" * 100_000
+    r = alice.post(f"/api/tables/{table['id']}/actions/", body, content_type="application/json")
+    assert r.status_code == 400, r.content[:200]
+    assert r.json()["code"] == "malformed" and r.json()["error"]
+    nested = '{"a":' * 50_000 + "1" + "}" * 50_000
+    r = alice.post("/api/tables/", nested, content_type="application/json")
+    assert r.status_code == 400 and r.json()["code"] == "malformed"
+    # Just inside what the decoder follows: parsed, then refused as invalid input.
+    deep = '{"options": {"choose_timer": ' + "[" * 900 + "]" * 900 + "}}"
+    r = alice.post("/api/tables/", deep, content_type="application/json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid", r.content[:300]
