@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import TableAction
 from tests.games.helpers import new_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,6 +26,33 @@ def test_deeply_nested_body_is_malformed_not_a_crash(api):
     r = alice.post("/api/tables/", nested, content_type="application/json")
     assert r.status_code == 400 and r.json()["code"] == "malformed"
     # Just inside what the decoder follows: parsed, then refused as invalid input.
-    deep = '{"options": {"choose_timer": ' + "[" * 900 + "]" * 900 + "}}"
+    deep = '{"options": {"choose_timer": ' + "[" * 400 + "]" * 400 + "}}"
     r = alice.post("/api/tables/", deep, content_type="application/json")
     assert r.status_code == 400 and r.json()["code"] == "invalid", r.content[:300]
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/tables/abc/state/", "/api/tables/-1/", "/api/nothing-here/", "/api/wallet/x/"]
+)
+def test_unknown_api_urls_answer_json_404(api, url):
+    r = api("alice").get(url)
+    assert r.status_code == 404
+    assert r["Content-Type"].startswith("application/json")
+    assert r.json()["code"] == "not_found" and url in r.json()["error"]
+
+
+def test_unknown_web_urls_stay_html(client):
+    r = client.get("/no-such-page/")
+    assert r.status_code == 404
+    assert r["Content-Type"].startswith("text/html")
+
+
+def test_too_large_body_answers_json_413(api):
+    alice = api("alice")
+    table = new_table(alice)
+    big = '{"id": "' + "x" * (3 * 1024 * 1024) + '"}'
+    r = alice.post(f"/api/tables/{table['id']}/actions/", big, content_type="application/json")
+    assert r.status_code == 413, r.content[:200]
+    assert r["Content-Type"].startswith("application/json")
+    assert r.json()["code"] == "too_large" and r.json()["error"]
+    assert not TableAction.objects.exists()

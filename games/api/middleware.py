@@ -1,0 +1,49 @@
+"""JSON errors for what happens before an API view runs: under ``/api/``, an URL that
+resolves to nothing answers 404 ``{"error", "code": "not_found"}`` and a body larger than
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` answers 413 ``{"error", "code": "too_large"}`` (Django's
+HTML pages otherwise: 404, and 400 for ``RequestDataTooBig``). Other paths are untouched."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import JsonResponse
+
+API_PREFIX = "/api/"
+
+
+class ApiErrorsMiddleware:
+    """Put it before any middleware that reads the body (CSRF reads form posts)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.path.startswith(API_PREFIX):
+            return self.get_response(request)
+        too_large = _too_large(request)
+        if too_large:
+            return too_large
+        response = self.get_response(request)
+        if response.status_code == 404 and not response.get("Content-Type", "").startswith(
+            "application/json"
+        ):
+            return JsonResponse(
+                {"error": f"no API resource at {request.path}", "code": "not_found"}, status=404
+            )
+        return response
+
+
+def _too_large(request) -> JsonResponse | None:
+    """Django's own check of ``request.body`` (``Content-Length`` above the setting), made
+    before anything reads the body; the API takes no file uploads, so it applies to all."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if limit is None or length <= limit:
+        return None
+    return JsonResponse(
+        {"error": f"the request body is larger than {limit} bytes", "code": "too_large"},
+        status=413,
+    )
