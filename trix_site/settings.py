@@ -7,9 +7,12 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/trix`` (psycopg 3)
 - ``CELERY_BROKER_URL``: e.g. ``redis://host:6379/0`` or ``amqp://guest:guest@host:5672//``
 - ``DJANGO_SECRET_KEY``, ``DJANGO_DEBUG=0``, ``DJANGO_ALLOWED_HOSTS``
+- ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so the API's rate limit counts across
+  processes (``TRIX_ACTION_RATE``, default ``10/second`` per user)
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -162,6 +165,19 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The most actions one user may post a second (DRF's ScopedRateThrottle, scope "actions";
+# "N/second", "N/minute", ...): far above a person's clicks, it stops a client flooding the
+# workers. Counted in the cache: per process unless TRIX_CACHE_URL names a shared Redis.
+TRIX_ACTION_RATE = os.environ.get("TRIX_ACTION_RATE", "10/second")
+if not re.fullmatch(r"[0-9]+/(s|m|h|d)[a-z]*", TRIX_ACTION_RATE):
+    raise RuntimeError(f"TRIX_ACTION_RATE must look like 10/second, not {TRIX_ACTION_RATE!r}")
+if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["TRIX_CACHE_URL"],
+        }
+    }
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -176,6 +192,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
+    "DEFAULT_THROTTLE_RATES": {"actions": TRIX_ACTION_RATE},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trix API",

@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, services
@@ -117,9 +118,12 @@ class StateView(APIView):
 
 
 class ActionsView(APIView):
-    """Submit your seat's action; a worker applies it. 202, or the first result of its id."""
+    """Submit your seat's action; a worker applies it. 202, or the first result of its id.
+    At most ``TRIX_ACTION_RATE`` a user (429 ``throttled`` above it)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "actions"
 
     @extend_schema(request=s.SubmitActionSerializer, responses={202: OpenApiTypes.OBJECT})
     def post(self, request, table_id: int):

@@ -3,6 +3,8 @@ unknown URLs and too many actions each get a JSON error ``{"error", "code"}``.""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from games.models import TableAction
@@ -56,3 +58,31 @@ def test_too_large_body_answers_json_413(api):
     assert r["Content-Type"].startswith("application/json")
     assert r.json()["code"] == "too_large" and r.json()["error"]
     assert not TableAction.objects.exists()
+
+
+def test_a_burst_of_actions_is_throttled_per_user(api):
+    alice, bob = api("alice"), api("bob")
+    table = new_table(alice)
+    body = {"id": None, "version": 0, "action": {"type": "select", "cards": []}}
+    answers = []
+    for _ in range(200):  # the default rate (10 a second) is passed long before this ends
+        r = _post(alice, table["id"], {**body, "id": str(uuid.uuid4())})
+        answers.append(r.status_code)
+        if r.status_code == 429:
+            break
+    assert answers[-1] == 429, answers
+    assert set(answers[:-1]) == {403}, answers  # refused: no seat here
+    assert answers.index(429) >= 10
+    assert r.json()["code"] == "throttled" and r.json()["error"]
+    assert int(r["Retry-After"]) >= 1
+    assert not TableAction.objects.exists()
+    # Another user, and reading the table, are not held back.
+    assert _post(bob, table["id"], {**body, "id": str(uuid.uuid4())}).status_code == 403
+    assert alice.get(f"/api/tables/{table['id']}/state/").status_code == 200
+
+
+def test_state_wait_above_30_is_invalid(api):
+    alice = api("alice")
+    table = new_table(alice)
+    r = alice.get(f"/api/tables/{table['id']}/state/", {"since": 0, "wait": 31})
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
