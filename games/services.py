@@ -492,26 +492,32 @@ def apply_action(action_id) -> None:
     with transaction.atomic():
         table = _lock_table(table_id)
         act = TableAction.objects.select_for_update().get(pk=action_id)
-        if act.status != ActionStatus.PENDING:
-            return
-        if table.status != TableStatus.PLAYING:
-            _reject(act, 400, "the match is over")
-            return
-        state = state_store.for_write(table)
-        since = state_store.mark(state)
-        forfeit = act.action.get("type") == "forfeit"
-        why = None if forfeit else _stale(table, state, act.version)
-        if why:
-            state_store.remember_on_commit(table, state)
-            _reject(act, 409, why)
-            return
-        try:
-            _, events = apply(state, act.action)
-        except IllegalAction as exc:
-            state_store.remember_on_commit(table, state)
-            _reject(act, 400, str(exc))
-            return
-        _commit(table, None, state, since, events, [act])
+        _apply_locked(table, act)
+
+
+def _apply_locked(table: Table, act: TableAction) -> None:
+    """Apply ``act`` (its row and the table's locked by the caller) if still pending: as
+    :func:`apply_action` describes."""
+    if act.status != ActionStatus.PENDING:
+        return
+    if table.status != TableStatus.PLAYING:
+        _reject(act, 400, "the match is over")
+        return
+    state = state_store.for_write(table)
+    since = state_store.mark(state)
+    forfeit = act.action.get("type") == "forfeit"
+    why = None if forfeit else _stale(table, state, act.version)
+    if why:
+        state_store.remember_on_commit(table, state)
+        _reject(act, 409, why)
+        return
+    try:
+        _, events = apply(state, act.action)
+    except IllegalAction as exc:
+        state_store.remember_on_commit(table, state)
+        _reject(act, 400, str(exc))
+        return
+    _commit(table, None, state, since, events, [act])
 
 
 def _reject(act: TableAction, status: int, message: str) -> None:
@@ -669,6 +675,20 @@ def wake(table_id: int, version: int) -> None:
         if table.wake_at > now + timedelta(milliseconds=20):
             _send_wake(table)  # woken early (e.g. by the sweep): sleep again
             return
+        if _deadline_passed(table, now):
+            # A seat's action accepted before its deadline but not applied yet beats the
+            # timeout (its own task will find it done). If it is refused, time out as usual.
+            pending = (
+                TableAction.objects.select_for_update()
+                .filter(table=table, status=ActionStatus.PENDING, submitted_at__lte=table.deadline)
+                .order_by("submitted_at")
+                .first()
+            )
+            if pending is not None:
+                before = table.version
+                _apply_locked(table, pending)
+                if table.version != before:
+                    return
         state = state_store.for_write(table)
         since = state_store.mark(state)
         actions: list[TableAction] = []
@@ -701,7 +721,7 @@ def _turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | No
         action = make_bot(kinds[seat] or "rules").act(state, seat, rng)
         _, events = apply(state, action)
         return events, [_own_action(table, seat, "bot", action, table.wake_at)]
-    if table.deadline is not None and table.deadline <= now + timedelta(milliseconds=20):
+    if _deadline_passed(table, now):
         events, actions = [], []
         for seat in to_act:
             action = default_action(state, seat)
@@ -713,6 +733,11 @@ def _turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | No
     return None
 
 
+def _deadline_passed(table: Table, now) -> bool:
+    """Whether the seats to act at ``table`` are out of time (within 20 ms of the deadline)."""
+    return table.deadline is not None and table.deadline <= now + timedelta(milliseconds=20)
+
+
 def _wake_in_one_write(table_id: int, version: int) -> bool:
     """The wake-up's common case in one write, outside a transaction (PostgreSQL): read the
     table without a lock, take its state, apply the turn, and store the events, the actions
@@ -720,13 +745,15 @@ def _wake_in_one_write(table_id: int, version: int) -> bool:
     :func:`games.table_writes.write_if_current`, which writes only if the table is still at
     ``version``. Returns True when done (written, or nothing to do for this version); False
     when the locking path must run (a deal to deal or ending, the match ending, an early
-    wake-up, nothing due, or the race lost)."""
+    wake-up, a deadline passed, nothing due, or the race lost)."""
     table = table_writes.read_table(table_id)
     if table is None or table.version != version or table.status != TableStatus.PLAYING:
         return True  # as the locking path: a wake-up for an old version is a no-op
     now = timezone.now()
     if table.wake_at is None or table.wake_at > now + timedelta(milliseconds=20):
         return False
+    if _deadline_passed(table, now):
+        return False  # a timeout: a pending action may beat it, under the lock
     state = state_store.for_write(table)
     if state is None or state.phase in ("deal", "over"):
         state_store.put_back(table, state)

@@ -1,0 +1,75 @@
+"""An action accepted before its seat's deadline beats the timeout (found by a new user: a
+double sent 0.34 s before the deadline was answered 202, then the worker applied the timeout
+first and refused the player's own choice as stale). The worker's tasks are run in this
+process (the tasks it would send are dropped)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from games import selectors, services
+from games.models import Table, TableAction
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def alice_to_act(tasks_applied_here, make_user):
+    """Alice at seat 0 of a free table against three bots, advanced until she must act."""
+    alice = make_user("alice")
+    table = services.create_table(alice, "complex_partner", 0, {}, bot_seed="fixed")
+    services.take_seat(alice, table.pk, 0, "alice-seed")
+    for seat in (1, 2, 3):
+        services.seat_bot(alice, table.pk, seat, "rules")
+    for _ in range(200):
+        t = Table.objects.get(pk=table.pk)
+        state = selectors.table_state(t.pk, alice, None)
+        if t.deadline is not None and state["view"]["legal"]:
+            return alice, t, state["view"]["legal"][0]
+        services.wake(t.pk, t.version)
+    raise AssertionError("alice never had to act")
+
+
+def test_an_action_submitted_before_the_deadline_beats_the_timeout(alice_to_act):
+    alice, table, legal = alice_to_act
+    action = {k: v for k, v in legal.items() if k != "seat"}
+    action_id = uuid.uuid4()
+    status, _ = services.submit_action(alice, table.pk, action_id, table.version, action)
+    assert status == 202
+    submitted = TableAction.objects.get(pk=action_id).submitted_at
+    # The deadline passes while the action waits for a worker; the timer fires first.
+    Table.objects.filter(pk=table.pk).update(
+        deadline=submitted + timedelta(milliseconds=1), wake_at=submitted
+    )
+    services.wake(table.pk, table.version)
+    mine = TableAction.objects.get(pk=action_id)
+    assert mine.status == "applied", (mine.status, mine.error)
+    assert not TableAction.objects.filter(table=table, source="timeout").exists()
+    services.apply_action(action_id)  # its own task, later: nothing more happens
+    assert TableAction.objects.get(pk=action_id).applied_version == mine.applied_version
+
+
+def test_a_refused_pending_action_does_not_stop_the_wake_up(alice_to_act):
+    alice, table, legal = alice_to_act
+    action_id = uuid.uuid4()
+    TableAction.objects.create(  # accepted earlier, illegal by now (not alice's card)
+        id=action_id,
+        table=table,
+        seat=0,
+        user=alice,
+        version=table.version,
+        action={"type": "play", "seat": 0, "card": "XX"},
+        submitted_at=table.deadline,
+    )
+    past = table.deadline - timedelta(days=1)  # the deadline passed long ago
+    TableAction.objects.filter(pk=action_id).update(submitted_at=past - timedelta(seconds=1))
+    Table.objects.filter(pk=table.pk).update(deadline=past, wake_at=past)
+    services.wake(table.pk, table.version)
+    assert TableAction.objects.get(pk=action_id).status == "rejected"
+    # The wake-up went on: the timeout (or first a bot's turn, when bots act too) moved on.
+    after = Table.objects.get(pk=table.pk)
+    assert after.version > table.version
+    assert TableAction.objects.filter(table=table, version=table.version, status="applied")
