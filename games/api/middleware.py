@@ -1,5 +1,6 @@
 """JSON errors for what happens before an API view runs: under ``/api/``, an URL that
-resolves to nothing answers 404 ``{"error", "code": "not_found"}`` and a body larger than
+resolves to nothing (a missing trailing slash included) answers 404 ``{"error", "code":
+"not_found"}`` and a body larger than
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` answers 413 ``{"error", "code": "too_large"}`` (Django's
 HTML pages otherwise: 404, and 400 for ``RequestDataTooBig``). Other paths are untouched."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import JsonResponse
+from django.urls import Resolver404, resolve
 
 API_PREFIX = "/api/"
 
@@ -23,6 +25,20 @@ class ApiErrorsMiddleware:
         too_large = _too_large(request)
         if too_large:
             return too_large
+        if not request.path_info.endswith("/"):
+            try:
+                resolve(request.path_info)
+            except Resolver404:
+                # Django's APPEND_SLASH would answer a redirect (or, for a POST under DEBUG,
+                # a 500): say where the resource is instead.
+                return JsonResponse(
+                    {
+                        "error": f"no API resource at {request.path}; API paths end with a "
+                        f"slash: {request.path}/",
+                        "code": "not_found",
+                    },
+                    status=404,
+                )
         response = self.get_response(request)
         if response.status_code == 404 and not response.get("Content-Type", "").startswith(
             "application/json"

@@ -8,16 +8,27 @@ from games.engine import VARIANTS
 from games.engine.bots import BOTS
 
 
+class WholeNumberField(serializers.IntegerField):
+    """A whole number as a JSON body sends it: ``2``. ``2.0``, ``"2"``, ``1e2`` and ``true``
+    are refused (money is integer minor units, never a float; found by a new user: a stake of
+    ``2.0`` made a table of 0.02)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class CreateTableSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=VARIANTS, default="complex_partner")
-    stake = serializers.IntegerField(min_value=0, default=0, help_text="minor units per seat")
+    stake = WholeNumberField(min_value=0, default=0, help_text="minor units per seat")
     options = serializers.DictField(
         required=False, default=dict, help_text="any games.engine.Options fields"
     )
 
 
 class TakeSeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3)
+    seat = WholeNumberField(min_value=0, max_value=3)
     client_seed = serializers.CharField(
         required=False,
         max_length=64,
@@ -27,7 +38,7 @@ class TakeSeatSerializer(serializers.Serializer):
 
 
 class SeatBotSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=3)
+    seat = WholeNumberField(min_value=0, max_value=3)
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="rules")
 
 
@@ -60,7 +71,7 @@ class ActionBodySerializer(serializers.Serializer):
 
 class SubmitActionSerializer(serializers.Serializer):
     id = serializers.UUIDField(help_text="chosen by the client; a retry reuses it")
-    version = serializers.IntegerField(min_value=0, help_text="the version it was made against")
+    version = WholeNumberField(min_value=0, help_text="the version it was made against")
     action = ActionBodySerializer()
 
 

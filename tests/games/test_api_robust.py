@@ -86,3 +86,18 @@ def test_state_wait_above_30_is_invalid(api):
     table = new_table(alice)
     r = alice.get(f"/api/tables/{table['id']}/state/", {"since": 0, "wait": 31})
     assert r.status_code == 400 and r.json()["code"] == "invalid"
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [("post", "/api/tables"), ("get", "/api/tables/1/state"), ("get", "/api/wallet")],
+)
+def test_an_api_path_without_its_trailing_slash_is_a_json_404_naming_the_right_path(
+    api, method, path
+):
+    """Found by a new user: ``POST /api/tables`` answered a 500 HTML page (Django's
+    APPEND_SLASH under DEBUG) and GETs a 301 HTML redirect."""
+    alice = api("alice")
+    r = getattr(alice, method)(path, {}, format="json") if method == "post" else alice.get(path)
+    assert r.status_code == 404, r.content
+    assert r.json()["code"] == "not_found" and path + "/" in r.json()["error"]

@@ -74,3 +74,13 @@ def test_the_timer_limit_is_a_setting_and_inclusive_and_free_tables_may_have_non
         "/api/tables/", {"variant": "trix", "options": {"play_timer": 61}}, format="json"
     )
     assert refused.status_code == 400
+
+
+@pytest.mark.parametrize("stake", [2.0, "200", 1e2, True])
+def test_a_stake_that_is_not_a_whole_number_is_refused(api, stake):
+    """Found by a new user: ``"stake": 2.0`` (meaning 2 USD) made a table of 0.02 USD."""
+    alice = api("alice")
+    response = alice.post("/api/tables/", {"variant": "trix", "stake": stake}, format="json")
+    assert response.status_code == 400, response.content
+    assert "stake" in response.json()["error"]
+    assert not Table.objects.exists()
