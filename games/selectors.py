@@ -121,13 +121,14 @@ def _live(table_id: int) -> tuple | None:
 
 
 def _wait_for_version(table_id: int, since: int, wait: float) -> tuple | None:
-    """The table's _LIVE fields once its version is past ``since`` or ``wait`` seconds
-    (capped by ``TRIX_STATE_WAIT_MAX``) passed (None: no such table). On PostgreSQL it
+    """The table's _LIVE fields once its version is no longer ``since`` or ``wait`` seconds
+    (capped by ``TRIX_STATE_WAIT_MAX``) passed (None: no such table); a ``since`` beyond the
+    version is answered at once. On PostgreSQL it
     waits for the table's notification (``games.notifications``), else it polls."""
     end = time.monotonic() + min(max(wait, 0.0), settings.TRIX_STATE_WAIT_MAX)
     with notifications.watch(table_id) as watch:
         live = _live(table_id)
-        while live is not None and live[0] <= since and watch.wait(since, end - time.monotonic()):
+        while live is not None and live[0] == since and watch.wait(since, end - time.monotonic()):
             live = _live(table_id)
     return live
 
