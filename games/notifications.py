@@ -17,7 +17,7 @@ Use::
 
     with notifications.watch(table_id) as w:
         version = <read the table's version>          # after watch(): no change is missed
-        while version <= since and w.wait(since, end - time.monotonic()):
+        while version == since and w.wait(since, end - time.monotonic()):
             version = <read it again>
 """
 

@@ -657,9 +657,10 @@ def wake(table_id: int, version: int) -> None:
     """Worker: the timer set for ``version`` fired. If the table is still at that version:
     deal the next deal, let one bot act, or time out the seats whose deadline passed.
 
-    On PostgreSQL a bot's or a timeout's turn that ends no deal is written in one statement
-    that applies it only if the table is still at ``version`` (:func:`_wake_in_one_write`);
-    everything else, and a turn that lost that race, takes the table's row lock first."""
+    On PostgreSQL a bot's turn that ends no deal is written in one statement that applies it
+    only if the table is still at ``version`` (:func:`_wake_in_one_write`); everything else
+    (a deal, a timeout, which a pending action may beat) and a turn that lost that race takes
+    the table's row lock first."""
     if table_writes.available() and _wake_in_one_write(table_id, version):
         return
     with transaction.atomic():
@@ -768,10 +769,6 @@ def _wake_in_one_write(table_id: int, version: int) -> bool:
         return False  # the changed state is dropped; the locking path redoes the turn
     rows = _event_rows(table, events, state_store.increment(state, since))
     _schedule(table, state, events, send=False)
-    for act in actions:
-        act.status = ActionStatus.APPLIED
-        act.applied_version = table.version
-        act.applied_at = now
     written = table_writes.write_if_current(
         table_id, version, table.version, table.deadline, table.wake_at, rows, actions, now
     )

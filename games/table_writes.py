@@ -6,9 +6,9 @@ the row lock, so changes stay one at a time per table), and inserts the change's
 actions only if that update happened. Run in autocommit mode it is its own transaction: one
 round trip instead of BEGIN, ``SELECT ... FOR UPDATE``, three writes and COMMIT.
 
-Used by :func:`games.services.wake` for the common change (a bot's or a timeout's action that
-ends no deal); a change that loses the race, or needs more (a deal, the end of a deal or of
-the match), goes the locking way.
+Used by :func:`games.services.wake` for the common change (a bot's action that ends no deal);
+a change that loses the race, or needs more (a deal, a timeout, the end of a deal or of the
+match), goes the locking way.
 """
 
 from __future__ import annotations
@@ -84,9 +84,10 @@ def write_if_current(
     now,
 ) -> bool:
     """Write ``events`` (unsaved :class:`TableEvent` rows, versions ``old_version + 1`` ..
-    ``new_version``) and ``actions`` (unsaved, applied :class:`TableAction` rows of bots or
-    timeouts) and set the table's version, ``deadline`` and ``wake_at``, in one committed
-    statement, if table ``table_id`` is still at ``old_version`` and playing.
+    ``new_version``) and ``actions`` (unsaved :class:`TableAction` rows of bots or timeouts,
+    stored as applied at ``new_version`` and ``now``) and set the table's version,
+    ``deadline`` and ``wake_at``, in one committed statement, if table ``table_id`` is still
+    at ``old_version`` and playing.
 
     Returns True if written, False if the table had moved on (nothing written). Raises
     ``django.db.DatabaseError`` as any write (nothing written)."""
