@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from games.engine import VARIANTS
 from games.engine.bots import BOTS
@@ -19,7 +20,20 @@ class WholeNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
-class CreateTableSerializer(serializers.Serializer):
+class BodySerializer(serializers.Serializer):
+    """A request body that takes only its declared fields: any other is refused by name (a
+    ``seat`` beside an action was silently dropped, found by a new user)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            extra = set(data) - set(self.fields)
+            if extra:
+                message = f"unexpected field(s): {', '.join(sorted(map(str, extra)))}"
+                raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]})
+        return super().to_internal_value(data)
+
+
+class CreateTableSerializer(BodySerializer):
     variant = serializers.ChoiceField(choices=VARIANTS, default="complex_partner")
     stake = WholeNumberField(min_value=0, default=0, help_text="minor units per seat")
     options = serializers.DictField(
@@ -27,7 +41,7 @@ class CreateTableSerializer(serializers.Serializer):
     )
 
 
-class TakeSeatSerializer(serializers.Serializer):
+class TakeSeatSerializer(BodySerializer):
     seat = WholeNumberField(min_value=0, max_value=3)
     client_seed = serializers.CharField(
         required=False,
@@ -37,7 +51,7 @@ class TakeSeatSerializer(serializers.Serializer):
     )
 
 
-class SeatBotSerializer(serializers.Serializer):
+class SeatBotSerializer(BodySerializer):
     seat = WholeNumberField(min_value=0, max_value=3)
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="rules")
 
@@ -69,7 +83,7 @@ class ActionBodySerializer(serializers.Serializer):
         return {k: v for k, v in data_.items() if k in ("type", needs)}
 
 
-class SubmitActionSerializer(serializers.Serializer):
+class SubmitActionSerializer(BodySerializer):
     id = serializers.UUIDField(help_text="chosen by the client; a retry reuses it")
     version = WholeNumberField(min_value=0, help_text="the version it was made against")
     action = ActionBodySerializer()

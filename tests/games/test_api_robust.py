@@ -101,3 +101,33 @@ def test_an_api_path_without_its_trailing_slash_is_a_json_404_naming_the_right_p
     r = getattr(alice, method)(path, {}, format="json") if method == "post" else alice.get(path)
     assert r.status_code == 404, r.content
     assert r.json()["code"] == "not_found" and path + "/" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("actions/", {"version": 0, "seat": 2, "action": {"type": "pass"}}),
+        ("seats/", {"seat": 0, "client_seed": "abc", "stake": 5}),
+        ("bots/", {"seat": 1, "bot": "rules", "user": 3}),
+    ],
+)
+def test_a_body_field_the_endpoint_does_not_take_is_refused(api, path, body):
+    """Found by a new user: ``{"seat": 2, ...}`` beside an action was silently dropped and the
+    action applied for the caller's own seat; a client that thinks it said something the
+    server ignored gets a clear 400 naming the field instead."""
+    alice = api("alice")
+    table = new_table(alice)
+    if "version" in body:
+        body = {**body, "id": str(uuid.uuid4())}
+    r = alice.post(f"/api/tables/{table['id']}/{path}", body, format="json")
+    assert r.status_code == 400, r.content
+    extra = (set(body) - {"id", "version", "action", "seat", "client_seed", "bot"}) or {"seat"}
+    assert all(name in r.json()["error"] for name in extra), r.json()
+    assert not TableAction.objects.exists()
+
+
+def test_a_table_body_field_the_endpoint_does_not_take_is_refused(api):
+    alice = api("alice")
+    r = alice.post("/api/tables/", {"variant": "trix", "stakes": 500}, format="json")
+    assert r.status_code == 400, r.content
+    assert "stakes" in r.json()["error"]
