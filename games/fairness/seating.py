@@ -20,13 +20,22 @@ Shapes:
 
 from __future__ import annotations
 
+import functools
 import hmac
 import math
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.fairness.draw import ALGORITHM, commitment, draw_key, draw_order, sorted_entrants
+from games.fairness.draw import (
+    ALGORITHM,
+    commitment,
+    draw_key,
+    draw_order,
+    draw_ranks,
+    sorted_entrants,
+)
 from games.fairness.errors import FairnessError
 from games.fairness.stream import check_text, seed_bytes
 
@@ -100,42 +109,43 @@ PlayedRound = tuple[RoundSeating, Results]
 
 
 class _History:
-    """What earlier rounds say about each unit: meetings per pair, bot tables, byes."""
+    """What earlier rounds say about each unit: who it met, its bot tables, its byes.
 
-    __slots__ = ("meetings", "bots", "byes")
+    ``met[unit]`` lists the units of every earlier table it sat at (itself included, once per
+    table), so ``met[unit].count(other)`` is the number of earlier meetings with ``other``.
+    """
+
+    __slots__ = ("met", "bots", "byes")
 
     def __init__(self, history: Iterable[RoundSeating]) -> None:
-        meetings: dict[str, dict[str, int]] = {}
+        met: defaultdict[str, list[str]] = defaultdict(list)
         bots: dict[str, int] = {}
         byes: dict[str, int] = {}
         for seating in history:
             for table in seating.tables:
-                units = [u for u in table if u is not None]
-                with_bot = len(units) < len(table)
-                for unit in units:
-                    met = meetings.get(unit)
-                    if met is None:
-                        met = meetings[unit] = {}
-                    for other in units:
-                        if other != unit:
-                            met[other] = met.get(other, 0) + 1
-                    if with_bot:
+                if None in table:
+                    units = [u for u in table if u is not None]
+                    for unit in units:
                         bots[unit] = bots.get(unit, 0) + 1
+                else:
+                    units = table
+                for unit in units:
+                    met[unit].extend(units)
             for unit in seating.byes:
                 byes[unit] = byes.get(unit, 0) + 1
-        self.meetings = meetings
+        self.met = met
         self.bots = bots
         self.byes = byes
 
     def contribution(self, unit: str, others: Iterable[str | None]) -> int:
         """Sum of meetings**2 between ``unit`` and each of ``others`` (bots and itself skipped)."""
-        met = self.meetings.get(unit)
-        if not met:
+        seen = self.met.get(unit)
+        if not seen:
             return 0
         total = 0
         for other in others:
             if other is not None and other != unit:
-                count = met.get(other)
+                count = seen.count(other)
                 if count:
                     total += count * count
         return total
@@ -237,7 +247,7 @@ def _repair(
     b, table_b)`` allows is scored by the change in the two tables' costs; the best (ties: the
     earlier table, then seat order) is applied while it lowers the cost.
     """
-    if not past.meetings:
+    if not past.met:
         return
     costs = [past.table_cost(t) for t in tables]
     for t, table in enumerate(tables):
@@ -289,7 +299,7 @@ def _seat(
 ) -> RoundSeating:
     """Seat ``order`` (best first) by ``mode`` (KNOCKOUT snake, SWISS greedy, FINAL one table)."""
     past = _History(history)
-    ranks = {u: r for r, u in enumerate(draw_order(key, _all_units(order, history)))}
+    ranks = draw_ranks(key, _all_units(order, history))
     position = {u: p for p, u in enumerate(order)}
     units = list(order)
     byes: list[str] = []
@@ -425,13 +435,10 @@ def table_points(place: int, team_mode: bool, tied: int = 1) -> int:
     return sum(SOLO_POINTS[place - 1 : place - 1 + tied]) // tied
 
 
-def _result_points(results: Sequence[UnitResult], team_mode: bool) -> dict[str, int]:
-    places = [r.place for r in results]
-    return {
-        r.unit: table_points(r.place, team_mode, places.count(r.place))
-        for r in results
-        if r.unit is not None
-    }
+@functools.lru_cache(maxsize=64)
+def _points_by_place(places: tuple[int, ...], team_mode: bool) -> tuple[int, ...]:
+    """``table_points`` of each seat of a table whose places are ``places``."""
+    return tuple(table_points(p, team_mode, places.count(p)) for p in places)
 
 
 def standings(
@@ -448,25 +455,32 @@ def standings(
     per table in the table's order. Points: ``table_points`` per table, ``bye_points`` per bye.
     Order: points, then match score total, then opponents' points (the sum, over every table a
     unit sat at, of the other units' current points; bots count 0), then the seating draw.
+    Raises FairnessError for a result naming a unit not seated there or a bad place.
     """
     units = _check_units(units, "units")
-    ranks = {u: r for r, u in enumerate(draw_order(key, units), start=1)}
+    ranks = draw_ranks(key, units)
     points = dict.fromkeys(units, 0)
     score = dict.fromkeys(units, 0)
-    opponents: dict[str, list[str]] = {u: [] for u in units}
     for seating, results in rounds:
+        if len(results) != len(seating.tables):
+            raise FairnessError("results must hold one list per table")
         for table, table_results in zip(seating.tables, results, strict=True):
-            earned = _result_points(table_results, team_mode)
-            present = [u for u in table if u is not None]
-            for r in table_results:
-                if r.unit is not None:
-                    points[r.unit] += earned[r.unit]
-                    score[r.unit] += r.score
-            for u in present:
-                opponents[u].extend(v for v in present if v != u)
+            if [r.unit for r in table_results] != table:
+                raise FairnessError(f"the results of table {_describe(table)} name other units")
+            earned = _points_by_place(tuple([r.place for r in table_results]), team_mode)
+            for unit, gain, r in zip(table, earned, table_results, strict=True):
+                if unit is not None:
+                    points[unit] += gain
+                    score[unit] += r.score
         for unit in seating.byes:
             points[unit] += bye_points
-    opp = {u: sum(points[v] for v in opponents[u]) for u in units}
+    opp = dict.fromkeys(units, 0)
+    for seating, _ in rounds:
+        for table in seating.tables:
+            present = [u for u in table if u is not None]
+            total = sum(points[u] for u in present)
+            for u in present:
+                opp[u] += total - points[u]
     ordered = sorted(units, key=lambda u: (-points[u], -score[u], -opp[u], ranks[u]))
     return [
         Standing(u, points[u], score[u], opp[u], ranks[u], rank)
@@ -502,7 +516,7 @@ def knockout_advancing(
     if not team_mode and advance not in (1, 2):
         raise FairnessError(f"advance must be 1 or 2 in solo, got {advance!r}")
     keep = 1 if team_mode else advance
-    ranks = {u: r for r, u in enumerate(draw_order(key, units))}
+    ranks = draw_ranks(key, units)
     tiers: list[tuple[int, int, str]] = [(0, ranks[u], u) for u in seating.byes]
     for table_results in results:
         for position, r in enumerate(table_order(table_results, ranks)[:keep]):
