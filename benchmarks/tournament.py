@@ -2,9 +2,10 @@
 
 ``--seating``: the seating of one Swiss round (``games.fairness.seating.swiss_seating``) for
 4,096 and 65,536 solo entrants after a realistic history (5 earlier Swiss rounds seated by the
-same code, with stand-in results and standings), printing the wall and CPU time of the
-seating call and of the standings before it (the draw order is cached between them), and the number of repeat meetings (pairs at a table of the new
-round that met before). Aim (issue 11): 65,536 entrants seated in under 2 s.
+same code, with stand-in results and standings). Prints the wall and CPU time of the seating
+call and of the standings before it (the draw order is cached between them), and the number
+of repeat meetings (pairs at a table of the new round that met before). Aim (issue 11):
+65,536 entrants seated in under 2 s.
 
 Run: ``.venv/bin/python benchmarks/tournament.py --seating [--sizes 4096,65536] [--rounds 5]``.
 (A site mode, rounds opened on PostgreSQL, is to be added beside it.)
