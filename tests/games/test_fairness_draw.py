@@ -296,3 +296,33 @@ def test_trix_verify_refuses_a_swapped_seat_in_one_line(tmp_path, record):
     assert (
         err.startswith("trix-draw/1: round 1, table 2: the record seats") and err.count("\n") == 1
     )
+
+
+def test_the_documented_vectors():
+    """docs/fairness.md "trix-draw/1" test vectors and its example error line."""
+    text = (EXAMPLE.parent / "fairness.md").read_text()
+    key = draw_key(
+        secret=SECRET,
+        event="tournament:7",
+        entrants=["alice", "bob"],
+        client_seeds={"alice": "a seed", "bob": "b-seed"},
+    )
+    order = draw_order(key, ["alice", "bob", "carol", "dave", "erin", "frank"])
+    players = entrants(13)
+    example_key = draw_key(
+        secret=SECRET, event="tournament:example", entrants=list(players), client_seeds=players
+    )
+    for value in (
+        commitment(SECRET),
+        key.hex(),
+        " ".join(order),
+        example_key.hex(),
+        " ".join(draw_order(example_key, list(players))),
+    ):
+        assert value in text
+    record = json.loads(EXAMPLE.read_text())
+    table = record["rounds"][1]["tables"][2]
+    table[0], table[1] = table[1], table[0]
+    with pytest.raises(FairnessError) as error:
+        verify_record(record)
+    assert " ".join(f"trix-draw/1: {error.value}".split()) in " ".join(text.split())
