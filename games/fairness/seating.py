@@ -60,6 +60,9 @@ GREEDY_WINDOW = 8
 REPAIR_TABLES = 3
 """The repair pass swaps units with tables at most this many places away [Swiss seating]."""
 
+MIN_UNITS = 2
+"""Fewest units (entrants in solo, teams in partnership) an event can be played with."""
+
 KNOCKOUT, SWISS, FINAL = "knockout", "swiss", "final"
 ROUND_KINDS = (KNOCKOUT, SWISS, FINAL)
 
@@ -591,6 +594,10 @@ def next_round(
     params = check_tournament(tournament)
     units = _check_units(units, "units")
     team_mode = params["team_mode"]
+    if len(units) < MIN_UNITS:
+        raise FairnessError(
+            f"an event needs at least {MIN_UNITS} {'teams' if team_mode else 'entrants'}"
+        )
     history = [seating for seating, _ in played]
     round_no = len(played) + 1
     final_size = TEAM_UNITS if team_mode else SOLO_SEATS

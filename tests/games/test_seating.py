@@ -298,6 +298,10 @@ def test_bad_input_is_refused():
         swiss_seating(key=KEY, round_no=1, ranked=[], team_mode=False, history=[])
     with pytest.raises(FairnessError, match="tournament.format"):
         next_round(key=KEY, units=["a"], tournament={"format": "x", "team_mode": False}, played=[])
+    with pytest.raises(FairnessError, match="at least 2 teams"):
+        next_round(
+            key=KEY, units=["t1"], tournament={"format": "knockout", "team_mode": True}, played=[]
+        )
     with pytest.raises(FairnessError, match="advance must be 1 or 2"):
         next_round(
             key=KEY,
