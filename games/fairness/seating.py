@@ -172,7 +172,13 @@ def _check_units(units: Sequence[str], field_name: str) -> list[str]:
     if isinstance(units, str) or not isinstance(units, Sequence):
         raise FairnessError(f"{field_name} must be a list of unit ids")
     units = list(units)
-    sorted_entrants(units)  # ids valid and unique
+    for unit in units:  # the fast path of check_text; it names the rule when one fails
+        if not (
+            type(unit) is str and 0 < len(unit) <= 64 and unit.isascii() and unit.isprintable()
+        ):
+            check_text(unit, "unit id")
+    if len(set(units)) != len(units):
+        sorted_entrants(units)  # raises, naming the repeated id
     if not units:
         raise FairnessError(f"{field_name} must not be empty")
     return units
@@ -207,11 +213,15 @@ def _snake(order: Sequence[str], sizes: Sequence[int]) -> tuple[list[list[str]],
     return tables, tier
 
 
-def _greedy(order: Sequence[str], sizes: Sequence[int], past: _History) -> list[list[str]]:
+def _greedy(
+    order: Sequence[str], sizes: Sequence[int], past: _History
+) -> tuple[list[list[str]], list[int]]:
     """Swiss greedy placement: each table, in turn, takes the best-ranked unseated unit, then
     adds, one at a time, the unit among the next GREEDY_WINDOW unseated ones that adds the least
-    meeting cost (ties: the better ranked) [Swiss seating]."""
+    meeting cost (ties: the better ranked) [Swiss seating]. Returns the tables and their
+    meeting costs."""
     tables: list[list[str]] = []
+    costs: list[int] = []
     source = iter(order)
     buffer: list[str] = []
     for size in sizes:
@@ -221,6 +231,7 @@ def _greedy(order: Sequence[str], sizes: Sequence[int], past: _History) -> list[
                 break
             buffer.append(nxt)
         table = [buffer.pop(0)]
+        table_cost = 0
         while len(table) < size:
             best, best_cost = 0, -1
             for i in range(min(GREEDY_WINDOW, len(buffer))):
@@ -230,29 +241,31 @@ def _greedy(order: Sequence[str], sizes: Sequence[int], past: _History) -> list[
                     if cost == 0:
                         break
             table.append(buffer.pop(best))
+            table_cost += best_cost
             if len(buffer) < GREEDY_WINDOW and len(table) < size:
                 nxt = next(source, None)
                 if nxt is not None:
                     buffer.append(nxt)
         tables.append(table)
-    return tables
+        costs.append(table_cost)
+    return tables, costs
 
 
 def _repair(
     tables: list[list[str]],
+    costs: list[int],
     past: _History,
     may_swap: Callable[[str, int, str, int], bool],
-) -> None:
+) -> int:
     """Lower the meeting cost by swaps, in place [Swiss seating] [Knockout seating].
 
     Tables are visited in order; for a table with a positive cost, every swap of one of its
     units with a unit of a table at most REPAIR_TABLES places away that ``may_swap(a, table_a,
     b, table_b)`` allows is scored by the change in the two tables' costs; the best (ties: the
-    earlier table, then seat order) is applied while it lowers the cost.
+    earlier table, then seat order) is applied while it lowers the cost. ``costs`` are the
+    tables' meeting costs (kept up to date). Returns the number of swaps made.
     """
-    if not past.met:
-        return
-    costs = [past.table_cost(t) for t in tables]
+    swaps = 0
     for t, table in enumerate(tables):
         for _ in range(SOLO_SEATS * 2):  # bounded: each applied swap strictly lowers the cost
             if costs[t] == 0:
@@ -284,6 +297,8 @@ def _repair(
             table[i], tables[u][j] = tables[u][j], table[i]
             costs[t] = past.table_cost(table)
             costs[u] = past.table_cost(tables[u])
+            swaps += 1
+    return swaps
 
 
 def _seat_order(table: Sequence[str], ranks: Mapping[str, int], seats: int) -> list[str | None]:
@@ -320,36 +335,42 @@ def _seat(
         short = [s for s in sizes if s < SOLO_SEATS]
         with_bots = sum(short)
         # [Bots]: who sits with a bot: fewest earlier bot tables, then the lowest ranked.
-        chosen = set(sorted(units, key=lambda u: (past.bots.get(u, 0), -position[u]))[:with_bots])
+        chosen = (
+            set(sorted(units, key=lambda u: (past.bots.get(u, 0), -position[u]))[:with_bots])
+            if with_bots
+            else set()
+        )
         full = [u for u in units if u not in chosen]
         groups = [
             (full, [SOLO_SEATS] * (len(full) // SOLO_SEATS)),
             ([u for u in units if u in chosen], short),
         ]
-    tables: list[list[str]] = []
+    placed: list[tuple[list[str], int]] = []
     tiers: dict[str, int] = {}
     for members, sizes in groups:
         if not sizes:
             continue
         if mode == SWISS:
-            tables.extend(_greedy(members, sizes, past))
+            placed.extend(zip(*_greedy(members, sizes, past), strict=True))
         else:
-            placed, tier = _snake(members, sizes)
-            tables.extend(placed)
+            snaked, tier = _snake(members, sizes)
+            placed.extend((t, past.table_cost(t) if past.met else 0) for t in snaked)
             tiers.update(tier)
-    tables.sort(key=lambda t: min(position[u] for u in t))
-    if mode != FINAL:
-        short = [len(t) < seats for t in tables]
+    placed.sort(key=lambda entry: min(position[u] for u in entry[0]))
+    tables = [table for table, _ in placed]
+    costs = [cost for _, cost in placed]
+    if mode != FINAL and any(costs):
+        is_short = [len(t) < seats for t in tables]
 
         def may_swap(a: str, ta: int, b: str, tb: int) -> bool:
             # [Bots]: a swap keeps who sits with a bot unless both have as many bot tables.
-            if short[ta] != short[tb] and past.bots.get(a, 0) != past.bots.get(b, 0):
+            if is_short[ta] != is_short[tb] and past.bots.get(a, 0) != past.bots.get(b, 0):
                 return False
             # [Knockout seating]: only within a snake row, so the seeding stays balanced.
             return mode == SWISS or tiers[a] == tiers[b]
 
-        _repair(tables, past, may_swap)
-        tables.sort(key=lambda t: min(position[u] for u in t))
+        if _repair(tables, costs, past, may_swap):
+            tables.sort(key=lambda t: min(position[u] for u in t))
     return RoundSeating(tables=[_seat_order(t, ranks, seats) for t in tables], byes=byes)
 
 
