@@ -8,6 +8,9 @@ import hashlib
 import hmac
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -326,3 +329,13 @@ def test_the_documented_vectors():
     with pytest.raises(FairnessError) as error:
         verify_record(record)
     assert " ".join(f"trix-draw/1: {error.value}".split()) in " ".join(text.split())
+
+
+def test_the_installed_trix_command_verifies_the_example():
+    """Through the console script itself, as an auditor runs it."""
+    script = Path(sys.executable).parent / "trix"
+    result = subprocess.run(
+        [str(script), "verify", str(EXAMPLE)], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith("verified: trix-draw/1 tournament:example")
