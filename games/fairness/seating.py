@@ -228,8 +228,13 @@ def _best_rows(tables: list[list[str]], tier: Mapping[str, int], past: _History)
             rows.setdefault(tier[unit], []).append((t, seat))
     slots = [rows[r] for r in sorted(rows)]
     units = [[tables[t][seat] for t, seat in slot] for slot in slots]
-    if math.prod(math.factorial(len(slot)) for slot in slots) > EXACT_ARRANGEMENTS:
-        return
+    arrangements = 1
+    for slot in slots:
+        if len(slot) > SOLO_SEATS * 2:  # 8! alone is too many: no factorial of a huge row
+            return
+        arrangements *= math.factorial(len(slot))
+        if arrangements > EXACT_ARRANGEMENTS:
+            return
     best_cost, best = sum(past.table_cost(t) for t in tables), None
     for arrangement in itertools.product(*(itertools.permutations(row) for row in units)):
         trial = [list(t) for t in tables]
