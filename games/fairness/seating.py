@@ -426,7 +426,9 @@ def knockout_seating(
     ``key``: the draw key (``draw_key``); ``round_no``: 1-based; ``units``: the units still in
     (round 1: the entrants or teams, in any order, seated in draw order; later rounds: the
     advancing order from ``knockout_advancing``); ``history``: the earlier rounds' seatings.
-    Solo: ceil(n/4) tables, snake by order, bots where the units do not fill whole tables.
+    Solo: ceil(n/4) tables, snake by order, bots where the units do not fill whole tables;
+    then units move between tables of their snake row to avoid repeat meetings (every
+    arrangement when small, else the repair pass).
     Partnership: tables of two teams, a bye when the number is odd. A round with at most 4
     (solo) or 2 (partnership) units is the final: one table. Raises FairnessError on bad input.
     """
