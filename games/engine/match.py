@@ -183,27 +183,41 @@ def rebuild(options: Options, deals: list, actions: list) -> MatchState:
 
 
 # -- compact action log ----------------------------------------------------------------------
-# Each seat action is logged as a short string: "c<seat>:<contract>", "d<seat>:<codes,...>",
-# "s<seat>:<codes,...>" (select), "p<seat>:<code>", "x<seat>" (pass), "f<seat>" (forfeit).
+# Each seat action is logged as a short string, one of COMPACT_FORMS: contract, double,
+# select (a simultaneous doubling pick), play, pass, forfeit.
 
 
 _PLAY_LOG = tuple(tuple(f"p{seat}:{code}" for code in CODES) for seat in range(4))
 
 
+COMPACT_FORMS = (
+    "c<seat>:<contract>, d<seat>:<codes,...>, s<seat>:<codes,...>, p<seat>:<code>, x<seat>, f<seat>"
+)
+
+
 def expand_action(compact: str) -> dict[str, Any]:
-    kind, seat = compact[0], int(compact[1])
-    arg = compact[3:]
-    if kind == "c":
-        return {"type": "contract", "seat": seat, "contract": arg}
-    if kind == "d":
-        return {"type": "double", "seat": seat, "cards": arg.split(",") if arg else []}
-    if kind == "p":
-        return {"type": "play", "seat": seat, "card": arg}
-    if kind == "x":
-        return {"type": "pass", "seat": seat}
-    if kind == "s":
-        return {"type": "select", "seat": seat, "cards": arg.split(",") if arg else []}
-    return {"type": "forfeit", "seat": seat}
+    """The JSON action of one compact log entry (the forms above; seat ``0``..``3``).
+
+    Raises :class:`IllegalAction` naming the entry if it is not one of those forms (it is
+    never read as some other action)."""
+    if isinstance(compact, str) and len(compact) >= 2 and compact[1] in "0123":
+        kind, seat = compact[0], int(compact[1])
+        if len(compact) == 2:
+            if kind == "x":
+                return {"type": "pass", "seat": seat}
+            if kind == "f":
+                return {"type": "forfeit", "seat": seat}
+        elif compact[2] == ":":
+            arg = compact[3:]
+            if kind == "p":
+                return {"type": "play", "seat": seat, "card": arg}
+            if kind == "c":
+                return {"type": "contract", "seat": seat, "contract": arg}
+            if kind == "d":
+                return {"type": "double", "seat": seat, "cards": arg.split(",") if arg else []}
+            if kind == "s":
+                return {"type": "select", "seat": seat, "cards": arg.split(",") if arg else []}
+    raise IllegalAction(f"not a compact action: {compact!r} (one of {COMPACT_FORMS})")
 
 
 # -- applying actions --------------------------------------------------------------------------
