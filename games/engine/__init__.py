@@ -2,7 +2,7 @@
 
 Rules: ``shared/trix-rules.md`` and the seed pages it cites. Entry points:
 
-- :func:`new_match`, :func:`apply`, :func:`legal_actions`, :func:`default_action`,
+- :func:`new_match`, :func:`apply`, :func:`check`, :func:`legal_actions`, :func:`default_action`,
   :func:`forced_action` (:mod:`.match`): the match state machine;
 - :func:`view`, :func:`spectator_view`, :func:`events_for` (:mod:`.views`): what each seat sees;
 - :func:`replay_record`, :func:`load_record` (:mod:`.record`): ``trix-deal/1`` deal records;
@@ -13,6 +13,7 @@ from .errors import EngineError, IllegalAction, InvalidCard, InvalidOptions, Inv
 from .match import (
     MatchState,
     apply,
+    check,
     default_action,
     forced_action,
     legal_actions,
@@ -35,6 +36,7 @@ __all__ = [
     "MatchState",
     "Options",
     "apply",
+    "check",
     "default_action",
     "events_for",
     "forced_action",

@@ -230,6 +230,60 @@ def _seat_of(action: dict[str, Any]) -> int:
     return seat
 
 
+def check(state: MatchState, action: dict[str, Any]) -> None:
+    """Raise :class:`IllegalAction` exactly as :func:`apply` would for ``action`` (a JSON
+    action, the forms :func:`apply` lists) now, with the same message; return None if
+    :func:`apply` would take it. Changes nothing and copies nothing: a web request tests a
+    seat's action with it, on the shared state."""
+    _checked(state, action)
+
+
+def _checked(state: MatchState, action: Any) -> tuple[str, int, Any]:
+    """Every check :func:`apply` makes, in its order, changing nothing. Returns
+    ``(type, seat, argument)`` for the unchecked step: the argument is the deal's hand masks,
+    the contract name, the doubled or selected cards' mask, or the played card's number
+    (``seat`` is -1 for a deal)."""
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be a JSON object")
+    kind = action.get("type")
+    if kind == "play":
+        try:
+            card = parse_card(action.get("card"))
+        except InvalidCard as exc:
+            raise IllegalAction(str(exc)) from None
+        seat = _seat_of(action)
+        _check_play(state, seat, card)
+        return kind, seat, card
+    if kind == "deal":
+        return kind, -1, _check_deal(state, action.get("hands"))
+    if kind == "contract":
+        seat = _seat_of(action)
+        contract = action.get("contract")
+        _check_contract(state, seat, contract)
+        return kind, seat, contract
+    if kind == "double":
+        seat = _seat_of(action)
+        mask = _double_mask(action)
+        _check_doubles(state, seat, mask)
+        return kind, seat, mask
+    if kind == "select":
+        seat = _seat_of(action)
+        mask = _double_mask(action)
+        _check_select(state, seat, mask)
+        return kind, seat, mask
+    if kind == "pass":
+        seat = _seat_of(action)
+        _check_pass(state, seat)
+        return kind, seat, None
+    if kind == "forfeit":
+        seat = _seat_of(action)
+        _check_forfeit(state)
+        return kind, seat, None
+    raise IllegalAction(
+        f"unknown action type {kind!r} (deal, contract, select, double, play, pass, forfeit)"
+    )
+
+
 def apply(
     state: MatchState, action: dict[str, Any], *, emit: bool = True
 ) -> tuple[MatchState, list[Event]]:
@@ -246,34 +300,12 @@ def apply(
     Each event is a JSON object with ``"type"`` and ``"visible_to"`` (``"all"`` or a list of
     seats). With ``emit=False`` no events are built (for simulation speed).
 
-    Raises :class:`IllegalAction` with a message saying what was wrong; then nothing changed.
+    Raises :class:`IllegalAction` with a message saying what was wrong (the checks of
+    :func:`check`, made first); then nothing changed.
     """
-    if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object")
-    kind = action.get("type")
+    kind, seat, arg = _checked(state, action)
     events: list[Event] | None = [] if emit else None
-    if kind == "deal":
-        _deal(state, action.get("hands"), events)
-    elif kind == "contract":
-        choose_contract(state, _seat_of(action), action.get("contract"), events)
-    elif kind == "double":
-        double(state, _seat_of(action), _double_mask(action), events)
-    elif kind == "select":
-        select_doubles(state, _seat_of(action), _double_mask(action), events)
-    elif kind == "play":
-        try:
-            card = parse_card(action.get("card"))
-        except InvalidCard as exc:
-            raise IllegalAction(str(exc)) from None
-        play(state, _seat_of(action), card, events)
-    elif kind == "pass":
-        pass_turn(state, _seat_of(action), events)
-    elif kind == "forfeit":
-        forfeit(state, _seat_of(action), events)
-    else:
-        raise IllegalAction(
-            f"unknown action type {kind!r} (deal, contract, select, double, play, pass, forfeit)"
-        )
+    _UNCHECKED[kind](state, seat, arg, events)
     return state, events if events is not None else []
 
 
@@ -294,21 +326,33 @@ def _ev(events: list[Event] | None, kind: str, visible_to: Any = ALL, **payload:
         events.append(payload)
 
 
-def _deal(state: MatchState, hands: Any, events: list[Event] | None) -> None:
-    if state.phase != PHASE_DEAL:
-        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
+# Each action has a check (raises IllegalAction, changes nothing) and an unchecked step (only
+# ever called after its check); the public functions below do both, for the simulator.
+
+
+def _check_deal(state: MatchState, hands: Any) -> list[int]:
+    _check_dealing(state)
     try:
-        masks = parse_hands(hands)
+        return parse_hands(hands)
     except InvalidCard as exc:
         raise IllegalAction(str(exc)) from None
-    deal_hands(state, masks, events)
+
+
+def _check_dealing(state: MatchState) -> None:
+    if state.phase != PHASE_DEAL:
+        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
 
 
 def deal_hands(state: MatchState, masks: list[int], events: list[Event] | None = None) -> None:
     """Start the next deal with ``masks`` (four disjoint 13-card hand masks, already checked:
     :func:`apply` with a ``deal`` action checks JSON hands, then calls this)."""
-    if state.phase != PHASE_DEAL:
-        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
+    _check_dealing(state)
+    _deal_hands(state, -1, masks, events)
+
+
+def _deal_hands(
+    state: MatchState, _seat: int, masks: list[int], events: list[Event] | None
+) -> None:
     opts = state.options
     per_kingdom = len(opts.contracts)
     if state.deal_number == 0:
@@ -377,10 +421,7 @@ def _check_turn(state: MatchState, seat: int, phase: str) -> None:
         raise IllegalAction(f"not your turn: seat {seat} cannot act now")
 
 
-def choose_contract(
-    state: MatchState, seat: int, contract: Any, events: list[Event] | None = None
-) -> None:
-    """The owner picks ``contract``; raises :class:`IllegalAction` if not allowed."""
+def _check_contract(state: MatchState, seat: int, contract: Any) -> None:
     _check_turn(state, seat, PHASE_CHOOSE)
     if contract not in state.options.contracts:
         raise IllegalAction(
@@ -388,6 +429,19 @@ def choose_contract(
         )
     if contract in state.played:
         raise IllegalAction(f"contract {contract} already played in this kingdom")
+
+
+def choose_contract(
+    state: MatchState, seat: int, contract: Any, events: list[Event] | None = None
+) -> None:
+    """The owner picks ``contract``; raises :class:`IllegalAction` if not allowed."""
+    _check_contract(state, seat, contract)
+    _choose_contract(state, seat, contract, events)
+
+
+def _choose_contract(
+    state: MatchState, seat: int, contract: str, events: list[Event] | None
+) -> None:
     state.log_actions.append(f"c{seat}:{contract}")
     _start_contract(state, contract, False, events)
 
@@ -403,14 +457,22 @@ def _check_doubles(state: MatchState, seat: int, mask: int) -> None:
         raise IllegalAction(f"cannot double {names} in {deal.contract}")
 
 
+def _check_select(state: MatchState, seat: int, mask: int) -> None:
+    if state.options.doubling != "simultaneous":
+        raise IllegalAction("selecting doubles is only for simultaneous doubling")
+    _check_doubles(state, seat, mask)
+
+
 def select_doubles(
     state: MatchState, seat: int, mask: int, events: list[Event] | None = None
 ) -> None:
     """Simultaneous doubling: ``seat``'s current pick, not yet its answer. Seen by ``seat``
     alone; a timeout commits it (000: "timer commits the current selection")."""
-    if state.options.doubling != "simultaneous":
-        raise IllegalAction("selecting doubles is only for simultaneous doubling")
-    _check_doubles(state, seat, mask)
+    _check_select(state, seat, mask)
+    _select_doubles(state, seat, mask, events)
+
+
+def _select_doubles(state: MatchState, seat: int, mask: int, events: list[Event] | None) -> None:
     codes = codes_of(mask)
     state.log_actions.append(f"s{seat}:{','.join(codes)}")
     state.deal.selections[seat] = mask
@@ -420,6 +482,10 @@ def select_doubles(
 def double(state: MatchState, seat: int, mask: int, events: list[Event] | None = None) -> None:
     """``seat`` doubles the cards in ``mask`` (0 for none): its one answer."""
     _check_doubles(state, seat, mask)
+    _double(state, seat, mask, events)
+
+
+def _double(state: MatchState, seat: int, mask: int, events: list[Event] | None) -> None:
     deal = state.deal
     codes = codes_of(mask)
     state.log_actions.append(f"d{seat}:{','.join(codes)}")
@@ -433,12 +499,21 @@ def double(state: MatchState, seat: int, mask: int, events: list[Event] | None =
         _begin_play(state, events)
 
 
-def play(state: MatchState, seat: int, card: int, events: list[Event] | None = None) -> None:
-    """``seat`` plays ``card`` (a card number); raises :class:`IllegalAction` if not legal."""
+def _check_play(state: MatchState, seat: int, card: int) -> None:
     deal = state.deal
     if state.phase != PHASE_PLAY or deal.turn != seat:
         _check_turn(state, seat, PHASE_PLAY)
     deal.check_play(seat, card)
+
+
+def play(state: MatchState, seat: int, card: int, events: list[Event] | None = None) -> None:
+    """``seat`` plays ``card`` (a card number); raises :class:`IllegalAction` if not legal."""
+    _check_play(state, seat, card)
+    _play(state, seat, card, events)
+
+
+def _play(state: MatchState, seat: int, card: int, events: list[Event] | None) -> None:
+    deal = state.deal
     state.log_actions.append(_PLAY_LOG[seat][card])
     if events is None:
         deal.play(card)
@@ -462,13 +537,20 @@ def play(state: MatchState, seat: int, card: int, events: list[Event] | None = N
         _end_deal(state, events)
 
 
+def _check_pass(state: MatchState, seat: int) -> None:
+    _check_turn(state, seat, PHASE_PLAY)
+    state.deal.check_pass(seat)
+
+
 def pass_turn(state: MatchState, seat: int, events: list[Event] | None = None) -> None:
     """``seat`` passes in the layout; refused while it holds a playable card."""
-    _check_turn(state, seat, PHASE_PLAY)
-    deal = state.deal
-    deal.check_pass(seat)
+    _check_pass(state, seat)
+    _pass_turn(state, seat, None, events)
+
+
+def _pass_turn(state: MatchState, seat: int, _arg: None, events: list[Event] | None) -> None:
     state.log_actions.append(f"x{seat}")
-    deal.pass_turn()
+    state.deal.pass_turn()
     _ev(events, "pass", seat=seat)
 
 
@@ -494,11 +576,19 @@ def _end_deal(state: MatchState, events: list[Event] | None) -> None:
         state.phase = PHASE_DEAL
 
 
+def _check_forfeit(state: MatchState) -> None:
+    if state.phase == PHASE_MATCH_OVER:
+        raise IllegalAction("the match is over")
+
+
 def forfeit(state: MatchState, seat: int, events: list[Event] | None = None) -> None:
     """``seat`` leaves a paid table for good: the match ends now, the leaver (with partner)
     ranks last, the others keep their places by score (004, ``leave_paid_table``)."""
-    if state.phase == PHASE_MATCH_OVER:
-        raise IllegalAction("the match is over")
+    _check_forfeit(state)
+    _forfeit(state, seat, None, events)
+
+
+def _forfeit(state: MatchState, seat: int, _arg: None, events: list[Event] | None) -> None:
     state.log_actions.append(f"f{seat}")
     state.forfeit = seat
     _ev(events, "forfeit", seat=seat)
@@ -573,6 +663,18 @@ def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
         "doubles": {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]},
         "plays": ["pass" if c < 0 else CODES[c] for c in deal.plays],
     }
+
+
+# The unchecked step of each action type, called by apply after _checked.
+_UNCHECKED = {
+    "deal": _deal_hands,
+    "contract": _choose_contract,
+    "double": _double,
+    "select": _select_doubles,
+    "play": _play,
+    "pass": _pass_turn,
+    "forfeit": _forfeit,
+}
 
 
 # -- reading the rules ------------------------------------------------------------------------
@@ -658,6 +760,7 @@ __all__ = [
     "TRICK_CONTRACTS",
     "MatchState",
     "apply",
+    "check",
     "default_action",
     "forced_action",
     "legal_actions",
