@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from accounts.selectors import display_name
 from games import dealing, stakes, state_store, table_writes
-from games.engine import IllegalAction, InvalidOptions, Options, apply, check, new_match
+from games.engine import IllegalAction, InvalidOptions, Options, apply, check, new_match, observe
 from games.engine.bots import BOTS, make_bot
 from games.engine.match import default_action, forced_action
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound, TableError
@@ -725,7 +725,7 @@ def _turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | No
     if bots:
         seat = bots[0]
         rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
-        action = make_bot(kinds[seat] or "rules").act(state, seat, rng)
+        action = make_bot(kinds[seat] or "rules").act(observe(state, seat), rng)
         _, events = apply(state, action)
         return events, [_own_action(table, seat, "bot", action, table.wake_at)]
     if _deadline_passed(table, now):
