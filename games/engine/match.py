@@ -11,8 +11,11 @@ Public API (all JSON-shaped, see ``docs/engine.md``):
 - :meth:`MatchState.to_json` / :meth:`MatchState.from_json`: the state is stored as its log
   (options, the deals' hands, the seat actions) and rebuilt exactly by replaying it.
 
-Phases: ``deal`` (the server must deal the next hands), ``choose`` (the owner picks a
-contract), ``double``, ``play``, ``over`` (the match has ended).
+Phases (``MatchState.phase``; JSON values): ``deal`` (``PHASE_DEAL``: the server must deal
+the next hands, with a ``deal`` action), ``choose`` (the owner picks a contract),
+``double``, ``play``, ``over`` (``PHASE_MATCH_OVER``: the match has ended; not the deal's
+``DEAL_FINISHED``, after which the match is in ``deal`` or ``over``). A *deal* is one hand of
+play under one contract (:mod:`.deal`).
 
 Rules: ``shared/trix-rules.md``; kingdom order and the 7♥ from ``000_99eaae97bc5f03eb.txt``,
 the timeout contract order from ``003_90b5bd840447e506.txt``, the forfeit rule and
@@ -26,11 +29,11 @@ from itertools import combinations
 from typing import Any
 
 from .cards import CODES, SEVEN_OF_HEARTS, cards_of, codes_of, mask_of, parse_card, parse_hands
-from .deal import PHASE_DOUBLE, PHASE_OVER, PHASE_PLAY, TRICK_CONTRACTS, Deal
+from .deal import DEAL_FINISHED, PHASE_DOUBLE, PHASE_PLAY, TRICK_CONTRACTS, Deal
 from .errors import IllegalAction, InvalidCard
 from .options import Options
 
-PHASE_DEAL = "deal"
+PHASE_DEAL = "deal"  # waiting for the server's deal action (the next deal's hands)
 PHASE_CHOOSE = "choose"
 PHASE_MATCH_OVER = "over"
 
@@ -55,8 +58,10 @@ def placements_by_score(scores: dict[int, int]) -> dict[int, int]:
 class MatchState:
     """One match. Read its fields; change it only through :func:`apply`.
 
-    ``totals`` are match points per seat; ``deal`` is the current :class:`Deal` (or None);
-    ``records`` holds the ``trix-deal/1`` record of every finished deal.
+    ``totals`` are match points per seat; ``deal`` is the current :class:`Deal` (the one
+    being played, or the last one finished while waiting for the next; None before the first),
+    ``deal_number`` its number (1..); ``records`` holds the ``trix-deal/1`` record of every
+    finished deal.
     """
 
     __slots__ = (
@@ -533,7 +538,7 @@ def _play(state: MatchState, seat: int, card: int, events: list[Event] | None) -
                 taker=taker,
                 points={str(s): deal.scores[s] - before[s] for s in range(4)},
             )
-    if deal.phase == PHASE_OVER:
+    if deal.phase == DEAL_FINISHED:
         _end_deal(state, events)
 
 
