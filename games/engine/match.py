@@ -6,6 +6,8 @@ Public API (all JSON-shaped, see ``docs/engine.md``):
 - :func:`apply` ``(state, action) -> (state, events)``; ``action`` is a JSON object such as
   ``{"type": "play", "seat": 2, "card": "QS"}``. The state is changed in place and returned;
   an illegal action raises :class:`IllegalAction` and leaves the state exactly as it was;
+- :func:`check` ``(state, action) -> None``: raises what :func:`apply` would, changing and
+  copying nothing (to test an action);
 - :func:`legal_actions` ``(state, seat=None) -> list[action]``;
 - :func:`default_action` ``(state, seat) -> action``: what a timeout does for ``seat``;
 - :meth:`MatchState.to_json` / :meth:`MatchState.from_json`: the state is stored as its log
@@ -60,8 +62,9 @@ class MatchState:
 
     ``totals`` are match points per seat; ``deal`` is the current :class:`Deal` (the one
     being played, or the last one finished while waiting for the next; None before the first),
-    ``deal_number`` its number (1..); ``records`` holds the ``trix-deal/1`` record of every
-    finished deal.
+    ``deal_number`` its number (1..); ``played`` and ``remaining`` are the current kingdom's
+    contracts played and not played yet (``remaining`` in the ``contract_timeout`` order);
+    ``records`` holds the ``trix-deal/1`` record of every finished deal.
     """
 
     __slots__ = (
@@ -72,6 +75,7 @@ class MatchState:
         "kingdom",
         "owner",
         "played",
+        "remaining",
         "totals",
         "records",
         "result",
@@ -89,6 +93,9 @@ class MatchState:
         self.kingdom = 0  # 1..4 once the first deal is dealt
         self.owner = -1
         self.played: list[str] = []
+        # The kingdom's contracts not played yet, in the timeout order: kept beside played
+        # (a bot's observation reads it at every decision).
+        self.remaining: tuple[str, ...] = options.contracts
         self.totals = [0, 0, 0, 0]
         self.records: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
@@ -115,7 +122,7 @@ class MatchState:
 
     def remaining_contracts(self) -> list[str]:
         """Contracts of the current kingdom not played yet, in the timeout order."""
-        return [c for c in self.options.contracts if c not in self.played]
+        return list(self.remaining)
 
     # -- serialisation ----------------------------------------------------------------------
 
@@ -367,6 +374,7 @@ def _deal_hands(
         state.owner = (state.owner + 1) % 4
         state.kingdom += 1
         state.played = []
+        state.remaining = opts.contracts
     state.deal_number += 1
     state.log_deals.append(masks)
     state.deal = Deal(opts, masks, state.owner)
@@ -391,6 +399,7 @@ def _start_contract(
 ) -> None:
     deal = state.deal
     state.played.append(contract)
+    state.remaining = tuple(c for c in state.remaining if c != contract)
     deal.start(contract)
     _ev(events, "contract_chosen", seat=state.owner, contract=contract, auto=auto)
     if events is not None:

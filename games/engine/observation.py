@@ -13,7 +13,6 @@ Cards in other hands appear only where the rules put them face up: doubled cards
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .cards import ALL_CARDS, CODES, SUITS, codes_of
@@ -77,11 +76,6 @@ class Observation(NamedTuple):
     layout: tuple[tuple[int, int] | None, ...] | None
 
 
-@lru_cache(maxsize=256)
-def _remaining(contracts: tuple[str, ...], played: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(c for c in contracts if c not in played)
-
-
 _new = tuple.__new__  # builds the NamedTuple without its keyword-argument wrapper (speed)
 
 
@@ -94,7 +88,7 @@ def observe(state: MatchState, seat: int) -> Observation:
     phase = state.phase
     owner = state.owner
     options = state.options
-    remaining = _remaining(options.contracts, tuple(state.played))
+    remaining = state.remaining
     if deal is None:
         return _new(
             Observation,
