@@ -29,9 +29,10 @@ from django.utils import timezone
 
 from accounts.selectors import display_name
 from games import dealing, stakes, state_store, table_writes
-from games.engine import IllegalAction, InvalidOptions, Options, apply, check, new_match, observe
+from games.engine import IllegalAction, InvalidOptions, Options, apply, new_match
 from games.engine.bots import BOTS, make_bot
-from games.engine.match import default_action, forced_action
+from games.engine.match import check, default_action, forced_action
+from games.engine.observation import observe
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound, TableError
 from games.models import (
     ActionStatus,
