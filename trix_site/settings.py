@@ -203,6 +203,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Trix API",
     "DESCRIPTION": "Tables, seats, actions, wallets and deal verification for Trix.",
     "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,  # the schema describes the API, not its own endpoint
 }
 
 # Celery: the engine's state changes run in workers.
