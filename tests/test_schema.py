@@ -190,3 +190,24 @@ def test_real_answers_have_the_fields_the_schema_describes(schema, worker, playe
     # The wallet's answers.
     _check(schema, "/api/wallet/", "get", alice.get("/api/wallet/"))
     _check(schema, "/api/wallet/history/", "get", alice.get("/api/wallet/history/"))
+
+
+def test_the_answer_to_an_action_id_is_one_the_schema_describes(schema):
+    """``games.api.answers.action_answer``: 202 pending or applied, a rejection's own status."""
+    from games.api.answers import action_answer
+    from games.models import TableAction
+
+    path = "/api/tables/{table_id}/actions/"
+    pending = TableAction(id=uuid.uuid4(), version=3, status="pending")
+    assert action_answer(pending)[0] == 202
+    _validate(schema, path, "post", *action_answer(pending))
+    applied = TableAction(id=uuid.uuid4(), version=3, status="applied", applied_version=4)
+    status, body = action_answer(applied)
+    assert (status, body["applied_version"]) == (202, 4)
+    _validate(schema, path, "post", status, body)
+    stale = TableAction(id=uuid.uuid4(), version=3, status="rejected", http_status=409, error="x")
+    status, body = action_answer(stale)
+    assert (status, body["code"]) == (409, "stale_version")
+    _validate(schema, path, "post", status, body)
+    illegal = TableAction(id=uuid.uuid4(), version=3, status="rejected", http_status=400, error="x")
+    assert action_answer(illegal)[1]["code"] == "illegal_action"
