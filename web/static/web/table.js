@@ -49,8 +49,7 @@
   }
 
   function partnership() {
-    const v = st.table ? st.table.variant : "";
-    return v.endsWith("_partner");
+    return Boolean(st.table && st.table.partnership);  /* the server's (Options.partnership) */
   }
 
   function notice(text, kind) {
@@ -252,10 +251,11 @@
         if (!row) {
           line.append(el("span", { class: "closed", text: "needs the jack" }));
         } else {
-          const lo = T.RANKS.indexOf(row.low[0]);
-          const hi = T.RANKS.indexOf(row.high[0]);
+          const ranks = T.ranks();
+          const lo = ranks.indexOf(row.low[0]);
+          const hi = ranks.indexOf(row.high[0]);
           const cards = el("span", { class: "row-cards" });
-          for (let r = lo; r <= hi; r++) cards.append(T.cardEl(T.RANKS[r] + suit, { small: true }));
+          for (let r = lo; r <= hi; r++) cards.append(T.cardEl(ranks[r] + suit, { small: true }));
           line.append(cards);
         }
         rows.append(line);
