@@ -75,6 +75,16 @@ class TableSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=VARIANTS)
     partnership = serializers.BooleanField(help_text="seats 0+2 play against 1+3")
     options = serializers.DictField(help_text="the full option set (games.engine.Options)")
+    # Sent once main's Table.kind / Table.origin are merged (then required, kind a ChoiceField
+    # of games.policy.TableKind's values).
+    kind = serializers.CharField(
+        required=False, help_text="casual, staked or tournament: what the table does"
+    )
+    origin = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="who made it: '' for a player, e.g. 'tournament:12/round:3/table:2'",
+    )
     stake = serializers.IntegerField(help_text="minor units per seat; 0 for a free table")
     status = serializers.ChoiceField(choices=TableStatus.values)
     created_by = PersonSerializer()
