@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.selectors import display_name
 from games import notifications, state_store
-from games.engine import spectator_view, view
+from games.engine import Options, spectator_view, view
 from games.errors import NotFound
 from games.models import Deal, Seat, Table, TableEvent, TableStatus
 
@@ -55,12 +55,13 @@ def seat_of(table: Table, user) -> int | None:
 
 
 def table_data(table: Table, user) -> dict[str, Any]:
-    """The table as the API shows it (see ``docs`` / the API contract)."""
+    """The table as the API shows it (shape: ``games.api.answers.TableSerializer``)."""
     me = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
     seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.seat)
     return {
         "id": table.pk,
         "variant": table.variant,
+        "partnership": Options(variant=table.variant).partnership,
         "options": table.options,
         "kind": table.kind,
         "origin": table.origin,

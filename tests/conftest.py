@@ -40,15 +40,9 @@ def session_worker(django_db_setup, django_db_blocker, worker_queue):
 
 
 @pytest.fixture
-def worker(session_worker, transactional_db, settings):
-    """The shared worker, with this process (test code, the live server of browser tests) on
-    the same short timers as the worker."""
-    from tests.worker import FAST
-
-    settings.TRIX_BOT_DELAY = float(FAST["TRIX_BOT_DELAY"])
-    settings.TRIX_DEAL_PAUSE = float(FAST["TRIX_DEAL_PAUSE"])
-    settings.TRIX_FORCED_DELAY = float(FAST["TRIX_FORCED_DELAY"])
-    settings.TRIX_TIMER_SCALE = float(FAST["TRIX_TIMER_SCALE"])
+def worker(session_worker, transactional_db):
+    """The shared worker; this process (test code, the live server of browser tests) runs on
+    the same settings and so the same short timers (``trix_site.settings_test``)."""
     return session_worker
 
 

@@ -1,7 +1,8 @@
 """A real Celery worker for the tests that need one (tables, browser): a ``celery worker -B``
 subprocess on the test database and the broker of ``CELERY_BROKER_URL``, consuming its own
-queue (so parallel test runs on one broker do not mix), on short test timers. The tables move
-only through it, as in production. The fixtures are in ``tests/conftest.py``."""
+queue (so parallel test runs on one broker do not mix), on the settings the tests run on
+(``trix_site.settings_test``: its short timers). The tables move only through it, as in
+production. The fixtures are in ``tests/conftest.py``."""
 
 from __future__ import annotations
 
@@ -18,16 +19,6 @@ from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
-
-# Short timers for tests: timers x0.01 (12 s -> 0.12 s), bots and deals without pause.
-FAST = {
-    "TRIX_BOT_DELAY": "0",
-    "TRIX_DEAL_PAUSE": "0",
-    "TRIX_TIMER_SCALE": "0.01",
-    "TRIX_FORCED_DELAY": "0.05",
-    "TRIX_SWEEP_SECONDS": "1",
-    "TRIX_SWEEP_LATE": "1",
-}
 
 
 def new_queue(prefix: str = "trix-test") -> str:
@@ -46,7 +37,7 @@ def _database_url() -> str:
 
 
 class Worker:
-    """``celery worker -B`` on ``queue`` with the :data:`FAST` timers (``env`` overrides);
+    """``celery worker -B`` on ``queue`` on this process's settings module (``env`` overrides);
     :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would)."""
 
     def __init__(self, queue: str, env: dict[str, str] | None = None):
@@ -54,7 +45,7 @@ class Worker:
         self.log = Path(self.var) / "worker.log"
         full = {
             **os.environ,
-            **FAST,
+            "DJANGO_SETTINGS_MODULE": settings.SETTINGS_MODULE,
             **(env or {}),
             "DATABASE_URL": _database_url(),
             "DATABASE_CONN_MAX_AGE": "60",

@@ -16,7 +16,7 @@ def parse_amount(text: str) -> int:
     """``"20"`` / ``"20.5"`` / ``"20,50"`` -> minor units (2000 / 2050 / 2050 with 2 decimals,
     ``settings.TRIX_CURRENCY_DECIMALS``). Raises ``forms.ValidationError`` with a message for a
     blank, negative, zero or malformed amount or one with more decimals than the currency."""
-    decimals = getattr(settings, "TRIX_CURRENCY_DECIMALS", 2)
+    decimals = settings.TRIX_CURRENCY_DECIMALS
     text = (text or "").strip()
     if not text:
         raise forms.ValidationError("Enter an amount.")

@@ -50,9 +50,7 @@ class DemoProvider(PaymentProvider):
     name = "demo"
 
     def __init__(self, limit: int | None = None):
-        self.limit = (
-            limit if limit is not None else getattr(settings, "TRIX_DEMO_PAYMENT_LIMIT", 1_000_000)
-        )
+        self.limit = limit if limit is not None else settings.TRIX_DEMO_PAYMENT_LIMIT
 
     def _receipt(self, action: str, user_id: int, amount: int, key: str) -> str:
         if amount > self.limit:
@@ -71,5 +69,5 @@ class DemoProvider(PaymentProvider):
 
 def get_provider() -> PaymentProvider:
     """The configured provider (``settings.TRIX_PAYMENT_PROVIDER``), a new instance."""
-    path = getattr(settings, "TRIX_PAYMENT_PROVIDER", "wallet.payments.DemoProvider")
+    path = settings.TRIX_PAYMENT_PROVIDER
     return import_string(path)()

@@ -99,8 +99,8 @@ def reference_url(reference: str) -> str | None:
 
 
 def format_money(amount: int) -> str:
-    """``12345`` -> ``"123.45 USD"`` with ``settings.TRIX_CURRENCY_DECIMALS`` (default 2)."""
-    decimals = getattr(settings, "TRIX_CURRENCY_DECIMALS", 2)
+    """``12345`` -> ``"123.45 USD"`` with ``settings.TRIX_CURRENCY_DECIMALS``."""
+    decimals = settings.TRIX_CURRENCY_DECIMALS
     sign = "-" if amount < 0 else ""
     whole, frac = divmod(abs(amount), 10**decimals)
     text = f"{whole:,}" + (f".{frac:0{decimals}d}" if decimals else "")

@@ -25,7 +25,7 @@ def site(request):
             "balance": None,
             "balance_text": "",
             "currency": settings.TRIX_CURRENCY,
-            "currency_decimals": getattr(settings, "TRIX_CURRENCY_DECIMALS", 2),
+            "currency_decimals": settings.TRIX_CURRENCY_DECIMALS,
         }
         if user is not None and user.is_authenticated:
             data["display_name"] = display_name(user)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from games.engine.cards import RANKS
 from games.engine.options import Options, option_choices
 
 CONTRACTS: dict[str, dict[str, str]] = {
@@ -149,5 +150,6 @@ def describe_options(options: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def js_names() -> dict[str, Any]:
-    """The names the table page's script needs (passed with ``json_script``)."""
-    return {"contracts": CONTRACTS, "variants": VARIANTS, "terms": TERMS}
+    """The names the pages' scripts need (passed with ``json_script``), and the card ranks
+    low to high (``games.engine.cards.RANKS``: the scripts' one source of them)."""
+    return {"contracts": CONTRACTS, "variants": VARIANTS, "terms": TERMS, "ranks": RANKS}

@@ -7,6 +7,7 @@ from rest_framework.settings import api_settings
 
 from games.engine import VARIANTS
 from games.engine.bots import BOTS
+from games.models import TableStatus
 
 
 class WholeNumberField(serializers.IntegerField):
@@ -95,6 +96,4 @@ class StateQuerySerializer(serializers.Serializer):
 
 
 class ListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=["open", "playing", "finished", "cancelled"], required=False
-    )
+    status = serializers.ChoiceField(choices=TableStatus.values, required=False)

@@ -1,9 +1,11 @@
-"""Thin API views: validate with a serializer, call a service or selector, answer JSON."""
+"""Thin API views: validate with a serializer, call a service or selector, answer JSON.
+
+Every answer's shape is a serializer of :mod:`games.api.answers` (so ``/api/schema/`` describes
+it); the views send the selectors' dicts as they are."""
 
 from __future__ import annotations
 
 from django.http import JsonResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -12,7 +14,14 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.api import answers as a
 from games.api import serializers as s
+from games.models import TableAction
+
+
+def _errors(*codes: int) -> dict:
+    """The error answers an operation may give, for the schema (``{"error", "code"}``)."""
+    return {code: a.ErrorSerializer for code in codes}
 
 
 def _table(table_id: int, request) -> dict:
@@ -27,14 +36,20 @@ class TableListView(APIView):
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
 
-    @extend_schema(parameters=[s.ListQuerySerializer], responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        parameters=[s.ListQuerySerializer],
+        responses={200: a.TableSerializer(many=True), **_errors(400)},
+    )
     def get(self, request):
         query = s.ListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rows = selectors.tables(query.validated_data.get("status"))[:200]
         return Response([selectors.table_data(t, request.user) for t in rows])
 
-    @extend_schema(request=s.CreateTableSerializer, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=s.CreateTableSerializer,
+        responses={201: a.TableSerializer, **_errors(400, 401, 403, 409)},
+    )
     def post(self, request):
         body = s.CreateTableSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -47,7 +62,7 @@ class TableDetailView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: a.TableSerializer, **_errors(404)})
     def get(self, request, table_id: int):
         return Response(_table(table_id, request))
 
@@ -57,7 +72,10 @@ class SeatsView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.TakeSeatSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=s.TakeSeatSerializer,
+        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
     def post(self, request, table_id: int):
         body = s.TakeSeatSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -75,7 +93,9 @@ class LeaveView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=None, responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409)}
+    )
     def post(self, request, table_id: int):
         services.leave(request.user, table_id)
         return Response(_table(table_id, request))
@@ -86,7 +106,10 @@ class BotsView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.SeatBotSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=s.SeatBotSerializer,
+        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
     def post(self, request, table_id: int):
         body = s.SeatBotSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -107,7 +130,7 @@ class StateView(APIView):
             OpenApiParameter("since", int, description="last version you saw"),
             OpenApiParameter("wait", float, description="seconds to hold for a newer version"),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses={200: a.TableStateSerializer, **_errors(400, 404)},
     )
     def get(self, request, table_id: int):
         query = s.StateQuerySerializer(data=request.query_params)
@@ -128,14 +151,19 @@ class ActionsView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "actions"
 
-    @extend_schema(request=s.SubmitActionSerializer, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=s.SubmitActionSerializer,
+        responses={202: a.ActionAcceptedSerializer, **_errors(400, 401, 403, 404, 409, 429)},
+    )
     def post(self, request, table_id: int):
         body = s.SubmitActionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        code, answer = services.submit_action(
+        done = services.submit_action(
             request.user, table_id, data["id"], data["version"], data["action"]
         )
+        # The service returns the TableAction (an older one answered its (status, body) pair).
+        code, answer = a.action_answer(done) if isinstance(done, TableAction) else done
         return Response(answer, status=code)
 
 
@@ -145,7 +173,7 @@ class DealVerificationView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: a.DealVerificationSerializer, **_errors(404)})
     def get(self, request, deal_id: int):
         return Response(selectors.deal_verification(deal_id))
 
@@ -155,7 +183,7 @@ class MatchVerificationView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: a.MatchVerificationSerializer, **_errors(404)})
     def get(self, request, table_id: int):
         return Response(selectors.match_verification(table_id))
 
@@ -165,7 +193,7 @@ class DealRecordView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: a.DealRecordSerializer, **_errors(404)})
     def get(self, request, deal_id: int):
         row = selectors.deal(deal_id)
         response = JsonResponse(row.record, json_dumps_params={"indent": 2})

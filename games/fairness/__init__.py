@@ -1,6 +1,7 @@
 """Verifiable shuffles: commit-reveal seeds, the ``trix-shuffle/1`` shuffle and its checks.
 
-Pure Python (``hashlib``, ``hmac``, ``secrets``), no Django, so ``trix verify`` runs anywhere.
+Pure Python (``hashlib``, ``hmac``, ``secrets``; the card codes of ``games.engine.cards``), no
+Django, so ``trix verify`` runs anywhere.
 The construction, its limits and test vectors are in ``docs/fairness.md``.
 
 - ``stream``: HMAC-SHA256 counter-mode stream, unbiased ``below(n)``, Fisher-Yates (reusable

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.engine.cards import CODES
 from games.fairness.errors import FairnessError
 from games.fairness.stream import RandomStream, fisher_yates
 
@@ -20,10 +21,10 @@ ALGORITHM = "trix-shuffle/1"
 """Version name of this shuffle; written into every deal record's ``shuffle`` object."""
 
 SEATS = 4
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
-CANONICAL_DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
-"""The 52 card codes in the order the shuffle starts from (2C, 3C, ..., AC, 2D, ..., AS)."""
+CANONICAL_DECK: tuple[str, ...] = CODES
+"""The 52 card codes in the order the shuffle starts from (2C, 3C, ..., AC, 2D, ..., AS): the
+engine's card codes (``games.engine.cards``: ranks and suits are defined there once; the
+published test vectors pin this order)."""
 
 
 def _seat_seeds(client_seeds: Sequence[str]) -> list[str]:

@@ -30,13 +30,11 @@ def api(make_user):
 
 
 @pytest.fixture
-def tasks_applied_here(monkeypatch, settings):
+def tasks_applied_here(monkeypatch):
     """The worker's tasks are not sent (the test calls ``games.services`` itself, one known
-    change at a time) and bots and deals wait for nobody."""
+    change at a time); bots and deals wait for nobody (the test settings' timers)."""
     from games import tasks
 
     for task in (tasks.wake, tasks.apply_action, tasks.settle):
         monkeypatch.setattr(task, "delay", lambda *a, **k: None)
         monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
-    settings.TRIX_BOT_DELAY = 0.0
-    settings.TRIX_DEAL_PAUSE = 0.0

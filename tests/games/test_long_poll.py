@@ -196,13 +196,11 @@ def test_a_stopped_listener_restarts_with_the_next_wait(open_table):
 
 
 @pytest.fixture
-def quiet_tasks(monkeypatch, settings):
+def quiet_tasks(monkeypatch):
     """This test applies the wake-ups itself (the tasks the services send are dropped)."""
     for task in (tasks.wake, tasks.apply_action, tasks.settle):
         monkeypatch.setattr(task, "delay", lambda *a, **k: None)
         monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
-    settings.TRIX_BOT_DELAY = 0.0
-    settings.TRIX_DEAL_PAUSE = 0.0
 
 
 def uncached(table_id: int, user, since):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import apply, new_match, observe, view
+from games.engine import Options, apply, new_match, observe, view
 from games.engine.bots import RulesBot
 from games.engine.cards import codes_of
 from games.engine.simulate import seeded_dealer
@@ -71,6 +71,7 @@ def table_json(
     return {
         "id": table_id,
         "variant": variant,
+        "partnership": Options(variant=variant).partnership,
         "options": {"variant": variant},
         "stake": stake,
         "status": status,

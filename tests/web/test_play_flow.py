@@ -102,7 +102,10 @@ def play_until_over(page, timeout: float = 240) -> dict:
     raise AssertionError(f"the match did not end in {timeout} s: {seen}")
 
 
-def test_sign_up_fund_create_a_staked_table_and_play_a_whole_match(worker, new_page, artifacts):
+def test_sign_up_fund_create_a_staked_table_and_play_a_whole_match(
+    worker, new_page, artifacts, settings
+):
+    settings.TRIX_DEMO_PAYMENTS = True  # the wallet page's demo forms, as under ./dev run
     page = new_page()
     sign_up(page, "fahd", "أبو فهد")
     user = get_user_model().objects.get(username="fahd")

@@ -86,7 +86,6 @@
 
   const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
   const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-  const RANKS = "23456789TJQKA";
   /* Hand order: suits alternate colour (♠ ♥ ♣ ♦), ranks low to high. */
   const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
 
@@ -98,9 +97,16 @@
     return rankText(code[0]) + SUIT_SYMBOL[code[1]];
   }
 
+  /* The ranks, low to high ("23456789TJQKA"): the engine's (games.engine.cards), served with
+     the page's names (web.names.js_names). */
+  function ranks() {
+    return names().ranks;
+  }
+
   function sortHand(codes) {
+    const order = ranks();
     return codes.slice().sort((a, b) =>
-      SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]));
+      SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || order.indexOf(a[0]) - order.indexOf(b[0]));
   }
 
   /* A card element (a <button> when clickable). */
@@ -156,11 +162,32 @@
     return span;
   }
 
-  function formatMoney(amount) {
+  /* Money is integer minor units; the currency and its decimals come from the server
+     (settings.TRIX_CURRENCY / TRIX_CURRENCY_DECIMALS, as data attributes of <body>). */
+  function currency() {
     const cfg = document.body.dataset;
-    const decimals = parseInt(cfg.currencyDecimals || "2", 10);
-    const currency = cfg.currency || "";
-    return (amount / Math.pow(10, decimals)).toFixed(decimals) + (currency ? " " + currency : "");
+    return { code: cfg.currency, decimals: parseInt(cfg.currencyDecimals, 10) };
+  }
+
+  /* 123456 -> "1,234.56 USD": exactly as the server writes it (wallet.selectors.format_money). */
+  function formatMoney(amount) {
+    const { code, decimals } = currency();
+    const unit = Math.pow(10, decimals);
+    const abs = Math.abs(amount);
+    const whole = String(Math.floor(abs / unit)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const frac = decimals ? "." + String(abs % unit).padStart(decimals, "0") : "";
+    return (amount < 0 ? "-" : "") + whole + frac + " " + code;
+  }
+
+  /* "20" / "20.5" / "20,50" -> minor units (2000 / 2050 / 2050 with 2 decimals); null when
+     it is not a whole or decimal amount with at most the currency's decimals. */
+  function parseMoney(text) {
+    const { decimals } = currency();
+    const m = String(text).trim().match(/^(\d+)(?:[.,](\d*))?$/);
+    if (!m) return null;
+    const frac = (m[2] || "").padEnd(decimals, "0");
+    if (frac.length > decimals) return null;
+    return parseInt(m[1], 10) * Math.pow(10, decimals) + (decimals ? parseInt(frac, 10) || 0 : 0);
   }
 
   function el(tag, attrs, ...children) {
@@ -182,6 +209,6 @@
 
   Object.assign(Trix, {
     api, ApiError, uuid, randomHex, cardEl, backEl, cardLabel, sortHand, bilingual,
-    formatMoney, names, el, SUIT_SYMBOL, RANKS,
+    formatMoney, parseMoney, names, el, SUIT_SYMBOL, ranks,
   });
 })();

@@ -147,21 +147,12 @@
     }
   }
 
-  function toMinor(text) {
-    const decimals = parseInt(document.body.dataset.currencyDecimals || "2", 10);
-    const m = String(text).trim().match(/^(\d+)(?:[.,](\d*))?$/);
-    if (!m) return null;
-    const frac = (m[2] || "").padEnd(decimals, "0");
-    if (frac.length > decimals) return null;
-    return parseInt(m[1], 10) * Math.pow(10, decimals) + (decimals ? parseInt(frac, 10) || 0 : 0);
-  }
-
   const form = document.getElementById("create-form");
   if (form) {
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const box = $("#create-notice");
-      const stake = toMinor(form.stake.value);
+      const stake = T.parseMoney(form.stake.value);
       if (stake === null) {
         notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
         return;

@@ -1,0 +1,241 @@
+"""What the tables API answers: the shape of every response (output serializers, which
+``/api/schema/`` describes) and the HTTP answer to an action id.
+
+The views answer the selectors' dicts as they are (a state poll is the hot path: no second
+pass over its fields); ``tests/test_schema.py`` checks real answers against these shapes,
+field for field, so the schema cannot drift from what the API sends. Amounts are integer
+minor units; times are ISO 8601 in UTC; per-seat maps are keyed ``"0"`` .. ``"3"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine import VARIANTS
+from games.models import ActionStatus, TableAction, TableStatus
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error of the API (``games.api.errors``)."""
+
+    error = serializers.CharField(help_text="a clear message")
+    code = serializers.CharField(help_text="a short machine name: invalid, not_found, ...")
+    fields = serializers.DictField(
+        required=False, help_text="invalid input: the message(s) of each field"
+    )
+    id = serializers.UUIDField(required=False, help_text="a rejected action's id")
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+class PersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="display name")
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    kind = serializers.ChoiceField(
+        choices=["human", "bot"], allow_null=True, help_text="null: empty"
+    )
+    name = serializers.CharField(allow_null=True, help_text="display name or bot kind")
+    user_id = serializers.IntegerField(allow_null=True)
+    bot = serializers.CharField(allow_null=True, help_text="the bot's kind")
+    staked = serializers.IntegerField(help_text="minor units this seat has staked")
+    is_me = serializers.BooleanField(help_text="the caller's seat")
+
+
+class MatchResultSerializer(serializers.Serializer):
+    """The engine's match result (``games.engine.match.match_result``)."""
+
+    scores = serializers.DictField(child=serializers.IntegerField(), help_text="per seat")
+    placements = serializers.DictField(
+        child=serializers.IntegerField(), help_text="per seat, 1..4, ties share a place"
+    )
+    forfeit = serializers.IntegerField(allow_null=True, help_text="the seat that left, if any")
+    deals_played = serializers.IntegerField()
+    teams = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text='partnership: "0+2", "1+3"'
+    )
+    winner = serializers.CharField(
+        allow_null=True, required=False, help_text="partnership: the winning team or null"
+    )
+    draw = serializers.BooleanField(required=False, help_text="partnership: no winner")
+
+
+class TableSerializer(serializers.Serializer):
+    """A table as the API shows it (``games.selectors.table_data``)."""
+
+    id = serializers.IntegerField()
+    variant = serializers.ChoiceField(choices=VARIANTS)
+    partnership = serializers.BooleanField(help_text="seats 0+2 play against 1+3")
+    options = serializers.DictField(help_text="the full option set (games.engine.Options)")
+    # Sent once main's Table.kind / Table.origin are merged (then required, kind a ChoiceField
+    # of games.policy.TableKind's values).
+    kind = serializers.CharField(
+        required=False, help_text="casual, staked or tournament: what the table does"
+    )
+    origin = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="who made it: '' for a player, e.g. 'tournament:12/round:3/table:2'",
+    )
+    stake = serializers.IntegerField(help_text="minor units per seat; 0 for a free table")
+    status = serializers.ChoiceField(choices=TableStatus.values)
+    created_by = PersonSerializer()
+    created_at = serializers.DateTimeField()
+    version = serializers.IntegerField(help_text="one more for every event")
+    seats = SeatSerializer(many=True)
+    commitment = serializers.CharField(help_text="the match's shuffle commitment (hex)")
+    result = MatchResultSerializer(allow_null=True, help_text="null until the match ends")
+
+
+class TableEventSerializer(serializers.Serializer):
+    """One event of the table's log; its other fields depend on ``type`` (README)."""
+
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+
+
+class TableStateSerializer(serializers.Serializer):
+    """The caller's view of a table (``games.selectors.table_state``)."""
+
+    version = serializers.IntegerField()
+    table = TableSerializer()
+    view = serializers.DictField(
+        allow_null=True,
+        help_text="the caller's seat's view of the match, or the spectator view "
+        "(games.engine views, docs/engine.md); null before the match starts",
+    )
+    events = TableEventSerializer(many=True, help_text="after since, those the caller may see")
+    my_seat = serializers.IntegerField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True, help_text="the seat to act's timeout")
+    server_time = serializers.DateTimeField()
+
+
+# -- actions ---------------------------------------------------------------------------------
+
+
+class ActionAcceptedSerializer(serializers.Serializer):
+    """202: the action is queued, or was applied (a retry of its id answers the same)."""
+
+    accepted = serializers.BooleanField()
+    id = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="the version it was made against")
+    status = serializers.ChoiceField(choices=[ActionStatus.PENDING, ActionStatus.APPLIED])
+    applied_version = serializers.IntegerField(
+        required=False, help_text="once applied: the table's version after it"
+    )
+
+
+def action_answer(action: TableAction) -> tuple[int, dict[str, Any]]:
+    """``(http_status, body)`` for an action id: 202 (:class:`ActionAcceptedSerializer`)
+    while pending or once applied; a rejected action's status (409 stale, else 400) with
+    :class:`ErrorSerializer` and its ``id``."""
+    if action.status == ActionStatus.REJECTED:
+        code = "stale_version" if action.http_status == 409 else "illegal_action"
+        return action.http_status or 400, {
+            "error": action.error,
+            "code": code,
+            "id": str(action.pk),
+        }
+    body: dict[str, Any] = {
+        "accepted": True,
+        "id": str(action.pk),
+        "version": action.version,
+        "status": action.status,
+    }
+    if action.applied_version is not None:
+        body["applied_version"] = action.applied_version
+    return 202, body
+
+
+# -- verification ----------------------------------------------------------------------------
+
+
+class DealCheckSerializer(serializers.Serializer):
+    """The public check of one ended deal (``games.fairness.deal_verification``)."""
+
+    algorithm = serializers.CharField(allow_null=True, help_text="trix-shuffle/1")
+    match_id = serializers.CharField(allow_null=True)
+    deal_number = serializers.IntegerField(allow_null=True)
+    commitment = serializers.CharField(allow_null=True, help_text="hex")
+    server_seed = serializers.CharField(allow_null=True, help_text="revealed, hex")
+    client_seeds = serializers.DictField(
+        child=serializers.CharField(allow_null=True), allow_null=True, help_text="per seat"
+    )
+    commitment_matches = serializers.BooleanField(
+        allow_null=True, help_text="SHA-256^deal_number(server_seed) == commitment"
+    )
+    deck = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="52 codes, dealt first first"
+    )
+    hands = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        allow_null=True,
+        help_text="per seat, 13 codes in dealt order",
+    )
+    result = serializers.DictField(allow_null=True, help_text="the engine's replay: scores, ...")
+    verified = serializers.BooleanField()
+    mismatches = serializers.ListField(child=serializers.CharField())
+
+
+class DealVerificationSerializer(DealCheckSerializer):
+    deal_id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="the deal's number in its match, from 1")
+
+
+class MatchDealCheckSerializer(DealCheckSerializer):
+    deal_id = serializers.IntegerField()
+
+
+class MatchShuffleSerializer(serializers.Serializer):
+    """What anyone may see of a match's shuffle at any time (``MatchShuffle.public``)."""
+
+    algorithm = serializers.CharField()
+    match_id = serializers.CharField()
+    deals = serializers.IntegerField(help_text="deals the commitment covers")
+    commitment = serializers.CharField(help_text="hex")
+    client_seeds = serializers.DictField(
+        child=serializers.CharField(), allow_null=True, help_text="per seat; null until locked"
+    )
+    ended_through = serializers.IntegerField(help_text="the last ended deal's number")
+    revealed_seeds = serializers.DictField(
+        child=serializers.CharField(), help_text="deal number -> server seed (hex)"
+    )
+
+
+class MatchVerificationSerializer(serializers.Serializer):
+    table_id = serializers.IntegerField()
+    match = MatchShuffleSerializer(allow_null=True)
+    deals = MatchDealCheckSerializer(many=True, help_text="every ended deal, in order")
+    verified = serializers.BooleanField()
+    mismatches = serializers.ListField(child=serializers.CharField())
+
+
+class DealRecordSerializer(serializers.Serializer):
+    """A ``trix-deal/1`` record (docs/engine.md) with its shuffle (docs/fairness.md)."""
+
+    format = serializers.CharField(help_text="trix-deal/1")
+    variant = serializers.ChoiceField(choices=VARIANTS)
+    options = serializers.DictField(help_text="the options that differ from the defaults")
+    contract = serializers.CharField()
+    owner = serializers.IntegerField(help_text="the seat whose kingdom it is")
+    hands = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="per seat"
+    )
+    doubles = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="per seat"
+    )
+    plays = serializers.ListField(
+        child=serializers.CharField(), help_text='every card played, and "pass" in trix'
+    )
+    shuffle = serializers.DictField(help_text="commitment, revealed seed, client seeds")
+    match = serializers.IntegerField(help_text="the table's id")
+    deal_number = serializers.IntegerField()

@@ -1,0 +1,141 @@
+/* The table page's controls: the status line, the action buttons, the hand and the clock.
+   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+
+import { $, T, el, legal, root, seatName, st, unchanged } from "./state.js";
+import { selectDoubles, send } from "./server.js";
+
+function statusText() {
+  const v = st.view;
+  const t = st.table;
+  if (!t) return "Loading…";
+  if (t.status === "open") return "The match starts when all four seats are taken.";
+  if (t.status === "cancelled") return "This table was cancelled.";
+  if (!v) return "Dealing…";
+  if (v.phase === "over") return "The match is over.";
+  const toAct = v.to_act || [];
+  const mine = st.mySeat !== null && toAct.includes(st.mySeat);
+  if (v.phase === "choose") {
+    return mine ? "Your kingdom: choose a contract." : seatName(v.owner) + " is choosing a contract.";
+  }
+  if (v.phase === "double") {
+    if (mine) return "Double a card or say Ready.";
+    return "Doubling: waiting for " + toAct.map(seatName).join(", ") + ".";
+  }
+  if (v.phase === "play") {
+    if (mine) {
+      return legal().some((a) => a.type === "pass") ? "No card fits: pass." : "Your turn: play a card.";
+    }
+    return toAct.length ? seatName(toAct[0]) + " to play." : "";
+  }
+  return "";
+}
+
+export function renderActions() {
+  const v = st.view;
+  const panel = $("#actions");
+  $("#status").textContent = statusText();
+  if (unchanged(panel, [st.mySeat, v && v.phase, legal(), Array.from(st.selected),
+    v && v.doubling && v.doubling.mine, v && v.deal_number])) return;
+  panel.replaceChildren();
+  if (!v || st.mySeat === null) return;
+  const acts = legal();
+  const contracts = acts.filter((a) => a.type === "contract");
+  if (contracts.length) {
+    const group = el("div", { class: "choices", role: "group", "aria-label": "Choose a contract" });
+    for (const a of contracts) {
+      group.append(el("button", { type: "button", class: "primary contract-choice",
+        "data-contract": a.contract, onclick: () => send({ type: "contract", contract: a.contract }) },
+        T.bilingual("contracts", a.contract)));
+    }
+    panel.append(group);
+  }
+  if (v.phase === "double" && v.doubling) {
+    const d = v.doubling;
+    const key = v.deal_number + ":" + v.contract;
+    if (st.doublingKey !== key) {
+      st.doublingKey = key;
+      st.selected = new Set(d.selected || []);
+    }
+    if (acts.some((a) => a.type === "double")) {
+      const doublable = d.doublable || [];
+      const chosen = Array.from(st.selected).filter((c) => doublable.includes(c));
+      panel.append(el("div", { class: "doubling" },
+        el("p", { text: doublable.length
+          ? "Tap a card marked in your hand to double it (" + doublable.map(T.cardLabel).join(", ") +
+            "), then Ready."
+          : "You hold nothing to double." }),
+        el("button", { type: "button", class: "primary", "data-testid": "ready",
+          text: chosen.length ? "Ready · double " + chosen.map(T.cardLabel).join(" ") : "Ready",
+          onclick: () => send({ type: "double", cards: chosen }) })));
+    } else if (d.mine) {
+      panel.append(el("p", { text: d.mine.length ? "You doubled " + d.mine.map(T.cardLabel).join(", ") + "." : "You are ready." }));
+    }
+  }
+  if (acts.some((a) => a.type === "pass")) {
+    panel.append(el("button", { type: "button", class: "primary", "data-testid": "pass", text: "Pass",
+      onclick: () => send({ type: "pass" }) }));
+  }
+}
+
+export function renderHand() {
+  const v = st.view;
+  const box = $("#hand");
+  if (unchanged(box, [st.mySeat, v && v.hand, v && v.hand_face_down, v && v.hand_counts, legal(),
+    v && v.phase, Array.from(st.selected), v && v.shown, v && v.doubles])) return;
+  box.replaceChildren();
+  box.hidden = st.mySeat === null || st.mySeat === undefined || !v ||
+    (!v.hand_face_down && !(v.hand || []).length);
+  if (box.hidden) return;
+  if (v.hand_face_down) {
+    const n = (v.hand_counts && v.hand_counts[String(st.mySeat)]) || 13;
+    for (let i = 0; i < n; i++) box.append(T.backEl());
+    box.append(el("p", { class: "hint", text: "Your hand is face down until the contract is announced." }));
+    return;
+  }
+  const hand = v.hand || [];
+  const acts = legal();
+  const playable = new Set(acts.filter((a) => a.type === "play").map((a) => a.card));
+  const doubling = v.phase === "double" && acts.some((a) => a.type === "double");
+  const doublable = new Set(doubling && v.doubling ? v.doubling.doublable || [] : []);
+  const shownMine = new Set((v.shown && v.shown[String(st.mySeat)]) || []);
+  const doubledMine = new Set((v.doubles && v.doubles[String(st.mySeat)]) || []);
+  let lastSuit = null;
+  for (const code of T.sortHand(hand)) {
+    const clickable = playable.has(code) || doublable.has(code);
+    const c = T.cardEl(code, { button: clickable });
+    if (lastSuit && lastSuit !== code[1]) c.classList.add("suit-break");
+    lastSuit = code[1];
+    if (playable.has(code)) {
+      c.classList.add("playable");
+      c.addEventListener("click", () => send({ type: "play", card: code }));
+    }
+    if (doublable.has(code)) {
+      c.classList.add("doublable");
+      c.setAttribute("aria-pressed", st.selected.has(code) ? "true" : "false");
+      if (st.selected.has(code)) c.classList.add("selected");
+      c.addEventListener("click", () => {
+        if (st.selected.has(code)) st.selected.delete(code);
+        else st.selected.add(code);
+        renderHand();
+        renderActions();
+        selectDoubles();
+      });
+    }
+    if (shownMine.has(code)) c.classList.add("face-up");
+    if (doubledMine.has(code)) c.classList.add("doubled");
+    box.append(c);
+  }
+}
+
+export function tick() {
+  const clocks = root.querySelectorAll("[data-clock]");
+  let text = "";
+  if (st.deadline) {
+    const left = Math.max(0, Math.ceil((st.deadline - (Date.now() + st.clockSkew)) / 1000));
+    text = left + " s";
+  }
+  clocks.forEach((c) => (c.textContent = text));
+  const mine = $("#my-clock");
+  const myTurn = st.view && st.mySeat !== null && (st.view.to_act || []).includes(st.mySeat);
+  mine.textContent = myTurn && text ? text + " left" : "";
+}

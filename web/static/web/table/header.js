@@ -1,0 +1,25 @@
+/* The table page's header: status, stake, the contract line.
+   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+
+import { $, T, el, nameEl, st } from "./state.js";
+
+export function renderHeader() {
+  const t = st.table;
+  if (!t) return;
+  $("#table-status").textContent = t.status;
+  $("#table-status").className = "badge status-" + t.status;
+  $("#table-stake").textContent = t.stake ? "Stake " + T.formatMoney(t.stake) : "Casual (no stake)";
+  $("#spectating").hidden = st.mySeat !== null && st.mySeat !== undefined;
+}
+
+export function contractLine() {
+  const v = st.view;
+  const line = $("#contract-line");
+  line.replaceChildren();
+  if (!v) return;
+  line.append(el("span", { text: "Deal " + Math.max(v.deal_number, 1) + "/" + v.deals_per_match + " · kingdom " + v.kingdom + " of " }),
+    v.owner !== null ? nameEl(v.owner) : "—");
+  if (v.contract) {
+    line.append(el("span", { text: " · " }), el("strong", { "data-testid": "contract" }, T.bilingual("contracts", v.contract)));
+  }
+}

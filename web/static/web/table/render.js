@@ -1,0 +1,22 @@
+/* The table page's render: every region from the state object.
+   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+
+import { renderActions, renderHand, tick } from "./controls.js";
+import { renderCenter, renderSeats } from "./felt.js";
+import { contractLine, renderHeader } from "./header.js";
+import { renderResult } from "./result.js";
+import { renderScores } from "./scores.js";
+import { renderSeating } from "./seating.js";
+
+export function render() {
+  renderHeader();
+  renderSeating();
+  contractLine();
+  renderSeats();
+  renderCenter();
+  renderActions();
+  renderHand();
+  renderScores();
+  renderResult();
+  tick();
+}

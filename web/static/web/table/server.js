@@ -1,0 +1,128 @@
+/* The table page's calls to the server: the state long poll, actions, seats, the payout.
+   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+
+import { T, cfg, notice, legal, redraw, root, st } from "./state.js";
+
+export function stillLegal(action) {
+  return legal().some((a) => a.type === action.type &&
+    (a.card === undefined || a.card === action.card) &&
+    (a.contract === undefined || a.contract === action.contract) &&
+    (a.cards === undefined || JSON.stringify(a.cards.slice().sort()) === JSON.stringify((action.cards || []).slice().sort())));
+}
+
+export async function send(action) {
+  if (st.sending) return;
+  st.sending = true;
+  root.classList.add("sending");
+  try {
+    try {
+      await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+    } catch (err) {
+      if (err.status !== 409) throw err;
+      // The table moved on since our last state (a bot, a Ready, a pick): catch up, and
+      // send again only if the move is still legal.
+      absorb(await T.api("GET", cfg.stateUrl + "?since=" + st.version + "&wait=0"));
+      if (!stillLegal(action)) throw err;
+      await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+    }
+    notice("");
+  } catch (err) {
+    notice(err.message);
+  } finally {
+    st.sending = false;
+    root.classList.remove("sending");
+  }
+}
+
+/* Simultaneous doubling: tell the server the current pick, so a timeout commits it (000).
+   Ready still sends the pick itself; a failed select only loses that timeout fallback. */
+export function selectDoubles() {
+  const d = st.view && st.view.doubling;
+  if (!d || d.mode !== "simultaneous") return;
+  const cards = Array.from(st.selected);
+  T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action: { type: "select", cards } })
+    .catch((err) => console.warn("select not sent:", err.message));
+}
+
+export async function tableCall(url, body) {
+  try {
+    const table = await T.api("POST", url, body);
+    notice("");
+    if (table && table.seats) {
+      st.table = table;
+      redraw.all();
+    }
+  } catch (err) {
+    if (err.status === 401) {
+      window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
+      return;
+    }
+    notice(err.message);
+  }
+}
+
+export async function loadPayout() {
+  if (!cfg.payoutUrl) return;
+  try {
+    st.payout = await T.api("GET", cfg.payoutUrl);
+    redraw.result();
+  } catch (err) {
+    notice(err.message);
+  }
+}
+
+export function absorb(data) {
+  if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
+  if (st.table && data.version === st.version && !(data.events || []).length) {
+    // Nothing new (a long poll that timed out): keep the page as it is, under the cursor.
+    st.deadline = data.deadline ? Date.parse(data.deadline) : null;
+    return;
+  }
+  st.version = data.version;
+  st.table = data.table || st.table;
+  st.view = data.view;
+  st.mySeat = data.my_seat === undefined ? null : data.my_seat;
+  if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
+  st.deadline = data.deadline ? Date.parse(data.deadline) : null;
+  for (const ev of data.events || []) {
+    if (ev.type === "deal_ended" && !st.deals.some((d) => d.deal === ev.deal)) {
+      st.deals.push(Object.assign({ deal_id: st.dealIds[ev.deal] || null }, ev));
+    } else if (ev.type === "seed_revealed" && ev.deal_id) {
+      // The deal's seed is public now: its verification page exists.
+      st.dealIds[ev.deal] = ev.deal_id;
+      const d = st.deals.find((x) => x.deal === ev.deal);
+      if (d) d.deal_id = ev.deal_id;
+    } else if (ev.type === "settled") {
+      st.settled = true;
+      loadPayout();
+    }
+  }
+  root.dataset.version = String(st.version);
+  root.dataset.phase = (st.view && st.view.phase) || (st.table && st.table.status) || "";
+  redraw.all();
+}
+
+export async function poll() {
+  let delay = 0;
+  while (!st.stopped) {
+    try {
+      const before = st.version;
+      const data = await T.api("GET", cfg.stateUrl + "?since=" + st.version);
+      if (data) absorb(data);
+      delay = 0;
+      if (!data || data.version === before) {
+        // Nothing new (the server answered without holding): do not spin.
+        await new Promise((r) => setTimeout(r, 400));
+      }
+      if (st.table && (st.table.status === "finished" || st.table.status === "cancelled") &&
+          st.view && st.view.phase === "over") {
+        // One more slow poll in case the payout lands after the match ends.
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    } catch (err) {
+      notice(err.message);
+      delay = Math.min(delay ? delay * 2 : 500, 5000);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

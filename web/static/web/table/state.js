@@ -1,0 +1,74 @@
+/* The table page's one state object, its root element and helpers that read the state.
+   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+
+export const T = window.Trix; // web/static/web/api.js (a classic script loaded before)
+export const el = T.el;
+export const root = document.getElementById("table-app");
+export const cfg = root ? root.dataset : {};
+export const $ = (sel) => root.querySelector(sel);
+
+/* Everything the page knows; the regions render from it and nothing else. */
+export const st = {
+  version: 0,
+  table: null,
+  view: null,
+  mySeat: null,
+  deadline: null,
+  clockSkew: 0, // server_time - local time, ms
+  deals: [], // deal_ended events: {deal, contract, scores, totals, deal_id}
+  dealIds: {}, // deal number -> deal id (from seed_revealed events)
+  settled: false,
+  payout: null, // {"pot", "payouts": [{"user_id", "name", "amount"}]} once settled
+  log: [],
+  selected: new Set(), // cards selected for doubling
+  doublingKey: null,
+  sending: false,
+  stopped: false,
+};
+
+/* What to draw again when the state changed: set by main.js (render.js's render and
+   result.js's renderResult), so the server calls need not import the regions (no import
+   cycle: collectstatic's hashing of module imports cannot resolve one). */
+export const redraw = { all: () => {}, result: () => {} };
+
+export function seatName(seat) {
+  const s = st.table && st.table.seats[seat];
+  if (!s || !s.kind) return "Seat " + (seat + 1);
+  if (s.kind === "bot") return "Bot " + (seat + 1);
+  return s.name || "Seat " + (seat + 1);
+}
+
+export function nameEl(seat, extra) {
+  const s = st.table && st.table.seats[seat];
+  return el("span", { class: "name", dir: "auto", text: seatName(seat) },
+    s && s.kind === "bot" ? el("span", { class: "badge", text: s.bot || "bot" }) : null, extra || null);
+}
+
+export function position(seat) {
+  const me = st.mySeat === null || st.mySeat === undefined ? 0 : st.mySeat;
+  return ["bottom", "right", "top", "left"][(seat - me + 4) % 4];
+}
+
+export function partnership() {
+  return Boolean(st.table && st.table.partnership);  /* the server's (Options.partnership) */
+}
+
+export function notice(text, kind) {
+  const box = $("#notice");
+  box.textContent = text || "";
+  box.className = "notice" + (text ? " " + (kind || "error") : "");
+  box.hidden = !text;
+}
+
+export function legal() {
+  return (st.view && st.view.legal) || [];
+}
+
+/* True when `box` already shows what `key` describes: then it is left alone, so a button
+   is not rebuilt under the player's finger by an unrelated update. */
+export function unchanged(box, key) {
+  const sig = JSON.stringify(key);
+  if (box.dataset.sig === sig) return true;
+  box.dataset.sig = sig;
+  return false;
+}
