@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from games.engine import VARIANTS
 from games.models import ActionStatus, TableAction, TableStatus
+from games.policy import TableKind
 
 # -- errors ----------------------------------------------------------------------------------
 
@@ -75,13 +76,10 @@ class TableSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=VARIANTS)
     partnership = serializers.BooleanField(help_text="seats 0+2 play against 1+3")
     options = serializers.DictField(help_text="the full option set (games.engine.Options)")
-    # Sent once main's Table.kind / Table.origin are merged (then required, kind a ChoiceField
-    # of games.policy.TableKind's values).
-    kind = serializers.CharField(
-        required=False, help_text="casual, staked or tournament: what the table does"
+    kind = serializers.ChoiceField(
+        choices=TableKind.values, help_text="what the table does (games.policy)"
     )
     origin = serializers.CharField(
-        required=False,
         allow_blank=True,
         help_text="who made it: '' for a player, e.g. 'tournament:12/round:3/table:2'",
     )
