@@ -110,13 +110,13 @@ def create_tables(n: int) -> list[int]:
     user, _ = get_user_model().objects.get_or_create(username="bench")
     ids = []
     for _ in range(n):
-        table = services.create_table(user, "complex_partner", 0, {})
+        table = services.create_table(user=user, variant="complex_partner", stake=0, options={})
         for seat in range(3):
-            services.seat_bot(user, table.pk, seat, "rules")
+            services.seat_bot(user=user, table_id=table.pk, seat=seat, bot="rules")
         ids.append(table.pk)
     # The fourth bots last and all at once, so the tables start together.
     for table_id in ids:
-        services.seat_bot(user, table_id, 3, "rules")
+        services.seat_bot(user=user, table_id=table_id, seat=3, bot="rules")
     return ids
 
 
@@ -285,7 +285,7 @@ def main() -> None:
         from django.db import connection
         from django.utils import timezone
 
-        from games.models import TableAction
+        from games.models import ActionStatus, Table, TableAction, TableStatus
 
         t0, q0, k0 = (
             timezone.now(),
@@ -304,7 +304,7 @@ def main() -> None:
             p.join(15 + args.poll_wait)
         acts = list(
             TableAction.objects.filter(
-                applied_at__gte=t0, applied_at__lt=t1, status="applied"
+                applied_at__gte=t0, applied_at__lt=t1, status=ActionStatus.APPLIED
             ).values_list("table_id", "version", "submitted_at")
         )
         seen: dict[tuple[int, int], float] = {}
@@ -316,9 +316,7 @@ def main() -> None:
             if (tid, version + 1) in seen
         ]
         elapsed = (t1 - t0).total_seconds()
-        from games.models import Table
-
-        finished = Table.objects.filter(status="finished").count()
+        finished = Table.objects.filter(status=TableStatus.FINISHED).count()
         connection.close()
     finally:
         for proc in procs:

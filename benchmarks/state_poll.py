@@ -60,9 +60,9 @@ def ensure_database() -> None:
 def new_table(user) -> int:
     from games import services
 
-    table = services.create_table(user, "complex_partner", 0, {})
+    table = services.create_table(user=user, variant="complex_partner", stake=0, options={})
     for seat in range(4):
-        services.seat_bot(user, table.pk, seat, "rules")
+        services.seat_bot(user=user, table_id=table.pk, seat=seat, bot="rules")
     return table.pk
 
 
@@ -76,7 +76,7 @@ def advancer(requests, answers) -> None:
 
     for table_id in iter(requests.get, None):
         version = Table.objects.values_list("version", flat=True).get(pk=table_id)
-        services.wake(table_id, version)
+        services.wake(table_id=table_id, version=version)
         answers.put(table_id)
 
 
@@ -95,7 +95,7 @@ def main() -> None:
     from django.core.wsgi import get_wsgi_application
     from django.db import connection
 
-    from games.models import Table
+    from games.models import Table, TableStatus
 
     call_command("migrate", verbosity=0)
     ctx = multiprocessing.get_context("spawn")
@@ -134,7 +134,10 @@ def main() -> None:
     done = 0
     while done < args.changes:
         for i, table_id in enumerate(tables):
-            if Table.objects.values_list("status", flat=True).get(pk=table_id) != "playing":
+            if (
+                Table.objects.values_list("status", flat=True).get(pk=table_id)
+                != TableStatus.PLAYING
+            ):
                 tables[i] = table_id = new_table(user)
                 since[table_id] = poll(table_id)["version"]
                 continue

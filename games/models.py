@@ -191,6 +191,11 @@ class TableEvent(models.Model):
         raise AppendOnlyError("table events are append-only")
 
 
+ACTION_TYPES = ("contract", "select", "double", "play", "pass")
+"""The engine action types a seated user may submit (``TableAction.action["type"]``); the
+server adds ``forfeit`` (leaving), ``deal``, bots' and timeouts' actions itself."""
+
+
 class ActionStatus(models.TextChoices):
     PENDING = "pending", "pending"
     APPLIED = "applied", "applied"
@@ -231,7 +236,10 @@ class TableAction(models.Model):
 
 class Deal(models.Model):
     """A finished deal of a table and its ``trix-deal/1`` record (with its ``shuffle`` block
-    once the shuffle is verifiable). Public: its seed is revealed, its hands are history."""
+    once the shuffle is verifiable). Public: its seed is revealed, its hands are history.
+
+    Not the engine's ``deal`` phase (the hands being played) nor :mod:`games.shuffles` (the
+    match's secret shuffle state, which dealt them)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField()

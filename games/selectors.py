@@ -6,19 +6,17 @@ No function here writes. Views call these; workers never do.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 import time
 from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import notifications, state_store
+from games import live, sql, state_store
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
 from games.models import Deal, Seat, Table, TableEvent, TableStatus
@@ -89,15 +87,15 @@ def table_data(table: Table, user) -> dict[str, Any]:
 
 # -- state polls -----------------------------------------------------------------------------
 #
-# A poll reads the table's changing fields (_LIVE) in one small query. The rest of what it
-# shows (options, creator, seats and their names: _static) is kept per process, re-read when
-# a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds (names may change). The
-# events after the oldest version the caller or a cache needs are read once: the caller gets
-# those after ``since``; their log increments advance the cached match state (state_store);
-# the seat events among them tell whether the seats are still current. The view of a
-# version is computed once per seat (None: spectators) and reused (_views).
+# A poll reads the table's changing fields (games.sql.LIVE_FIELDS) in one small query. The
+# rest of what it shows (options, creator, seats and their names: _static) is kept per
+# process, re-read when a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds
+# (names may change). The events after the oldest version the caller or a cache needs are
+# read once: the caller gets those after ``since``; their log increments advance the cached
+# match state (state_store); the seat events among them tell whether the seats are still
+# current. The view of a version is computed once per seat (None: spectators) and reused
+# (_views).
 
-_LIVE = ("version", "status", "deadline", "result")
 _SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left"})
 _STATIC_TTL = 1.0
 _BEHIND = 64  # a cache further behind than this many versions is not brought up to date
@@ -106,34 +104,19 @@ _views: OrderedDict[tuple, dict | None] = OrderedDict()
 _lock = threading.Lock()
 
 
-_LIVE_SQL = f"SELECT {', '.join(_LIVE)} FROM games_table WHERE id = %s"
-
-
-def _live(table_id: int) -> tuple | None:
-    """The table's _LIVE fields (None: no such table). On PostgreSQL without the ORM's
-    query building, which costs more CPU than the query (every poll makes this one)."""
-    if connection.vendor != "postgresql":
-        return Table.objects.filter(pk=table_id).values_list(*_LIVE).first()
-    with connection.cursor() as cursor:
-        cursor.execute(_LIVE_SQL, [table_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    version, status, deadline, result = row  # jsonb comes as text, as JSONField reads it
-    return (version, status, deadline, None if result is None else json.loads(result))
-
-
 def _wait_for_version(table_id: int, since: int, wait: float) -> tuple | None:
-    """The table's _LIVE fields once its version is no longer ``since`` or ``wait`` seconds
-    (capped by ``TRIX_STATE_WAIT_MAX``) passed (None: no such table); a ``since`` beyond the
-    version is answered at once. On PostgreSQL it
-    waits for the table's notification (``games.notifications``), else it polls."""
+    """The table's ``games.sql.LIVE_FIELDS`` once its version is no longer ``since`` or
+    ``wait`` seconds (capped by ``TRIX_STATE_WAIT_MAX``) passed (None: no such table); a
+    ``since`` beyond the version is answered at once. On PostgreSQL it waits for the table's
+    notification (``games.live``), else it polls."""
     end = time.monotonic() + min(max(wait, 0.0), settings.TRIX_STATE_WAIT_MAX)
-    with notifications.watch(table_id) as watch:
-        live = _live(table_id)
-        while live is not None and live[0] == since and watch.wait(since, end - time.monotonic()):
-            live = _live(table_id)
-    return live
+    with live.watch(table_id) as watch:
+        fields = sql.live_fields(table_id)
+        while (
+            fields is not None and fields[0] == since and watch.wait(since, end - time.monotonic())
+        ):
+            fields = sql.live_fields(table_id)
+    return fields
 
 
 def _static_table(table_id: int, version: int, after: int, rows: list[tuple]) -> Table | None:
@@ -158,28 +141,6 @@ def _remember_static(table: Table) -> None:
         if len(_static) > 2048:
             _static.clear()
         _static[table.pk] = (table.version, time.monotonic(), table)
-
-
-def _events(table_id: int, after: int, upto: int, with_log: bool) -> list[tuple]:
-    """The table's events in ``(after, upto]`` as ``(version, type, payload, visible_to)``
-    tuples, plus ``log`` if ``with_log``; in order. Server-only: ``log`` holds hands."""
-    if upto <= after:
-        return []
-    fields = ["version", "type", "payload", "visible_to"] + (["log"] if with_log else [])
-    if connection.vendor != "postgresql":
-        rows = TableEvent.objects.filter(table_id=table_id, version__gt=after, version__lte=upto)
-        return list(rows.order_by("version").values_list(*fields))
-    sql = (
-        f"SELECT {', '.join(fields)} FROM games_tableevent"
-        " WHERE table_id = %s AND version > %s AND version <= %s ORDER BY version"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id, after, upto])
-        rows = cursor.fetchall()
-    # As the ORM reads them: jsonb comes as text, JSON null as SQL NULL's None.
-    return [
-        (row[0], row[1], *(None if v is None else json.loads(v) for v in row[2:])) for row in rows
-    ]
 
 
 def _view(table: Table, seat: int | None, logs: tuple[int, list] | None):
@@ -212,12 +173,12 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
     if since is not None and wait > 0:
-        live = _wait_for_version(table_id, since, wait)
+        fields = _wait_for_version(table_id, since, wait)
     else:
-        live = _live(table_id)
-    if live is None:
+        fields = sql.live_fields(table_id)
+    if fields is None:
         raise NotFound(f"no table {table_id}")
-    version = live[0]
+    version = fields[0]
     # The events after the oldest version the answer or a cache needs.
     after = 0 if since is None else min(since, version)
     with _lock:
@@ -230,18 +191,18 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
             state_at = None
     after = min(v for v in (after, static_at, state_at) if v is not None)
     with_log = state_at is not None and state_at < version
-    rows = _events(table_id, after, version, with_log)
+    rows = sql.events(table_id, after, version, with_log)
     static = _static_table(table_id, version, after, rows)
     if static is None:
-        static = get_table(table_id)  # read after ``live``: at ``version`` or newer
+        static = get_table(table_id)  # read after ``fields``: at ``version`` or newer
         _remember_static(static)
         if static.version > version:  # changed meanwhile: answer at the newer version
-            rows += _events(table_id, version, static.version, False)
-            live = tuple(getattr(static, f) for f in _LIVE)
+            rows += sql.events(table_id, version, static.version, False)
+            fields = tuple(getattr(static, f) for f in sql.LIVE_FIELDS)
             version = static.version
             with_log = False
     table = copy.copy(static)
-    for name, value in zip(_LIVE, live, strict=True):
+    for name, value in zip(sql.LIVE_FIELDS, fields, strict=True):
         setattr(table, name, value)
     logs = (after, [(r[0], r[4]) for r in rows if r[4] is not None]) if with_log else None
     my_seat = seat_of(table, user)
@@ -323,10 +284,10 @@ def rebuild_from_events(table_id: int):
 def deal_verification(deal_id: int) -> dict[str, Any]:
     """The public check of one finished deal (``games.fairness.deal_verification``) with its
     table and deal ids. Raises :class:`NotFound`."""
-    from games import dealing
+    from games import shuffles
 
     row = deal(deal_id)
-    payload = dealing.deal_verification(row.record)
+    payload = shuffles.deal_verification(row.record)
     payload.update({"deal_id": row.pk, "table_id": row.table_id, "number": row.number})
     return payload
 
@@ -334,12 +295,12 @@ def deal_verification(deal_id: int) -> dict[str, Any]:
 def match_verification(table_id: int) -> dict[str, Any]:
     """The public check of a table's match so far: the commitment, the client seeds, the
     seeds revealed so far and every finished deal's check. Raises :class:`NotFound`."""
-    from games import dealing
+    from games import shuffles
     from games.models import MatchRecord
 
     rows = deals_of(table_id)
     private = MatchRecord.objects.values_list("shuffle", flat=True).get(table_id=table_id)
-    payload = dealing.match_verification([d.record for d in rows], dealing.public(private))
+    payload = shuffles.match_verification([d.record for d in rows], shuffles.public(private))
     for item, row in zip(payload["deals"], rows, strict=True):
         item["deal_id"] = row.pk
     payload["table_id"] = table_id

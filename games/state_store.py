@@ -21,14 +21,14 @@ state under the cache's lock (:func:`read`), so a thread never sees one half-adv
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
+from games import sql
 from games.engine import IllegalAction, MatchState, apply, new_match
 from games.engine.cards import codes_of
 from games.engine.match import expand_action
@@ -84,19 +84,10 @@ def _apply_increments(state: MatchState, increments: list[dict]) -> MatchState:
     return state
 
 
-_INCREMENTS_SQL = (
-    "SELECT log FROM games_tableevent WHERE table_id = %s AND version > %s AND version <= %s"
-    " AND log IS NOT NULL ORDER BY version"
-)
-
-
 def _increments(table, after: int) -> list[dict]:
     """The log increments of ``table``'s events in ``(after, table.version]``, in order: one
-    plain statement (a worker whose cache is behind runs it on most wake-ups)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_INCREMENTS_SQL, [table.pk, after, table.version])
-        rows = cursor.fetchall()
-    return [json.loads(log) if isinstance(log, str) else log for (log,) in rows]
+    plain statement (:func:`games.sql.log_increments`)."""
+    return sql.log_increments(table.pk, after, table.version)
 
 
 def _load(table) -> MatchState | None:

@@ -1,7 +1,9 @@
 """Celery tasks: each one calls a service that locks the table row and applies one change.
 
-Tasks are idempotent: a wake-up for an old version, an action already applied, a table
-already settled are no-ops, so a redelivered or duplicated message changes nothing.
+Tasks are idempotent: a wake-up for an old version, an action already applied, a table's pot
+already paid are no-ops, so a redelivered or duplicated message changes nothing. Their
+positional arguments are the message format (queued messages keep working); they call the
+services with keywords. Only :mod:`games.services.dispatch` sends them.
 """
 
 from __future__ import annotations
@@ -20,27 +22,32 @@ def _services():
 @shared_task(name="games.tasks.apply_action")
 def apply_action(action_id: str) -> None:
     """Apply a submitted seat action (by its id) to its table."""
-    _services().apply_action(action_id)
+    _services().apply_action(action_id=action_id)
 
 
 @shared_task(name="games.tasks.wake")
 def wake(table_id: int, version: int) -> None:
     """The table's timer for ``version``: next deal, a bot's turn, or a timeout."""
-    _services().wake(table_id, version)
+    _services().wake(table_id=table_id, version=version)
 
 
-@shared_task(
-    name="games.tasks.settle",
-    autoretry_for=(Exception,),
-    retry_backoff=True,
-    max_retries=8,
-)
-def settle(table_id: int) -> None:
+_PAY_POT = {"autoretry_for": (Exception,), "retry_backoff": True, "max_retries": 8}
+
+
+@shared_task(name="games.tasks.pay_pot", **_PAY_POT)
+def pay_pot(table_id: int) -> None:
     """Pay a finished table's pot through the wallet, once."""
-    _services().settle(table_id)
+    _services().pay_pot(table_id=table_id)
+
+
+@shared_task(name="games.tasks.settle", **_PAY_POT)
+def settle(table_id: int) -> None:
+    """The former name of :func:`pay_pot`, still registered so messages queued before the
+    rename run; nothing sends it any more."""
+    _services().pay_pot(table_id=table_id)
 
 
 @shared_task(name="games.tasks.sweep_tables")
 def sweep_tables() -> dict:
-    """Celery beat: catch lost timers, pending actions and unsettled tables."""
+    """Celery beat: catch lost timers, pending actions and unpaid pots."""
     return _services().sweep()

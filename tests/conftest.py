@@ -9,12 +9,12 @@ import pytest
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """pytest-django's test database, and before it is dropped, this process's listener of
-    table notifications (``games.notifications``) stopped: its connection would keep the
+    table notifications (``games.live``) stopped: its connection would keep the
     database from being dropped."""
     yield
-    from games import notifications
+    from games import live
 
-    notifications.stop()
+    live.stop()
 
 
 @pytest.fixture(scope="session")

@@ -69,12 +69,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connections
 call_command("migrate", verbosity=0)
-from games import notifications, selectors, services
+from games import live, selectors, services
 user = get_user_model().objects.create_user(username="owner")
-table = services.create_table(user, "complex_partner", 0, {})
+table = services.create_table(user=user, variant="complex_partner", stake=0, options={})
 def change():
     time.sleep(0.3)
-    services.seat_bot(user, table.pk, 0, "rules")
+    services.seat_bot(user=user, table_id=table.pk, seat=0, bot="rules")
     connections.close_all()
 changer = threading.Thread(target=change)
 changer.start()
@@ -89,7 +89,7 @@ start = time.monotonic()
 body = selectors.table_state(table.pk, None, table.version + 1, wait=0.3)
 assert body["version"] == table.version + 1 and body["events"] == [], body
 assert time.monotonic() - start >= 0.29
-assert not notifications.connected()
+assert not live.connected()
 assert not [t for t in threading.enumerate() if t.name == "trix-table-notifications"]
 print("ok")
 """

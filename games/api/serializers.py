@@ -7,7 +7,7 @@ from rest_framework.settings import api_settings
 
 from games.engine import VARIANTS
 from games.engine.bots import BOTS
-from games.models import TableStatus
+from games.models import ACTION_TYPES, TableStatus
 
 
 class WholeNumberField(serializers.IntegerField):
@@ -60,7 +60,7 @@ class SeatBotSerializer(BodySerializer):
 class ActionBodySerializer(serializers.Serializer):
     """The engine's JSON action without ``seat``."""
 
-    type = serializers.ChoiceField(choices=["contract", "select", "double", "play", "pass"])
+    type = serializers.ChoiceField(choices=list(ACTION_TYPES))
     contract = serializers.CharField(required=False, max_length=16)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=3), required=False, max_length=13

@@ -16,7 +16,6 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.api import answers as a
 from games.api import serializers as s
-from games.models import TableAction
 
 
 def _errors(*codes: int) -> dict:
@@ -53,7 +52,7 @@ class TableListView(APIView):
     def post(self, request):
         body = s.CreateTableSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        table = services.create_table(request.user, **body.validated_data)
+        table = services.create_table(user=request.user, **body.validated_data)
         return Response(_table(table.pk, request), status=status.HTTP_201_CREATED)
 
 
@@ -80,10 +79,10 @@ class SeatsView(APIView):
         body = s.TakeSeatSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.take_seat(
-            request.user,
-            table_id,
-            body.validated_data["seat"],
-            body.validated_data.get("client_seed"),
+            user=request.user,
+            table_id=table_id,
+            seat=body.validated_data["seat"],
+            client_seed=body.validated_data.get("client_seed"),
         )
         return Response(_table(table_id, request))
 
@@ -97,7 +96,7 @@ class LeaveView(APIView):
         request=None, responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409)}
     )
     def post(self, request, table_id: int):
-        services.leave(request.user, table_id)
+        services.leave(user=request.user, table_id=table_id)
         return Response(_table(table_id, request))
 
 
@@ -114,7 +113,10 @@ class BotsView(APIView):
         body = s.SeatBotSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.seat_bot(
-            request.user, table_id, body.validated_data["seat"], body.validated_data["bot"]
+            user=request.user,
+            table_id=table_id,
+            seat=body.validated_data["seat"],
+            bot=body.validated_data["bot"],
         )
         return Response(_table(table_id, request))
 
@@ -159,11 +161,14 @@ class ActionsView(APIView):
         body = s.SubmitActionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        done = services.submit_action(
-            request.user, table_id, data["id"], data["version"], data["action"]
+        row = services.submit_action(
+            user=request.user,
+            table_id=table_id,
+            action_id=data["id"],
+            version=data["version"],
+            action=data["action"],
         )
-        # The service returns the TableAction (an older one answered its (status, body) pair).
-        code, answer = a.action_answer(done) if isinstance(done, TableAction) else done
+        code, answer = a.action_answer(row)
         return Response(answer, status=code)
 
 

@@ -35,6 +35,6 @@ def tasks_applied_here(monkeypatch):
     change at a time); bots and deals wait for nobody (the test settings' timers)."""
     from games import tasks
 
-    for task in (tasks.wake, tasks.apply_action, tasks.settle):
+    for task in (tasks.wake, tasks.apply_action, tasks.pay_pot):
         monkeypatch.setattr(task, "delay", lambda *a, **k: None)
         monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)

@@ -21,8 +21,8 @@ def test_staff_cancel_a_staked_table_from_the_admin(admin_client, admin_user, dj
     alice = django_user_model.objects.create_user(username="alice", password="pw")
     wallet.deposit(alice, 500, "dep-alice")
     timers = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
-    table = services.create_table(alice, "trix", 200, timers)
-    services.take_seat(alice, table.pk, 0, "seed")
+    table = services.create_table(user=alice, variant="trix", stake=200, options=timers)
+    services.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="seed")
     assert wallet_balance(alice) == 300
     r = admin_client.post(
         "/admin/games/table/",

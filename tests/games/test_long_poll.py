@@ -1,4 +1,4 @@
-"""State long polls on PostgreSQL wait on the table's notification (``games.notifications``):
+"""State long polls on PostgreSQL wait on the table's notification (``games.live``):
 they return soon after another connection commits a new version, not for a rolled-back one,
 without a query per 50 ms meanwhile, and still after the listener's connection was killed.
 And the cheaper polls (the per-process caches of ``games.selectors``) answer exactly what a
@@ -17,7 +17,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import notifications, selectors, services, state_store, tasks
+from games import live, selectors, services, sql, state_store, tasks
 from games.models import Deal, Table, TableAction, TableEvent
 from tests.games.helpers import wait_until
 
@@ -63,7 +63,7 @@ def bump_and_roll_back(table_id: int) -> None:
 @pytest.fixture
 def open_table(make_user):
     user = make_user("owner")
-    return services.create_table(user, "complex_partner", 0, {}), user
+    return services.create_table(user=user, variant="complex_partner", stake=0, options={}), user
 
 
 def listener_pids() -> list[int]:
@@ -71,14 +71,16 @@ def listener_pids() -> list[int]:
         cursor.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
             "AND query = %s AND pid <> pg_backend_pid()",
-            [f"LISTEN {notifications.CHANNEL}"],
+            [f"LISTEN {live.CHANNEL}"],
         )
         return [row[0] for row in cursor.fetchall()]
 
 
 def test_a_long_poll_returns_soon_after_another_connection_commits(open_table):
     table, user = open_table
-    changer = later(0.3, lambda: services.seat_bot(user, table.pk, 0, "rules"))
+    changer = later(
+        0.3, lambda: services.seat_bot(user=user, table_id=table.pk, seat=0, bot="rules")
+    )
     start = time.monotonic()
     body = (
         APIClient()
@@ -110,9 +112,9 @@ def test_a_waiting_poll_makes_no_query_until_the_notification(open_table):
     table, _ = open_table
     changer = later(0.5, lambda: bump(table.pk))
     with CaptureQueriesContext(connection) as queries:
-        live = selectors._wait_for_version(table.pk, table.version, 4)
+        fields = selectors._wait_for_version(table.pk, table.version, 4)
     changer.join()
-    assert live[0] == table.version + 1
+    assert fields[0] == table.version + 1
     assert len(queries) == 2  # the version before waiting and after the notification
 
 
@@ -121,10 +123,10 @@ def test_a_rolled_back_change_does_not_end_the_wait(open_table):
     changer = later(0.2, lambda: bump_and_roll_back(table.pk))
     start = time.monotonic()
     with CaptureQueriesContext(connection) as queries:
-        live = selectors._wait_for_version(table.pk, table.version, 1.0)
+        fields = selectors._wait_for_version(table.pk, table.version, 1.0)
     changer.join()
     assert time.monotonic() - start >= 0.95
-    assert live[0] == table.version
+    assert fields[0] == table.version
     assert len(queries) == 1  # never woken
 
 
@@ -140,7 +142,7 @@ def test_an_update_that_keeps_the_version_notifies_nothing(open_table):
 def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
     table, _ = open_table
     selectors._wait_for_version(table.pk, table.version, 0.01)  # starts the listener
-    wait_until(notifications.connected, 10, 0.01)
+    wait_until(live.connected, 10, 0.01)
     (killed,) = wait_until(listener_pids, 10, 0.01)
 
     # A poll waiting while the connection dies still sees a change made after that.
@@ -163,30 +165,30 @@ def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
     assert time.monotonic() - committed < 2  # not the whole wait
 
     # The listener is back on a new connection, and waits are woken by notifications again.
-    wait_until(notifications.connected, 10, 0.01)
+    wait_until(live.connected, 10, 0.01)
     pids = wait_until(listener_pids, 10, 0.01)
     assert killed not in pids
     version = table.version + 1
     changer = later(0.3, lambda: bump(table.pk))
     with CaptureQueriesContext(connection) as queries:
-        live = selectors._wait_for_version(table.pk, version, 4)
+        fields = selectors._wait_for_version(table.pk, version, 4)
     changer.join()
-    assert live[0] == version + 1 and len(queries) == 2
+    assert fields[0] == version + 1 and len(queries) == 2
     assert changer.done_at is not None
 
 
 def test_a_stopped_listener_restarts_with_the_next_wait(open_table):
     table, _ = open_table
     selectors._wait_for_version(table.pk, table.version, 0.01)
-    wait_until(notifications.connected, 10, 0.01)
-    notifications.stop()
-    assert not notifications.connected()
+    wait_until(live.connected, 10, 0.01)
+    live.stop()
+    assert not live.connected()
     wait_until(lambda: not listener_pids(), 10, 0.01)  # its connection is closed
     changer = later(0.3, lambda: bump(table.pk))
-    live = selectors._wait_for_version(table.pk, table.version, 4)
+    fields = selectors._wait_for_version(table.pk, table.version, 4)
     changer.join()
-    assert live[0] == table.version + 1
-    assert wait_until(notifications.connected, 10, 0.01)
+    assert fields[0] == table.version + 1
+    assert wait_until(live.connected, 10, 0.01)
     listeners = [t for t in threading.enumerate() if t.name == "trix-table-notifications"]
     assert len(listeners) == 1  # the stopped one is gone
     assert len(wait_until(listener_pids, 10, 0.01)) == 1
@@ -198,7 +200,7 @@ def test_a_stopped_listener_restarts_with_the_next_wait(open_table):
 @pytest.fixture
 def quiet_tasks(monkeypatch):
     """This test applies the wake-ups itself (the tasks the services send are dropped)."""
-    for task in (tasks.wake, tasks.apply_action, tasks.settle):
+    for task in (tasks.wake, tasks.apply_action, tasks.pay_pot):
         monkeypatch.setattr(task, "delay", lambda *a, **k: None)
         monkeypatch.setattr(task, "apply_async", lambda *a, **k: None)
 
@@ -226,7 +228,9 @@ def same(cached: dict, fresh: dict) -> None:
 def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, api):
     alice = api("alice")
     no_timers = {"choose_timer": 0, "double_timer": 0, "play_timer": 0}
-    table = services.create_table(alice.user, "complex_partner", 0, no_timers)
+    table = services.create_table(
+        user=alice.user, variant="complex_partner", stake=0, options=no_timers
+    )
     users = {"alice": alice.user, "spectator": None}
     since = dict.fromkeys(users, 0)
 
@@ -238,28 +242,37 @@ def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, 
             since[name] = version
 
     poll_all(True)
-    services.take_seat(alice.user, table.pk, 1)  # seats change while the table is cached
+    # seats change while the table is cached
+    services.take_seat(user=alice.user, table_id=table.pk, seat=1)
     poll_all(True)
     for seat in (0, 2, 3):
-        services.seat_bot(alice.user, table.pk, seat, "rules")
+        services.seat_bot(user=alice.user, table_id=table.pk, seat=seat, bot="rules")
         poll_all(True)
     key = state_store._key(table)
     for step in range(130):
         t = Table.objects.get(pk=table.pk)
         assert t.status == "playing"
         if step == 100:  # alice leaves mid-match: a bot takes her seat
-            services.leave(alice.user, table.pk)
+            services.leave(user=alice.user, table_id=table.pk)
             poll_all(True)
             continue
         if step % 2:  # as in a web process: its cached state is behind the worker's
             behind = copy.deepcopy(state_store._cache.get(key))
         if t.wake_at is not None:
-            services.wake(table.pk, t.version)
+            services.wake(table_id=table.pk, version=t.version)
         else:  # alice's turn (no timer)
             legal = selectors.table_state(table.pk, alice.user, None)["view"]["legal"]
             action = {k: v for k, v in legal[0].items() if k != "seat"}
-            services.submit_action(alice.user, table.pk, uuid.uuid4(), t.version, action)
-            services.apply_action(TableAction.objects.filter(table=t).latest("submitted_at").pk)
+            services.submit_action(
+                user=alice.user,
+                table_id=table.pk,
+                action_id=uuid.uuid4(),
+                version=t.version,
+                action=action,
+            )
+            services.apply_action(
+                action_id=TableAction.objects.filter(table=t).latest("submitted_at").pk
+            )
         if step % 2 and behind is not None:
             state_store._cache[key] = behind
         poll_all(step % 25 == 0)
@@ -268,4 +281,4 @@ def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, 
     assert Deal.objects.filter(table=t).exists()  # a deal ended (a new checkpoint) meanwhile
     fields = ("version", "type", "payload", "visible_to", "log")
     orm = TableEvent.objects.filter(table=t).order_by("version").values_list(*fields)
-    assert selectors._events(t.pk, 0, t.version, True) == list(orm)  # as the ORM reads them
+    assert sql.events(t.pk, 0, t.version, True) == list(orm)  # as the ORM reads them

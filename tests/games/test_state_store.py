@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors, services, state_store, table_writes
+from games import selectors, services, state_store
 from games.models import MatchRecord, Table, TableAction, TableEvent
+from games.services import fast_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,15 +17,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def table(tasks_applied_here, make_user):
     """A four-bot table whose wake-ups this test applies itself."""
     user = make_user("owner")
-    t = services.create_table(user, "complex_partner", 0, {}, bot_seed="fixed")
+    t = services.create_table(
+        user=user, variant="complex_partner", stake=0, options={}, bot_seed="fixed"
+    )
     for seat in range(4):
-        services.seat_bot(user, t.pk, seat, "rules")
+        services.seat_bot(user=user, table_id=t.pk, seat=seat, bot="rules")
     return Table.objects.get(pk=t.pk)
 
 
 def step(table_id: int, n: int = 1) -> Table:
     for _ in range(n):
-        services.wake(table_id, Table.objects.get(pk=table_id).version)
+        services.wake(table_id=table_id, version=Table.objects.get(pk=table_id).version)
     return Table.objects.get(pk=table_id)
 
 
@@ -102,10 +105,10 @@ def test_a_table_row_older_than_the_checkpoint_still_reads_its_own_version(table
 def test_one_bot_action_costs_two_statements_with_a_warm_cache(table, django_assert_num_queries):
     t = step(table.pk, 3)
     # Read the table row; then one statement that updates the table if it is still at that
-    # version and inserts the events and the bot's action row (games.table_writes). The
+    # version and inserts the events and the bot's action row (games.services.fast_turn). The
     # stored state is neither read nor rewritten.
     with django_assert_num_queries(2):
-        services.wake(t.pk, t.version)
+        services.wake(table_id=t.pk, version=t.version)
     after = Table.objects.get(pk=t.pk)
     assert after.version > t.version
     assert after.wake_at is not None and after.wake_at != t.wake_at
@@ -121,10 +124,10 @@ def test_one_bot_action_costs_two_statements_with_a_warm_cache(table, django_ass
 
 
 def test_the_locking_path_costs_six_statements(table, monkeypatch, django_assert_num_queries):
-    monkeypatch.setattr(table_writes, "available", lambda: False)
+    monkeypatch.setattr(fast_turn, "available", lambda: False)
     t = step(table.pk, 3)
     # BEGIN; lock the table row, insert the events, insert the bot's action row, update the
     # table; COMMIT.
     with django_assert_num_queries(6):
-        services.wake(t.pk, t.version)
+        services.wake(table_id=t.pk, version=t.version)
     assert Table.objects.get(pk=t.pk).version > t.version

@@ -159,7 +159,7 @@ def test_a_leaver_at_a_tournament_table_forfeits(make_user, tasks_applied_here):
     table = services.create_seated_table(
         created_by=alice, variant="trix", options=TIMERS, seats=_seats([alice], bots=3)
     )
-    services.leave(alice, table.pk)
+    services.leave(user=alice, table_id=table.pk)
     forfeit = TableAction.objects.get(table=table)
     assert forfeit.action == {"type": "forfeit", "seat": 0}
 

@@ -20,16 +20,18 @@ SECRET = bytes(range(32))
 
 def _table(user) -> int:
     table = services.create_table(
-        user,
-        "complex_partner",
-        0,
-        {},
+        user=user,
+        variant="complex_partner",
+        stake=0,
+        options={},
         shuffle_secret=SECRET,
         shuffle_match_id="crash-test",
         bot_seed="crash-bots",
     )
     for seat in range(4):
-        services.seat_bot(user, table.pk, seat, "rules" if seat % 2 else "random")
+        services.seat_bot(
+            user=user, table_id=table.pk, seat=seat, bot="rules" if seat % 2 else "random"
+        )
     return table.pk
 
 

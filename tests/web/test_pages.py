@@ -29,7 +29,9 @@ def ana():
 
 @pytest.fixture
 def table(ana):
-    return tables.create_table(ana, "complex_partner", 5_00, {"doubling": "sequential"})
+    return tables.create_table(
+        user=ana, variant="complex_partner", stake=5_00, options={"doubling": "sequential"}
+    )
 
 
 def post_json(client, url, body):
@@ -68,7 +70,7 @@ def test_payout_json_before_settlement(client, table):
 
 
 def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
-    big = tables.create_table(ana, "complex_partner", 50_00)
+    big = tables.create_table(user=ana, variant="complex_partner", stake=50_00)
     client.force_login(ana)
     response = post_json(client, f"/api/tables/{big.pk}/seats/", {"seat": 0, "client_seed": "ab"})
     assert response.status_code == 400
@@ -83,7 +85,7 @@ def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
 
 def test_a_full_table_says_the_seat_is_taken(client, ana, table):
     for seat in (0, 1, 2, 3):
-        tables.seat_bot(ana, table.pk, seat, "rules")
+        tables.seat_bot(user=ana, table_id=table.pk, seat=seat, bot="rules")
     client.force_login(ana)
     response = post_json(client, f"/api/tables/{table.pk}/seats/", {"seat": 1, "client_seed": "x"})
     assert response.status_code == 409

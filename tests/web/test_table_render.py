@@ -24,7 +24,7 @@ def table_id(django_user_model):
     from games.services import create_table
 
     owner = django_user_model.objects.create_user("owner")
-    return create_table(owner, "complex_partner", 0).pk
+    return create_table(user=owner, variant="complex_partner", stake=0).pk
 
 
 def answer(table_id: int, state, variant: str, seat: int | None, **table) -> dict:

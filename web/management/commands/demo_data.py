@@ -14,6 +14,7 @@ from django.db import transaction
 from accounts.services import set_display_name
 from games import selectors as table_selectors
 from games import services as table_services
+from games.selectors import TableStatus  # games.models' (web reads through the selectors)
 from wallet import services as wallet_services
 from wallet.selectors import format_money, wallet_balance
 
@@ -63,11 +64,13 @@ class Command(BaseCommand):
                 )
                 players.append(user)
         creator = players[0]
-        if not table_selectors.tables("open").filter(created_by=creator).exists():
+        if not table_selectors.tables(TableStatus.OPEN).filter(created_by=creator).exists():
             for variant, stake, opts, bots in TABLES:
-                table = table_services.create_table(creator, variant, stake, opts)
+                table = table_services.create_table(
+                    user=creator, variant=variant, stake=stake, options=opts
+                )
                 for seat in bots:
-                    table_services.seat_bot(creator, table.pk, seat, "rules")
+                    table_services.seat_bot(user=creator, table_id=table.pk, seat=seat, bot="rules")
         out = self.stdout
         out.write(self.style.SUCCESS(f"Trix demo site: {url}"))
         out.write(f"  admin  {ADMIN[0]} / {ADMIN[2]}  ({url}admin/)")
@@ -75,7 +78,7 @@ class Command(BaseCommand):
             out.write(
                 f"  player {username} / {password}  wallet {format_money(wallet_balance(user))}"
             )
-        for table in table_selectors.tables("open").filter(created_by=creator):
+        for table in table_selectors.tables(TableStatus.OPEN).filter(created_by=creator):
             free = sum(1 for s in table.seats.all() if s.kind is None)
             out.write(
                 f"  table  {url}tables/{table.pk}/  {table.variant}, stake "

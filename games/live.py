@@ -1,4 +1,5 @@
-"""Waiting for a table's next version: PostgreSQL notifications, one listener per process.
+"""Live updates: waiting for a table's next version (a state poll's long wait), by PostgreSQL
+notifications, one listener per process.
 
 On PostgreSQL every committed change of a table's version sends ``NOTIFY trix_table,
 '<table id>:<version>'`` (a trigger, migration ``games/0003``). One daemon thread per process,
@@ -15,7 +16,7 @@ On other databases (SQLite, the embedded default: no NOTIFY) a wait polls every 
 
 Use::
 
-    with notifications.watch(table_id) as w:
+    with live.watch(table_id) as w:
         version = <read the table's version>          # after watch(): no change is missed
         while version == since and w.wait(since, end - time.monotonic()):
             version = <read it again>
@@ -31,7 +32,9 @@ from dataclasses import dataclass, field
 
 from django.db import connections
 
-CHANNEL = "trix_table"
+from games import sql
+
+CHANNEL = sql.NOTIFY_CHANNEL
 POLL = 0.05  # seconds between looks at the table without notifications (SQLite)
 DOWN_POLL = 0.1  # the same while the listener has no connection
 _IDLE = 1.0  # seconds the listener blocks in notifies() before it looks at its stop flag
@@ -71,7 +74,7 @@ class _Listener:
         while not self.stop.is_set():
             try:
                 with psycopg.connect(**self.params, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                    sql.listen(conn)
                     self._set_connected(True)
                     pause = _BACKOFF[0]
                     while not self.stop.is_set():

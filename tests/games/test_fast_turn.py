@@ -1,4 +1,4 @@
-"""The one-statement write of a wake-up (``games.table_writes``, PostgreSQL): it changes a
+"""The one-statement write of a wake-up (``games.services.fast_turn``, PostgreSQL): it changes a
 table only if the table is still at the version the change was computed against, a race
 leaves exactly one change, and a match played that way is the match the locking path plays.
 The worker's tasks are run in this process (the tasks it would send are dropped)."""
@@ -11,8 +11,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, table_writes
+from games import services, sql
 from games.models import MatchRecord, Table, TableAction, TableEvent
+from games.services import fast_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,16 +26,16 @@ def new_table(tasks_applied_here, make_user):
 
     def make() -> Table:
         t = services.create_table(
-            user,
-            "complex_partner",
-            0,
-            {},
+            user=user,
+            variant="complex_partner",
+            stake=0,
+            options={},
             shuffle_secret=b"s" * 32,
             shuffle_match_id="same-deals",
             bot_seed="fixed",
         )
         for seat in range(4):
-            services.seat_bot(user, t.pk, seat, "rules")
+            services.seat_bot(user=user, table_id=t.pk, seat=seat, bot="rules")
         return Table.objects.get(pk=t.pk)
 
     return make
@@ -45,7 +46,7 @@ def play_out(table_id: int) -> Table:
         t = Table.objects.get(pk=table_id)
         if t.status != "playing":
             return t
-        services.wake(t.pk, t.version)
+        services.wake(table_id=t.pk, version=t.version)
     raise AssertionError("the match did not end")
 
 
@@ -66,11 +67,11 @@ def log_of(table: Table) -> list[tuple]:
 
 def test_runs_on_postgresql_outside_a_transaction_only():
     assert connection.vendor == "postgresql"
-    assert table_writes.available()
+    assert fast_turn.available()
     from django.db import transaction
 
     with transaction.atomic():
-        assert not table_writes.available()
+        assert not fast_turn.available()
 
 
 def test_a_table_that_moved_on_is_not_written(new_table):
@@ -78,9 +79,7 @@ def test_a_table_that_moved_on_is_not_written(new_table):
     before = (t.version, TableEvent.objects.count(), TableAction.objects.count())
     now = timezone.now()
     event = TableEvent(table=t, version=t.version, type="timeout", payload={"seat": 0})
-    written = table_writes.write_if_current(
-        t.pk, t.version - 1, t.version, None, None, [event], [], now
-    )
+    written = sql.write_if_current(t.pk, t.version - 1, t.version, None, None, [event], [], now)
     assert written is False
     t.refresh_from_db()
     assert (t.version, TableEvent.objects.count(), TableAction.objects.count()) == before
@@ -88,7 +87,7 @@ def test_a_table_that_moved_on_is_not_written(new_table):
 
 def test_a_match_written_in_one_statement_is_the_match_of_the_locking_path(new_table, monkeypatch):
     fast = play_out(new_table().pk)
-    monkeypatch.setattr(table_writes, "available", lambda: False)
+    monkeypatch.setattr(fast_turn, "available", lambda: False)
     locked = play_out(new_table().pk)
     assert fast.status == locked.status == "finished"
     assert fast.result == locked.result
@@ -105,7 +104,7 @@ def test_a_match_written_in_one_statement_is_the_match_of_the_locking_path(new_t
 def test_two_workers_waking_the_same_turn_apply_it_once(new_table):
     t = new_table()
     for _ in range(6):  # dealt, into the contract and doubling
-        services.wake(t.pk, Table.objects.get(pk=t.pk).version)
+        services.wake(table_id=t.pk, version=Table.objects.get(pk=t.pk).version)
     t = Table.objects.get(pk=t.pk)
     barrier = threading.Barrier(4)
     errors: list[BaseException] = []
@@ -113,7 +112,7 @@ def test_two_workers_waking_the_same_turn_apply_it_once(new_table):
     def worker() -> None:
         try:
             barrier.wait()
-            services.wake(t.pk, t.version)
+            services.wake(table_id=t.pk, version=t.version)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -136,10 +135,10 @@ def test_two_workers_waking_the_same_turn_apply_it_once(new_table):
 
 def test_read_table_gives_the_row_as_the_orm_does(new_table):
     t = new_table()
-    services.wake(t.pk, t.version)
+    services.wake(table_id=t.pk, version=t.version)
     orm = Table.objects.get(pk=t.pk)
-    raw = table_writes.read_table(t.pk)
+    raw = sql.read_table(t.pk)
     fields = [f.attname for f in Table._meta.concrete_fields]
     assert {f: getattr(raw, f) for f in fields} == {f: getattr(orm, f) for f in fields}
     assert isinstance(raw.options, dict) and isinstance(raw.seat_kinds, list)
-    assert table_writes.read_table(orm.pk + 1000) is None
+    assert sql.read_table(orm.pk + 1000) is None

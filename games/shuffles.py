@@ -1,4 +1,10 @@
-"""Where a table's deals come from: the one place the tables app touches the shuffle.
+"""A match's shuffle state: where a table's hands come from, the one place the tables app
+touches the shuffle (``games.fairness``).
+
+Three things are called "deal": this module is the *shuffle* side of a match (its secret
+seeds, and the hands of deal number n); the engine's ``deal`` phase and ``{"type": "deal"}``
+action put those hands on the table (``games.engine``); a finished deal's public record is
+a :class:`games.models.Deal` row (``trix-deal/1``). (This module was ``games.dealing``.)
 
 The commit-reveal shuffle (``games.fairness``, issue 3): a match-level commitment made when
 the table is created (before any seat is taken), the four client seeds locked when the match

@@ -1,12 +1,14 @@
-"""The tables app's only door to the ledger (``wallet.services``).
+"""Every money movement of a table: the games app's only door to the ledger
+(``wallet.services``).
 
 Stakes are integer minor units. Every call carries an idempotency key derived from the
 table, the seat and the join, so a retried task or request moves money once:
 
-- :func:`stake` when a user takes a seat at a paid table;
+- :func:`stake` when a user takes a seat at a staked table;
 - :func:`refund` when they leave it before the match starts;
-- :func:`refund_all` when a table is cancelled before its match;
-- :func:`settle` exactly once when the match ends (normally or by forfeit).
+- :func:`refund_all` when a table is cancelled;
+- :func:`pay_pot` (a worker) exactly once when the match ends (normally or by forfeit): the
+  pot is split by ``wallet.settlement.split_pot`` inside ``wallet.services.settle_match``.
 
 :func:`format_money` (the ledger's) writes amounts in messages. Free tables (stake 0) never
 touch the ledger. Errors come out as :class:`StakeError` with
@@ -18,6 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
+from games.engine import Options
+from games.errors import NotFound
+from games.models import TableStatus
+from games.services import changes
 from wallet import services as _wallet
 from wallet.errors import InsufficientFunds, LedgerError
 from wallet.selectors import format_money, wallet_balance
@@ -31,7 +39,7 @@ def _require_wallet():
     return _wallet
 
 
-def stake(user: Any, table_ref: str, amount: int, key: str) -> None:
+def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError."""
     if amount <= 0:
         return
@@ -46,7 +54,7 @@ def stake(user: Any, table_ref: str, amount: int, key: str) -> None:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc
 
 
-def refund(user: Any, table_ref: str, amount: int, key: str) -> None:
+def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     """Give the user's stake at this table back (leaving before the start)."""
     if amount <= 0:
         return
@@ -56,7 +64,7 @@ def refund(user: Any, table_ref: str, amount: int, key: str) -> None:
         raise StakeError(f"cannot refund: {exc}") from exc
 
 
-def refund_all(table_ref: str, key: str) -> None:
+def refund_all(*, table_ref: str, key: str) -> None:
     """Give every staker back their stake and close the escrow (table cancelled)."""
     try:
         _require_wallet().refund_all(table_ref, key, memo="table cancelled")
@@ -64,7 +72,7 @@ def refund_all(table_ref: str, key: str) -> None:
         raise StakeError(f"cannot refund the table: {exc}") from exc
 
 
-def settle(
+def _settle_match(
     table_ref: str, seat_users: dict[int, Any], result: dict[str, Any], team_mode: bool, key: str
 ) -> None:
     """Pay the pot out by the engine's ``result`` (placements, forfeit) once, and close the
@@ -73,3 +81,30 @@ def settle(
         _require_wallet().settle_match(table_ref, seat_users, result, team_mode, key)
     except LedgerError as exc:
         raise StakeError(f"cannot settle: {exc}") from exc
+
+
+def pay_pot(*, table_id: int) -> None:
+    """Worker: pay a finished staked table's pot by its result, exactly once (idempotency key
+    ``settle:table:<id>``; the ``settled`` event records the pot in minor units). A no-op
+    for an unknown, unfinished, free or already paid table. Raises :class:`StakeError` (the
+    task retries)."""
+    with transaction.atomic():
+        try:
+            table = changes.lock_table(table_id)
+        except NotFound:
+            return
+        if table.settled or table.status != TableStatus.FINISHED or table.stake <= 0:
+            return
+        seats = changes.seats(table)
+        seat_users = {s.seat: s.user_id for s in seats if s.user_id and s.staked}
+        if seat_users:
+            _settle_match(
+                table.ref,
+                seat_users,
+                table.result,
+                Options(variant=table.variant).partnership,
+                f"settle:{table.ref}",
+            )
+        table.settled = True
+        changes.add_events(table, [{"type": "settled", "pot": sum(s.staked for s in seats)}])
+        table.save(update_fields=["settled", "version"])

@@ -1,0 +1,58 @@
+"""Every change of a table: plain functions, each one database transaction, by concern.
+
+- :mod:`~games.services.tables`: create a table (:func:`create_table`, or with its seats
+  assigned: :func:`create_seated_table`), :func:`take_seat`, :func:`seat_bot`,
+  :func:`leave`, :func:`replace_with_bot`, :func:`cancel_table`, :func:`check_in`;
+- :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
+  and :func:`apply_action` (a worker), and the staleness rule;
+- :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the
+  deadline and wake-up set after each change, :func:`wake` (next deal, a bot's turn,
+  timeouts) and :func:`sweep`;
+- :mod:`~games.services.fast_turn`: a bot's turn in one statement (PostgreSQL);
+- :mod:`~games.services.changes`: the one writer of a change (row lock, events, checkpoint,
+  the end of a deal);
+- :mod:`~games.services.money`: every money movement (stakes, refunds, :func:`pay_pot`),
+  the only door to ``wallet.services``;
+- :mod:`~games.services.dispatch`: every message to a worker (the only importer of
+  ``games.tasks``) and the ``table_finished`` announcement.
+
+Web requests check everything they can at once (a clear :class:`~games.errors.TableError`,
+nothing changed) and hand match changes to a worker. Workers (``games.tasks``) lock the
+table row (``SELECT ... FOR UPDATE``), so one change at a time is applied per table, each
+exactly once (an action by its id and the version it was made against). Tasks are sent only
+after the transaction commits.
+
+The names below are the public ones; import them from ``games.services``.
+"""
+
+from games.errors import TableError
+from games.services.actions import apply_action, submit_action
+from games.services.clock import sweep, wake
+from games.services.money import pay_pot
+from games.services.tables import (
+    cancel_table,
+    check_in,
+    create_seated_table,
+    create_table,
+    leave,
+    replace_with_bot,
+    seat_bot,
+    take_seat,
+)
+
+__all__ = [
+    "TableError",
+    "apply_action",
+    "cancel_table",
+    "check_in",
+    "create_seated_table",
+    "create_table",
+    "leave",
+    "pay_pot",
+    "replace_with_bot",
+    "seat_bot",
+    "submit_action",
+    "sweep",
+    "take_seat",
+    "wake",
+]

@@ -1,0 +1,167 @@
+"""A seat's action: submitted by a web request (checked at once, stored pending, handed to a
+worker) and applied by the worker exactly once, by its id and the version it was made
+against (the staleness rule: :func:`_stale`)."""
+
+from __future__ import annotations
+
+import copy
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import state_store
+from games.engine import IllegalAction, apply
+from games.engine.match import check
+from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableEvent, TableStatus
+from games.services import changes, dispatch, tables
+
+
+def _stale(table: Table, state, version: int) -> str | None:
+    """Why an action made against ``version`` is stale now, or None.
+
+    While doubling is simultaneous, the only changes are the seats' picks and Ready, so an
+    answer made since the doubling started still counts."""
+    if version > table.version:
+        return f"version {version} is newer than the table's version {table.version}"
+    if version == table.version:
+        return None
+    if state is not None and state.phase == "double" and state.options.doubling == "simultaneous":
+        moved = (
+            TableEvent.objects.filter(table=table, version__gt=version)
+            .exclude(type__in=("double_ready", "double_selected"))
+            .exists()
+        )
+        if not moved:
+            return None
+    return (
+        f"stale version: the action was made against version {version}, "
+        f"the table is at version {table.version}; reload the state"
+    )
+
+
+def submit_action(*, user, table_id: int, action_id, version: int, action: dict) -> TableAction:
+    """Check a user's action now and hand it to a worker; return its :class:`TableAction`
+    (``status`` pending; the API answers it with :func:`games.api.answers.action_answer`).
+
+    ``action`` is the engine's JSON action without ``seat`` (the user's seat is filled in).
+    A known ``action_id`` sent again with the same ``version`` and ``action`` returns the
+    first one's row (pending, applied or rejected). Raises :class:`NotFound`,
+    :class:`NotAllowed` (no seat here), :class:`BadRequest` (illegal now, match over),
+    :class:`Conflict` (stale version; the id used by someone else, at another table, or for a
+    different action or version: code ``duplicate_id``). Nothing is stored on an error."""
+    existing = TableAction.objects.filter(pk=action_id).first()
+    if existing is not None:
+        return _duplicate(existing, user, table_id, version, action)
+    try:
+        table = Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"no table {table_id}") from None
+    seat = changes.user_seat(table, user)
+    if seat is None:
+        raise NotAllowed("you have no seat at this table", "not_your_seat")
+    tables.check_in(user=user, table_id=table.pk)
+    if action.get("type") not in ACTION_TYPES:
+        raise BadRequest(f"action type must be one of {', '.join(ACTION_TYPES)}", "invalid")
+    if table.status == TableStatus.OPEN:
+        raise BadRequest("the match has not started yet", "not_started")
+    if table.status != TableStatus.PLAYING:
+        raise BadRequest("the match is over", "match_over")
+    full = {**action, "seat": seat.seat}
+
+    def trial_of(state):  # under the state store's lock: check reads the state, changes nothing
+        try:
+            check(state, full)
+        except IllegalAction as exc:
+            return copy.copy(state), str(exc)  # a shallow copy: _stale reads phase and options
+        return copy.copy(state), None
+
+    trial, illegal = state_store.read(table, trial_of)
+    why = _stale(table, trial, version)
+    if why:
+        raise Conflict(why, "stale_version")
+    if illegal is not None:
+        raise BadRequest(illegal, "illegal_action")
+    try:
+        with transaction.atomic():
+            row = TableAction.objects.create(
+                id=action_id,
+                table=table,
+                seat=seat.seat,
+                user=user,
+                source="user",
+                version=version,
+                action=full,
+                submitted_at=timezone.now(),
+            )
+            dispatch.send_action(row.pk)
+    except IntegrityError:
+        existing = TableAction.objects.get(pk=action_id)
+        return _duplicate(existing, user, table_id, version, action)
+    return row
+
+
+def _duplicate(
+    existing: TableAction, user, table_id: int, version: int, action: dict
+) -> TableAction:
+    """The first row of a retried action id, or :class:`Conflict` when the id was used for
+    anything else (compared: user, table, version and the action without the seat the server
+    filled in)."""
+    if existing.table_id != table_id or existing.user_id != getattr(user, "pk", None):
+        raise Conflict("this action id was already used for another action", "duplicate_id")
+    stored = {k: v for k, v in existing.action.items() if k != "seat"}
+    if existing.version != version or stored != action:
+        raise Conflict(
+            f"action id {existing.pk} was already used for a different action "
+            f"({stored} at version {existing.version}); use a new id for a new action",
+            "duplicate_id",
+        )
+    return existing
+
+
+def apply_action(*, action_id) -> None:
+    """Worker: apply a submitted action once (a no-op if already applied or rejected).
+
+    Stale (the table moved on) or illegal by now: the action is rejected with its reason
+    and the table is unchanged."""
+    try:
+        table_id = TableAction.objects.values_list("table_id", flat=True).get(pk=action_id)
+    except TableAction.DoesNotExist:
+        return
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        act = TableAction.objects.select_for_update().get(pk=action_id)
+        apply_locked(table, act)
+
+
+def apply_locked(table: Table, act: TableAction) -> None:
+    """Apply ``act`` (its row and the table's locked by the caller) if still pending: as
+    :func:`apply_action` describes."""
+    if act.status != ActionStatus.PENDING:
+        return
+    if table.status != TableStatus.PLAYING:
+        _reject(act, 400, "the match is over")
+        return
+    state = state_store.for_write(table)
+    since = state_store.mark(state)
+    forfeit = act.action.get("type") == "forfeit"
+    why = None if forfeit else _stale(table, state, act.version)
+    if why:
+        state_store.remember_on_commit(table, state)
+        _reject(act, 409, why)
+        return
+    try:
+        _, events = apply(state, act.action)
+    except IllegalAction as exc:
+        state_store.remember_on_commit(table, state)
+        _reject(act, 400, str(exc))
+        return
+    changes.commit(table, None, state, since, events, [act])
+
+
+def _reject(act: TableAction, status: int, message: str) -> None:
+    act.status = ActionStatus.REJECTED
+    act.http_status = status
+    act.error = message
+    act.applied_at = timezone.now()
+    act.save(update_fields=["status", "http_status", "error", "applied_at"])

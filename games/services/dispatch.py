@@ -1,0 +1,75 @@
+"""Every message the table services send: the only importer of :mod:`games.tasks`.
+
+Sends made inside a change's transaction go out only after it commits
+(``transaction.on_commit``), so a worker never looks at a change that was rolled back:
+
+- :func:`send_wake`: look at the table at its ``wake_at`` (a bot's turn, a timeout, the next
+  deal; :mod:`games.services.clock`);
+- :func:`send_action`: apply a submitted seat action (:mod:`games.services.actions`);
+- :func:`send_pay_pot`: pay a finished staked table's pot (:mod:`games.services.money`);
+- :func:`announce_end`: :data:`games.signals.table_finished` for a table that ended.
+
+The sweep (:func:`games.services.clock.sweep`) re-sends lost messages at once with
+:func:`resend_wake`, :func:`resend_action` and :func:`resend_pay_pot`.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import signals, tasks
+from games.models import Table
+
+
+def send_wake(table: Table) -> None:
+    """After commit, ask a worker to look at the table at ``wake_at``."""
+    if table.wake_at is None:
+        return
+
+    table_id, version, when = table.pk, table.version, table.wake_at
+
+    def send():
+        delay = (when - timezone.now()).total_seconds()
+        if delay > 0.01:
+            tasks.wake.apply_async((table_id, version), countdown=delay)
+        else:
+            tasks.wake.delay(table_id, version)
+
+    transaction.on_commit(send)
+
+
+def send_action(action_id) -> None:
+    """After commit, ask a worker to apply the action ``action_id`` (a UUID)."""
+    transaction.on_commit(lambda: tasks.apply_action.delay(str(action_id)))
+
+
+def send_pay_pot(table_id: int) -> None:
+    """After commit, ask a worker to pay table ``table_id``'s pot."""
+    transaction.on_commit(lambda: tasks.pay_pot.delay(table_id))
+
+
+def announce_end(table: Table) -> None:
+    """After the commit, :data:`games.signals.table_finished` for ``table``'s end."""
+    table_id, kind, origin, status = table.pk, table.kind, table.origin, table.status
+    transaction.on_commit(
+        lambda: signals.table_finished.send(
+            sender=Table, table_id=table_id, kind=kind, origin=origin, status=status
+        ),
+        robust=True,
+    )
+
+
+def resend_wake(table_id: int, version: int) -> None:
+    """Now: a wake-up of table ``table_id`` for ``version`` (the sweep)."""
+    tasks.wake.delay(table_id, version)
+
+
+def resend_action(action_id) -> None:
+    """Now: apply the pending action ``action_id`` (the sweep)."""
+    tasks.apply_action.delay(str(action_id))
+
+
+def resend_pay_pot(table_id: int) -> None:
+    """Now: pay table ``table_id``'s pot (the sweep)."""
+    tasks.pay_pot.delay(table_id)

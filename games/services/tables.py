@@ -1,0 +1,466 @@
+"""Creating tables and seating them: a player's table (:func:`create_table`) or one with its
+four seats assigned (:func:`create_seated_table`, for a tournament round), taking a seat
+(the stake moves through :mod:`games.services.money`), seating bots, leaving, a bot taking a
+seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`) and a seated player's
+check-in (:func:`check_in`).
+
+Each function is one transaction on the table's locked row; it checks everything it can
+first (a clear :class:`~games.errors.TableError`, nothing changed). The site's rules per
+table kind come from :mod:`games.policy`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.selectors import display_name
+from games import shuffles, state_store
+from games.engine import InvalidOptions, Options, new_match
+from games.engine.bots import BOTS
+from games.errors import BadRequest, Conflict, NotAllowed
+from games.models import MatchRecord, Seat, Table, TableAction, TableStatus
+from games.policy import TableKind, kind_for_stake, policy
+from games.services import changes, clock, dispatch, money
+
+
+def create_table(
+    *,
+    user,
+    variant: str,
+    stake: int = 0,
+    options: dict[str, Any] | None = None,
+    shuffle_secret: bytes | None = None,
+    shuffle_match_id: str | None = None,
+    bot_seed: str | None = None,
+) -> Table:
+    """Create an open table; its shuffle commitment is public from now on.
+
+    ``user`` creates it; ``variant`` is one of :data:`games.engine.VARIANTS`; ``options``
+    are any :class:`games.engine.Options` fields (defaults when missing); ``stake`` is minor
+    units per human seat (0: a casual table). ``shuffle_secret``, ``shuffle_match_id`` and
+    ``bot_seed`` are for tests and replays only. Raises :class:`BadRequest`."""
+    opts = dict(options or {})
+    if "variant" in opts and opts["variant"] != variant:
+        raise BadRequest("variant is given twice with different values", "invalid")
+    opts["variant"] = variant
+    try:
+        parsed = Options.from_dict(opts)
+    except InvalidOptions as exc:
+        raise BadRequest(str(exc), "invalid") from None
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise BadRequest("stake must be a whole number of minor units >= 0", "invalid")
+    if stake > settings.TRIX_MAX_STAKE:
+        raise BadRequest(
+            f"stake must be at most {money.format_money(settings.TRIX_MAX_STAKE)} "
+            f"({settings.TRIX_MAX_STAKE} minor units)",
+            "invalid",
+        )
+    kind = kind_for_stake(stake)
+    clock.check_timers(parsed, kind)
+    with transaction.atomic():
+        table = _new_table(
+            created_by=user,
+            variant=variant,
+            options=parsed,
+            kind=kind,
+            origin="",
+            stake=stake,
+            bot_seed=bot_seed,
+            shuffle_secret=shuffle_secret,
+            shuffle_match_id=shuffle_match_id,
+        )
+        table.save(update_fields=["commitment", "version"])
+    return table
+
+
+def _new_table(
+    *,
+    created_by,
+    variant: str,
+    options: Options,
+    kind: str,
+    origin: str,
+    stake: int,
+    bot_seed: str | None,
+    shuffle_secret: bytes | None,
+    shuffle_match_id: str | None,
+) -> Table:
+    """Insert a table with its match record (the shuffle committed) and four empty seats,
+    and its ``table_created`` event (the caller saves ``commitment`` and ``version``)."""
+    table = Table.objects.create(
+        variant=variant,
+        options=options.to_dict(),
+        kind=kind,
+        origin=origin,
+        stake=stake,
+        created_by=created_by,
+        bot_seed=bot_seed or secrets.token_hex(16),
+    )
+    private, commitment = shuffles.create(
+        shuffle_match_id or f"table-{table.pk}", options.deals_per_match, shuffle_secret
+    )
+    table.commitment = commitment
+    MatchRecord.objects.create(table=table, state=None, shuffle=private)
+    Seat.objects.bulk_create([Seat(table=table, seat=s) for s in range(4)])
+    changes.add_events(table, [{"type": "table_created", "commitment": commitment}])
+    return table
+
+
+def create_seated_table(
+    *,
+    created_by,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]],
+    kind: str = TableKind.TOURNAMENT,
+    origin: str = "",
+    stake: int = 0,
+    bot_seed: str | None = None,
+    shuffle_secret: bytes | None = None,
+    shuffle_match_id: str | None = None,
+) -> Table:
+    """Create a table with its four seats already assigned, and start its match (a worker
+    deals): for a tournament round (``kind="tournament"``, ``origin`` naming the round).
+
+    ``seats`` is a list of exactly four dicts, index = seat number: ``{"user": <User>,
+    "client_seed": str}`` (1 to 64 characters, ``docs/fairness.md``) or ``{"bot": "rules" |
+    "random"}``. A user appears at most once. ``options`` are :class:`games.engine.Options`
+    fields; the kind's timer rule applies (:mod:`games.policy`). ``stake`` must be 0 (tables
+    with assigned seats hold no stakes). Raises :class:`BadRequest`; nothing is written then."""
+    opts = dict(options or {})
+    if "variant" in opts and opts["variant"] != variant:
+        raise BadRequest("variant is given twice with different values", "invalid")
+    opts["variant"] = variant
+    try:
+        parsed = Options.from_dict(opts)
+        rules = policy(kind)
+    except (InvalidOptions, ValueError) as exc:
+        raise BadRequest(str(exc), "invalid") from None
+    if not rules.seats_assigned:
+        raise BadRequest(f"a {kind} table is not created with its seats assigned", "invalid")
+    if stake != 0:
+        raise BadRequest("a table with assigned seats holds no stakes: stake must be 0", "invalid")
+    if len(origin) > 64:
+        raise BadRequest("origin must be at most 64 characters", "invalid")
+    clock.check_timers(parsed, kind)
+    specs = _seat_specs(seats)
+    with transaction.atomic():
+        table = _new_table(
+            created_by=created_by,
+            variant=variant,
+            options=parsed,
+            kind=kind,
+            origin=origin,
+            stake=0,
+            bot_seed=bot_seed,
+            shuffle_secret=shuffle_secret,
+            shuffle_match_id=shuffle_match_id,
+        )
+        now = timezone.now()
+        rows = changes.seats(table)
+        events = []
+        for row, (user, bot, seed) in zip(rows, specs, strict=True):
+            row.user, row.bot, row.client_seed, row.joined_at = user, bot, seed, now
+            if user is not None:
+                events.append(
+                    {
+                        "type": "seat_taken",
+                        "seat": row.seat,
+                        "user_id": user.pk,
+                        "name": display_name(user),
+                        "client_seed": seed,
+                        "staked": 0,
+                    }
+                )
+            else:
+                events.append({"type": "bot_seated", "seat": row.seat, "bot": bot})
+        Seat.objects.bulk_update(rows, ["user", "bot", "client_seed", "joined_at"])
+        changes.add_events(table, events)
+        _maybe_start(table)
+        table.save()
+    return table
+
+
+def _seat_specs(seats: Any) -> list[tuple[Any, str, str]]:
+    """``(user or None, bot or "", client seed)`` per seat of :func:`create_seated_table`'s
+    ``seats``. Raises :class:`BadRequest`."""
+    if not isinstance(seats, (list, tuple)) or len(seats) != 4:
+        raise BadRequest("seats must be a list of exactly 4 seats", "invalid")
+    specs, users = [], set()
+    for number, spec in enumerate(seats):
+        if not isinstance(spec, dict) or ("user" in spec) == ("bot" in spec):
+            raise BadRequest(f"seat {number}: give either a user or a bot", "invalid")
+        if "bot" in spec:
+            if spec["bot"] not in BOTS:
+                raise BadRequest(
+                    f"seat {number}: unknown bot {spec['bot']!r} (choose from {', '.join(BOTS)})",
+                    "invalid",
+                )
+            specs.append((None, spec["bot"], shuffles.BOT_CLIENT_SEED))
+            continue
+        user = spec["user"]
+        if getattr(user, "pk", None) is None:
+            raise BadRequest(f"seat {number}: user must be a saved user", "invalid")
+        if user.pk in users:
+            raise BadRequest(f"seat {number}: a user may hold one seat only", "invalid")
+        users.add(user.pk)
+        try:
+            seed = shuffles.clean_client_seed(spec.get("client_seed"))
+        except shuffles.FairnessError as exc:
+            raise BadRequest(f"seat {number}: {exc}", "invalid") from None
+        specs.append((user, "", seed))
+    return specs
+
+
+def _open_seat(table: Table, seat_no: int) -> Seat:
+    if table.status != TableStatus.OPEN:
+        raise Conflict("the match has already started: no seat can be taken", "not_open")
+    if isinstance(seat_no, bool) or not isinstance(seat_no, int) or not 0 <= seat_no <= 3:
+        raise BadRequest("seat must be 0..3", "invalid")
+    seat = Seat.objects.select_for_update().get(table=table, seat=seat_no)
+    if seat.kind is not None:
+        raise Conflict(f"seat {seat_no} is taken", "seat_taken")
+    return seat
+
+
+def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None) -> Table:
+    """Seat ``user`` at ``seat`` (0..3) with their client seed, staking the table's stake.
+
+    When the fourth seat fills, the match starts (a worker deals). Raises
+    :class:`Conflict` (seat taken, already seated, match started), :class:`BadRequest`
+    (bad seed, short balance)."""
+    try:
+        seed = shuffles.clean_client_seed(client_seed)
+    except shuffles.FairnessError as exc:
+        raise BadRequest(str(exc), "invalid") from None
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        row = _open_seat(table, seat)
+        mine = changes.user_seat(table, user)
+        if mine is not None:
+            raise Conflict(f"you already sit at seat {mine.seat} of this table", "seated")
+        try:
+            money.stake(
+                user=user,
+                table_ref=table.ref,
+                amount=table.stake,
+                key=f"stake:{table.ref}:v{table.version}",
+            )
+        except money.StakeError as exc:
+            raise BadRequest(str(exc), "insufficient_funds") from None
+        row.user = user
+        row.staked = table.stake
+        row.client_seed = seed
+        row.joined_at = timezone.now()
+        row.save()
+        changes.add_events(
+            table,
+            [
+                {
+                    "type": "seat_taken",
+                    "seat": seat,
+                    "user_id": user.pk,
+                    "name": display_name(user),
+                    "client_seed": seed,
+                    "staked": table.stake,
+                }
+            ],
+        )
+        _maybe_start(table)
+        table.save()
+    return table
+
+
+def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
+    """Seat a bot (``rules`` or ``random``) at ``seat`` (0..3); the table's creator only.
+    Bots never stake."""
+    if bot not in BOTS:
+        raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        if table.created_by_id != user.pk:
+            raise NotAllowed("only the table's creator may seat a bot", "not_creator")
+        row = _open_seat(table, seat)
+        row.bot = bot
+        row.client_seed = shuffles.BOT_CLIENT_SEED
+        row.joined_at = timezone.now()
+        row.save()
+        changes.add_events(table, [{"type": "bot_seated", "seat": seat, "bot": bot}])
+        _maybe_start(table)
+        table.save()
+    return table
+
+
+def _maybe_start(table: Table) -> None:
+    seats = changes.seats(table)
+    changes.set_kinds(table, seats)
+    if any(s.kind is None for s in seats):
+        return
+    record = MatchRecord.objects.select_for_update().get(table=table)
+    record.shuffle = shuffles.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
+    state = new_match(table.options)
+    table.status = TableStatus.PLAYING
+    table.started_at = timezone.now()
+    changes.add_events(
+        table,
+        [
+            {
+                "type": "match_started",
+                "commitment": table.commitment,
+                "client_seeds": {str(s.seat): s.client_seed for s in seats},
+            }
+        ],
+    )
+    record.state = state.to_json()
+    record.state_version = table.version
+    record.save()
+    table.wake_at = timezone.now()
+    dispatch.send_wake(table)
+
+
+def leave(*, user, table_id: int) -> Table:
+    """The user leaves their seat for good.
+
+    Before the start: the seat is freed and the stake refunded. During a match at a paid
+    table: the forfeit rule (the leaver, with partner, ranks last; the match ends; the wallet
+    settles), applied by a worker. During a match at a free table: a ``rules`` bot takes the
+    seat over. Raises :class:`NotAllowed` (no seat here), :class:`Conflict` (match over)."""
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        seat = changes.user_seat(table, user)
+        if seat is None:
+            raise NotAllowed("you have no seat at this table", "not_seated")
+        if table.status == TableStatus.OPEN:
+            money.refund(
+                user=user,
+                table_ref=table.ref,
+                amount=seat.staked,
+                key=f"refund:{table.ref}:v{table.version}",
+            )
+            seat.user = None
+            seat.staked = 0
+            seat.client_seed = ""
+            seat.joined_at = None
+            seat.save()
+            changes.add_events(table, [{"type": "seat_left", "seat": seat.seat}])
+            changes.set_kinds(table, changes.seats(table))
+            table.save(update_fields=["version", "seat_kinds"])
+            return table
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("the match is over", "match_over")
+        if policy(table.kind).leaver_forfeits:
+            action = TableAction.objects.create(
+                table=table,
+                seat=seat.seat,
+                user=user,
+                source="user",
+                version=table.version,
+                action={"type": "forfeit", "seat": seat.seat},
+                submitted_at=timezone.now(),
+            )
+            dispatch.send_action(action.pk)
+            return table
+        _bot_takes_over(table, seat, "rules")
+    return table
+
+
+def _bot_takes_over(table: Table, seat: Seat, bot: str) -> None:
+    """During a match (the table locked): ``bot`` plays ``seat`` from now on, and the table's
+    timers are set again for the seats to act."""
+    seat.user = None
+    seat.bot = bot
+    seat.save(update_fields=["user", "bot"])
+    changes.add_events(
+        table,
+        [
+            {"type": "seat_left", "seat": seat.seat},
+            {"type": "bot_seated", "seat": seat.seat, "bot": bot},
+        ],
+    )
+    changes.set_kinds(table, changes.seats(table))
+    state_store.read(table, lambda state: clock.schedule(table, state, []))
+    table.save()
+
+
+def replace_with_bot(*, table_id: int, seat: int, reason: str, bot: str = "rules") -> Table:
+    """A playing table's human ``seat`` is played by ``bot`` from now on (a tournament's
+    disqualification; the caller checks who may do this). The ``seat_left`` event carries no
+    reason (players see ``reason`` where the caller shows it). Raises :class:`NotFound`,
+    :class:`BadRequest` (unknown bot or seat), :class:`Conflict` (the match is not being
+    played, or the seat is not a person's)."""
+    if bot not in BOTS:
+        raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise BadRequest("seat must be 0..3", "invalid")
+    if not reason:
+        raise BadRequest("give a reason", "invalid")
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("the match is not being played", "not_playing")
+        row = Seat.objects.select_for_update().get(table=table, seat=seat)
+        if row.user_id is None:
+            raise Conflict(f"seat {seat} is not a person's", "not_a_person")
+        _bot_takes_over(table, row, bot)
+    return table
+
+
+def cancel_table(*, table_id: int, reason: str, by=None) -> Table:
+    """Cancel an open or playing table: every stake goes back through the wallet (one
+    ``refund_all``, idempotency key ``cancel:table:<id>``), its timers stop, and
+    ``table_cancelled`` (with ``reason``) ends its log; :data:`games.signals.table_finished`
+    is sent after the commit. The caller checks who may do this (``by``, the acting user, is
+    recorded). A cancelled table is returned unchanged. Raises :class:`NotFound`,
+    :class:`BadRequest` (no reason), :class:`Conflict` (the match already finished)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadRequest("give a reason", "invalid")
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        if table.status == TableStatus.CANCELLED:
+            return table
+        if table.status == TableStatus.FINISHED:
+            raise Conflict("the match is over: a finished table cannot be cancelled", "match_over")
+        seats = changes.seats(table)
+        if any(s.staked for s in seats):
+            try:
+                money.refund_all(table_ref=table.ref, key=f"cancel:{table.ref}")
+            except money.StakeError as exc:
+                raise Conflict(str(exc), "ledger") from None
+        table.status = TableStatus.CANCELLED
+        table.finished_at = timezone.now()
+        table.deadline = None
+        table.wake_at = None
+        event = {"type": "table_cancelled", "reason": reason.strip()[:200]}
+        if by is not None:
+            event["by"] = display_name(by)
+        changes.add_events(table, [event])
+        table.save(update_fields=["status", "finished_at", "deadline", "wake_at", "version"])
+        dispatch.announce_end(table)
+    return table
+
+
+_checked_in: set[tuple[int, int]] = set()  # (table id, user id) this process has recorded
+
+
+def check_in(*, user, table_id: int) -> None:
+    """Record that ``user`` is present at ``table_id`` (their seat's ``checked_in_at``, set
+    once): called when a seated user reads the table or acts (callers call it for seated
+    users only; each process then remembers it and writes nothing more). A tournament ranks
+    a seat whose player never checked in before the round's show-up deadline last at that
+    table. Writes nothing for anyone else; never raises for an unknown table."""
+    if user is None or not user.is_authenticated:
+        return
+    key = (table_id, user.pk)
+    if key in _checked_in:
+        return
+    Seat.objects.filter(table_id=table_id, user=user, checked_in_at__isnull=True).update(
+        checked_in_at=timezone.now()
+    )
+    if len(_checked_in) > 100_000:
+        _checked_in.clear()
+    _checked_in.add(key)
