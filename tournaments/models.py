@@ -136,9 +136,7 @@ class Team(models.Model):
         blank=True,
         related_name="tournament_invitations",
     )
-    status = models.CharField(
-        max_length=16, choices=TeamStatus.choices, default=TeamStatus.PENDING
-    )
+    status = models.CharField(max_length=16, choices=TeamStatus.choices, default=TeamStatus.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

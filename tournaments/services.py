@@ -251,9 +251,7 @@ def check_parameters(
     house_fee_bps = whole(house_fee_bps, "house fee (basis points)", 0, BASIS_POINTS)
     refund_bps = whole(refund_bps, "refund on unregistering (basis points)", 0, BASIS_POINTS)
     unit = "teams" if team_mode else "entrants"
-    least = 2 if team_mode else 4 if final_table else 2
-    if final_table and team_mode:
-        least = 2
+    least = 4 if final_table and not team_mode else 2
     capacity = whole(capacity, f"capacity ({unit})", 2, settings.TRIX_TOURNAMENT_MAX_ENTRANTS)
     min_entrants = whole(min_entrants, f"minimum ({unit})", least, capacity)
     review_seconds = whole(review_seconds, "review window (seconds)", 0, 7 * 24 * 3600)
@@ -267,8 +265,10 @@ def check_parameters(
             "prize table must be a list of basis points by final place (whole numbers >= 0) "
             f"summing to {BASIS_POINTS} (100 %)"
         )
-    if len(prize_bps) > capacity * (2 if team_mode else 1):
-        raise BadRequest(f"prize table pays {len(prize_bps)} places; the event takes {capacity}")
+    if len(prize_bps) > capacity:
+        raise BadRequest(
+            f"prize table pays {len(prize_bps)} places; the event takes {capacity} {unit}"
+        )
     for when, field in (
         (registration_opens_at, "registration opens"),
         (registration_closes_at, "registration closes"),
@@ -463,7 +463,9 @@ def invite_partner(*, tournament_id: int, by: Any, display_name: str) -> Team:
         if not invitee.is_active:
             raise Conflict(f"{display_name!r} cannot enter tournaments", "suspended")
         if Entry.objects.filter(tournament=t, user=invitee, status__in=TAKING_PART).exists():
-            raise Conflict(f"{display_name!r} is already registered in {t.name}", "already_registered")
+            raise Conflict(
+                f"{display_name!r} is already registered in {t.name}", "already_registered"
+            )
         team.invited = invitee
         team.save(update_fields=["invited"])
         _save(t)
@@ -672,25 +674,21 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
 # -- rounds ----------------------------------------------------------------------------------
 
 
-def _seats_for(t: Tournament, units: list[str | None], members: dict[str, list[Entry]]):
-    """The four seats of a table (``create_seated_table``'s ``seats``) and the unit per seat."""
-    if t.team_mode:
-        per_seat = [units[0], units[1], units[0], units[1]]
-        seats = []
-        for seat, unit in enumerate(per_seat):
-            if unit is None:
-                seats.append({"bot": FILL_BOT})
-            else:
-                entry = members[unit][seat // 2]
-                seats.append({"user": entry.user, "client_seed": entry.client_seed})
-        return seats, per_seat
-    seats = [
-        {"bot": FILL_BOT}
-        if unit is None
-        else {"user": members[unit][0].user, "client_seed": members[unit][0].client_seed}
-        for unit in units
-    ]
-    return seats, list(units)
+def _seats_for(
+    t: Tournament, units: list[str | None], members: dict[str, list[Entry]], out: set[str]
+):
+    """The four seats of a table (``create_seated_table``'s ``seats``) and the unit per seat.
+    A bot plays the seats of a disqualified unit (``out``): it stays in the published
+    seating and ranks last there."""
+    per_seat = [units[0], units[1], units[0], units[1]] if t.team_mode else list(units)
+    seats = []
+    for seat, unit in enumerate(per_seat):
+        if unit is None or unit in out:
+            seats.append({"bot": FILL_BOT})
+        else:
+            entry = members[unit][seat // 2 if t.team_mode else 0]
+            seats.append({"user": entry.user, "client_seed": entry.client_seed})
+    return seats, per_seat
 
 
 def _members(t: Tournament) -> dict[str, list[Entry]]:
@@ -706,21 +704,28 @@ def _members(t: Tournament) -> dict[str, list[Entry]]:
     return out
 
 
-def _open_round_locked(t: Tournament, number: int, kind: str, seating: Any) -> Round:
+def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
+    """Create round ``number`` and every table of ``plan`` (a ``seating.PlannedRound``)."""
     from games.services import create_seated_table
 
     now = timezone.now()
+    seating = plan.seating
     rnd = Round.objects.create(
         tournament=t,
         number=number,
-        kind=kind,
+        kind=plan.kind,
         status=RoundStatus.OPENING,
-        seating={"tables": [list(x) for x in seating.tables], "byes": list(seating.byes)},
+        seating={
+            "order": list(plan.order),
+            "tables": [list(x) for x in seating.tables],
+            "byes": list(seating.byes),
+        },
         show_up_deadline=now + timedelta(seconds=settings.TRIX_TOURNAMENT_SHOW_UP),
     )
     members = _members(t)
+    out = _disqualified_units(t)
     for index, table_units in enumerate(seating.tables):
-        seats, per_seat = _seats_for(t, list(table_units), members)
+        seats, per_seat = _seats_for(t, list(table_units), members, out)
         table = create_seated_table(
             created_by=t.created_by,
             variant=t.variant,
@@ -766,17 +771,11 @@ def _advance_locked(t: Tournament) -> None:
             last.status = RoundStatus.FINISHED
             last.finished_at = timezone.now()
             last.save(update_fields=["status", "finished_at"])
-    nxt = progress.next_round(
-        tournament=t,
-        units=_units(t),
-        rounds=done,
-        disqualified=_disqualified_units(t),
-    )
-    if nxt is None:
+    plan = progress.next_round(tournament=t, rounds=done)
+    if plan is None:
         _finish_locked(t)
         return
-    kind, seating = nxt
-    _open_round_locked(t, len(done) + 1, kind, seating)
+    _open_round_locked(t, len(done) + 1, plan)
     _save(t)
 
 
@@ -865,12 +864,8 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
 
 def _compute_final(t: Tournament) -> None:
     """Final places and prizes of every entry of a locked tournament (review or paying)."""
-    places = progress.final_places(
-        tournament=t,
-        units=_units(t),
-        rounds=_rounds_with_tables(t),
-        disqualified=_disqualified_units(t),
-    )
+    out = _disqualified_units(t)
+    places = progress.final_places(tournament=t, rounds=_rounds_with_tables(t), disqualified=out)
     pool = 0 if is_escrow_closed(t.ref) else escrow_balance(t.ref)
     house = house_fee_for(pool, t.house_fee_bps)
     members = _members(t)
@@ -879,7 +874,7 @@ def _compute_final(t: Tournament) -> None:
         table_bps=t.prize_bps_at_start or t.prize_bps,
         places=places,
         members={unit: [e.pk for e in entries] for unit, entries in members.items()},
-        disqualified=_disqualified_units(t),
+        disqualified=out,
     )
     for unit, entries in members.items():
         for e in entries:
@@ -910,10 +905,7 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
             return t
         _compute_final(t)
         if t.pool:
-            payouts = {
-                e.user_id: e.prize
-                for e in Entry.objects.filter(tournament=t, prize__gt=0)
-            }
+            payouts = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
             wallet.award_prizes(
                 t.ref, payouts, f"{t.ref}:prizes", house_fee=t.house_fee, memo=t.name[:100]
             )
@@ -958,11 +950,11 @@ def resume(*, tournament_id: int, by: Any, reason: str) -> Tournament:
 
 
 def _cancel_locked(t: Tournament, reason: str) -> None:
-    from games.services import cancel_table
-
     for rt in RoundTable.objects.filter(
         round__tournament=t, table__status__in=(TableStatus.OPEN, TableStatus.PLAYING)
     ):
+        from games.services import cancel_table
+
         cancel_table(table_id=rt.table_id, reason=f"tournament cancelled: {reason}")
     if not is_escrow_closed(t.ref) and escrow_balance(t.ref) > 0:
         try:
@@ -1063,10 +1055,14 @@ def sweep() -> dict[str, int]:
         counts["record"] += 1
     for t in Tournament.objects.filter(status=Status.RUNNING, started_at__lt=late):
         last = Round.objects.filter(tournament=t).order_by("-number").first()
-        if last is None or (
-            last.status != RoundStatus.FINISHED
-            and not last.tables.filter(recorded_at__isnull=True).exists()
-        ) or last.status == RoundStatus.FINISHED:
+        if (
+            last is None
+            or (
+                last.status != RoundStatus.FINISHED
+                and not last.tables.filter(recorded_at__isnull=True).exists()
+            )
+            or last.status == RoundStatus.FINISHED
+        ):
             tasks.advance.delay(t.pk)
             counts["advance"] += 1
     for tid in Tournament.objects.filter(status=Status.REVIEW, review_ends_at__lte=now).values_list(
