@@ -1,8 +1,10 @@
 """Django admin: tables, seats, events, actions and deals, all read-only (the state changes
 only through the services, applied by workers)."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 
+from games import services
+from games.errors import TableError
 from games.models import Deal, MatchRecord, Seat, Table, TableAction, TableEvent
 from trix_site.admin import ReadOnlyAdmin
 
@@ -18,10 +20,47 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
-    list_display = ("id", "variant", "stake", "status", "version", "created_by", "created_at")
-    list_filter = ("status", "variant")
-    search_fields = ("id", "created_by__username")
+    list_display = (
+        "id",
+        "variant",
+        "kind",
+        "stake",
+        "status",
+        "version",
+        "origin",
+        "created_by",
+        "created_at",
+    )
+    list_filter = ("status", "kind", "variant")
+    search_fields = ("id", "created_by__username", "origin")
     inlines = [SeatInline]
+    actions = ["cancel_tables"]
+
+    @admin.action(description="Cancel the selected tables (every stake refunded)")
+    def cancel_tables(self, request, queryset):
+        """``games.services.cancel_table`` for each open or playing table selected; the
+        reason names the staff member. Tables a tournament created are cancelled from their
+        tournament instead."""
+        done = 0
+        for table in queryset:
+            if table.origin:
+                self.message_user(
+                    request,
+                    f"table {table.pk} belongs to {table.origin}: cancel it there",
+                    messages.WARNING,
+                )
+                continue
+            try:
+                services.cancel_table(
+                    table_id=table.pk,
+                    reason=f"cancelled by staff ({request.user})",
+                    by=request.user,
+                )
+                done += 1
+            except TableError as exc:
+                self.message_user(request, f"table {table.pk}: {exc.message}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} table(s) cancelled, every stake refunded")
 
 
 @admin.register(TableEvent)

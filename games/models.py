@@ -16,6 +16,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from games.policy import TableKind
+
 
 class TableStatus(models.TextChoices):
     OPEN = "open", "open (waiting for players)"
@@ -26,7 +28,9 @@ class TableStatus(models.TextChoices):
 
 class Table(models.Model):
     """A table: four seats, a stake (integer minor units per human seat), the options, the
-    match's progress. ``version`` is the version of the last :class:`TableEvent`.
+    match's progress; ``kind`` (:class:`games.policy.TableKind`) decides what it does on
+    timers, leaving and its end; ``origin`` names what created it (a tournament round).
+    ``version`` is the version of the last :class:`TableEvent`.
 
     ``deadline`` is when the seats to act lose their turn to the timeout (None: no timer or
     nobody human to act); ``wake_at`` is when a worker must look at the table next (a bot's
@@ -34,6 +38,19 @@ class Table(models.Model):
 
     variant = models.CharField(max_length=32)
     options = models.JSONField(help_text="every engine option, defaults filled in")
+    kind = models.CharField(
+        max_length=16,
+        choices=TableKind.choices,
+        default=TableKind.CASUAL,
+        help_text="what the table does on timers, leaving and its end (games.policy)",
+    )
+    origin = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="who made it: '' for a player, e.g. 'tournament:12/round:3/table:2'",
+    )
     stake = models.PositiveBigIntegerField(default=0, help_text="minor units per human seat")
     status = models.CharField(
         max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True
@@ -83,6 +100,11 @@ class Seat(models.Model):
     staked = models.PositiveBigIntegerField(default=0)
     client_seed = models.CharField(max_length=64, blank=True, default="")
     joined_at = models.DateTimeField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="when the seated user first opened the table or acted (tournament no-shows)",
+    )
 
     class Meta:
         ordering = ["table_id", "seat"]

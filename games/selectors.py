@@ -62,6 +62,8 @@ def table_data(table: Table, user) -> dict[str, Any]:
         "id": table.pk,
         "variant": table.variant,
         "options": table.options,
+        "kind": table.kind,
+        "origin": table.origin,
         "stake": table.stake,
         "status": table.status,
         "created_by": {"id": table.created_by_id, "name": display_name(table.created_by)},

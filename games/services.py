@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import dealing, stakes, state_store, table_writes
+from games import dealing, signals, stakes, state_store, table_writes
 from games.engine import IllegalAction, InvalidOptions, Options, apply, new_match
 from games.engine.bots import BOTS, make_bot
 from games.engine.match import default_action, forced_action
@@ -43,6 +43,7 @@ from games.models import (
     TableEvent,
     TableStatus,
 )
+from games.policy import TableKind, kind_for_stake, policy
 
 ACTION_TYPES = ("contract", "select", "double", "play", "pass")
 PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play_timer"}
@@ -164,31 +165,170 @@ def create_table(
             f"({settings.TRIX_MAX_STAKE} minor units)",
             "invalid",
         )
-    _check_timers(parsed, stake)
+    kind = kind_for_stake(stake)
+    _check_timers(parsed, kind)
     with transaction.atomic():
-        table = Table.objects.create(
-            variant=variant,
-            options=parsed.to_dict(),
-            stake=stake,
+        table = _new_table(
             created_by=user,
-            bot_seed=bot_seed or secrets.token_hex(16),
+            variant=variant,
+            options=parsed,
+            kind=kind,
+            origin="",
+            stake=stake,
+            bot_seed=bot_seed,
+            shuffle_secret=shuffle_secret,
+            shuffle_match_id=shuffle_match_id,
         )
-        private, commitment = dealing.create(
-            shuffle_match_id or f"table-{table.pk}", parsed.deals_per_match, shuffle_secret
-        )
-        table.commitment = commitment
-        MatchRecord.objects.create(table=table, state=None, shuffle=private)
-        Seat.objects.bulk_create([Seat(table=table, seat=s) for s in range(4)])
-        _add_events(table, [{"type": "table_created", "commitment": commitment}])
         table.save(update_fields=["commitment", "version"])
     return table
 
 
-def _check_timers(options: Options, stake: int) -> None:
+def _new_table(
+    *,
+    created_by,
+    variant: str,
+    options: Options,
+    kind: str,
+    origin: str,
+    stake: int,
+    bot_seed: str | None,
+    shuffle_secret: bytes | None,
+    shuffle_match_id: str | None,
+) -> Table:
+    """Insert a table with its match record (the shuffle committed) and four empty seats,
+    and its ``table_created`` event (the caller saves ``commitment`` and ``version``)."""
+    table = Table.objects.create(
+        variant=variant,
+        options=options.to_dict(),
+        kind=kind,
+        origin=origin,
+        stake=stake,
+        created_by=created_by,
+        bot_seed=bot_seed or secrets.token_hex(16),
+    )
+    private, commitment = dealing.create(
+        shuffle_match_id or f"table-{table.pk}", options.deals_per_match, shuffle_secret
+    )
+    table.commitment = commitment
+    MatchRecord.objects.create(table=table, state=None, shuffle=private)
+    Seat.objects.bulk_create([Seat(table=table, seat=s) for s in range(4)])
+    _add_events(table, [{"type": "table_created", "commitment": commitment}])
+    return table
+
+
+def create_seated_table(
+    *,
+    created_by,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]],
+    kind: str = TableKind.TOURNAMENT,
+    origin: str = "",
+    stake: int = 0,
+    bot_seed: str | None = None,
+    shuffle_secret: bytes | None = None,
+    shuffle_match_id: str | None = None,
+) -> Table:
+    """Create a table with its four seats already assigned, and start its match (a worker
+    deals): for a tournament round (``kind="tournament"``, ``origin`` naming the round).
+
+    ``seats`` is a list of exactly four dicts, index = seat number: ``{"user": <User>,
+    "client_seed": str}`` (1 to 64 characters, ``docs/fairness.md``) or ``{"bot": "rules" |
+    "random"}``. A user appears at most once. ``options`` are :class:`games.engine.Options`
+    fields; the kind's timer rule applies (:mod:`games.policy`). ``stake`` must be 0 (tables
+    with assigned seats hold no stakes). Raises :class:`BadRequest`; nothing is written then."""
+    opts = dict(options or {})
+    if "variant" in opts and opts["variant"] != variant:
+        raise BadRequest("variant is given twice with different values", "invalid")
+    opts["variant"] = variant
+    try:
+        parsed = Options.from_dict(opts)
+        rules = policy(kind)
+    except (InvalidOptions, ValueError) as exc:
+        raise BadRequest(str(exc), "invalid") from None
+    if not rules.seats_assigned:
+        raise BadRequest(f"a {kind} table is not created with its seats assigned", "invalid")
+    if stake != 0:
+        raise BadRequest("a table with assigned seats holds no stakes: stake must be 0", "invalid")
+    if len(origin) > 64:
+        raise BadRequest("origin must be at most 64 characters", "invalid")
+    _check_timers(parsed, kind)
+    specs = _seat_specs(seats)
+    with transaction.atomic():
+        table = _new_table(
+            created_by=created_by,
+            variant=variant,
+            options=parsed,
+            kind=kind,
+            origin=origin,
+            stake=0,
+            bot_seed=bot_seed,
+            shuffle_secret=shuffle_secret,
+            shuffle_match_id=shuffle_match_id,
+        )
+        now = timezone.now()
+        rows = _seats(table)
+        events = []
+        for row, (user, bot, seed) in zip(rows, specs, strict=True):
+            row.user, row.bot, row.client_seed, row.joined_at = user, bot, seed, now
+            if user is not None:
+                events.append(
+                    {
+                        "type": "seat_taken",
+                        "seat": row.seat,
+                        "user_id": user.pk,
+                        "name": display_name(user),
+                        "client_seed": seed,
+                        "staked": 0,
+                    }
+                )
+            else:
+                events.append({"type": "bot_seated", "seat": row.seat, "bot": bot})
+        Seat.objects.bulk_update(rows, ["user", "bot", "client_seed", "joined_at"])
+        _add_events(table, events)
+        _maybe_start(table)
+        table.save()
+    return table
+
+
+def _seat_specs(seats: Any) -> list[tuple[Any, str, str]]:
+    """``(user or None, bot or "", client seed)`` per seat of :func:`create_seated_table`'s
+    ``seats``. Raises :class:`BadRequest`."""
+    if not isinstance(seats, (list, tuple)) or len(seats) != 4:
+        raise BadRequest("seats must be a list of exactly 4 seats", "invalid")
+    specs, users = [], set()
+    for number, spec in enumerate(seats):
+        if not isinstance(spec, dict) or ("user" in spec) == ("bot" in spec):
+            raise BadRequest(f"seat {number}: give either a user or a bot", "invalid")
+        if "bot" in spec:
+            if spec["bot"] not in BOTS:
+                raise BadRequest(
+                    f"seat {number}: unknown bot {spec['bot']!r} (choose from {', '.join(BOTS)})",
+                    "invalid",
+                )
+            specs.append((None, spec["bot"], dealing.BOT_CLIENT_SEED))
+            continue
+        user = spec["user"]
+        if getattr(user, "pk", None) is None:
+            raise BadRequest(f"seat {number}: user must be a saved user", "invalid")
+        if user.pk in users:
+            raise BadRequest(f"seat {number}: a user may hold one seat only", "invalid")
+        users.add(user.pk)
+        try:
+            seed = dealing.clean_client_seed(spec.get("client_seed"))
+        except dealing.FairnessError as exc:
+            raise BadRequest(f"seat {number}: {exc}", "invalid") from None
+        specs.append((user, "", seed))
+    return specs
+
+
+def _check_timers(options: Options, kind: str) -> None:
     """The site's limits on the timers (whole seconds, ``0`` = none): at most
-    ``TRIX_MAX_TIMER`` each, and a staked table has all three, so no player can hold the
-    others' stakes for ever by not acting (``shared/trix-rules.md`` allows no timer for
-    casual tables). Raises :class:`BadRequest` naming the timer."""
+    ``TRIX_MAX_TIMER`` each, and where the kind requires timers (staked and tournament tables,
+    :mod:`games.policy`) all three, so no player can hold the others' stakes or a tournament
+    round for ever by not acting (``shared/trix-rules.md`` allows no timer for casual
+    tables). Raises :class:`BadRequest` naming the timer."""
+    required = policy(kind).timers_required
     for name in PHASE_TIMER.values():
         seconds = getattr(options, name)
         if seconds > settings.TRIX_MAX_TIMER:
@@ -196,9 +336,9 @@ def _check_timers(options: Options, stake: int) -> None:
                 f"{name} must be at most {settings.TRIX_MAX_TIMER} seconds, got {seconds}",
                 "invalid",
             )
-        if stake > 0 and seconds == 0:
+        if required and seconds == 0:
             raise BadRequest(
-                f"a staked table needs every timer: {name} must be 1 to "
+                f"a {kind} table needs every timer: {name} must be 1 to "
                 f"{settings.TRIX_MAX_TIMER} seconds (0, no timer, is for free tables)",
                 "invalid",
             )
@@ -329,7 +469,7 @@ def leave(user, table_id: int) -> Table:
             return table
         if table.status != TableStatus.PLAYING:
             raise Conflict("the match is over", "match_over")
-        if table.stake > 0:
+        if policy(table.kind).leaver_forfeits:
             action = TableAction.objects.create(
                 table=table,
                 seat=seat.seat,
@@ -341,20 +481,116 @@ def leave(user, table_id: int) -> Table:
             )
             _send_action(action.pk)
             return table
-        seat.user = None
-        seat.bot = "rules"
-        seat.save(update_fields=["user", "bot"])
-        _add_events(
-            table,
-            [
-                {"type": "seat_left", "seat": seat.seat},
-                {"type": "bot_seated", "seat": seat.seat, "bot": "rules"},
-            ],
-        )
-        _set_kinds(table, _seats(table))
-        state_store.read(table, lambda state: _schedule(table, state, []))
-        table.save()
+        _bot_takes_over(table, seat, "rules")
     return table
+
+
+def _bot_takes_over(table: Table, seat: Seat, bot: str) -> None:
+    """During a match (the table locked): ``bot`` plays ``seat`` from now on, and the table's
+    timers are set again for the seats to act."""
+    seat.user = None
+    seat.bot = bot
+    seat.save(update_fields=["user", "bot"])
+    _add_events(
+        table,
+        [
+            {"type": "seat_left", "seat": seat.seat},
+            {"type": "bot_seated", "seat": seat.seat, "bot": bot},
+        ],
+    )
+    _set_kinds(table, _seats(table))
+    state_store.read(table, lambda state: _schedule(table, state, []))
+    table.save()
+
+
+def replace_with_bot(*, table_id: int, seat: int, reason: str, bot: str = "rules") -> Table:
+    """A playing table's human ``seat`` is played by ``bot`` from now on (a tournament's
+    disqualification; the caller checks who may do this). The ``seat_left`` event carries no
+    reason (players see ``reason`` where the caller shows it). Raises :class:`NotFound`,
+    :class:`BadRequest` (unknown bot or seat), :class:`Conflict` (the match is not being
+    played, or the seat is not a person's)."""
+    if bot not in BOTS:
+        raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise BadRequest("seat must be 0..3", "invalid")
+    if not reason:
+        raise BadRequest("give a reason", "invalid")
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status != TableStatus.PLAYING:
+            raise Conflict("the match is not being played", "not_playing")
+        row = Seat.objects.select_for_update().get(table=table, seat=seat)
+        if row.user_id is None:
+            raise Conflict(f"seat {seat} is not a person's", "not_a_person")
+        _bot_takes_over(table, row, bot)
+    return table
+
+
+def cancel_table(*, table_id: int, reason: str, by=None) -> Table:
+    """Cancel an open or playing table: every stake goes back through the wallet (one
+    ``refund_all``, idempotency key ``cancel:table:<id>``), its timers stop, and
+    ``table_cancelled`` (with ``reason``) ends its log; :data:`games.signals.table_finished`
+    is sent after the commit. The caller checks who may do this (``by``, the acting user, is
+    recorded). A cancelled table is returned unchanged. Raises :class:`NotFound`,
+    :class:`BadRequest` (no reason), :class:`Conflict` (the match already finished)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise BadRequest("give a reason", "invalid")
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == TableStatus.CANCELLED:
+            return table
+        if table.status == TableStatus.FINISHED:
+            raise Conflict("the match is over: a finished table cannot be cancelled", "match_over")
+        seats = _seats(table)
+        if any(s.staked for s in seats):
+            try:
+                stakes.refund_all(table.ref, f"cancel:{table.ref}")
+            except stakes.StakeError as exc:
+                raise Conflict(str(exc), "ledger") from None
+        table.status = TableStatus.CANCELLED
+        table.finished_at = timezone.now()
+        table.deadline = None
+        table.wake_at = None
+        event = {"type": "table_cancelled", "reason": reason.strip()[:200]}
+        if by is not None:
+            event["by"] = display_name(by)
+        _add_events(table, [event])
+        table.save(update_fields=["status", "finished_at", "deadline", "wake_at", "version"])
+        _announce_end(table)
+    return table
+
+
+def _announce_end(table: Table) -> None:
+    """After the commit, :data:`games.signals.table_finished` for ``table``'s end."""
+    table_id, kind, origin, status = table.pk, table.kind, table.origin, table.status
+    transaction.on_commit(
+        lambda: signals.table_finished.send(
+            sender=Table, table_id=table_id, kind=kind, origin=origin, status=status
+        ),
+        robust=True,
+    )
+
+
+_checked_in: set[tuple[int, int]] = set()  # (table id, user id) this process has recorded
+
+
+def check_in(*, user, table_id: int) -> None:
+    """Record that ``user`` is present at ``table_id`` (their seat's ``checked_in_at``, set
+    once): called when a seated user reads the table or acts (callers call it for seated
+    users only; each process then remembers it and writes nothing more). A tournament ranks
+    a seat whose player never checked in before the round's show-up deadline last at that
+    table. Writes nothing for anyone else; never raises for an unknown table."""
+    if user is None or not user.is_authenticated:
+        return
+    key = (table_id, user.pk)
+    if key in _checked_in:
+        return
+    Seat.objects.filter(table_id=table_id, user=user, checked_in_at__isnull=True).update(
+        checked_in_at=timezone.now()
+    )
+    if len(_checked_in) > 100_000:
+        _checked_in.clear()
+    _checked_in.add(key)
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -428,6 +664,7 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
     seat = _user_seat(table, user)
     if seat is None:
         raise NotAllowed("you have no seat at this table", "not_your_seat")
+    check_in(user=user, table_id=table.pk)
     if action.get("type") not in ACTION_TYPES:
         raise BadRequest(f"action type must be one of {', '.join(ACTION_TYPES)}", "invalid")
     if table.status == TableStatus.OPEN:
@@ -614,11 +851,12 @@ def _schedule(table: Table, state, events: list[dict], *, send: bool = True) -> 
         table.result = state.result
         table.deadline = None
         table.wake_at = None
-        if table.stake > 0 and "human" in table.seat_kinds:
+        if policy(table.kind).pot_settled and "human" in table.seat_kinds:
             from games import tasks
 
             table_id = table.pk
             transaction.on_commit(lambda: tasks.settle.delay(table_id))
+        _announce_end(table)
         return
     if state.phase == "deal":
         table.deadline = None
@@ -848,8 +1086,12 @@ __all__ = [
     "TableError",
     "action_result",
     "apply_action",
+    "cancel_table",
+    "check_in",
+    "create_seated_table",
     "create_table",
     "leave",
+    "replace_with_bot",
     "seat_bot",
     "settle",
     "submit_action",

@@ -8,6 +8,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
 from games import selectors as tables
+from games import services
 from games.errors import NotFound
 from web.names import describe_options, js_names, option_specs, variant_name
 from web.selectors import table_payout
@@ -29,6 +30,8 @@ def _table_or_404(pk: int):
 def table(request, pk: int):
     """The table: anyone may watch; seated players see their hand (the API decides)."""
     row = _table_or_404(pk)
+    if tables.seat_of(row, request.user) is not None:
+        services.check_in(user=request.user, table_id=row.pk)
     context = {
         "table_id": row.pk,
         "table": row,

@@ -114,7 +114,10 @@ class StateView(APIView):
         query.is_valid(raise_exception=True)
         since = query.validated_data.get("since")
         wait = query.validated_data["wait"] if since is not None else 0.0
-        return Response(selectors.table_state(table_id, request.user, since, wait))
+        answer = selectors.table_state(table_id, request.user, since, wait)
+        if answer["my_seat"] is not None:
+            services.check_in(user=request.user, table_id=table_id)
+        return Response(answer)
 
 
 class ActionsView(APIView):

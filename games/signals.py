@@ -1,0 +1,14 @@
+"""Signals the games app sends; other apps listen (``games`` never imports them).
+
+:data:`table_finished` is sent after the commit that ends a table's match (status
+``finished``) or cancels the table, with keyword arguments ``table_id`` (int), ``kind`` (a
+:class:`games.policy.TableKind` value), ``origin`` (``Table.origin``, e.g.
+``tournament:12/round:3/table:2``, or ``""``) and ``status`` (``finished`` or ``cancelled``).
+Receivers must be quick and must not fail the sender: send a Celery task and return. A
+receiver that misses a signal (a worker killed after the commit) is covered by its own app's
+sweep, which reads finished tables by ``origin``.
+"""
+
+from django.dispatch import Signal
+
+table_finished = Signal()
