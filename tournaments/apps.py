@@ -6,10 +6,7 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        try:  # TEMPORARY until the games side (games.signals) is merged from main
-            from games import signals as games_signals
-        except ImportError:
-            return
+        from games import signals as games_signals
         from tournaments.signals import on_table_finished
 
         games_signals.table_finished.connect(
