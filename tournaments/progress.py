@@ -180,16 +180,12 @@ def final_places(
     units = units_of(tournament)
     done = played(rounds)
     if tournament.format == rules.KNOCKOUT:
-        found = rules_places.knockout_places(
-            key=key, units=units, rounds=done, team_mode=tournament.team_mode
-        )
+        found = rules_places.knockout_places(units=units, rounds=done)
     else:
+        swiss = done[: tournament.rounds]
+        final = done[tournament.rounds] if len(done) > tournament.rounds else None
         found = rules_places.swiss_places(
-            key=key,
-            units=units,
-            rounds=done,
-            team_mode=tournament.team_mode,
-            swiss_rounds=tournament.rounds,
+            key=key, units=units, rounds=swiss, team_mode=tournament.team_mode, final=final
         )
     keys = [(u in disqualified, found[u]) for u in units]
     return dict(zip(units, _rank(keys), strict=True))
