@@ -92,7 +92,9 @@ def table_result(
     }
     if team_mode:
         sides = [(0, 2), (1, 3)]
-        keys = [(any(s in penal for s in side), placements[side[0]]) for side in sides]
+        keys = [
+            (1, 0) if any(s in penal for s in side) else (0, placements[side[0]]) for side in sides
+        ]
         places = _rank(keys)
         team_scores = (result or {}).get("teams") or {}
         rows = [
@@ -104,7 +106,7 @@ def table_result(
             for i, side in enumerate(sides)
         ]
     else:
-        keys = [(s in penal, placements[s]) for s in range(4)]
+        keys = [(1, 0) if s in penal else (0, placements[s]) for s in range(4)]
         places = _rank(keys)
         rows = [{"unit": units[s], "place": places[s], "score": scores[s]} for s in range(4)]
     return {
