@@ -37,6 +37,10 @@ def test_16_solo_knockout(worker, make_tournament, player, staff):
     assert [len(r.seating["tables"]) for r in rounds] == [4, 2, 1]
     assert [r.kind for r in rounds] == ["knockout", "knockout", "final"]
     assert all(None not in table for r in rounds for table in r.seating["tables"])
+    bracket = selectors.bracket(t.pk)
+    assert [len(r["tables"]) for r in bracket["rounds"]] == [4, 2, 1]
+    assert all(len(x["advanced"]) == 2 for r in bracket["rounds"][:2] for x in r["tables"])
+    assert bracket["rounds"][2]["tables"][0]["advanced"] == []
     end_review_now(t.pk)
     services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
