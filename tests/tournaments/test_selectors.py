@@ -42,6 +42,6 @@ def test_list_detail_mine_and_the_live_version(make_tournament, player, staff):
     assert selectors.bracket(t.pk)["rounds"] == []
     assert selectors.standings(t.pk) == []
     Tournament.objects.filter(pk=t.pk).update(status="cancelled")
-    assert [x["id"] for x in selectors.tournaments_by_status("finished")] == [t.pk]
+    assert [x.pk for x in selectors.tournaments_by_status("finished")] == [t.pk]
     with pytest.raises(ValueError):
         selectors.tournaments_by_status("someday")
