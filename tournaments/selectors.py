@@ -233,13 +233,17 @@ def _unit_names(t: Tournament) -> dict[str, str]:
     return names
 
 
-def standings(tournament_id: int) -> list[dict[str, Any]]:
-    """The current standings (after the recorded rounds): ``{"rank", "unit", "name",
-    "points", "score", "opponents_points", "draw_rank"}`` best first; [] before the start."""
+def standings(tournament_id: int, after_round: int | None = None) -> list[dict[str, Any]]:
+    """The standings after round ``after_round`` (None: after every recorded round):
+    ``{"rank", "unit", "name", "points", "score", "opponents_points", "draw_rank"}`` best
+    first; [] before the start."""
     t = Tournament.objects.get(pk=tournament_id)
     if not t.draw_key:
         return []
     names = _unit_names(t)
+    rounds = _rounds(t)
+    if after_round is not None:
+        rounds = rounds[: max(after_round, 0)]
     return [
         {
             "rank": s.rank,
@@ -250,7 +254,7 @@ def standings(tournament_id: int) -> list[dict[str, Any]]:
             "opponents_points": s.opponents_points,
             "draw_rank": s.draw_rank,
         }
-        for s in progress.standings(tournament=t, rounds=_rounds(t))
+        for s in progress.standings(tournament=t, rounds=rounds)
     ]
 
 
