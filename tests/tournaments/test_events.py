@@ -106,3 +106,29 @@ def test_8_teams_partnership_swiss_with_final(worker, make_tournament, player, s
         assert abs(a.prize - b.prize) <= 1
     assert sum(e.prize for e in Entry.objects.filter(tournament=t)) == 1600 - 160
     assert t.draw_seed == SECRET.hex()
+
+
+def test_5_teams_partnership_knockout_with_byes(worker, make_tournament, player, staff):
+    t = make_tournament(
+        variant="complex_partner", options=QUICK, format="knockout", capacity=8,
+        min_entrants=2, review_seconds=0, prize_bps=[7000, 3000],
+    )  # fmt: skip
+    users = [player(f"ko{t.pk}-{i:02d}") for i in range(10)]
+    for i in range(0, 10, 2):
+        services.register(tournament_id=t.pk, by=users[i], client_seed=f"s{i}")
+        team = services.invite_partner(
+            tournament_id=t.pk, by=users[i], display_name=users[i + 1].username
+        )
+        services.accept_invite(team_id=team.pk, by=users[i + 1], client_seed=f"s{i + 1}")
+    services.start(tournament_id=t.pk, by=staff, reason="early")
+    t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=worker)
+    rounds = list(Round.objects.filter(tournament=t).order_by("number"))
+    assert [(len(r.seating["tables"]), len(r.seating["byes"])) for r in rounds] == [
+        (2, 1), (1, 1), (1, 0),
+    ]  # fmt: skip
+    assert rounds[-1].kind == "final"
+    end_review_now(t.pk)
+    services.pay_prizes(tournament_id=t.pk)
+    check_finished(t)
+    places = sorted({e.place for e in Entry.objects.filter(tournament=t)})
+    assert places[:2] == [1, 2]
