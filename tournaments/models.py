@@ -1,1 +1,280 @@
-"""Models of the tournaments app."""
+"""Models of the tournaments app: a tournament, its entries and teams, its rounds and their
+tables, and the admin actions taken on it.
+
+Money is integer minor units (``settings.TRIX_CURRENCY``); the entry fees sit in the
+tournament's escrow ``tournament:<id>`` in the ledger (``wallet``), never in these rows:
+``Entry.paid`` / ``Entry.prize`` only record what the ledger moved. Rules:
+``docs/tournaments.md``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+#: Basis points in one whole (100 %).
+BASIS_POINTS = 10_000
+
+
+class Format(models.TextChoices):
+    KNOCKOUT = "knockout", "knockout (shoot-out)"
+    SWISS = "swiss", "Swiss pods"
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", "draft (not yet open)"
+    REGISTRATION = "registration", "registration"
+    CLOSED = "closed", "registration closed"
+    RUNNING = "running", "running"
+    PAUSED = "paused", "paused"
+    REVIEW = "review", "review (prizes not yet paid)"
+    FINISHED = "finished", "finished"
+    CANCELLED = "cancelled", "cancelled"
+
+
+class Tournament(models.Model):
+    """An admin-run event over four-seat tables.
+
+    ``options`` are the engine options of every table (``games.engine.Options``, timers
+    included, variant filled in). ``prize_bps`` is the prize table: basis points of the pool
+    (less the house fee) by final place 1..n, summing to 10,000; ``prize_bps_at_start`` is its
+    copy made at the start, the one that pays. ``refund_bps`` is the share of the entry fee
+    refunded to a player who unregisters before registration closes (10,000 = all).
+
+    The seating draw (``games.fairness.draw``, trix-draw/1): ``draw_secret`` (hex of 32
+    bytes) is server-only and never shown before the reveal; ``draw_commitment`` is public
+    from creation; ``draw_seed`` is the secret revealed at the start and ``draw_key`` the key
+    mixed from it, the entrant list and the client seeds. ``entrants`` is the sorted entrant
+    list published when registration closes.
+
+    ``version`` grows with every change of the tournament's rows (the live page adds the
+    versions of its tables: ``selectors.live_version``)."""
+
+    name = models.CharField(max_length=100)
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)
+    team_mode = models.BooleanField(default=False, help_text="partnership: teams of two")
+    advance = models.PositiveSmallIntegerField(
+        default=2, help_text="knockout, solo: the top k of each table advance (1 or 2)"
+    )
+    rounds = models.PositiveSmallIntegerField(default=0, help_text="Swiss: number of rounds R")
+    final_table = models.BooleanField(
+        default=False, help_text="Swiss: a final table of the top 4 (solo) or top 2 teams"
+    )
+    variant = models.CharField(max_length=32)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="engine options of every table, timers included"
+    )
+    entry_fee = models.PositiveBigIntegerField(default=0, help_text="minor units")
+    house_fee_bps = models.PositiveIntegerField(default=0, help_text="basis points of the pool")
+    capacity = models.PositiveIntegerField(help_text="most entrants (solo) or teams")
+    min_entrants = models.PositiveIntegerField(help_text="fewest entrants (solo) or teams")
+    registration_opens_at = models.DateTimeField()
+    registration_closes_at = models.DateTimeField()
+    starts_at = models.DateTimeField(db_index=True)
+    prize_bps = models.JSONField(help_text="basis points of the pool by final place 1..n")
+    prize_bps_at_start = models.JSONField(null=True, blank=True, editable=False)
+    refund_bps = models.PositiveIntegerField(
+        default=BASIS_POINTS, help_text="share of the fee refunded on unregistering"
+    )
+    review_seconds = models.PositiveIntegerField(
+        default=600, help_text="seconds between the end and the payment of the prizes"
+    )
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.REGISTRATION, db_index=True
+    )
+    draw_secret = models.CharField(max_length=64, editable=False, help_text="server-only")
+    draw_commitment = models.CharField(max_length=128, editable=False)
+    draw_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
+    draw_key = models.CharField(max_length=64, blank=True, default="", editable=False)
+    entrants = models.JSONField(default=list, blank=True, editable=False)
+    pool = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    house_fee = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+    review_ends_at = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
+    prizes_paid_at = models.DateTimeField(null=True, blank=True, editable=False)
+    cancelled_at = models.DateTimeField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_format_display()}, {self.status})"
+
+    @property
+    def ref(self) -> str:
+        """The tournament's escrow in the ledger: ``tournament:<id>``."""
+        return f"tournament:{self.pk}"
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", "registered"
+    WITHDRAWN = "withdrawn", "withdrawn (unregistered before the start)"
+    REFUNDED = "refunded", "refunded (team incomplete or event cancelled)"
+    DISQUALIFIED = "disqualified", "disqualified"
+
+
+class TeamStatus(models.TextChoices):
+    PENDING = "pending", "pending (waiting for a partner)"
+    COMPLETE = "complete", "complete"
+    REFUNDED = "refunded", "refunded (incomplete when registration closed)"
+    WITHDRAWN = "withdrawn", "withdrawn"
+
+
+class Team(models.Model):
+    """A partnership team of two entries. ``invited`` is the player invited and not yet
+    answered (None: no invitation pending)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_invitations",
+    )
+    status = models.CharField(max_length=16, choices=TeamStatus.choices, default=TeamStatus.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+
+    def __str__(self) -> str:
+        return f"team {self.pk} of tournament {self.tournament_id}"
+
+    @property
+    def unit(self) -> str:
+        """The team's unit id in seatings and standings."""
+        return f"T{self.pk}"
+
+
+class Entry(models.Model):
+    """A player's entry: solo, or one member of a team. ``paid`` is the entry fee moved into
+    the escrow, ``refunded`` what went back; ``attempt`` numbers registrations of the same
+    player (a player who unregistered may register again: a new idempotency key).
+    ``place`` and ``prize`` (minor units) are set at the end."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries"
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
+    )
+    client_seed = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=16, choices=EntryStatus.choices, default=EntryStatus.REGISTERED
+    )
+    attempt = models.PositiveSmallIntegerField(default=1)
+    paid = models.PositiveBigIntegerField(default=0)
+    refunded = models.PositiveBigIntegerField(default=0)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.PositiveBigIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry {self.pk} of tournament {self.tournament_id}"
+
+    @property
+    def entrant(self) -> str:
+        """The entrant id in the draw and the published entrant list."""
+        return f"E{self.pk}"
+
+
+class RoundKind(models.TextChoices):
+    KNOCKOUT = "knockout", "knockout"
+    SWISS = "swiss", "Swiss"
+    FINAL = "final", "final table"
+
+
+class RoundStatus(models.TextChoices):
+    OPENING = "opening", "opening"
+    RUNNING = "running", "running"
+    FINISHED = "finished", "finished"
+
+
+class Round(models.Model):
+    """One round: its seating as published (``{"tables": [[unit|None, ...], ...], "byes":
+    [...]}``, the ``games.fairness.seating.RoundSeating``), opened once (unique number)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=RoundKind.choices)
+    status = models.CharField(
+        max_length=16, choices=RoundStatus.choices, default=RoundStatus.OPENING
+    )
+    seating = models.JSONField()
+    opened_at = models.DateTimeField(auto_now_add=True)
+    show_up_deadline = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournament_round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of tournament {self.tournament_id}"
+
+
+class RoundTable(models.Model):
+    """One table of a round. ``units`` is the unit id per seat 0..3 (None: a bot; a team sits
+    at seats 0+2 or 1+3). ``result`` once recorded: ``{"units": {unit: {"place", "score",
+    "points", "no_show", "disqualified"}}, "advanced": [unit, ...]}``; ``no_shows`` are the
+    entry ids that never showed up."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    index = models.PositiveSmallIntegerField()
+    table = models.OneToOneField(
+        "games.Table", on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    units = models.JSONField()
+    result = models.JSONField(null=True, blank=True)
+    no_shows = models.JSONField(default=list, blank=True)
+    recorded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "index"], name="tournament_table_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.index} of {self.round}"
+
+
+class AdminAction(models.Model):
+    """What an admin did to a tournament, who, why and when (shown on the tournament page)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="admin_actions"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        help_text="None: the site itself (e.g. cancelled below the minimum at the start)",
+    )
+    action = models.CharField(max_length=32)
+    reason = models.TextField(blank=True, default="")
+    details = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} on tournament {self.tournament_id}"

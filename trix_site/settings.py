@@ -246,10 +246,34 @@ TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shr
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this
 TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
+# Tournaments (tournaments app; rules and running it: docs/tournaments.md).
+# Seconds after a round opens by which a seated player must have looked at their table
+# (Seat.checked_in_at) or acted; later and never acted = a no-show, last at that table.
+TRIX_TOURNAMENT_SHOW_UP = float(os.environ.get("TRIX_TOURNAMENT_SHOW_UP", "120"))
+# Default review window, seconds between a tournament's end and the payment of its prizes.
+TRIX_TOURNAMENT_REVIEW_SECONDS = int(os.environ.get("TRIX_TOURNAMENT_REVIEW_SECONDS", "600"))
+# Seconds between beat runs of the tournament sweep (due starts, lost results, due prizes).
+TRIX_TOURNAMENT_SWEEP_SECONDS = float(
+    os.environ.get("TRIX_TOURNAMENT_SWEEP_SECONDS", str(TRIX_SWEEP_SECONDS))
+)
+# The most entrants (solo) or teams a tournament may take, and the most Swiss rounds.
+TRIX_TOURNAMENT_MAX_ENTRANTS = int(os.environ.get("TRIX_TOURNAMENT_MAX_ENTRANTS", "65536"))
+TRIX_TOURNAMENT_MAX_ROUNDS = int(os.environ.get("TRIX_TOURNAMENT_MAX_ROUNDS", "30"))
+# Tests only: seconds a worker sleeps inside open_round (per table) and pay_prizes before
+# committing, so a test can kill it there. 0 in production.
+TRIX_TOURNAMENT_TEST_PAUSE = float(os.environ.get("TRIX_TOURNAMENT_TEST_PAUSE", "0"))
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {
         "task": "games.tasks.sweep_tables",
         "schedule": TRIX_SWEEP_SECONDS,
+    },
+    "tournaments-start-due": {
+        "task": "tournaments.tasks.start_due",
+        "schedule": TRIX_TOURNAMENT_SWEEP_SECONDS,
+    },
+    "tournaments-sweep": {
+        "task": "tournaments.tasks.sweep",
+        "schedule": TRIX_TOURNAMENT_SWEEP_SECONDS,
     },
 }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")

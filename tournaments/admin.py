@@ -1,0 +1,262 @@
+"""Django admin of tournaments: create one (through ``services.create_tournament``) and act on
+it (start, pause, resume, cancel, with a reason, through the services). Nothing here edits a
+money field or the draw: a created tournament is read-only, and the draw's secret is never
+shown."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import BASIS_POINTS, AdminAction, Entry, Round, Tournament
+
+#: Fields the add form takes (the rest are set by the services).
+CREATE_FIELDS = (
+    "name",
+    "format",
+    "variant",
+    "options",
+    "advance",
+    "rounds",
+    "final_table",
+    "entry_fee",
+    "house_fee_bps",
+    "capacity",
+    "min_entrants",
+    "registration_opens_at",
+    "registration_closes_at",
+    "starts_at",
+    "refund_bps",
+    "review_seconds",
+)
+
+
+def percent_to_bps(text: str) -> list[int]:
+    """``"50, 30, 20"`` (percent of the pool by place) -> ``[5000, 3000, 2000]``. Raises
+    ``ValueError`` with a message for the form."""
+    out = []
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        try:
+            value = Decimal(part.rstrip("%")) * 100
+        except InvalidOperation:
+            raise ValueError(f"{part!r} is not a percentage") from None
+        if value != value.to_integral_value() or value < 0:
+            raise ValueError(f"{part!r}: at most two decimals, not negative")
+        out.append(int(value))
+    if sum(out) != BASIS_POINTS:
+        raise ValueError(f"the percentages add up to {Decimal(sum(out)) / 100}, not 100")
+    return out
+
+
+class TournamentCreateForm(forms.ModelForm):
+    prizes_percent = forms.CharField(
+        label="Prize table (% of the pool by place)",
+        initial="50, 30, 20",
+        help_text="Percent of the pool (after the house fee) by place 1, 2, 3...; adds up to 100.",
+    )
+    draft = forms.BooleanField(
+        required=False, help_text="Keep registration shut until opened from the list."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = CREATE_FIELDS
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            data["prize_bps"] = percent_to_bps(data.get("prizes_percent", ""))
+        except ValueError as exc:
+            self.add_error("prizes_percent", str(exc))
+            return data
+        try:
+            services.check_parameters(
+                **{f: data.get(f) for f in CREATE_FIELDS}, prize_bps=data["prize_bps"]
+            )
+        except TournamentError as exc:
+            raise forms.ValidationError(exc.message) from None
+        return data
+
+
+class ReasonActionForm(ActionForm):
+    reason = forms.CharField(
+        required=False, max_length=500, help_text="Why (shown on the tournament page)."
+    )
+
+
+class AdminActionInline(admin.TabularInline):
+    model = AdminAction
+    extra = 0
+    can_delete = False
+    fields = ("at", "action", "by", "reason", "details")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    can_delete = False
+    fields = ("user", "team", "status", "paid", "refunded", "place", "prize", "client_seed")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    can_delete = False
+    fields = ("number", "kind", "status", "opened_at", "finished_at", "seating")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+def _run(modeladmin, request, queryset, label: str, service, with_reason: bool = True) -> None:
+    """Call ``service(tournament_id=..., by=..., reason=...)`` for each selected tournament;
+    a refusal is shown as an error message and changes nothing."""
+    reason = request.POST.get("reason", "")
+    for t in queryset:
+        extra = {"reason": reason} if with_reason else {}
+        try:
+            service(tournament_id=t.pk, by=request.user, **extra)
+        except TournamentError as exc:
+            modeladmin.message_user(request, f"{t.name}: {exc.message}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{t.name}: {label}")
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "format", "variant", "status", "entry_fee", "starts_at")
+    list_filter = ("status", "format")
+    search_fields = ("name",)
+    action_form = ReasonActionForm
+    actions = ["open_registration", "start", "pause", "resume", "cancel"]
+    inlines = [AdminActionInline, EntryInline, RoundInline]
+    # Shown read-only once created; the draw's secret is not among them (never shown).
+    readonly = (
+        *CREATE_FIELDS,
+        "team_mode",
+        "prize_bps",
+        "prize_bps_at_start",
+        "status",
+        "draw_commitment",
+        "draw_seed",
+        "entrants",
+        "pool",
+        "house_fee",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "review_ends_at",
+        "prizes_paid_at",
+        "cancelled_at",
+        "version",
+    )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = TournamentCreateForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return (*CREATE_FIELDS, "prizes_percent", "draft")
+        return self.readonly
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.readonly
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        if change:  # nothing is editable once created; the actions go through the services
+            return
+        data = form.cleaned_data
+        created = services.create_tournament(
+            by=request.user,
+            **{f: data[f] for f in CREATE_FIELDS},
+            prize_bps=data["prize_bps"],
+            draft=data.get("draft", False),
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    def save_related(self, request, form, formsets, change):
+        return
+
+    @admin.action(description="Open registration (drafts)")
+    def open_registration(self, request, queryset):
+        _run(self, request, queryset, "registration open", services.open_registration, False)
+
+    @admin.action(description="Start now (reason)")
+    def start(self, request, queryset):
+        _run(self, request, queryset, "started", services.start)
+
+    @admin.action(description="Pause (reason)")
+    def pause(self, request, queryset):
+        _run(self, request, queryset, "paused", services.pause)
+
+    @admin.action(description="Resume (reason)")
+    def resume(self, request, queryset):
+        _run(self, request, queryset, "resumed", services.resume)
+
+    @admin.action(description="Cancel and refund every entry fee (reason)")
+    def cancel(self, request, queryset):
+        _run(self, request, queryset, "cancelled, every entry fee refunded", services.cancel)
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    """Entries, read-only; the action disqualifies through the service (with a reason)."""
+
+    list_display = ("id", "tournament", "user", "team", "status", "paid", "place", "prize")
+    list_filter = ("status",)
+    search_fields = ("tournament__name", "user__username")
+    action_form = ReasonActionForm
+    actions = ["disqualify"]
+    fields = ("tournament", "user", "team", "status", "attempt", "paid", "refunded", "place",
+              "prize", "client_seed", "registered_at")  # fmt: skip
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Disqualify (reason): last where they sit, no prize")
+    def disqualify(self, request, queryset):
+        reason = request.POST.get("reason", "")
+        for entry in queryset:
+            try:
+                services.disqualify(
+                    tournament_id=entry.tournament_id,
+                    by=request.user,
+                    user_id=entry.user_id,
+                    reason=reason,
+                )
+            except TournamentError as exc:
+                self.message_user(request, f"{entry}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{entry}: disqualified")

@@ -1,0 +1,418 @@
+"""Reads of tournaments for the pages and the API: plain dicts of JSON-ready values.
+
+Money is integer minor units with its text beside it (``format_money``); times are
+``datetime`` (the caller serialises). The draw's secret never leaves this module before the
+reveal: :func:`tournament_detail` shows ``draw_commitment`` always and ``draw_seed`` only
+once revealed (at the start). Rules: ``docs/tournaments.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.db.models import Q, QuerySet, Sum
+
+from accounts.selectors import display_names
+from tournaments import progress
+from tournaments.models import (
+    AdminAction,
+    Entry,
+    EntryStatus,
+    Round,
+    RoundTable,
+    Status,
+    Team,
+    TeamStatus,
+    Tournament,
+)
+from wallet.selectors import escrow_balance, format_money, is_escrow_closed
+from wallet.settlement import house_fee_for
+
+#: The list page's groups: name -> statuses.
+LIST_GROUPS = {
+    "upcoming": (Status.REGISTRATION, Status.CLOSED),
+    "running": (Status.RUNNING, Status.PAUSED, Status.REVIEW),
+    "finished": (Status.FINISHED, Status.CANCELLED),
+}
+
+#: Seconds between looks at a tournament's live version while a long poll waits.
+LIVE_POLL = 0.25
+
+#: Arabic names of the formats, for the pages that show them.
+FORMAT_NAMES_AR = {"knockout": "خروج المغلوب", "swiss": "النظام السويسري"}
+
+
+def tournaments_by_status(group: str | None = None) -> QuerySet[Tournament]:
+    """Tournaments of one list group (``upcoming``, ``running``, ``finished``; None: every
+    group, drafts left out), soonest start first for upcoming, newest first otherwise."""
+    if group is None:
+        return Tournament.objects.exclude(status=Status.DRAFT)
+    if group not in LIST_GROUPS:
+        raise ValueError(f"group must be one of {', '.join(LIST_GROUPS)}")
+    qs = Tournament.objects.filter(status__in=LIST_GROUPS[group])
+    return qs.order_by("starts_at", "id") if group == "upcoming" else qs
+
+
+def tournament_list() -> dict[str, list[dict[str, Any]]]:
+    """The list page: ``{"upcoming": [...], "running": [...], "finished": [...]}``, each a
+    :func:`summary`."""
+    return {g: [summary(t) for t in tournaments_by_status(g)[:200]] for g in LIST_GROUPS}
+
+
+def _unit_count(t: Tournament) -> int:
+    if t.team_mode:
+        return t.teams.filter(status__in=(TeamStatus.PENDING, TeamStatus.COMPLETE)).count()
+    return t.entries.filter(status__in=(EntryStatus.REGISTERED, EntryStatus.DISQUALIFIED)).count()
+
+
+def summary(t: Tournament) -> dict[str, Any]:
+    """One tournament's public parameters (no draw secret)."""
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "format": t.format,
+        "format_name": t.get_format_display(),
+        "format_name_ar": FORMAT_NAMES_AR[t.format],
+        "team_mode": t.team_mode,
+        "advance": t.advance,
+        "rounds": t.rounds,
+        "final_table": t.final_table,
+        "variant": t.variant,
+        "options": t.options,
+        "entry_fee": t.entry_fee,
+        "entry_fee_text": format_money(t.entry_fee),
+        "house_fee_bps": t.house_fee_bps,
+        "capacity": t.capacity,
+        "min_entrants": t.min_entrants,
+        "registered": _unit_count(t),
+        "registration_opens_at": t.registration_opens_at,
+        "registration_closes_at": t.registration_closes_at,
+        "starts_at": t.starts_at,
+        "refund_bps": t.refund_bps,
+        "review_seconds": t.review_seconds,
+        "status": t.status,
+        "status_name": t.get_status_display(),
+        "version": live_version(t.pk),
+    }
+
+
+def prize_table(t: Tournament) -> list[dict[str, Any]]:
+    """The prize table in money: ``[{"place", "bps", "amount", "text"}]``. Before the end the
+    amounts are what the pool holds now (entry fees less the house fee); after it, what was
+    computed at the end."""
+    if t.pool is not None:
+        pool, house = t.pool, t.house_fee or 0
+    else:
+        pool = 0 if is_escrow_closed(t.ref) else escrow_balance(t.ref)
+        house = house_fee_for(pool, t.house_fee_bps)
+    net = pool - house
+    table = t.prize_bps_at_start or t.prize_bps
+    return [
+        {
+            "place": place,
+            "bps": bps,
+            "amount": net * bps // 10_000,
+            "text": format_money(net * bps // 10_000),
+        }
+        for place, bps in enumerate(table, start=1)
+    ]
+
+
+def entrants(t: Tournament) -> list[dict[str, Any]]:
+    """Every entry of the tournament (all statuses): ``{"entry", "entrant", "user_id", "name",
+    "team", "status", "place", "prize", "prize_text", "client_seed"}``, by place once
+    placed, else by registration."""
+    rows = list(Entry.objects.filter(tournament=t).order_by("id"))
+    names = display_names([e.user_id for e in rows])
+    out = [
+        {
+            "entry": e.pk,
+            "entrant": e.entrant,
+            "user_id": e.user_id,
+            "name": names.get(e.user_id, ""),
+            "team": f"T{e.team_id}" if e.team_id else None,
+            "status": e.status,
+            "place": e.place,
+            "prize": e.prize,
+            "prize_text": format_money(e.prize) if e.prize is not None else None,
+            "client_seed": e.client_seed,
+        }
+        for e in rows
+    ]
+    out.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["entry"]))
+    return out
+
+
+def teams(t: Tournament) -> list[dict[str, Any]]:
+    """Partnership teams: ``{"team", "status", "members": [user ids], "names", "invited"}``."""
+    rows = list(Team.objects.filter(tournament=t).order_by("id"))
+    members: dict[int, list[int]] = {}
+    for team_id, user_id in Entry.objects.filter(tournament=t, team__isnull=False).values_list(
+        "team_id", "user_id"
+    ):
+        members.setdefault(team_id, []).append(user_id)
+    ids = {u for m in members.values() for u in m} | {x.invited_id for x in rows if x.invited_id}
+    names = display_names(list(ids))
+    return [
+        {
+            "team": x.unit,
+            "id": x.pk,
+            "status": x.status,
+            "members": members.get(x.pk, []),
+            "names": [names.get(u, "") for u in members.get(x.pk, [])],
+            "invited": x.invited_id,
+            "invited_name": names.get(x.invited_id) if x.invited_id else None,
+        }
+        for x in rows
+    ]
+
+
+def admin_actions(t: Tournament) -> list[dict[str, Any]]:
+    """The admin actions shown on the tournament page: ``{"action", "by", "reason", "at",
+    "details"}`` (``by`` None: the site itself)."""
+    rows = list(AdminAction.objects.filter(tournament=t).order_by("at", "id"))
+    names = display_names([a.by_id for a in rows if a.by_id])
+    return [
+        {
+            "action": a.action,
+            "by": names.get(a.by_id) if a.by_id else None,
+            "reason": a.reason,
+            "at": a.at,
+            "details": a.details,
+        }
+        for a in rows
+    ]
+
+
+def tournament_detail(tournament_id: int) -> dict[str, Any] | None:
+    """The tournament page: :func:`summary` plus ``prize_table``, ``entrants``, ``teams``,
+    ``admin_actions``, the draw (``draw_commitment``; ``draw_seed`` and ``draw_key`` after the
+    reveal, else None), ``published_entrants`` (the sorted list published at the close),
+    ``pool``/``house_fee`` once computed. None if there is no such tournament."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return None
+    revealed = bool(t.draw_seed)
+    return {
+        **summary(t),
+        "prize_table": prize_table(t),
+        "entrants": entrants(t),
+        "teams": teams(t) if t.team_mode else [],
+        "admin_actions": admin_actions(t),
+        "draw_commitment": t.draw_commitment,
+        "draw_seed": t.draw_seed if revealed else None,
+        "draw_key": t.draw_key if revealed else None,
+        "published_entrants": t.entrants,
+        "pool": t.pool,
+        "house_fee": t.house_fee,
+        "started_at": t.started_at,
+        "finished_at": t.finished_at,
+        "review_ends_at": t.review_ends_at,
+        "prizes_paid_at": t.prizes_paid_at,
+        "cancelled_at": t.cancelled_at,
+    }
+
+
+def _rounds(t: Tournament) -> list[tuple[Round, list[RoundTable]]]:
+    rounds = list(Round.objects.filter(tournament=t).order_by("number"))
+    tables: dict[int, list[RoundTable]] = {}
+    for rt in (
+        RoundTable.objects.filter(round__tournament=t)
+        .select_related("table")
+        .order_by("round_id", "index")
+    ):
+        tables.setdefault(rt.round_id, []).append(rt)
+    return [(r, tables.get(r.pk, [])) for r in rounds]
+
+
+def _unit_names(t: Tournament) -> dict[str, str]:
+    names = {e["entrant"]: e["name"] for e in t.entrants}
+    if t.team_mode:
+        by_team: dict[str, list[str]] = {}
+        for e in t.entrants:
+            if e["team"]:
+                by_team.setdefault(e["team"], []).append(e["name"])
+        names.update({team: " & ".join(members) for team, members in by_team.items()})
+    return names
+
+
+def standings(tournament_id: int, after_round: int | None = None) -> list[dict[str, Any]]:
+    """The standings after round ``after_round`` (None: after every recorded round):
+    ``{"rank", "unit", "name", "points", "score", "opponents_points", "draw_rank"}`` best
+    first; [] before the start."""
+    t = Tournament.objects.get(pk=tournament_id)
+    if not t.draw_key:
+        return []
+    names = _unit_names(t)
+    rounds = _rounds(t)
+    if after_round is not None:
+        rounds = rounds[: max(after_round, 0)]
+    return [
+        {
+            "rank": s.rank,
+            "unit": s.unit,
+            "name": names.get(s.unit, s.unit),
+            "points": s.points,
+            "score": s.score,
+            "opponents_points": s.opponents_points,
+            "draw_rank": s.draw_rank,
+        }
+        for s in progress.standings(tournament=t, rounds=rounds)
+    ]
+
+
+def bracket(tournament_id: int) -> dict[str, Any]:
+    """The live bracket/standings page: ``{"version", "status", "rounds": [{"number", "kind",
+    "status", "opened_at", "finished_at", "show_up_deadline", "byes", "tables": [{"index",
+    "table_id", "table_status", "table_version", "seats": [{"seat", "unit", "name"}],
+    "scores" (live, per seat, from the table while playing), "result" (recorded rows),
+    "advanced": [unit], "no_show": [unit], "disqualified": [unit]}]}], "standings",
+    "final": [{"place", "unit", "name", "prize", "prize_text"}] (once placed),
+    "admin_actions", "draw": {"commitment", "seed", "record_available"}}``. Table pages are
+    ``/tables/<table_id>/``."""
+    t = Tournament.objects.get(pk=tournament_id)
+    names = _unit_names(t)
+    rounds = _rounds(t)
+    out_rounds = []
+    for index, (rnd, tables) in enumerate(rounds):
+        advanced = _advanced(t, rounds, index)
+        rows = []
+        for rt in tables:
+            table = rt.table
+            live = (table.result or {}).get("scores")
+            rows.append(
+                {
+                    "index": rt.index,
+                    "table_id": rt.table_id,
+                    "table_status": table.status,
+                    "table_version": table.version,
+                    "seats": [
+                        {"seat": s, "unit": u, "name": names.get(u, "bot") if u else "bot"}
+                        for s, u in enumerate(rt.units)
+                    ],
+                    "scores": live,
+                    "result": (rt.result or {}).get("results"),
+                    "no_show": (rt.result or {}).get("no_show", []),
+                    "disqualified": (rt.result or {}).get("disqualified", []),
+                    "advanced": [u for u in dict.fromkeys(rt.units) if u in advanced],
+                }
+            )
+        out_rounds.append(
+            {
+                "number": rnd.number,
+                "kind": rnd.kind,
+                "status": rnd.status,
+                "opened_at": rnd.opened_at,
+                "finished_at": rnd.finished_at,
+                "show_up_deadline": rnd.show_up_deadline,
+                "byes": rnd.seating.get("byes", []),
+                "tables": rows,
+            }
+        )
+    final = []
+    if t.status in (Status.REVIEW, Status.FINISHED):
+        by_unit: dict[str, dict[str, Any]] = {}
+        for e in Entry.objects.filter(tournament=t, place__isnull=False).order_by("place", "id"):
+            unit = f"T{e.team_id}" if t.team_mode and e.team_id else e.entrant
+            row = by_unit.setdefault(
+                unit, {"place": e.place, "unit": unit, "name": names.get(unit, unit), "prize": 0}
+            )
+            row["prize"] += e.prize or 0
+        final = sorted(by_unit.values(), key=lambda r: (r["place"], r["unit"]))
+        for row in final:
+            row["prize_text"] = format_money(row["prize"])
+    return {
+        "id": t.pk,
+        "version": live_version(t.pk),
+        "status": t.status,
+        "rounds": out_rounds,
+        "standings": standings(t.pk) if t.format == "swiss" else [],
+        "final": final,
+        "admin_actions": admin_actions(t),
+        "draw": {
+            "commitment": t.draw_commitment,
+            "seed": t.draw_seed or None,
+            "record_available": bool(t.draw_seed),
+        },
+    }
+
+
+def _advanced(t: Tournament, rounds: list, index: int) -> set[str]:
+    """Units that went on from round ``index`` (knockout: seated in the next round)."""
+    if t.format != "knockout" or index + 1 >= len(rounds):
+        return set()
+    return set(rounds[index + 1][0].seating.get("order", []))
+
+
+def draw_record(tournament_id: int) -> dict[str, Any] | None:
+    """The tournament's ``trix-draw/1`` record (``trix verify`` checks it), or None before the
+    reveal (the secret is never shown before the start)."""
+    t = Tournament.objects.get(pk=tournament_id)
+    if not t.draw_seed:
+        return None
+    return progress.draw_record(tournament=t, rounds=_rounds(t))
+
+
+def my_tournaments(user: Any) -> list[dict[str, Any]]:
+    """A player's tournaments, newest first: :func:`summary` plus ``entry_status``,
+    ``place``, ``prize``, ``prize_text``, ``team`` and ``invitation`` (a team id inviting the
+    player, not yet answered)."""
+    uid = getattr(user, "pk", user)
+    entries = {
+        e.tournament_id: e for e in Entry.objects.filter(user_id=uid).select_related("tournament")
+    }
+    invites = {
+        x.tournament_id: x.pk
+        for x in Team.objects.filter(invited_id=uid, status=TeamStatus.PENDING)
+    }
+    ids = set(entries) | set(invites)
+    out = []
+    for t in Tournament.objects.filter(pk__in=ids).order_by("-starts_at", "-id"):
+        e = entries.get(t.pk)
+        out.append(
+            {
+                **summary(t),
+                "entry_status": e.status if e else None,
+                "place": e.place if e else None,
+                "prize": e.prize if e else None,
+                "prize_text": format_money(e.prize) if e and e.prize is not None else None,
+                "team": f"T{e.team_id}" if e and e.team_id else None,
+                "invitation": invites.get(t.pk),
+            }
+        )
+    return out
+
+
+def live_version(tournament_id: int) -> int:
+    """One number that grows whenever anything on the tournament's live page changes: the
+    tournament's own version plus the versions of all its tables (each only grows). A page
+    long-polls this one value for the whole tournament."""
+    own = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+    if own is None:
+        return 0
+    tables = RoundTable.objects.filter(round__tournament_id=tournament_id).aggregate(
+        v=Sum("table__version")
+    )["v"]
+    return own + (tables or 0)
+
+
+def is_registered(tournament_id: int, user: Any) -> bool:
+    """Whether the user holds an entry taking part (registered or disqualified)."""
+    return Entry.objects.filter(
+        Q(status=EntryStatus.REGISTERED) | Q(status=EntryStatus.DISQUALIFIED),
+        tournament_id=tournament_id,
+        user_id=getattr(user, "pk", user),
+    ).exists()
+
+
+def wait_live_version(tournament_id: int, since: int, timeout: float) -> int:
+    """The tournament's :func:`live_version` once it differs from ``since``, or after at most
+    ``timeout`` seconds (the caller caps it, e.g. at ``TRIX_STATE_WAIT_MAX``); it looks every
+    ``LIVE_POLL`` seconds (one aggregate query each). For the live page's one long poll."""
+    end = time.monotonic() + max(0.0, timeout)
+    version = live_version(tournament_id)
+    while version == since and time.monotonic() < end:
+        time.sleep(min(LIVE_POLL, max(0.0, end - time.monotonic())))
+        version = live_version(tournament_id)
+    return version

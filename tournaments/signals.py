@@ -1,0 +1,22 @@
+"""Receivers of other apps' signals: a tournament table that ends is recorded by a task."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+#: The origin prefix of a tournament's tables (``tournament:12/round:3/table:2``).
+ORIGIN_PREFIX = "tournament:"
+
+
+def on_table_finished(sender=None, *, table_id: int, kind: str = "", origin: str = "", **_):
+    """``games.signals.table_finished``: a tournament table finished or was cancelled; send
+    the task that records it and advances the tournament (after the commit, if any)."""
+    if kind != "tournament" or not str(origin).startswith(ORIGIN_PREFIX):
+        return
+
+    def send() -> None:
+        from tournaments import tasks
+
+        tasks.table_finished.delay(table_id)
+
+    transaction.on_commit(send)
