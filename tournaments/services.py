@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import dealing
+from games import shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
 from games.models import Seat, Table, TableAction, TableStatus
@@ -152,8 +152,8 @@ def _check_window(t: Tournament, now: datetime) -> None:
 
 def _seed(client_seed: Any) -> str:
     try:
-        return dealing.clean_client_seed(client_seed)
-    except dealing.FairnessError as exc:
+        return shuffles.clean_client_seed(client_seed)
+    except shuffles.FairnessError as exc:
         raise BadRequest(f"client seed: {exc}") from None
 
 
