@@ -6,6 +6,12 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
+        from tournaments.live import notify_version
+        from tournaments.models import Tournament
+
+        post_save.connect(notify_version, sender=Tournament, dispatch_uid="tournaments.live")
         try:  # TEMPORARY until the games side (games.signals) is merged from main
             from games import signals as games_signals
         except ImportError:
