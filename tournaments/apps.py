@@ -8,16 +8,13 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
+        from games import signals as games_signals
         from tournaments.live import notify_version
         from tournaments.models import Tournament
-
-        post_save.connect(notify_version, sender=Tournament, dispatch_uid="tournaments.live")
-        try:  # TEMPORARY until the games side (games.signals) is merged from main
-            from games import signals as games_signals
-        except ImportError:
-            return
         from tournaments.signals import on_table_finished
 
         games_signals.table_finished.connect(
             on_table_finished, dispatch_uid="tournaments.on_table_finished"
         )
+        # The live page's long poll: NOTIFY '-<id>:<version>' when a tournament is saved.
+        post_save.connect(notify_version, sender=Tournament, dispatch_uid="tournaments.live")

@@ -19,6 +19,7 @@ prizes not paid) -> ``finished`` (prizes paid); or ``cancelled`` (every fee refu
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -733,7 +734,7 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
             seats=seats,
             kind="tournament",
             origin=f"{t.ref}/round:{number}/table:{index}",
-            bot_seed=f"{t.draw_key}:{number}:{index}",
+            bot_seed=hashlib.sha256(f"{t.draw_key}:{number}:{index}".encode()).hexdigest(),
         )
         RoundTable.objects.create(round=rnd, index=index, table=table, units=per_seat)
         _pause_for_tests()
@@ -812,9 +813,9 @@ def _no_shows(rt: RoundTable, rnd: Round, table: Table) -> set[int]:
         TableAction.objects.filter(table=table, source="user").values_list("seat", flat=True)
     )
     for seat in Seat.objects.filter(table=table):
-        if rt.units[seat.seat] is None or seat.seat in acted:
-            continue
-        seen = getattr(seat, "checked_in_at", None)
+        if rt.units[seat.seat] is None or seat.user_id is None or seat.seat in acted:
+            continue  # a bot's seat (from the start, or since a disqualification)
+        seen = seat.checked_in_at
         if seen is None or seen > rnd.show_up_deadline:
             out.add(seat.seat)
     return out
