@@ -124,6 +124,7 @@ class CreateTournamentForm(forms.Form):
     )
 
     def __init__(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.fields["registration_opens_at"].initial = _when(0)
         self.fields["registration_closes_at"].initial = _when(60)

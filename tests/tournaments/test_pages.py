@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.conftest import snapshot
+from tests.web.conftest import artifacts, browser, new_page  # noqa: F401 (browser fixtures)
 from tournaments import services
 from tournaments.models import EntryStatus, Status, Tournament
 from wallet.selectors import wallet_balance
@@ -229,3 +230,74 @@ def test_new_tournament_page(client, player, staff):
         15,
     )
     assert t.created_by == staff
+
+
+# -- in a browser --------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_staff_create_players_register_live_page_follows(
+    request, live_server, player, staff
+):
+    """Chromium: staff create a tournament on /tournaments/new/, two players register on its
+    page, and the live page (already open) shows both entrants by itself (the one long poll).
+    Screenshots at 1280x800 and 390x844 in test-artifacts/."""
+    import re
+
+    from django.test import Client
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+
+    from tests.web.conftest import log_in
+
+    admin = open_page(width=1280, height=800)
+    log_in(admin, live_server.url, Client(), staff)
+    admin.goto("/tournaments/new/")
+    admin.fill("#id_name", "Browser cup")
+    admin.fill("#id_entry_fee", "1.50")
+    admin.fill("#id_prizes", "70, 30")
+    admin.screenshot(path=str(shots / "tournament-new-1280.png"), full_page=True)
+    admin.click("[data-testid=create-tournament]")
+    admin.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+    t = Tournament.objects.get(name="Browser cup")
+    assert (t.entry_fee, t.prize_bps) == (150, [7000, 3000])
+    assert "is created" in admin.locator(".messages").inner_text()
+
+    watcher = open_page(width=390, height=844)
+    watcher.goto(f"/tournaments/{t.pk}/live/")
+    watcher.wait_for_function("document.getElementById('live-app').dataset.version !== ''")
+
+    names = []
+    for name in ("Amira", "Basel"):
+        user = player(name)
+        names.append(name)
+        page = open_page(width=1280, height=800)
+        log_in(page, live_server.url, Client(), user)
+        page.goto(f"/tournaments/{t.pk}/")
+        seed = page.input_value("#id_client_seed")
+        assert re.fullmatch(r"[0-9a-f]{32}", seed)
+        page.click("[data-testid=register]")
+        page.locator(".message.success").wait_for()
+        assert "You are registered." in page.locator(".messages").inner_text()
+        assert page.locator("[data-testid=entry-status]").inner_text() == "registered"
+        assert t.entries.get(user=user).client_seed == seed
+        # the live page, opened before, follows by itself
+        watcher.locator("#entrants li", has_text=name).wait_for(timeout=15_000)
+    page.screenshot(path=str(shots / "tournament-detail-1280.png"), full_page=True)
+    assert watcher.locator("#entrant-count").inner_text() == "2"
+    watcher.screenshot(path=str(shots / "tournament-live-390.png"), full_page=True)
+    wide = open_page(width=1280, height=800)
+    wide.goto(f"/tournaments/{t.pk}/live/")
+    for name in names:
+        wide.locator("#entrants li", has_text=name).wait_for()
+    wide.screenshot(path=str(shots / "tournament-live-1280.png"), full_page=True)
+    narrow = open_page(width=390, height=844)
+    narrow.goto(f"/tournaments/{t.pk}/")
+    narrow.screenshot(path=str(shots / "tournament-detail-390.png"), full_page=True)
+    listing = open_page(width=390, height=844)
+    listing.goto("/tournaments/")
+    assert "Browser cup" in listing.locator("[data-testid=group-upcoming]").inner_text()
+    listing.screenshot(path=str(shots / "tournament-list-390.png"), full_page=True)
