@@ -63,14 +63,14 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
         )
     else:
         final = (
-            f" then a final table of the top {'2 teams' if t['team_mode'] else '4'}"
+            f"; then a final table of the top {'2 teams' if t['team_mode'] else '4'}"
             if t["final_table"]
             else ""
         )
         points = "win 2, draw 1, loss 0" if t["team_mode"] else "3/2/1/0 by table place"
         fmt = (
             f"{t['rounds']} round{'s' if t['rounds'] != 1 else ''}, each seating the {unit} by "
-            f"standing, avoiding repeat opponents;{final}. Standing points: {points} (tied "
+            f"standing, avoiding repeat opponents{final}. Standing points: {points} (tied "
             "places share); tie-breaks: match score total, opponents' points, the seating draw."
         )
     mode = (

@@ -26,13 +26,26 @@ from tournaments.selectors import LIST_GROUPS
 from web.money import format_money
 from web.names import variant_name
 
-#: The staff controls with a reason (disqualify has its own form): action, label, help.
+#: The staff controls with a reason (disqualify has its own form): action, label, help, and
+#: the statuses in which the services take it.
 STAFF_CONTROLS = [
-    ("start", "Start now", "Closes registration, reveals the draw and opens round 1."),
-    ("pause", "Pause", "No new round opens; tables playing go on."),
-    ("resume", "Resume", "A round that became due while paused opens now."),
-    ("cancel", "Cancel", "Tables still playing end; every entry fee is refunded."),
+    (
+        "start",
+        "Start now",
+        "Closes registration, reveals the draw and opens round 1.",
+        ("draft", "registration", "closed"),
+    ),
+    ("pause", "Pause", "No new round opens; tables playing go on.", ("running",)),
+    ("resume", "Resume", "A round that became due while paused opens now.", ("paused",)),
+    (
+        "cancel",
+        "Cancel",
+        "Tables still playing end; every entry fee is refunded.",
+        ("draft", "registration", "closed", "running", "paused", "review"),
+    ),
 ]
+#: Statuses in which an entrant can be disqualified.
+DISQUALIFY_STATUSES = ("running", "paused", "review")
 GROUP_TITLES = {"upcoming": "Upcoming", "running": "Running", "finished": "Finished"}
 
 
@@ -74,7 +87,8 @@ def detail(request, pk: int):
         "pool_text": format_money(t["pool"] or 0),
         "house_fee_text": format_money(t["house_fee"] or 0),
         "refund_text": describe.percent(t["refund_bps"]),
-        "staff_actions": STAFF_CONTROLS,
+        "staff_actions": [c[:3] for c in STAFF_CONTROLS if t["status"] in c[3]],
+        "can_disqualify": t["status"] in DISQUALIFY_STATUSES,
     }
     return render(request, "tournaments/detail.html", context)
 

@@ -56,8 +56,10 @@ def test_detail_page_for_anonymous_player_and_staff(client, make_tournament, pla
     assert "1.12 USD" in html and "50 %" in html
     html = logged_in(client, staff).get(f"/tournaments/{t.pk}/").content.decode()
     assert 'data-testid="staff-controls"' in html
-    for action in ("start", "pause", "resume", "cancel", "disqualify"):
+    for action in ("start", "cancel"):  # the controls the status allows
         assert f'data-testid="staff-{action}"' in html
+    for action in ("pause", "resume", "disqualify"):
+        assert f'data-testid="staff-{action}"' not in html
     assert client.get("/tournaments/999999/").status_code == 404
     assert client.get("/tournaments/999999/live/").status_code == 404
 
@@ -148,6 +150,10 @@ def test_staff_controls_work_with_a_reason(client, make_tournament, player, staf
     r = c.post(f"/tournaments/{t.pk}/staff/start/", {"reason": "everyone is here"}, follow=True)
     assert "The tournament is started." in r.content.decode()
     assert Tournament.objects.get(pk=t.pk).status == Status.RUNNING
+    html = r.content.decode()
+    for action in ("pause", "cancel", "disqualify"):
+        assert f'data-testid="staff-{action}"' in html
+    assert 'data-testid="staff-start"' not in html and 'data-testid="staff-resume"' not in html
     r = c.post(f"/tournaments/{t.pk}/staff/pause/", {"reason": ""}, follow=True)
     assert "give a reason" in r.content.decode()
     c.post(f"/tournaments/{t.pk}/staff/pause/", {"reason": "tea"})
@@ -247,6 +253,7 @@ def test_browser_staff_create_players_register_live_page_follows(
 
     from django.test import Client
 
+    worker = request.getfixturevalue("worker")  # the real Celery worker opens the rounds
     request.getfixturevalue("browser")
     open_page = request.getfixturevalue("new_page")
     shots = request.getfixturevalue("artifacts")
@@ -259,6 +266,9 @@ def test_browser_staff_create_players_register_live_page_follows(
     admin.fill("#id_name", "Browser cup")
     admin.fill("#id_entry_fee", "1.50")
     admin.fill("#id_prizes", "70, 30")
+    admin.fill("#id_min_entrants", "2")
+    admin.fill("#id_rounds", "1")
+    admin.uncheck("#id_final_table")
     admin.screenshot(path=str(shots / "tournament-new-1280.png"), full_page=True)
     admin.click("[data-testid=create-tournament]")
     admin.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
@@ -301,3 +311,31 @@ def test_browser_staff_create_players_register_live_page_follows(
     listing.goto("/tournaments/")
     assert "Browser cup" in listing.locator("[data-testid=group-upcoming]").inner_text()
     listing.screenshot(path=str(shots / "tournament-list-390.png"), full_page=True)
+
+    # staff start it early from the tournament page; the worker opens round 1 (two bots fill
+    # the table) and the live pages show the round and its table by themselves
+    admin.goto(f"/tournaments/{t.pk}/")
+    admin.fill("#reason-start", "both players are here")
+    admin.click("[data-testid=staff-start] button")
+    admin.locator(".message.success").wait_for()
+    try:
+        wide.locator("[data-testid=live-table] a", has_text="Table 1").first.wait_for(
+            timeout=30_000
+        )
+    except Exception:
+        wide.screenshot(path=str(shots / "tournament-live-failed.png"), full_page=True)
+        raise AssertionError(worker.log.read_text()[-4000:]) from None
+    href = wide.locator("[data-testid=live-table] a").first.get_attribute("href")
+    assert re.fullmatch(r"/tables/\d+/", href)
+    assert "both players are here" in wide.locator("#admin-actions").inner_text()
+    wide.screenshot(path=str(shots / "tournament-live-round-1280.png"), full_page=True)
+    watcher.locator("[data-testid=live-table]").first.wait_for(timeout=30_000)
+    watcher.screenshot(path=str(shots / "tournament-live-round-390.png"), full_page=True)
+    admin.goto(f"/tournaments/{t.pk}/")
+    assert admin.locator("[data-testid=draw-verified]").inner_text().startswith("✓")
+    admin.screenshot(path=str(shots / "tournament-staff-1280.png"), full_page=True)
+    admin.fill("#reason-cancel", "end of the browser test")
+    admin.click("[data-testid=staff-cancel] button")
+    admin.locator(".message.success").wait_for()
+    wide.wait_for_function("document.getElementById('live-app').dataset.status === 'cancelled'")
+    assert "end of the browser test" in wide.locator("#admin-actions").inner_text()

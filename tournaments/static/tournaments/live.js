@@ -115,9 +115,13 @@
       el("strong", { text: a.action }), " by " + (a.by || "the site") + " · " + when(a.at),
       a.reason ? el("span", { dir: "auto", text: ": " + a.reason }) : null)));
     if (d.draw.record_available && !root.querySelector("[data-testid=draw-record]")) {
-      $("#draw").append(el("p", {}, el("a", { href: "/api/tournaments/" + d.id + "/draw.json",
-        "data-testid": "draw-record", text: "Download the draw record (trix-draw/1)" }),
-        " — reload the page for its check."));
+      const pending = root.querySelector("[data-testid=draw-pending]");
+      if (pending) pending.remove();
+      $("#draw").append(
+        el("p", {}, "Revealed seed: ", el("code", { text: d.draw.seed })),
+        el("p", {}, el("a", { href: "/api/tournaments/" + d.id + "/draw.json",
+          "data-testid": "draw-record", text: "Download the draw record (trix-draw/1)" }),
+          " and check it with trix verify; reload the page for the site's own check."));
     }
   }
 
