@@ -92,7 +92,9 @@ def table_result(
     }
     if team_mode:
         sides = [(0, 2), (1, 3)]
-        keys = [(any(s in penal for s in side), placements[side[0]]) for side in sides]
+        keys = [
+            (1, 0) if any(s in penal for s in side) else (0, placements[side[0]]) for side in sides
+        ]
         places = _rank(keys)
         team_scores = (result or {}).get("teams") or {}
         rows = [
@@ -104,7 +106,7 @@ def table_result(
             for i, side in enumerate(sides)
         ]
     else:
-        keys = [(s in penal, placements[s]) for s in range(4)]
+        keys = [(1, 0) if s in penal else (0, placements[s]) for s in range(4)]
         places = _rank(keys)
         rows = [{"unit": units[s], "place": places[s], "score": scores[s]} for s in range(4)]
     return {
@@ -180,16 +182,12 @@ def final_places(
     units = units_of(tournament)
     done = played(rounds)
     if tournament.format == rules.KNOCKOUT:
-        found = rules_places.knockout_places(
-            key=key, units=units, rounds=done, team_mode=tournament.team_mode
-        )
+        found = rules_places.knockout_places(units=units, rounds=done)
     else:
+        swiss = done[: tournament.rounds]
+        final = done[tournament.rounds] if len(done) > tournament.rounds else None
         found = rules_places.swiss_places(
-            key=key,
-            units=units,
-            rounds=done,
-            team_mode=tournament.team_mode,
-            swiss_rounds=tournament.rounds,
+            key=key, units=units, rounds=swiss, team_mode=tournament.team_mode, final=final
         )
     keys = [(u in disqualified, found[u]) for u in units]
     return dict(zip(units, _rank(keys), strict=True))

@@ -34,6 +34,7 @@ from django.utils import timezone
 from accounts.selectors import display_name
 from games import dealing
 from games.engine import InvalidOptions, Options
+from games.errors import TableError
 from games.models import Seat, Table, TableAction, TableStatus
 from tournaments import progress
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound, TournamentError
@@ -836,8 +837,8 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
     with transaction.atomic():
         t = _lock(tid)
         rt = RoundTable.objects.select_for_update().select_related("round").get(table_id=table_id)
-        if rt.recorded_at is not None:
-            return rt
+        if rt.recorded_at is not None or t.status == Status.CANCELLED:
+            return rt  # a cancelled tournament's tables were ended by the cancellation
         table = Table.objects.get(pk=table_id)
         if table.status not in (TableStatus.FINISHED, TableStatus.CANCELLED):
             return rt
@@ -1019,7 +1020,12 @@ def disqualify(*, tournament_id: int, by: Any, user_id: int, reason: str) -> Ent
             round__tournament=t, recorded_at__isnull=True, table__status=TableStatus.PLAYING
         ):
             for seat in Seat.objects.filter(table_id=rt.table_id, user_id=user_id):
-                replace_with_bot(table_id=rt.table_id, seat=seat.seat, reason=reason, bot=FILL_BOT)
+                try:
+                    replace_with_bot(
+                        table_id=rt.table_id, seat=seat.seat, reason=reason, bot=FILL_BOT
+                    )
+                except TableError:  # the match ended meanwhile: ranked last when recorded
+                    continue
                 replaced.append({"table": rt.table_id, "seat": seat.seat})
         if t.status == Status.REVIEW:
             _compute_final(t)

@@ -5,8 +5,8 @@ network.
   table). A bad record exits 1 with one line naming the play index and the reason.
 - ``trix simulate --variant V --matches N --seed S [--bots K[,K,K,K]] [--json]
   [--records DIR]`` plays whole matches between bots and prints results and throughput.
-- ``trix verify FILE|-`` checks a record's shuffle against its commitment and replays it
-  (``docs/fairness.md``).
+- ``trix verify FILE|-`` checks a record's shuffle against its commitment and replays it, or
+  recomputes every seating of a ``trix-draw/1`` tournament draw record (``docs/fairness.md``).
 """
 
 from __future__ import annotations
@@ -147,7 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--records", metavar="DIR", help="write every deal record into DIR")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("verify", help="check a record's shuffle and replay it")
+    p = sub.add_parser(
+        "verify", help="check a deal record's shuffle and replay it, or a trix-draw/1 record"
+    )
     p.add_argument("file", help="a record file, or - for standard input")
     p.set_defaults(func=cmd_verify)
     return parser

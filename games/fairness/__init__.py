@@ -10,6 +10,9 @@ The construction, its limits and test vectors are in ``docs/fairness.md``.
 - ``shuffle``: ``shuffle()`` and ``deal_hands()`` of ``trix-shuffle/1``.
 - ``match``: ``MatchShuffle``, the fairness state of one match (what a table stores).
 - ``verify``: ``verify_record``, ``verify_match``, the public payloads, ``verify_cli``.
+- ``draw``: the tournament seating draw ``trix-draw/1`` (commitment, key, draw order).
+- ``seating``: knockout and Swiss seating, standings, the ``trix-draw/1`` record and its
+  ``verify_record`` (rules in ``docs/tournaments.md``); import them from their modules.
 """
 
 from games.fairness.chain import SeedChain, reveal_matches

@@ -21,6 +21,7 @@ tie-break of every standing (``docs/tournaments.md``).
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping, Sequence
 
@@ -109,5 +110,14 @@ def draw_order(key: bytes | str, units: Sequence[str]) -> list[str]:
 
 
 def draw_ranks(key: bytes | str, units: Sequence[str]) -> dict[str, int]:
-    """Unit -> its 1-based position in ``draw_order(key, units)`` (1 drawn first)."""
+    """Unit -> its 1-based position in ``draw_order(key, units)`` (1 drawn first).
+
+    The result is shared between calls with the same key and units (the seating of a round
+    asks for it several times): treat it as read-only.
+    """
+    return _ranks(key, tuple(sorted(units)))
+
+
+@functools.lru_cache(maxsize=8)
+def _ranks(key: bytes | str, units: tuple[str, ...]) -> dict[str, int]:
     return {unit: position for position, unit in enumerate(draw_order(key, units), start=1)}

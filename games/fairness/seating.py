@@ -20,13 +20,22 @@ Shapes:
 
 from __future__ import annotations
 
+import functools
 import hmac
 import math
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.fairness.draw import ALGORITHM, commitment, draw_key, draw_order, sorted_entrants
+from games.fairness.draw import (
+    ALGORITHM,
+    commitment,
+    draw_key,
+    draw_order,
+    draw_ranks,
+    sorted_entrants,
+)
 from games.fairness.errors import FairnessError
 from games.fairness.stream import check_text, seed_bytes
 
@@ -50,6 +59,9 @@ GREEDY_WINDOW = 8
 
 REPAIR_TABLES = 3
 """The repair pass swaps units with tables at most this many places away [Swiss seating]."""
+
+MIN_UNITS = 2
+"""Fewest units (entrants in solo, teams in partnership) an event can be played with."""
 
 KNOCKOUT, SWISS, FINAL = "knockout", "swiss", "final"
 ROUND_KINDS = (KNOCKOUT, SWISS, FINAL)
@@ -100,42 +112,43 @@ PlayedRound = tuple[RoundSeating, Results]
 
 
 class _History:
-    """What earlier rounds say about each unit: meetings per pair, bot tables, byes."""
+    """What earlier rounds say about each unit: who it met, its bot tables, its byes.
 
-    __slots__ = ("meetings", "bots", "byes")
+    ``met[unit]`` lists the units of every earlier table it sat at (itself included, once per
+    table), so ``met[unit].count(other)`` is the number of earlier meetings with ``other``.
+    """
+
+    __slots__ = ("met", "bots", "byes")
 
     def __init__(self, history: Iterable[RoundSeating]) -> None:
-        meetings: dict[str, dict[str, int]] = {}
+        met: defaultdict[str, list[str]] = defaultdict(list)
         bots: dict[str, int] = {}
         byes: dict[str, int] = {}
         for seating in history:
             for table in seating.tables:
-                units = [u for u in table if u is not None]
-                with_bot = len(units) < len(table)
-                for unit in units:
-                    met = meetings.get(unit)
-                    if met is None:
-                        met = meetings[unit] = {}
-                    for other in units:
-                        if other != unit:
-                            met[other] = met.get(other, 0) + 1
-                    if with_bot:
+                if None in table:
+                    units = [u for u in table if u is not None]
+                    for unit in units:
                         bots[unit] = bots.get(unit, 0) + 1
+                else:
+                    units = table
+                for unit in units:
+                    met[unit].extend(units)
             for unit in seating.byes:
                 byes[unit] = byes.get(unit, 0) + 1
-        self.meetings = meetings
+        self.met = met
         self.bots = bots
         self.byes = byes
 
     def contribution(self, unit: str, others: Iterable[str | None]) -> int:
         """Sum of meetings**2 between ``unit`` and each of ``others`` (bots and itself skipped)."""
-        met = self.meetings.get(unit)
-        if not met:
+        seen = self.met.get(unit)
+        if not seen:
             return 0
         total = 0
         for other in others:
             if other is not None and other != unit:
-                count = met.get(other)
+                count = seen.count(other)
                 if count:
                     total += count * count
         return total
@@ -159,7 +172,13 @@ def _check_units(units: Sequence[str], field_name: str) -> list[str]:
     if isinstance(units, str) or not isinstance(units, Sequence):
         raise FairnessError(f"{field_name} must be a list of unit ids")
     units = list(units)
-    sorted_entrants(units)  # ids valid and unique
+    for unit in units:  # the fast path of check_text; it names the rule when one fails
+        if not (
+            type(unit) is str and 0 < len(unit) <= 64 and unit.isascii() and unit.isprintable()
+        ):
+            check_text(unit, "unit id")
+    if len(set(units)) != len(units):
+        sorted_entrants(units)  # raises, naming the repeated id
     if not units:
         raise FairnessError(f"{field_name} must not be empty")
     return units
@@ -194,11 +213,15 @@ def _snake(order: Sequence[str], sizes: Sequence[int]) -> tuple[list[list[str]],
     return tables, tier
 
 
-def _greedy(order: Sequence[str], sizes: Sequence[int], past: _History) -> list[list[str]]:
+def _greedy(
+    order: Sequence[str], sizes: Sequence[int], past: _History
+) -> tuple[list[list[str]], list[int]]:
     """Swiss greedy placement: each table, in turn, takes the best-ranked unseated unit, then
     adds, one at a time, the unit among the next GREEDY_WINDOW unseated ones that adds the least
-    meeting cost (ties: the better ranked) [Swiss seating]."""
+    meeting cost (ties: the better ranked) [Swiss seating]. Returns the tables and their
+    meeting costs."""
     tables: list[list[str]] = []
+    costs: list[int] = []
     source = iter(order)
     buffer: list[str] = []
     for size in sizes:
@@ -208,6 +231,7 @@ def _greedy(order: Sequence[str], sizes: Sequence[int], past: _History) -> list[
                 break
             buffer.append(nxt)
         table = [buffer.pop(0)]
+        table_cost = 0
         while len(table) < size:
             best, best_cost = 0, -1
             for i in range(min(GREEDY_WINDOW, len(buffer))):
@@ -217,29 +241,31 @@ def _greedy(order: Sequence[str], sizes: Sequence[int], past: _History) -> list[
                     if cost == 0:
                         break
             table.append(buffer.pop(best))
+            table_cost += best_cost
             if len(buffer) < GREEDY_WINDOW and len(table) < size:
                 nxt = next(source, None)
                 if nxt is not None:
                     buffer.append(nxt)
         tables.append(table)
-    return tables
+        costs.append(table_cost)
+    return tables, costs
 
 
 def _repair(
     tables: list[list[str]],
+    costs: list[int],
     past: _History,
     may_swap: Callable[[str, int, str, int], bool],
-) -> None:
+) -> int:
     """Lower the meeting cost by swaps, in place [Swiss seating] [Knockout seating].
 
     Tables are visited in order; for a table with a positive cost, every swap of one of its
     units with a unit of a table at most REPAIR_TABLES places away that ``may_swap(a, table_a,
     b, table_b)`` allows is scored by the change in the two tables' costs; the best (ties: the
-    earlier table, then seat order) is applied while it lowers the cost.
+    earlier table, then seat order) is applied while it lowers the cost. ``costs`` are the
+    tables' meeting costs (kept up to date). Returns the number of swaps made.
     """
-    if not past.meetings:
-        return
-    costs = [past.table_cost(t) for t in tables]
+    swaps = 0
     for t, table in enumerate(tables):
         for _ in range(SOLO_SEATS * 2):  # bounded: each applied swap strictly lowers the cost
             if costs[t] == 0:
@@ -271,6 +297,8 @@ def _repair(
             table[i], tables[u][j] = tables[u][j], table[i]
             costs[t] = past.table_cost(table)
             costs[u] = past.table_cost(tables[u])
+            swaps += 1
+    return swaps
 
 
 def _seat_order(table: Sequence[str], ranks: Mapping[str, int], seats: int) -> list[str | None]:
@@ -289,7 +317,7 @@ def _seat(
 ) -> RoundSeating:
     """Seat ``order`` (best first) by ``mode`` (KNOCKOUT snake, SWISS greedy, FINAL one table)."""
     past = _History(history)
-    ranks = {u: r for r, u in enumerate(draw_order(key, _all_units(order, history)))}
+    ranks = draw_ranks(key, _all_units(order, history))
     position = {u: p for p, u in enumerate(order)}
     units = list(order)
     byes: list[str] = []
@@ -307,36 +335,42 @@ def _seat(
         short = [s for s in sizes if s < SOLO_SEATS]
         with_bots = sum(short)
         # [Bots]: who sits with a bot: fewest earlier bot tables, then the lowest ranked.
-        chosen = set(sorted(units, key=lambda u: (past.bots.get(u, 0), -position[u]))[:with_bots])
+        chosen = (
+            set(sorted(units, key=lambda u: (past.bots.get(u, 0), -position[u]))[:with_bots])
+            if with_bots
+            else set()
+        )
         full = [u for u in units if u not in chosen]
         groups = [
             (full, [SOLO_SEATS] * (len(full) // SOLO_SEATS)),
             ([u for u in units if u in chosen], short),
         ]
-    tables: list[list[str]] = []
+    placed: list[tuple[list[str], int]] = []
     tiers: dict[str, int] = {}
     for members, sizes in groups:
         if not sizes:
             continue
         if mode == SWISS:
-            tables.extend(_greedy(members, sizes, past))
+            placed.extend(zip(*_greedy(members, sizes, past), strict=True))
         else:
-            placed, tier = _snake(members, sizes)
-            tables.extend(placed)
+            snaked, tier = _snake(members, sizes)
+            placed.extend((t, past.table_cost(t) if past.met else 0) for t in snaked)
             tiers.update(tier)
-    tables.sort(key=lambda t: min(position[u] for u in t))
-    if mode != FINAL:
-        short = [len(t) < seats for t in tables]
+    placed.sort(key=lambda entry: min(position[u] for u in entry[0]))
+    tables = [table for table, _ in placed]
+    costs = [cost for _, cost in placed]
+    if mode != FINAL and any(costs):
+        is_short = [len(t) < seats for t in tables]
 
         def may_swap(a: str, ta: int, b: str, tb: int) -> bool:
             # [Bots]: a swap keeps who sits with a bot unless both have as many bot tables.
-            if short[ta] != short[tb] and past.bots.get(a, 0) != past.bots.get(b, 0):
+            if is_short[ta] != is_short[tb] and past.bots.get(a, 0) != past.bots.get(b, 0):
                 return False
             # [Knockout seating]: only within a snake row, so the seeding stays balanced.
             return mode == SWISS or tiers[a] == tiers[b]
 
-        _repair(tables, past, may_swap)
-        tables.sort(key=lambda t: min(position[u] for u in t))
+        if _repair(tables, costs, past, may_swap):
+            tables.sort(key=lambda t: min(position[u] for u in t))
     return RoundSeating(tables=[_seat_order(t, ranks, seats) for t in tables], byes=byes)
 
 
@@ -425,13 +459,10 @@ def table_points(place: int, team_mode: bool, tied: int = 1) -> int:
     return sum(SOLO_POINTS[place - 1 : place - 1 + tied]) // tied
 
 
-def _result_points(results: Sequence[UnitResult], team_mode: bool) -> dict[str, int]:
-    places = [r.place for r in results]
-    return {
-        r.unit: table_points(r.place, team_mode, places.count(r.place))
-        for r in results
-        if r.unit is not None
-    }
+@functools.lru_cache(maxsize=64)
+def _points_by_place(places: tuple[int, ...], team_mode: bool) -> tuple[int, ...]:
+    """``table_points`` of each seat of a table whose places are ``places``."""
+    return tuple(table_points(p, team_mode, places.count(p)) for p in places)
 
 
 def standings(
@@ -448,25 +479,32 @@ def standings(
     per table in the table's order. Points: ``table_points`` per table, ``bye_points`` per bye.
     Order: points, then match score total, then opponents' points (the sum, over every table a
     unit sat at, of the other units' current points; bots count 0), then the seating draw.
+    Raises FairnessError for a result naming a unit not seated there or a bad place.
     """
     units = _check_units(units, "units")
-    ranks = {u: r for r, u in enumerate(draw_order(key, units), start=1)}
+    ranks = draw_ranks(key, units)
     points = dict.fromkeys(units, 0)
     score = dict.fromkeys(units, 0)
-    opponents: dict[str, list[str]] = {u: [] for u in units}
     for seating, results in rounds:
+        if len(results) != len(seating.tables):
+            raise FairnessError("results must hold one list per table")
         for table, table_results in zip(seating.tables, results, strict=True):
-            earned = _result_points(table_results, team_mode)
-            present = [u for u in table if u is not None]
-            for r in table_results:
-                if r.unit is not None:
-                    points[r.unit] += earned[r.unit]
-                    score[r.unit] += r.score
-            for u in present:
-                opponents[u].extend(v for v in present if v != u)
+            if [r.unit for r in table_results] != table:
+                raise FairnessError(f"the results of table {_describe(table)} name other units")
+            earned = _points_by_place(tuple([r.place for r in table_results]), team_mode)
+            for unit, gain, r in zip(table, earned, table_results, strict=True):
+                if unit is not None:
+                    points[unit] += gain
+                    score[unit] += r.score
         for unit in seating.byes:
             points[unit] += bye_points
-    opp = {u: sum(points[v] for v in opponents[u]) for u in units}
+    opp = dict.fromkeys(units, 0)
+    for seating, _ in rounds:
+        for table in seating.tables:
+            present = [u for u in table if u is not None]
+            total = sum(points[u] for u in present)
+            for u in present:
+                opp[u] += total - points[u]
     ordered = sorted(units, key=lambda u: (-points[u], -score[u], -opp[u], ranks[u]))
     return [
         Standing(u, points[u], score[u], opp[u], ranks[u], rank)
@@ -502,7 +540,7 @@ def knockout_advancing(
     if not team_mode and advance not in (1, 2):
         raise FairnessError(f"advance must be 1 or 2 in solo, got {advance!r}")
     keep = 1 if team_mode else advance
-    ranks = {u: r for r, u in enumerate(draw_order(key, units))}
+    ranks = draw_ranks(key, units)
     tiers: list[tuple[int, int, str]] = [(0, ranks[u], u) for u in seating.byes]
     for table_results in results:
         for position, r in enumerate(table_order(table_results, ranks)[:keep]):
@@ -577,6 +615,10 @@ def next_round(
     params = check_tournament(tournament)
     units = _check_units(units, "units")
     team_mode = params["team_mode"]
+    if len(units) < MIN_UNITS:
+        raise FairnessError(
+            f"an event needs at least {MIN_UNITS} {'teams' if team_mode else 'entrants'}"
+        )
     history = [seating for seating, _ in played]
     round_no = len(played) + 1
     final_size = TEAM_UNITS if team_mode else SOLO_SEATS

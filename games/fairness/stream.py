@@ -64,7 +64,8 @@ def check_text(value: object, field: str) -> str:
         raise FairnessError(f"{field} must be a string")
     if not 1 <= len(value) <= MAX_TEXT_CHARS:
         raise FairnessError(f"{field} must be 1 to {MAX_TEXT_CHARS} characters")
-    if not all(" " <= ch <= "~" for ch in value):
+    # For ASCII text, isprintable() is exactly the range space..'~' (0x20..0x7E).
+    if not (value.isascii() and value.isprintable()):
         raise FairnessError(f"{field} must be printable ASCII (space to '~')")
     return value
 

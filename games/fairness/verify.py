@@ -28,6 +28,8 @@ from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands,
 from games.fairness.stream import check_index, check_text, seed_bytes
 
 RECORD_FORMAT = "trix-deal/1"
+DRAW_FORMAT = "trix-draw/1"
+"""The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
 _SEAT_KEYS = [str(seat) for seat in range(SEATS)]
 
 
@@ -325,8 +327,30 @@ def _load(path: str, stdin: TextIO) -> list[tuple[str, Any]]:
         return [(path, json.load(handle))]
 
 
+def _verify_draw_cli(record: dict[str, Any], stdout: TextIO, stderr: TextIO) -> int:
+    """A ``trix-draw/1`` record: one OK line and 0, or one error line and 1."""
+    from games.fairness.seating import verify_record as verify_draw_record
+
+    try:
+        summary = verify_draw_record(record)
+    except FairnessError as error:
+        print(f"{DRAW_FORMAT}: {error}", file=stderr)
+        return 1
+    print(
+        f"verified: {DRAW_FORMAT} {summary['event']}, {summary['format']}"
+        f"{' partnership' if summary['team_mode'] else ''}, {summary['entrants']} entrants, "
+        f"{summary['rounds']} rounds ({summary['played']} with results)",
+        file=stdout,
+    )
+    return 0
+
+
 def verify_cli(path: str, stdout: TextIO, stderr: TextIO, stdin: TextIO | None = None) -> int:
     """``trix verify FILE|-``: verify a deal record and print ``verified`` or the mismatches.
+
+    A file holding one ``trix-draw/1`` record (a tournament's seating draw) is checked by
+    ``games.fairness.seating.verify_record`` instead: one ``verified: ...`` line and 0, or one
+    ``trix-draw/1: ...`` error line on ``stderr`` and 1.
 
     ``path`` is a record file, ``-`` for stdin, a file holding a JSON list of one match's
     records, or a directory of ``*.json`` records (grouped by match). Prints ``verified`` on
@@ -341,6 +365,12 @@ def verify_cli(path: str, stdout: TextIO, stderr: TextIO, stdin: TextIO | None =
     except (OSError, UnicodeDecodeError, ValueError) as error:
         print(f"cannot read {path}: {error}", file=stderr)
         return 1
+    if (
+        len(loaded) == 1
+        and isinstance(loaded[0][1], dict)
+        and loaded[0][1].get("format") == DRAW_FORMAT
+    ):
+        return _verify_draw_cli(loaded[0][1], stdout, stderr)
     problems: list[str] = []
     if len(loaded) == 1 and isinstance(loaded[0][1], dict):
         problems = verify_record(loaded[0][1])

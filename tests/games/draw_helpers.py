@@ -4,6 +4,7 @@ played through ``next_round``, and the example record of ``docs/example-draw.jso
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 from games.fairness.draw import draw_key
@@ -95,3 +96,28 @@ def example_record() -> dict:
         entrants=players,
         rounds=rounds,
     )
+
+
+def compact_json(value, indent: int = 0, width: int = 96) -> str:
+    """JSON with every object or list that fits in ``width`` characters on one line."""
+    flat = json.dumps(value)
+    if len(flat) + indent <= width or not isinstance(value, dict | list) or not value:
+        return flat
+    pad = " " * (indent + 1)
+    if isinstance(value, dict):
+        items = [
+            f"{pad}{json.dumps(k)}: {compact_json(v, indent + 1, width)}" for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if not any(isinstance(v, dict | list) for v in value):  # scalars: as many a line as fit
+        lines, line = [], ""
+        for v in value:
+            piece = json.dumps(v)
+            if line and len(pad) + len(line) + len(piece) + 2 > width:
+                lines.append(line + ",")
+                line = ""
+            line += (", " if line else "") + piece
+        lines.append(line)
+        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + " " * indent + "]"
+    items = [pad + compact_json(v, indent + 1, width) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"

@@ -1,0 +1,88 @@
+"""Helpers of the tournaments tests that run whole events on the real worker."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.db.models import Count
+from django.utils import timezone
+
+from games import services as games
+from games.fairness.seating import verify_record
+from games.models import Seat, Table
+from tournaments import selectors
+from tournaments.models import Entry, EntryStatus, Round, RoundTable, Status, Tournament
+from wallet.models import Transaction
+from wallet.selectors import is_escrow_closed
+
+#: Table options that make a tournament match quick on the test worker: the shortest
+#: variant's 8 deals, one-second timers (x0.01 on the worker).
+QUICK = {"choose_timer": 1, "double_timer": 1, "play_timer": 1}
+
+
+def check_in_everyone(tournament_id: int, skip: set[int] = frozenset()) -> None:
+    """Every seated player of the tournament's playing tables (but ``skip``, user ids) looks
+    at their table, as the table page does (``games.services.check_in``)."""
+    for seat in Seat.objects.filter(
+        table__tournament_table__round__tournament_id=tournament_id,
+        table__status="playing",
+        user__isnull=False,
+        checked_in_at__isnull=True,
+    ).select_related("user"):
+        if seat.user_id not in skip:
+            games.check_in(user=seat.user, table_id=seat.table_id)
+
+
+def run_until(tournament_id: int, statuses, timeout: float = 400, skip=frozenset(), worker=None):
+    """Check players in as rounds open until the tournament reaches one of ``statuses``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        t = Tournament.objects.get(pk=tournament_id)
+        if t.status in statuses:
+            return t
+        check_in_everyone(tournament_id, skip)
+        time.sleep(0.2)
+    rounds = list(Round.objects.filter(tournament_id=tournament_id).values("number", "status"))
+    tables = list(
+        RoundTable.objects.filter(round__tournament_id=tournament_id).values(
+            "round__number", "index", "table__status", "recorded_at"
+        )
+    )
+    raise AssertionError(
+        f"tournament {tournament_id} stuck in {t.status}: rounds {rounds}; tables {tables}"
+        + (f"\nworker log:\n{worker.tail(4000)}" if worker else "")
+    )
+
+
+def end_review_now(tournament_id: int) -> None:
+    Tournament.objects.filter(pk=tournament_id).update(
+        review_ends_at=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def check_finished(t: Tournament) -> None:
+    """A finished tournament: each round opened once, every entrant placed, prizes sum to the
+    pool less the house fee and were paid once, the seating record verifies."""
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    rounds = list(Round.objects.filter(tournament=t).order_by("number"))
+    assert [r.number for r in rounds] == list(range(1, len(rounds) + 1))
+    for r in rounds:
+        assert r.status == "finished"
+        assert r.tables.count() == len(r.seating["tables"])
+    # Every games table the tournament made belongs to exactly one round table.
+    made = Table.objects.filter(origin__startswith=f"{t.ref}/")
+    assert made.count() == RoundTable.objects.filter(round__tournament=t).count()
+    assert not made.values("origin").annotate(n=Count("id")).filter(n__gt=1).exists()
+    taking_part = Entry.objects.filter(
+        tournament=t, status__in=(EntryStatus.REGISTERED, EntryStatus.DISQUALIFIED)
+    )
+    assert taking_part.exists() and not taking_part.filter(place__isnull=True).exists()
+    prizes = sum(e.prize for e in taking_part)
+    assert prizes == t.pool - t.house_fee
+    paid = Transaction.objects.filter(reference=t.ref, kind="prizes")
+    assert paid.count() == (1 if t.pool else 0)
+    assert is_escrow_closed(t.ref) or not t.pool
+    summary = verify_record(selectors.draw_record(t.pk))
+    assert summary["rounds"] == len(rounds) == summary["played"]
