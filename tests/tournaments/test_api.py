@@ -453,6 +453,27 @@ def test_long_poll_waits_for_a_table_change(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_long_poll_waits_on_notifications_not_a_busy_loop(make_tournament, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import notifications
+
+    assert connection.vendor == "postgresql", "run with ./dev test (PostgreSQL)"
+    settings.TRIX_STATE_WAIT_MAX = 10
+    t = make_tournament()
+    version = client_for().get(f"{API}{t.pk}/live/").json()["version"]
+    poll(t.pk, version, 0.3)  # starts this process's listener
+    deadline = time.monotonic() + 5
+    while not notifications.connected() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with CaptureQueriesContext(connection) as queries:
+        took, _ = poll(t.pk, version, 1.5)
+    live_reads = [q for q in queries.captured_queries if "SUM" in q["sql"].upper()]
+    assert 1.4 < took < 3 and len(live_reads) <= 4, (took, len(live_reads))
+
+
+@pytest.mark.django_db(transaction=True)
 def test_long_poll_is_capped_and_ignores_rolled_back_changes(make_tournament, settings):
     settings.TRIX_STATE_WAIT_MAX = 1.0
     t = make_tournament()

@@ -101,6 +101,8 @@ def test_register_unregister_and_partner_forms(client, make_tournament, player):
     assert r.status_code == 200 and "You are registered." in r.content.decode()
     assert t.entries.get(user=alice).client_seed == "from-the-page"
     assert wallet_balance(alice) == 10_000 - 100
+    # the wallet's history links the entry fee to the tournament's page
+    assert f'href="/tournaments/{t.pk}/"' in c.get("/wallet/").content.decode()
     r = c.post(f"/tournaments/{t.pk}/register/", {}, follow=True)
     assert "already registered" in r.content.decode()
     r = c.post(f"/tournaments/{t.pk}/unregister/", follow=True)
