@@ -473,12 +473,17 @@ def live_page(*, tournament_id: int) -> dict[str, Any]:
     """The live page's one answer (added for the pages and the API, helper ``tpages``):
     :func:`bracket` plus ``name``, ``status_name``, ``format``, ``team_mode``,
     ``registered``, ``entrants`` (:func:`entrants`), ``teams`` (:func:`teams`) and
-    ``prize_table`` (:func:`prize_table`), so the page follows registrations too."""
+    ``prize_table`` (:func:`prize_table`), so the page follows registrations too. ``version``
+    is read before everything else, so a change made while the answer is being read makes
+    the next poll answer at once (never a version newer than the data)."""
+    version = live_version(tournament_id)  # first: a change after it is answered next poll
+    data = bracket(tournament_id)
     t = Tournament.objects.get(pk=tournament_id)
     return {
-        **bracket(tournament_id),
+        **data,
+        "version": version,
         "name": t.name,
-        "status_name": t.get_status_display(),
+        "status_name": Status(data["status"]).label,
         "format": t.format,
         "team_mode": t.team_mode,
         "registered": _unit_count(t),

@@ -249,8 +249,10 @@ def test_browser_staff_create_players_register_live_page_follows(
     request, live_server, player, staff
 ):
     """Chromium: staff create a tournament on /tournaments/new/, two players register on its
-    page, and the live page (already open) shows both entrants by itself (the one long poll).
-    Screenshots at 1280x800 and 390x844 in test-artifacts/."""
+    page, and the live page (already open) shows both entrants by itself (the one long poll);
+    staff start it, the real worker opens round 1 and plays it out by the timeout rules, and
+    the live pages show the table, its result and the final places by themselves; staff
+    cancel it (every fee refunded). Screenshots at 1280x800 and 390x844 in test-artifacts/."""
     import re
 
     from django.test import Client
@@ -336,6 +338,18 @@ def test_browser_staff_create_players_register_live_page_follows(
     admin.goto(f"/tournaments/{t.pk}/")
     assert admin.locator("[data-testid=draw-verified]").inner_text().startswith("✓")
     admin.screenshot(path=str(shots / "tournament-staff-1280.png"), full_page=True)
+    # the round plays out by the timeout rules (the players never look: no-shows, last at
+    # the table); the live page shows the result, the final places and the prizes by itself
+    wide.wait_for_function(
+        "document.getElementById('live-app').dataset.status === 'review'", timeout=240_000
+    )
+    wide.locator("[data-testid=final] tbody tr").first.wait_for()
+    assert wide.locator("[data-testid=final] tbody tr").count() == 2
+    assert "no-show" in wide.locator("[data-testid=live-table]").first.inner_text()
+    wide.screenshot(path=str(shots / "tournament-live-review-1280.png"), full_page=True)
+    watcher.wait_for_function("document.getElementById('live-app').dataset.status === 'review'")
+    watcher.screenshot(path=str(shots / "tournament-live-review-390.png"), full_page=True)
+    admin.goto(f"/tournaments/{t.pk}/")
     admin.fill("#reason-cancel", "end of the browser test")
     admin.click("[data-testid=staff-cancel] button")
     admin.locator(".message.success").wait_for()

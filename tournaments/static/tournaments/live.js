@@ -30,15 +30,20 @@
     return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
   }
 
-  function seatRow(table, seat, resultByUnit) {
+  /* One seat (solo), or one side of partners (seats 1 & 3 or 2 & 4: a team's unit sits at
+     both, so the side is shown once, with the team's score from the recorded result). */
+  function seatRow(table, seat, resultByUnit, teamMode) {
     const unit = seat.unit;
+    const label = teamMode ? (seat.seat + 1) + " & " + (seat.seat + 3) : String(seat.seat + 1);
     const row = el("li", { class: "seat-row", dataset: { seat: String(seat.seat) } },
-      el("span", { class: "seat-no", text: String(seat.seat + 1) }),
+      el("span", { class: "seat-no", text: label }),
       el("span", { class: unit ? "name" : "empty", dir: "auto", text: seat.name }));
-    if (table.scores && table.scores[String(seat.seat)] !== undefined) {
-      row.append(el("span", { class: "num", text: "score " + table.scores[String(seat.seat)] }));
-    }
     const res = unit && resultByUnit[unit];
+    const scores = table.scores;
+    if (res) row.append(el("span", { class: "num", text: "score " + res.score }));
+    else if (!teamMode && scores && scores[String(seat.seat)] !== undefined) {
+      row.append(el("span", { class: "num", text: "score " + scores[String(seat.seat)] }));
+    }
     if (res) row.append(el("span", { class: "badge", text: "place " + res.place }));
     if (unit && table.advanced.includes(unit)) {
       row.append(el("span", { class: "badge status-open", text: "advanced" }));
@@ -50,33 +55,35 @@
     return row;
   }
 
-  function tableCard(table) {
+  function tableCard(table, teamMode) {
     const resultByUnit = {};
     for (const r of table.result || []) if (r.unit) resultByUnit[r.unit] = r;
     return el("article", { class: "table-card", dataset: { testid: "live-table", tableId: String(table.table_id) } },
       el("h3", {},
         el("a", { href: "/tables/" + table.table_id + "/", text: "Table " + (table.index + 1) }),
         el("span", { class: "badge status-" + table.table_status, text: table.table_status })),
-      el("ul", { class: "seat-list" }, ...table.seats.map((s) => seatRow(table, s, resultByUnit))),
+      el("ul", { class: "seat-list" }, ...(teamMode ? table.seats.slice(0, 2) : table.seats)
+        .map((s) => seatRow(table, s, resultByUnit, teamMode))),
       el("p", { class: "card-actions" },
         el("a", { href: "/tables/" + table.table_id + "/", text: table.table_status === "playing" ? "Watch" : "Open the table" }),
         " · ",
         el("a", { href: "/verify/matches/" + table.table_id + "/", text: "verify the shuffles" })));
   }
 
-  function renderRounds(rounds) {
+  function renderRounds(rounds, teamMode) {
     if (!rounds.length) {
       fill($("#rounds"), [el("p", { class: "empty", text: "No round yet: round 1 opens at the start." })]);
       return;
     }
     const out = [];
     for (const r of rounds.slice().reverse()) {
-      const head = el("h3", { text: "Round " + r.number + " · " + (r.kind === "final" ? "final table" : r.kind) + " " },
+      const kind = { swiss: "Swiss", knockout: "knockout", final: "final table" }[r.kind] || r.kind;
+      const head = el("h3", { text: "Round " + r.number + " · " + kind + " " },
         el("span", { class: "badge status-" + (r.status === "running" ? "playing" : r.status), text: r.status }));
       const meta = el("p", { class: "help", text: "Opened " + when(r.opened_at) + " · show up by " + when(r.show_up_deadline) +
         (r.byes.length ? " · byes: " + r.byes.join(", ") : "") });
       out.push(el("section", { class: "round", dataset: { round: String(r.number) } }, head, meta,
-        el("div", { class: "table-list" }, ...r.tables.map(tableCard))));
+        el("div", { class: "table-list" }, ...r.tables.map((x) => tableCard(x, teamMode)))));
     }
     fill($("#rounds"), out);
   }
@@ -94,7 +101,7 @@
     badge.className = "badge status-" + d.status;
     $("#live-line").textContent = (d.registered + (d.team_mode ? " teams" : " entrants")) + " · " +
       (DONE.includes(d.status) ? "final" : "updates by itself") + " · version " + d.version;
-    renderRounds(d.rounds);
+    renderRounds(d.rounds, d.team_mode);
     $("#standings-panel").hidden = !d.standings.length;
     rows($("#standings-body"), d.standings, (s) => [
       { class: "num", text: String(s.rank) }, { class: "name", dir: "auto", text: s.name },
