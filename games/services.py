@@ -31,7 +31,8 @@ from accounts.selectors import display_name
 from games import dealing, signals, stakes, state_store, table_writes
 from games.engine import IllegalAction, InvalidOptions, Options, apply, new_match
 from games.engine.bots import BOTS, make_bot
-from games.engine.match import default_action, forced_action
+from games.engine.match import check, default_action, forced_action
+from games.engine.observation import observe
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound, TableError
 from games.models import (
     ActionStatus,
@@ -671,15 +672,21 @@ def submit_action(user, table_id: int, action_id, version: int, action: dict) ->
         raise BadRequest("the match has not started yet", "not_started")
     if table.status != TableStatus.PLAYING:
         raise BadRequest("the match is over", "match_over")
-    trial = state_store.read(table, copy.deepcopy)
+    full = {**action, "seat": seat.seat}
+
+    def trial_of(state):  # under the state store's lock: check reads the state, changes nothing
+        try:
+            check(state, full)
+        except IllegalAction as exc:
+            return copy.copy(state), str(exc)  # a shallow copy: _stale reads phase and options
+        return copy.copy(state), None
+
+    trial, illegal = state_store.read(table, trial_of)
     why = _stale(table, trial, version)
     if why:
         raise Conflict(why, "stale_version")
-    full = {**action, "seat": seat.seat}
-    try:
-        apply(trial, full, emit=False)
-    except IllegalAction as exc:
-        raise BadRequest(str(exc), "illegal_action") from None
+    if illegal is not None:
+        raise BadRequest(illegal, "illegal_action")
     try:
         with transaction.atomic():
             row = TableAction.objects.create(
@@ -957,7 +964,7 @@ def _turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | No
     if bots:
         seat = bots[0]
         rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
-        action = make_bot(kinds[seat] or "rules").act(state, seat, rng)
+        action = make_bot(kinds[seat] or "rules").act(observe(state, seat), rng)
         _, events = apply(state, action)
         return events, [_own_action(table, seat, "bot", action, table.wake_at)]
     if _deadline_passed(table, now):

@@ -61,7 +61,9 @@ class Tournament(models.Model):
         default=False, help_text="Swiss: a final table of the top 4 (solo) or top 2 teams"
     )
     variant = models.CharField(max_length=32)
-    options = models.JSONField(help_text="engine options of every table, timers included")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="engine options of every table, timers included"
+    )
     entry_fee = models.PositiveBigIntegerField(default=0, help_text="minor units")
     house_fee_bps = models.PositiveIntegerField(default=0, help_text="basis points of the pool")
     capacity = models.PositiveIntegerField(help_text="most entrants (solo) or teams")

@@ -906,11 +906,14 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
         if t.status != Status.REVIEW or timezone.now() < t.review_ends_at:
             return t
         _compute_final(t)
-        if t.pool:
-            payouts = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
+        payouts = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
+        if t.pool and payouts:
             wallet.award_prizes(
                 t.ref, payouts, f"{t.ref}:prizes", house_fee=t.house_fee, memo=t.name[:100]
             )
+        elif t.pool:  # every unit disqualified: nobody may win, so every fee goes back
+            wallet.refund_all(t.ref, f"{t.ref}:prizes", memo="no unit may be paid")
+            t.pool = t.house_fee = 0
         _pause_for_tests()
         t.status = Status.FINISHED
         t.prizes_paid_at = timezone.now()
@@ -1062,15 +1065,8 @@ def sweep() -> dict[str, int]:
         counts["record"] += 1
     for t in Tournament.objects.filter(status=Status.RUNNING, started_at__lt=late):
         last = Round.objects.filter(tournament=t).order_by("-number").first()
-        if (
-            last is None
-            or (
-                last.status != RoundStatus.FINISHED
-                and not last.tables.filter(recorded_at__isnull=True).exists()
-            )
-            or last.status == RoundStatus.FINISHED
-        ):
-            tasks.advance.delay(t.pk)
+        if last is None or not last.tables.filter(recorded_at__isnull=True).exists():
+            tasks.advance.delay(t.pk)  # no round yet, or every table of the last one recorded
             counts["advance"] += 1
     for tid in Tournament.objects.filter(status=Status.REVIEW, review_ends_at__lte=now).values_list(
         "pk", flat=True

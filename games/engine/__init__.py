@@ -2,9 +2,10 @@
 
 Rules: ``shared/trix-rules.md`` and the seed pages it cites. Entry points:
 
-- :func:`new_match`, :func:`apply`, :func:`legal_actions`, :func:`default_action`,
+- :func:`new_match`, :func:`apply`, :func:`check`, :func:`legal_actions`, :func:`default_action`,
   :func:`forced_action` (:mod:`.match`): the match state machine;
-- :func:`view`, :func:`spectator_view`, :func:`events_for` (:mod:`.views`): what each seat sees;
+- :func:`observe` (a bot's :class:`Observation`), :func:`view`, :func:`spectator_view`,
+  :func:`events_for` (:mod:`.observation`): what each seat may see;
 - :func:`replay_record`, :func:`load_record` (:mod:`.record`): ``trix-deal/1`` deal records;
 - :mod:`.bots`, :mod:`.simulate`: bots and whole simulated matches; :mod:`.cli`: ``trix``.
 """
@@ -13,6 +14,7 @@ from .errors import EngineError, IllegalAction, InvalidCard, InvalidOptions, Inv
 from .match import (
     MatchState,
     apply,
+    check,
     default_action,
     forced_action,
     legal_actions,
@@ -20,9 +22,9 @@ from .match import (
     new_match,
     rebuild,
 )
+from .observation import Observation, events_for, observe, spectator_view, view
 from .options import CONTRACTS, VARIANTS, Options
 from .record import load_record, replay_record
-from .views import events_for, spectator_view, view
 
 __all__ = [
     "CONTRACTS",
@@ -33,8 +35,10 @@ __all__ = [
     "InvalidOptions",
     "InvalidRecord",
     "MatchState",
+    "Observation",
     "Options",
     "apply",
+    "check",
     "default_action",
     "events_for",
     "forced_action",
@@ -42,6 +46,7 @@ __all__ = [
     "load_record",
     "match_result",
     "new_match",
+    "observe",
     "rebuild",
     "replay_record",
     "spectator_view",

@@ -1,8 +1,10 @@
 """Bots: ``random`` (uniform over legal actions) and ``rules`` (a rule-based player).
 
-Both read only what their seat may see (own hand, played cards, face-up cards) and pick from
-the engine's own legal actions (:func:`games.engine.match.legal_cards` and friends), so a bot
-can never make an illegal move. A bot's :meth:`Bot.act` returns a JSON action for
+A bot receives its seat's :class:`~games.engine.observation.Observation` (what that seat may
+see: own hand, played and face-up cards, the trick; :func:`games.engine.observation.observe`
+builds it), never the match state, and picks from the legal cards, contracts and doublable
+cards the observation lists, so it can neither see another hand nor make an illegal move.
+:meth:`Bot.act` ``(observation, rng)`` returns a JSON action for
 :func:`games.engine.match.apply`; :meth:`Bot.decide` returns the compact form used by the
 simulator: ``("contract", name)``, ``("double", mask)``, ``("play", card)`` or ``("pass",)``.
 """
@@ -25,7 +27,8 @@ from .cards import (
     cards_of,
     codes_of,
 )
-from .match import PHASE_CHOOSE, PHASE_DOUBLE, PHASE_PLAY, MatchState
+from .match import PHASE_CHOOSE, PHASE_DOUBLE, PHASE_PLAY
+from .observation import Observation
 
 _bits = cards_of
 
@@ -36,28 +39,34 @@ def _random_bit(mask: int, rng: random.Random) -> int:
 
 
 class Bot:
-    """Base: ``decide`` by phase; subclasses fill ``contract``, ``doubles`` and ``card``."""
+    """Base: ``decide`` by phase; subclasses fill ``contract``, ``doubles`` and ``card``.
+
+    Call it only for a seat that is to act now (``state.to_act()``), with that seat's
+    observation."""
 
     name = "bot"
 
-    def decide(self, state: MatchState, seat: int, rng: random.Random) -> tuple:
-        if state.phase == PHASE_PLAY:
-            legal = state.deal.legal_mask(seat)
+    def decide(self, obs: Observation, rng: random.Random) -> tuple:
+        """The compact decision of ``obs.seat``: ``("contract", name)``, ``("double", mask)``,
+        ``("play", card)`` or ``("pass",)``; raises ``ValueError`` outside those phases."""
+        phase = obs.phase
+        if phase == PHASE_PLAY:
+            legal = obs.legal
             if not legal:
                 return ("pass",)
             if legal & (legal - 1) == 0:
                 return ("play", legal.bit_length() - 1)
-            return ("play", self.card(state, seat, legal, rng))
-        phase = state.phase
+            return ("play", self.card(obs, rng))
         if phase == PHASE_DOUBLE:
-            return ("double", self.doubles(state, seat, rng))
+            return ("double", self.doubles(obs, rng))
         if phase == PHASE_CHOOSE:
-            return ("contract", self.contract(state, seat, rng))
-        raise ValueError(f"seat {seat} has nothing to decide in phase {phase!r}")
+            return ("contract", self.contract(obs, rng))
+        raise ValueError(f"seat {obs.seat} has nothing to decide in phase {phase!r}")
 
-    def act(self, state: MatchState, seat: int, rng: random.Random | None = None) -> dict:
-        """The bot's action for ``seat`` as a JSON action."""
-        decision = self.decide(state, seat, rng or random.Random())
+    def act(self, obs: Observation, rng: random.Random | None = None) -> dict:
+        """The bot's action for ``obs.seat`` as a JSON action (``rng`` makes it repeatable)."""
+        seat = obs.seat
+        decision = self.decide(obs, rng or random.Random())
         kind = decision[0]
         if kind == "play":
             return {"type": "play", "seat": seat, "card": CODES[decision[1]]}
@@ -67,13 +76,16 @@ class Bot:
             return {"type": "double", "seat": seat, "cards": codes_of(decision[1])}
         return {"type": "contract", "seat": seat, "contract": decision[1]}
 
-    def contract(self, state: MatchState, seat: int, rng: random.Random) -> str:
+    def contract(self, obs: Observation, rng: random.Random) -> str:
+        """One of ``obs.remaining``."""
         raise NotImplementedError
 
-    def doubles(self, state: MatchState, seat: int, rng: random.Random) -> int:
+    def doubles(self, obs: Observation, rng: random.Random) -> int:
+        """A subset (mask) of ``obs.doublable``, maybe 0."""
         raise NotImplementedError
 
-    def card(self, state: MatchState, seat: int, legal: int, rng: random.Random) -> int:
+    def card(self, obs: Observation, rng: random.Random) -> int:
+        """One of the cards of ``obs.legal`` (called when it holds two or more)."""
         raise NotImplementedError
 
 
@@ -83,28 +95,28 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def contract(self, state, seat, rng):
-        remaining = state.remaining_contracts()
+    def contract(self, obs, rng):
+        remaining = obs.remaining
         return remaining[rng.randrange(len(remaining))]
 
-    def doubles(self, state, seat, rng):
+    def doubles(self, obs, rng):
         mask = 0
-        for c in _bits(state.deal.doublable(seat)):
+        for c in _bits(obs.doublable):
             if rng.random() < 0.5:
                 mask |= 1 << c
         return mask
 
-    def card(self, state, seat, legal, rng):
-        return _random_bit(legal, rng)
+    def card(self, obs, rng):
+        return _random_bit(obs.legal, rng)
 
-    def decide(self, state, seat, rng):
-        if state.phase == PHASE_PLAY:  # inlined: the hot path of every simulation
-            legal = state.deal.legal_mask(seat)
+    def decide(self, obs, rng):
+        if obs.phase == PHASE_PLAY:  # inlined: the hot path of every simulation
+            legal = obs.legal
             if not legal:
                 return ("pass",)
             cards = cards_of(legal)
             return ("play", cards[int(rng.random() * len(cards))])
-        return super().decide(state, seat, rng)
+        return super().decide(obs, rng)
 
 
 # -- the rule-based bot -----------------------------------------------------------------------
@@ -172,10 +184,10 @@ class RulesBot(Bot):
 
     name = "rules"
 
-    def contract(self, state, seat, rng):
-        hand = state.deal.hands[seat]
+    def contract(self, obs, rng):
+        hand = obs.hand
         best, best_gain = None, None
-        for contract in state.remaining_contracts():
+        for contract in obs.remaining:
             if contract == "trix":
                 expected = _trix_value(hand)
             else:
@@ -185,11 +197,10 @@ class RulesBot(Bot):
                 best, best_gain = contract, gain
         return best
 
-    def doubles(self, state, seat, rng):
-        deal = state.deal
-        hand = deal.hands[seat]
+    def doubles(self, obs, rng):
+        hand = obs.hand
         mask = 0
-        for c in _bits(deal.doublable(seat)):
+        for c in _bits(obs.doublable):
             suit, rank = divmod(c, 13)
             in_suit = _suit_cards(hand, suit)
             higher_out = any(not hand >> (13 * suit + r) & 1 for r in range(rank + 1, 13))
@@ -198,7 +209,7 @@ class RulesBot(Bot):
                 mask |= 1 << c
         return mask
 
-    def _penalty_mask(self, state, contract: str) -> int:
+    def _penalty_mask(self, contract: str) -> int:
         if contract == "king":
             return KH_MASK
         if contract == "queens":
@@ -209,20 +220,19 @@ class RulesBot(Bot):
             return KH_MASK | QUEENS_MASK | DIAMONDS_MASK
         return 0
 
-    def card(self, state, seat, legal, rng):
-        deal = state.deal
-        if deal.contract == "trix":
-            return self._layout_card(state, seat, legal)
-        contract = deal.contract
-        penalty = self._penalty_mask(state, contract)
-        trick = deal.trick
+    def card(self, obs, rng):
+        legal = obs.legal
+        if obs.contract == "trix":
+            return self._layout_card(obs)
+        penalty = self._penalty_mask(obs.contract)
+        trick = obs.trick
         if not trick:
-            return self._lead(deal, seat, legal, penalty)
+            return self._lead(obs, penalty)
         lead_suit = trick[0] // 13
         base = 13 * lead_suit
         winner = max(c for c in trick if base <= c < base + 13)
-        winner_seat = (deal.leader + trick.index(winner)) % 4
-        partner_winning = state.options.partnership and winner_seat == (seat + 2) % 4
+        winner_seat = (obs.leader + trick.index(winner)) % 4
+        partner_winning = obs.options.partnership and winner_seat == (obs.seat + 2) % 4
         last = len(trick) == 3
         follow = legal & SUIT_MASKS[lead_suit]
         if follow:
@@ -244,10 +254,10 @@ class RulesBot(Bot):
         cold = [c for c in cards if not penalty >> c & 1] or cards
         return max(cold, key=_rank)
 
-    def _lead(self, deal, seat, legal, penalty):
-        hand = deal.hands[seat]
+    def _lead(self, obs, penalty):
+        hand = obs.hand
         best, best_key = None, None
-        for c in _bits(legal):
+        for c in _bits(obs.legal):
             suit = c // 13
             n = (hand & SUIT_MASKS[suit]).bit_count()
             key = (bool(penalty >> c & 1), _rank(c), n)
@@ -255,11 +265,10 @@ class RulesBot(Bot):
                 best, best_key = c, key
         return best
 
-    def _layout_card(self, state, seat, legal):
-        deal = state.deal
-        hand = deal.hands[seat]
+    def _layout_card(self, obs):
+        hand = obs.hand
         best, best_key = None, None
-        for c in _bits(legal):
+        for c in _bits(obs.legal):
             suit, rank = divmod(c, 13)
             opens = []
             if rank == JACK:

@@ -1,5 +1,11 @@
 """One deal: thirteen cards to each seat, one contract, doubling, then trick play or the layout.
 
+"Deal" in the engine always means this one hand of play under one contract (a match has
+``Options.deals_per_match`` of them: 20 in Trix, 8 in Complex): :class:`Deal` is its state,
+``MatchState.deal`` the current one and ``MatchState.deal_number`` its number (1..). Dealing
+the cards out is the server's ``{"type": "deal"}`` action (:func:`games.engine.match.apply`),
+taken while the match is in phase ``deal``.
+
 The rules are ``shared/trix-rules.md`` ("Default rules"), from ``000_99eaae97bc5f03eb.txt``;
 ``self_double`` alternatives from ``003_90b5bd840447e506.txt`` and ``004_918501b053ed3a2d.txt``.
 This module checks nothing about who may act: :mod:`games.engine.match` validates every action
@@ -31,16 +37,21 @@ TRIX_PLACES = (200, 150, 100, 50)
 TRICK_CONTRACTS = frozenset({"king", "queens", "diamonds", "ltoosh", "complex"})
 DOUBLABLE = {"king": KH_MASK, "queens": QUEENS_MASK, "complex": KH_MASK | QUEENS_MASK}
 
+# Deal.phase: "" until the contract is announced, then PHASE_DOUBLE (if the contract has
+# doublable cards), PHASE_PLAY, DEAL_FINISHED. The match's phases of the same name
+# (games.engine.match) use the first two as well; DEAL_FINISHED is the deal's alone: the match
+# then waits for the next deal or is over (PHASE_MATCH_OVER, also "over" in JSON).
 PHASE_DOUBLE = "double"
 PHASE_PLAY = "play"
-PHASE_OVER = "over"
+DEAL_FINISHED = "over"  # every point of the contract is scored: no more plays
 
 _POPCOUNT_DIAMONDS = DIAMONDS_MASK
 _JACK_BITS = tuple(1 << (13 * s + JACK) for s in range(4))
 
 
 class Deal:
-    """The state of one deal. Hands are 52-bit masks, cards are ints (see :mod:`.cards`).
+    """The state of one deal (this module's sense: thirteen cards each under one contract).
+    Hands are 52-bit masks, cards are ints (see :mod:`.cards`).
 
     ``plays`` lists card numbers in order, with ``-1`` for a pass in the ``trix`` contract;
     ``scores`` is the deal's points per seat so far.
@@ -225,7 +236,7 @@ class Deal:
                 last = next(s for s in range(4) if s not in self.out)
                 self.out.append(last)
                 self.scores[last] += TRIX_PLACES[3]
-                self.phase = PHASE_OVER
+                self.phase = DEAL_FINISHED
                 return result
         self._next_in_layout()
         return result
@@ -255,8 +266,8 @@ class Deal:
         self.tricks.append(done)
         self.trick = []
         self.leader = self.turn = taker
-        if self.phase != PHASE_OVER and len(self.tricks) == 13:
-            self.phase = PHASE_OVER
+        if self.phase != DEAL_FINISHED and len(self.tricks) == 13:
+            self.phase = DEAL_FINISHED
         return done
 
     def _score_trick(self, mask: int, leader: int, taker: int) -> None:
@@ -271,7 +282,7 @@ class Deal:
                 scores[taker] -= DIAMOND_POINTS * n
                 self.diamonds_left -= n
                 if not self.diamonds_left:
-                    self.phase = PHASE_OVER
+                    self.phase = DEAL_FINISHED
             return
         if contract == "complex":
             scores[taker] -= TRICK_POINTS
@@ -280,7 +291,7 @@ class Deal:
         if contract in ("king", "complex") and mask & KH_MASK:
             self._penalty(KING_OF_HEARTS, KING_POINTS, leader, taker)
             if contract == "king":
-                self.phase = PHASE_OVER
+                self.phase = DEAL_FINISHED
                 return
         if contract in ("queens", "complex"):
             queens = mask & QUEENS_MASK
@@ -290,7 +301,7 @@ class Deal:
                 self._penalty(low.bit_length() - 1, QUEEN_POINTS, leader, taker)
                 self.queens_left -= 1
             if contract == "queens" and not self.queens_left:
-                self.phase = PHASE_OVER
+                self.phase = DEAL_FINISHED
 
     def _penalty(self, card: int, value: int, leader: int, taker: int) -> None:
         """Score a King of Hearts or a queen taken by ``taker`` on ``leader``'s trick,
@@ -318,5 +329,6 @@ class Deal:
                 scores[taker] -= 2 * value
 
     @property
-    def over(self) -> bool:
-        return self.phase == PHASE_OVER
+    def finished(self) -> bool:
+        """Whether the deal is scored and takes no more plays (phase ``DEAL_FINISHED``)."""
+        return self.phase == DEAL_FINISHED

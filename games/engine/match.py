@@ -6,13 +6,18 @@ Public API (all JSON-shaped, see ``docs/engine.md``):
 - :func:`apply` ``(state, action) -> (state, events)``; ``action`` is a JSON object such as
   ``{"type": "play", "seat": 2, "card": "QS"}``. The state is changed in place and returned;
   an illegal action raises :class:`IllegalAction` and leaves the state exactly as it was;
+- :func:`check` ``(state, action) -> None``: raises what :func:`apply` would, changing and
+  copying nothing (to test an action);
 - :func:`legal_actions` ``(state, seat=None) -> list[action]``;
 - :func:`default_action` ``(state, seat) -> action``: what a timeout does for ``seat``;
 - :meth:`MatchState.to_json` / :meth:`MatchState.from_json`: the state is stored as its log
   (options, the deals' hands, the seat actions) and rebuilt exactly by replaying it.
 
-Phases: ``deal`` (the server must deal the next hands), ``choose`` (the owner picks a
-contract), ``double``, ``play``, ``over`` (the match has ended).
+Phases (``MatchState.phase``; JSON values): ``deal`` (``PHASE_DEAL``: the server must deal
+the next hands, with a ``deal`` action), ``choose`` (the owner picks a contract),
+``double``, ``play``, ``over`` (``PHASE_MATCH_OVER``: the match has ended; not the deal's
+``DEAL_FINISHED``, after which the match is in ``deal`` or ``over``). A *deal* is one hand of
+play under one contract (:mod:`.deal`).
 
 Rules: ``shared/trix-rules.md``; kingdom order and the 7♥ from ``000_99eaae97bc5f03eb.txt``,
 the timeout contract order from ``003_90b5bd840447e506.txt``, the forfeit rule and
@@ -26,11 +31,11 @@ from itertools import combinations
 from typing import Any
 
 from .cards import CODES, SEVEN_OF_HEARTS, cards_of, codes_of, mask_of, parse_card, parse_hands
-from .deal import PHASE_DOUBLE, PHASE_OVER, PHASE_PLAY, TRICK_CONTRACTS, Deal
+from .deal import DEAL_FINISHED, PHASE_DOUBLE, PHASE_PLAY, TRICK_CONTRACTS, Deal
 from .errors import IllegalAction, InvalidCard
 from .options import Options
 
-PHASE_DEAL = "deal"
+PHASE_DEAL = "deal"  # waiting for the server's deal action (the next deal's hands)
 PHASE_CHOOSE = "choose"
 PHASE_MATCH_OVER = "over"
 
@@ -55,7 +60,10 @@ def placements_by_score(scores: dict[int, int]) -> dict[int, int]:
 class MatchState:
     """One match. Read its fields; change it only through :func:`apply`.
 
-    ``totals`` are match points per seat; ``deal`` is the current :class:`Deal` (or None);
+    ``totals`` are match points per seat; ``deal`` is the current :class:`Deal` (the one
+    being played, or the last one finished while waiting for the next; None before the first),
+    ``deal_number`` its number (1..); ``played`` and ``remaining`` are the current kingdom's
+    contracts played and not played yet (``remaining`` in the ``contract_timeout`` order);
     ``records`` holds the ``trix-deal/1`` record of every finished deal.
     """
 
@@ -67,6 +75,7 @@ class MatchState:
         "kingdom",
         "owner",
         "played",
+        "remaining",
         "totals",
         "records",
         "result",
@@ -84,6 +93,9 @@ class MatchState:
         self.kingdom = 0  # 1..4 once the first deal is dealt
         self.owner = -1
         self.played: list[str] = []
+        # The kingdom's contracts not played yet, in the timeout order: kept beside played
+        # (a bot's observation reads it at every decision).
+        self.remaining: tuple[str, ...] = options.contracts
         self.totals = [0, 0, 0, 0]
         self.records: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
@@ -110,7 +122,7 @@ class MatchState:
 
     def remaining_contracts(self) -> list[str]:
         """Contracts of the current kingdom not played yet, in the timeout order."""
-        return [c for c in self.options.contracts if c not in self.played]
+        return list(self.remaining)
 
     # -- serialisation ----------------------------------------------------------------------
 
@@ -183,27 +195,41 @@ def rebuild(options: Options, deals: list, actions: list) -> MatchState:
 
 
 # -- compact action log ----------------------------------------------------------------------
-# Each seat action is logged as a short string: "c<seat>:<contract>", "d<seat>:<codes,...>",
-# "s<seat>:<codes,...>" (select), "p<seat>:<code>", "x<seat>" (pass), "f<seat>" (forfeit).
+# Each seat action is logged as a short string, one of COMPACT_FORMS: contract, double,
+# select (a simultaneous doubling pick), play, pass, forfeit.
 
 
 _PLAY_LOG = tuple(tuple(f"p{seat}:{code}" for code in CODES) for seat in range(4))
 
 
+COMPACT_FORMS = (
+    "c<seat>:<contract>, d<seat>:<codes,...>, s<seat>:<codes,...>, p<seat>:<code>, x<seat>, f<seat>"
+)
+
+
 def expand_action(compact: str) -> dict[str, Any]:
-    kind, seat = compact[0], int(compact[1])
-    arg = compact[3:]
-    if kind == "c":
-        return {"type": "contract", "seat": seat, "contract": arg}
-    if kind == "d":
-        return {"type": "double", "seat": seat, "cards": arg.split(",") if arg else []}
-    if kind == "p":
-        return {"type": "play", "seat": seat, "card": arg}
-    if kind == "x":
-        return {"type": "pass", "seat": seat}
-    if kind == "s":
-        return {"type": "select", "seat": seat, "cards": arg.split(",") if arg else []}
-    return {"type": "forfeit", "seat": seat}
+    """The JSON action of one compact log entry (the forms above; seat ``0``..``3``).
+
+    Raises :class:`IllegalAction` naming the entry if it is not one of those forms (it is
+    never read as some other action)."""
+    if isinstance(compact, str) and len(compact) >= 2 and compact[1] in "0123":
+        kind, seat = compact[0], int(compact[1])
+        if len(compact) == 2:
+            if kind == "x":
+                return {"type": "pass", "seat": seat}
+            if kind == "f":
+                return {"type": "forfeit", "seat": seat}
+        elif compact[2] == ":":
+            arg = compact[3:]
+            if kind == "p":
+                return {"type": "play", "seat": seat, "card": arg}
+            if kind == "c":
+                return {"type": "contract", "seat": seat, "contract": arg}
+            if kind == "d":
+                return {"type": "double", "seat": seat, "cards": arg.split(",") if arg else []}
+            if kind == "s":
+                return {"type": "select", "seat": seat, "cards": arg.split(",") if arg else []}
+    raise IllegalAction(f"not a compact action: {compact!r} (one of {COMPACT_FORMS})")
 
 
 # -- applying actions --------------------------------------------------------------------------
@@ -214,6 +240,60 @@ def _seat_of(action: dict[str, Any]) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise IllegalAction(f"seat must be 0..3, not {seat!r}")
     return seat
+
+
+def check(state: MatchState, action: dict[str, Any]) -> None:
+    """Raise :class:`IllegalAction` exactly as :func:`apply` would for ``action`` (a JSON
+    action, the forms :func:`apply` lists) now, with the same message; return None if
+    :func:`apply` would take it. Changes nothing and copies nothing: a web request tests a
+    seat's action with it, on the shared state."""
+    _checked(state, action)
+
+
+def _checked(state: MatchState, action: Any) -> tuple[str, int, Any]:
+    """Every check :func:`apply` makes, in its order, changing nothing. Returns
+    ``(type, seat, argument)`` for the unchecked step: the argument is the deal's hand masks,
+    the contract name, the doubled or selected cards' mask, or the played card's number
+    (``seat`` is -1 for a deal)."""
+    if not isinstance(action, dict):
+        raise IllegalAction("an action must be a JSON object")
+    kind = action.get("type")
+    if kind == "play":
+        try:
+            card = parse_card(action.get("card"))
+        except InvalidCard as exc:
+            raise IllegalAction(str(exc)) from None
+        seat = _seat_of(action)
+        _check_play(state, seat, card)
+        return kind, seat, card
+    if kind == "deal":
+        return kind, -1, _check_deal(state, action.get("hands"))
+    if kind == "contract":
+        seat = _seat_of(action)
+        contract = action.get("contract")
+        _check_contract(state, seat, contract)
+        return kind, seat, contract
+    if kind == "double":
+        seat = _seat_of(action)
+        mask = _double_mask(action)
+        _check_doubles(state, seat, mask)
+        return kind, seat, mask
+    if kind == "select":
+        seat = _seat_of(action)
+        mask = _double_mask(action)
+        _check_select(state, seat, mask)
+        return kind, seat, mask
+    if kind == "pass":
+        seat = _seat_of(action)
+        _check_pass(state, seat)
+        return kind, seat, None
+    if kind == "forfeit":
+        seat = _seat_of(action)
+        _check_forfeit(state)
+        return kind, seat, None
+    raise IllegalAction(
+        f"unknown action type {kind!r} (deal, contract, select, double, play, pass, forfeit)"
+    )
 
 
 def apply(
@@ -232,34 +312,12 @@ def apply(
     Each event is a JSON object with ``"type"`` and ``"visible_to"`` (``"all"`` or a list of
     seats). With ``emit=False`` no events are built (for simulation speed).
 
-    Raises :class:`IllegalAction` with a message saying what was wrong; then nothing changed.
+    Raises :class:`IllegalAction` with a message saying what was wrong (the checks of
+    :func:`check`, made first); then nothing changed.
     """
-    if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object")
-    kind = action.get("type")
+    kind, seat, arg = _checked(state, action)
     events: list[Event] | None = [] if emit else None
-    if kind == "deal":
-        _deal(state, action.get("hands"), events)
-    elif kind == "contract":
-        choose_contract(state, _seat_of(action), action.get("contract"), events)
-    elif kind == "double":
-        double(state, _seat_of(action), _double_mask(action), events)
-    elif kind == "select":
-        select_doubles(state, _seat_of(action), _double_mask(action), events)
-    elif kind == "play":
-        try:
-            card = parse_card(action.get("card"))
-        except InvalidCard as exc:
-            raise IllegalAction(str(exc)) from None
-        play(state, _seat_of(action), card, events)
-    elif kind == "pass":
-        pass_turn(state, _seat_of(action), events)
-    elif kind == "forfeit":
-        forfeit(state, _seat_of(action), events)
-    else:
-        raise IllegalAction(
-            f"unknown action type {kind!r} (deal, contract, select, double, play, pass, forfeit)"
-        )
+    _UNCHECKED[kind](state, seat, arg, events)
     return state, events if events is not None else []
 
 
@@ -280,21 +338,33 @@ def _ev(events: list[Event] | None, kind: str, visible_to: Any = ALL, **payload:
         events.append(payload)
 
 
-def _deal(state: MatchState, hands: Any, events: list[Event] | None) -> None:
-    if state.phase != PHASE_DEAL:
-        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
+# Each action has a check (raises IllegalAction, changes nothing) and an unchecked step (only
+# ever called after its check); the public functions below do both, for the simulator.
+
+
+def _check_deal(state: MatchState, hands: Any) -> list[int]:
+    _check_dealing(state)
     try:
-        masks = parse_hands(hands)
+        return parse_hands(hands)
     except InvalidCard as exc:
         raise IllegalAction(str(exc)) from None
-    deal_hands(state, masks, events)
+
+
+def _check_dealing(state: MatchState) -> None:
+    if state.phase != PHASE_DEAL:
+        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
 
 
 def deal_hands(state: MatchState, masks: list[int], events: list[Event] | None = None) -> None:
     """Start the next deal with ``masks`` (four disjoint 13-card hand masks, already checked:
     :func:`apply` with a ``deal`` action checks JSON hands, then calls this)."""
-    if state.phase != PHASE_DEAL:
-        raise IllegalAction(f"cannot deal now: the match is in phase {state.phase!r}")
+    _check_dealing(state)
+    _deal_hands(state, -1, masks, events)
+
+
+def _deal_hands(
+    state: MatchState, _seat: int, masks: list[int], events: list[Event] | None
+) -> None:
     opts = state.options
     per_kingdom = len(opts.contracts)
     if state.deal_number == 0:
@@ -304,6 +374,7 @@ def deal_hands(state: MatchState, masks: list[int], events: list[Event] | None =
         state.owner = (state.owner + 1) % 4
         state.kingdom += 1
         state.played = []
+        state.remaining = opts.contracts
     state.deal_number += 1
     state.log_deals.append(masks)
     state.deal = Deal(opts, masks, state.owner)
@@ -328,6 +399,7 @@ def _start_contract(
 ) -> None:
     deal = state.deal
     state.played.append(contract)
+    state.remaining = tuple(c for c in state.remaining if c != contract)
     deal.start(contract)
     _ev(events, "contract_chosen", seat=state.owner, contract=contract, auto=auto)
     if events is not None:
@@ -363,10 +435,7 @@ def _check_turn(state: MatchState, seat: int, phase: str) -> None:
         raise IllegalAction(f"not your turn: seat {seat} cannot act now")
 
 
-def choose_contract(
-    state: MatchState, seat: int, contract: Any, events: list[Event] | None = None
-) -> None:
-    """The owner picks ``contract``; raises :class:`IllegalAction` if not allowed."""
+def _check_contract(state: MatchState, seat: int, contract: Any) -> None:
     _check_turn(state, seat, PHASE_CHOOSE)
     if contract not in state.options.contracts:
         raise IllegalAction(
@@ -374,6 +443,19 @@ def choose_contract(
         )
     if contract in state.played:
         raise IllegalAction(f"contract {contract} already played in this kingdom")
+
+
+def choose_contract(
+    state: MatchState, seat: int, contract: Any, events: list[Event] | None = None
+) -> None:
+    """The owner picks ``contract``; raises :class:`IllegalAction` if not allowed."""
+    _check_contract(state, seat, contract)
+    _choose_contract(state, seat, contract, events)
+
+
+def _choose_contract(
+    state: MatchState, seat: int, contract: str, events: list[Event] | None
+) -> None:
     state.log_actions.append(f"c{seat}:{contract}")
     _start_contract(state, contract, False, events)
 
@@ -389,14 +471,22 @@ def _check_doubles(state: MatchState, seat: int, mask: int) -> None:
         raise IllegalAction(f"cannot double {names} in {deal.contract}")
 
 
+def _check_select(state: MatchState, seat: int, mask: int) -> None:
+    if state.options.doubling != "simultaneous":
+        raise IllegalAction("selecting doubles is only for simultaneous doubling")
+    _check_doubles(state, seat, mask)
+
+
 def select_doubles(
     state: MatchState, seat: int, mask: int, events: list[Event] | None = None
 ) -> None:
     """Simultaneous doubling: ``seat``'s current pick, not yet its answer. Seen by ``seat``
     alone; a timeout commits it (000: "timer commits the current selection")."""
-    if state.options.doubling != "simultaneous":
-        raise IllegalAction("selecting doubles is only for simultaneous doubling")
-    _check_doubles(state, seat, mask)
+    _check_select(state, seat, mask)
+    _select_doubles(state, seat, mask, events)
+
+
+def _select_doubles(state: MatchState, seat: int, mask: int, events: list[Event] | None) -> None:
     codes = codes_of(mask)
     state.log_actions.append(f"s{seat}:{','.join(codes)}")
     state.deal.selections[seat] = mask
@@ -406,6 +496,10 @@ def select_doubles(
 def double(state: MatchState, seat: int, mask: int, events: list[Event] | None = None) -> None:
     """``seat`` doubles the cards in ``mask`` (0 for none): its one answer."""
     _check_doubles(state, seat, mask)
+    _double(state, seat, mask, events)
+
+
+def _double(state: MatchState, seat: int, mask: int, events: list[Event] | None) -> None:
     deal = state.deal
     codes = codes_of(mask)
     state.log_actions.append(f"d{seat}:{','.join(codes)}")
@@ -419,12 +513,21 @@ def double(state: MatchState, seat: int, mask: int, events: list[Event] | None =
         _begin_play(state, events)
 
 
-def play(state: MatchState, seat: int, card: int, events: list[Event] | None = None) -> None:
-    """``seat`` plays ``card`` (a card number); raises :class:`IllegalAction` if not legal."""
+def _check_play(state: MatchState, seat: int, card: int) -> None:
     deal = state.deal
     if state.phase != PHASE_PLAY or deal.turn != seat:
         _check_turn(state, seat, PHASE_PLAY)
     deal.check_play(seat, card)
+
+
+def play(state: MatchState, seat: int, card: int, events: list[Event] | None = None) -> None:
+    """``seat`` plays ``card`` (a card number); raises :class:`IllegalAction` if not legal."""
+    _check_play(state, seat, card)
+    _play(state, seat, card, events)
+
+
+def _play(state: MatchState, seat: int, card: int, events: list[Event] | None) -> None:
+    deal = state.deal
     state.log_actions.append(_PLAY_LOG[seat][card])
     if events is None:
         deal.play(card)
@@ -444,17 +547,24 @@ def play(state: MatchState, seat: int, card: int, events: list[Event] | None = N
                 taker=taker,
                 points={str(s): deal.scores[s] - before[s] for s in range(4)},
             )
-    if deal.phase == PHASE_OVER:
+    if deal.phase == DEAL_FINISHED:
         _end_deal(state, events)
+
+
+def _check_pass(state: MatchState, seat: int) -> None:
+    _check_turn(state, seat, PHASE_PLAY)
+    state.deal.check_pass(seat)
 
 
 def pass_turn(state: MatchState, seat: int, events: list[Event] | None = None) -> None:
     """``seat`` passes in the layout; refused while it holds a playable card."""
-    _check_turn(state, seat, PHASE_PLAY)
-    deal = state.deal
-    deal.check_pass(seat)
+    _check_pass(state, seat)
+    _pass_turn(state, seat, None, events)
+
+
+def _pass_turn(state: MatchState, seat: int, _arg: None, events: list[Event] | None) -> None:
     state.log_actions.append(f"x{seat}")
-    deal.pass_turn()
+    state.deal.pass_turn()
     _ev(events, "pass", seat=seat)
 
 
@@ -480,11 +590,19 @@ def _end_deal(state: MatchState, events: list[Event] | None) -> None:
         state.phase = PHASE_DEAL
 
 
+def _check_forfeit(state: MatchState) -> None:
+    if state.phase == PHASE_MATCH_OVER:
+        raise IllegalAction("the match is over")
+
+
 def forfeit(state: MatchState, seat: int, events: list[Event] | None = None) -> None:
     """``seat`` leaves a paid table for good: the match ends now, the leaver (with partner)
     ranks last, the others keep their places by score (004, ``leave_paid_table``)."""
-    if state.phase == PHASE_MATCH_OVER:
-        raise IllegalAction("the match is over")
+    _check_forfeit(state)
+    _forfeit(state, seat, None, events)
+
+
+def _forfeit(state: MatchState, seat: int, _arg: None, events: list[Event] | None) -> None:
     state.log_actions.append(f"f{seat}")
     state.forfeit = seat
     _ev(events, "forfeit", seat=seat)
@@ -559,6 +677,18 @@ def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
         "doubles": {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]},
         "plays": ["pass" if c < 0 else CODES[c] for c in deal.plays],
     }
+
+
+# The unchecked step of each action type, called by apply after _checked.
+_UNCHECKED = {
+    "deal": _deal_hands,
+    "contract": _choose_contract,
+    "double": _double,
+    "select": _select_doubles,
+    "play": _play,
+    "pass": _pass_turn,
+    "forfeit": _forfeit,
+}
 
 
 # -- reading the rules ------------------------------------------------------------------------
@@ -644,6 +774,7 @@ __all__ = [
     "TRICK_CONTRACTS",
     "MatchState",
     "apply",
+    "check",
     "default_action",
     "forced_action",
     "legal_actions",

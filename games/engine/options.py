@@ -17,6 +17,11 @@ CLASSIC_CONTRACTS = ("king", "queens", "diamonds", "ltoosh", "trix")
 COMPLEX_CONTRACTS = ("complex", "trix")
 CONTRACTS = ("king", "queens", "diamonds", "ltoosh", "trix", "complex")
 
+# The contracts of one kingdom per variant (a lookup: the bots' observation reads it often).
+_KINGDOM_CONTRACTS = {
+    v: COMPLEX_CONTRACTS if v.startswith("complex") else CLASSIC_CONTRACTS for v in VARIANTS
+}
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "variant": VARIANTS,
     "doubling": ("simultaneous", "sequential"),
@@ -57,7 +62,7 @@ class Options:
     @property
     def contracts(self) -> tuple[str, ...]:
         """The contracts of one kingdom, in the ``contract_timeout`` order (003)."""
-        return COMPLEX_CONTRACTS if self.is_complex else CLASSIC_CONTRACTS
+        return _KINGDOM_CONTRACTS[self.variant]
 
     @property
     def deals_per_match(self) -> int:

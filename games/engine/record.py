@@ -47,7 +47,8 @@ def _hands(record: dict[str, Any]) -> list[int]:
 
 
 def start_deal(record: dict[str, Any]) -> Deal:
-    """Validate everything but the plays and return the deal ready for its first play.
+    """Validate everything but the plays and return the :class:`Deal` ready for its first
+    play (its contract announced and its doubles answered).
 
     Raises :class:`InvalidRecord` naming the field at fault."""
     if record.get("format") != FORMAT:
@@ -109,7 +110,7 @@ def replay_deal(record: dict[str, Any]) -> Deal:
     if not isinstance(plays, list):
         raise InvalidRecord("plays must be a list")
     for i, item in enumerate(plays):
-        if deal.over:
+        if deal.finished:
             raise InvalidRecord("the deal is over: no more plays", i)
         seat = deal.turn
         try:
@@ -122,7 +123,7 @@ def replay_deal(record: dict[str, Any]) -> Deal:
                 deal.play(card)
         except EngineError as exc:
             raise InvalidRecord(f"seat {seat}: {exc}", i) from None
-    if not deal.over:
+    if not deal.finished:
         raise InvalidRecord(f"the record ends after {len(plays)} plays, before the deal is over")
     return deal
 

@@ -29,6 +29,7 @@ from .match import (
     play,
     team_of,
 )
+from .observation import observe
 from .options import Options
 
 Dealer = Callable[[int, int], tuple[list[int], dict[str, Any] | None]]
@@ -50,18 +51,19 @@ def seeded_dealer(seed: int) -> Dealer:
 
 
 def bot_step(state: MatchState, bots: list[Bot], rng: random.Random) -> None:
-    """Let the seat on turn act (while doubling simultaneously, every seat still to answer)."""
+    """Let the seat on turn act (while doubling simultaneously, every seat still to answer):
+    each bot decides on its seat's observation (:func:`.observation.observe`)."""
     phase = state.phase
     if phase == PHASE_PLAY:  # the common case, without building the to_act list
         seat = state.deal.turn
-        decision = bots[seat].decide(state, seat, rng)
+        decision = bots[seat].decide(observe(state, seat), rng)
         if decision[0] == "play":
             play(state, seat, decision[1])
         else:
             pass_turn(state, seat)
         return
     for seat in state.to_act():
-        decision = bots[seat].decide(state, seat, rng)
+        decision = bots[seat].decide(observe(state, seat), rng)
         kind = decision[0]
         if kind == "play":
             play(state, seat, decision[1])

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -56,6 +57,10 @@ BYE_POINTS = TEAM_WIN
 
 GREEDY_WINDOW = 8
 """Swiss greedy placement looks at the next this many unseated units [Swiss seating]."""
+
+EXACT_ARRANGEMENTS = 2_000
+"""Knockout: every row arrangement is tried when there are at most this many (up to 3 tables
+of 4) [Knockout seating]."""
 
 REPAIR_TABLES = 3
 """The repair pass swaps units with tables at most this many places away [Swiss seating]."""
@@ -213,6 +218,38 @@ def _snake(order: Sequence[str], sizes: Sequence[int]) -> tuple[list[list[str]],
     return tables, tier
 
 
+def _best_rows(tables: list[list[str]], tier: Mapping[str, int], past: _History) -> None:
+    """Knockout, small rounds: try every arrangement of each snake row's units over that row's
+    tables and keep the cheapest (ties: the first tried; the snake itself is tried first), in
+    place. Only when there are at most EXACT_ARRANGEMENTS arrangements [Knockout seating]."""
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for t, table in enumerate(tables):
+        for seat, unit in enumerate(table):
+            rows.setdefault(tier[unit], []).append((t, seat))
+    slots = [rows[r] for r in sorted(rows)]
+    units = [[tables[t][seat] for t, seat in slot] for slot in slots]
+    arrangements = 1
+    for slot in slots:
+        if len(slot) > SOLO_SEATS * 2:  # 8! alone is too many: no factorial of a huge row
+            return
+        arrangements *= math.factorial(len(slot))
+        if arrangements > EXACT_ARRANGEMENTS:
+            return
+    best_cost, best = sum(past.table_cost(t) for t in tables), None
+    for arrangement in itertools.product(*(itertools.permutations(row) for row in units)):
+        trial = [list(t) for t in tables]
+        for slot, row in zip(slots, arrangement, strict=True):
+            for (t, seat), unit in zip(slot, row, strict=True):
+                trial[t][seat] = unit
+        cost = sum(past.table_cost(t) for t in trial)
+        if cost < best_cost:
+            best_cost, best = cost, trial
+            if cost == 0:
+                break
+    if best is not None:
+        tables[:] = best
+
+
 def _greedy(
     order: Sequence[str], sizes: Sequence[int], past: _History
 ) -> tuple[list[list[str]], list[int]]:
@@ -354,6 +391,8 @@ def _seat(
             placed.extend(zip(*_greedy(members, sizes, past), strict=True))
         else:
             snaked, tier = _snake(members, sizes)
+            if mode == KNOCKOUT and past.met:
+                _best_rows(snaked, tier, past)
             placed.extend((t, past.table_cost(t) if past.met else 0) for t in snaked)
             tiers.update(tier)
     placed.sort(key=lambda entry: min(position[u] for u in entry[0]))
@@ -387,7 +426,9 @@ def knockout_seating(
     ``key``: the draw key (``draw_key``); ``round_no``: 1-based; ``units``: the units still in
     (round 1: the entrants or teams, in any order, seated in draw order; later rounds: the
     advancing order from ``knockout_advancing``); ``history``: the earlier rounds' seatings.
-    Solo: ceil(n/4) tables, snake by order, bots where the units do not fill whole tables.
+    Solo: ceil(n/4) tables, snake by order, bots where the units do not fill whole tables;
+    then units move between tables of their snake row to avoid repeat meetings (every
+    arrangement when small, else the repair pass).
     Partnership: tables of two teams, a bye when the number is odd. A round with at most 4
     (solo) or 2 (partnership) units is the final: one table. Raises FairnessError on bad input.
     """

@@ -109,7 +109,7 @@ def complete(record: dict[str, Any], policy=lowest_policy) -> dict[str, Any]:
             deal.pass_turn()
         else:
             deal.play(CODES.index(item))
-    while not deal.over:
+    while not deal.finished:
         item = policy(deal)
         if item == "pass":
             deal.check_pass(deal.turn)

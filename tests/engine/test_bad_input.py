@@ -208,3 +208,34 @@ def test_bad_state_json(data, message):
 
     with pytest.raises(IllegalAction, match=message):
         MatchState.from_json(data)
+
+
+@pytest.mark.parametrize(
+    "compact",
+    ["z0", "q1:KH", "", "p", "p9:QS", "pX:QS", "x0:", "f1x", "c2", "p0QS", 7, None],
+)
+def test_an_unknown_compact_action_is_an_error_never_a_forfeit(compact):
+    """A stored log increment's compact action that is not one the engine writes is refused
+    with a message naming it (it was once read as a forfeit of its seat)."""
+    from games.engine.match import expand_action
+
+    with pytest.raises(IllegalAction, match="not a compact action"):
+        expand_action(compact)
+
+
+@pytest.mark.parametrize(
+    "compact, action",
+    [
+        ("c2:king", {"type": "contract", "seat": 2, "contract": "king"}),
+        ("d1:", {"type": "double", "seat": 1, "cards": []}),
+        ("d3:QS,QD", {"type": "double", "seat": 3, "cards": ["QS", "QD"]}),
+        ("s0:KH", {"type": "select", "seat": 0, "cards": ["KH"]}),
+        ("p0:QS", {"type": "play", "seat": 0, "card": "QS"}),
+        ("x3", {"type": "pass", "seat": 3}),
+        ("f1", {"type": "forfeit", "seat": 1}),
+    ],
+)
+def test_every_compact_action_the_engine_writes_expands(compact, action):
+    from games.engine.match import expand_action
+
+    assert expand_action(compact) == action

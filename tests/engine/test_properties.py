@@ -18,6 +18,7 @@ from games.engine import (
     events_for,
     legal_actions,
     new_match,
+    observe,
     replay_record,
     view,
 )
@@ -254,7 +255,7 @@ def test_every_bot_action_is_legal(options, seed, kinds):
     bots = [make_bot(k) for k in kinds]
 
     def chooser(state, seat, rng):
-        return bots[seat].act(state, seat, rng)
+        return bots[seat].act(observe(state, seat), rng)
 
     run_match(options, seed, chooser=chooser, checks=False)
 

@@ -205,6 +205,10 @@ def test_13_solo_knockout_bots_never_advance():
     assert [len(o) for _, o, _, _ in rounds] == [13, 8, 4]
     for _, order, _, _ in rounds:
         assert None not in order
+    # Round 2: 8 units, two from each round-1 table, over 2 tables: the row arrangement
+    # search separates every pair of round-1 table-mates.
+    for salt in ("a", "b", "c", "d"):
+        assert repeat_pairs(run_event(tournament, entrants(13), salt=salt)[3])[1] == 0
 
 
 @pytest.mark.parametrize(

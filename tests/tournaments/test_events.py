@@ -4,12 +4,15 @@ the review window, and the published trix-draw/1 record recomputes every seating
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from tests.tournaments.conftest import SECRET
 from tests.tournaments.helpers import QUICK, check_finished, end_review_now, run_until
 from tournaments import selectors, services
-from tournaments.models import Entry, Round, Status
+from tournaments.models import AdminAction, Entry, Round, Status
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,6 +37,10 @@ def test_16_solo_knockout(worker, make_tournament, player, staff):
     assert [len(r.seating["tables"]) for r in rounds] == [4, 2, 1]
     assert [r.kind for r in rounds] == ["knockout", "knockout", "final"]
     assert all(None not in table for r in rounds for table in r.seating["tables"])
+    bracket = selectors.bracket(t.pk)
+    assert [len(r["tables"]) for r in bracket["rounds"]] == [4, 2, 1]
+    assert all(len(x["advanced"]) == 2 for r in bracket["rounds"][:2] for x in r["tables"])
+    assert bracket["rounds"][2]["tables"][0]["advanced"] == []
     end_review_now(t.pk)
     services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
@@ -44,8 +51,15 @@ def test_16_solo_knockout(worker, make_tournament, player, staff):
 
 
 def test_13_solo_swiss_with_bots(worker, make_tournament, player, staff):
-    t, users = _event(make_tournament, player, staff, 13, format="swiss", rounds=2)
-    services.start(tournament_id=t.pk, by=staff, reason="early")
+    now = timezone.now()  # the beat closes registration and starts the event by itself
+    t, users = _event(
+        make_tournament, player, staff, 13, format="swiss", rounds=2,
+        registration_closes_at=now + timedelta(seconds=6), starts_at=now + timedelta(seconds=7),
+    )  # fmt: skip
+    version = selectors.live_version(t.pk)
+    t = run_until(t.pk, (Status.RUNNING,), timeout=30, worker=worker)
+    assert selectors.live_version(t.pk) > version
+    assert not AdminAction.objects.filter(tournament=t, action="start").exists()
     t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=worker)
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     assert len(rounds) == 2

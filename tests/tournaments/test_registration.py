@@ -190,3 +190,40 @@ def test_the_secret_is_not_shown_before_the_reveal(player, make_tournament):
     assert detail["draw_commitment"] == t.draw_commitment
     assert detail["draw_seed"] is None and t.draw_secret not in str(detail)
     assert selectors.draw_record(t.pk) is None
+
+
+def test_round_one_is_the_published_function_of_the_seeds(player, make_tournament, staff):
+    """Round 1's seating is recomputed from the public data alone (the revealed secret, the
+    published entrant list and client seeds): the same seeds give the same seating."""
+    from games.fairness.draw import draw_key
+    from games.fairness.seating import next_round
+    from tests.tournaments.conftest import SECRET
+    from tournaments.models import Round
+
+    t = make_tournament(capacity=16)
+    for i in range(13):
+        services.register(tournament_id=t.pk, by=player(), client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="now")
+    services.advance(tournament_id=t.pk)  # the task start sends after its commit
+    services.advance(tournament_id=t.pk)  # again: round 1 is open, nothing more opens
+    t.refresh_from_db()
+    assert Round.objects.filter(tournament=t).count() == 1
+    published = t.entrants
+    key = draw_key(
+        secret=SECRET, event=t.ref, entrants=[e["entrant"] for e in published],
+        client_seeds={e["entrant"]: e["client_seed"] for e in published},
+    )  # fmt: skip
+    assert key.hex() == t.draw_key and t.draw_seed == SECRET.hex()
+    plan = next_round(
+        key=key, units=[e["entrant"] for e in published],
+        tournament={"format": "swiss", "team_mode": False, "rounds": 2, "final": False},
+        played=[],
+    )  # fmt: skip
+    seating = Round.objects.get(tournament=t, number=1).seating
+    assert seating["tables"] == plan.seating.tables and seating["order"] == plan.order
+    # Another client seed gives another key (and, here, another seating).
+    other = draw_key(
+        secret=SECRET, event=t.ref, entrants=[e["entrant"] for e in published],
+        client_seeds={e["entrant"]: e["client_seed"] + "x" for e in published},
+    )  # fmt: skip
+    assert other != key

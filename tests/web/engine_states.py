@@ -1,6 +1,6 @@
 """Matches driven by the real engine to a chosen point, and the state API's answer for a seat.
 
-The table page renders ``games.engine.views.view``; these build real views (no hand-written
+The table page renders ``games.engine.observation.view``; these build real views (no hand-written
 JSON) so the page's rendering can be checked phase by phase.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine import apply, new_match, view
+from games.engine import apply, new_match, observe, view
 from games.engine.bots import RulesBot
 from games.engine.cards import codes_of
 from games.engine.simulate import seeded_dealer
@@ -22,7 +22,7 @@ def deal(state, seed: int = 7) -> None:
 
 def bot_step(state, rng: random.Random) -> None:
     seat = state.to_act()[0]
-    apply(state, RulesBot().act(state, seat, rng))
+    apply(state, RulesBot().act(observe(state, seat), rng))
 
 
 def match_at(

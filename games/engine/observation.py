@@ -1,18 +1,22 @@
-"""What each seat, and a spectator, may see of a match.
+"""What each seat, and a spectator, may see of a match: the bots' observation and the JSON views.
 
-A seat's view holds its own hand only (and not even that while the owner is still choosing
-the contract: 000, "every other player sees their own hand face down"); a spectator's view
-holds no hand. Cards in other hands appear only where the rules put them face up: doubled
-cards and shown 2s (trix-rules.md), and cards already played. Events carry ``visible_to``;
-:func:`events_for` filters them for a seat.
+A seat sees its own hand only (and not even that while the owner is still choosing the
+contract: 000, "every other player sees their own hand face down"); a spectator sees no hand.
+Cards in other hands appear only where the rules put them face up: doubled cards and shown 2s
+(trix-rules.md), and cards already played (every seat saw each ``card_played`` event).
+
+- :func:`observe` ``(state, seat) -> Observation``: what a bot receives, as card numbers and
+  masks (:mod:`.cards`), built in a few microseconds;
+- :func:`view` ``(state, seat) -> dict``: the same for a person, as JSON (the table page);
+  :func:`spectator_view`; events carry ``visible_to`` and :func:`events_for` filters them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from .cards import CODES, SUITS, codes_of
-from .deal import PHASE_DOUBLE
+from .cards import ALL_CARDS, CODES, SUITS, codes_of
+from .deal import PHASE_DOUBLE, PHASE_PLAY
 from .match import (
     ALL,
     PHASE_CHOOSE,
@@ -20,8 +24,113 @@ from .match import (
     MatchState,
     legal_actions,
 )
+from .options import Options
 
-RANK_NAMES = "23456789TJQKA"
+_NO_CARDS = (0, 0, 0, 0)
+
+
+class Observation(NamedTuple):
+    """What seat ``seat`` may see of a match now: the bots' whole input (nothing of the state
+    beyond it), immutable. Cards are numbers 0..51 and sets of cards 52-bit masks
+    (:mod:`.cards`); per-seat values are 4-tuples indexed by seat. Built by :func:`observe`.
+
+    - ``seat``, ``options`` (:class:`Options`), ``phase`` (the match's: ``deal``, ``choose``,
+      ``double``, ``play``, ``over``), ``deal_number`` (the current deal, 1..; 0 before the
+      first), ``kingdom``, ``owner`` (-1 before the first deal), ``contract`` (None until
+      chosen);
+    - ``remaining``: the kingdom's contracts not played yet, in the ``contract_timeout`` order;
+    - ``totals``: match points per seat;
+    - ``hand``: the seat's own cards (0 while face down: a non-owner while the owner chooses);
+      ``hand_counts``: cards left per seat;
+    - ``legal``: the cards it may play now (0 unless it is on turn in ``play``; 0 on turn in
+      the layout means it must pass); ``doublable``: the cards of its hand it may double in
+      this contract (in the ``double`` phase, else 0);
+    - ``doubles``: doubled cards per seat as far as this seat knows them (simultaneous
+      doubling: only its own until all are revealed); ``selected``: its own pick not yet
+      confirmed (simultaneous doubling, else 0);
+    - ``shown``: cards face up in each seat's hand (revealed doubles, shown 2s);
+    - ``played``: every card played in this deal; ``trick``: the current trick's cards in
+      play order, led by seat ``leader``; ``layout``: per suit ``(low rank, high rank)`` or
+      None (``trix`` only, else None).
+    """
+
+    seat: int
+    options: Options
+    phase: str
+    deal_number: int
+    kingdom: int
+    owner: int
+    contract: str | None
+    remaining: tuple[str, ...]
+    totals: tuple[int, ...]
+    hand: int
+    hand_counts: tuple[int, ...]
+    legal: int
+    doublable: int
+    doubles: tuple[int, ...]
+    selected: int
+    shown: tuple[int, ...]
+    played: int
+    trick: tuple[int, ...]
+    leader: int
+    layout: tuple[tuple[int, int] | None, ...] | None
+
+
+_new = tuple.__new__  # builds the NamedTuple without its keyword-argument wrapper (speed)
+
+
+def observe(state: MatchState, seat: int) -> Observation:
+    """What ``seat`` (0..3) may see of ``state`` now, for a bot (see :class:`Observation`).
+
+    The same information as :func:`view` ``(state, seat)`` (plus the cards played earlier in
+    the deal, which every seat saw played), none of another seat's hidden cards."""
+    deal = state.deal
+    phase = state.phase
+    owner = state.owner
+    options = state.options
+    remaining = state.remaining
+    if deal is None:
+        return _new(
+            Observation,
+            (seat, options, phase, 0, 0, owner, None, remaining, tuple(state.totals))
+            + (0, _NO_CARDS, 0, 0, _NO_CARDS, 0, _NO_CARDS, 0, (), -1, None),
+        )
+    h0, h1, h2, h3 = hands = deal.hands
+    doublable = selected = 0
+    doubles = deal.doubles
+    if deal.phase == PHASE_DOUBLE:
+        doublable = deal.doublable(seat)
+        if options.doubling == "simultaneous":
+            doubles = [0, 0, 0, 0]
+            doubles[seat] = deal.doubles[seat]
+            if seat in deal.double_pending:
+                selected = deal.selections[seat]
+    face_up = deal.doubled_open | deal.shown_twos
+    return _new(
+        Observation,
+        (
+            seat,
+            options,
+            phase,
+            state.deal_number,
+            state.kingdom,
+            owner,
+            deal.contract,
+            remaining,
+            tuple(state.totals),
+            0 if phase == PHASE_CHOOSE and seat != owner else hands[seat],
+            (h0.bit_count(), h1.bit_count(), h2.bit_count(), h3.bit_count()),
+            deal.legal_mask(seat) if phase == PHASE_PLAY and deal.turn == seat else 0,
+            doublable,
+            tuple(doubles),
+            selected,
+            (h0 & face_up, h1 & face_up, h2 & face_up, h3 & face_up) if face_up else _NO_CARDS,
+            ALL_CARDS ^ (h0 | h1 | h2 | h3),
+            tuple(deal.trick),
+            deal.leader,
+            tuple(deal.rows) if deal.contract == "trix" else None,
+        ),
+    )
 
 
 def _layout(deal) -> dict[str, Any]:

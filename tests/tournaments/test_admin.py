@@ -1,0 +1,96 @@
+"""The Django admin of tournaments: created through the service, acted on with a reason
+through the services, never shows the draw's secret; non-staff are kept out."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from tournaments.models import AdminAction, Status, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client_(client):
+    user = get_user_model().objects.create_user(
+        username="boss", password="pw", is_staff=True, is_superuser=True
+    )
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def _form(**overrides):
+    now = timezone.now()
+    data = {
+        "name": "Friday cup",
+        "format": "knockout",
+        "variant": "complex",
+        "options": '{"play_timer": 20}',
+        "advance": "2",
+        "rounds": "0",
+        "entry_fee": "500",
+        "house_fee_bps": "500",
+        "capacity": "16",
+        "min_entrants": "4",
+        "refund_bps": "10000",
+        "review_seconds": "600",
+        "prizes_percent": "60, 30, 10",
+    }
+    for field, hours in (("registration_opens_at", 0), ("registration_closes_at", 1),
+                         ("starts_at", 2)):  # fmt: skip
+        when = timezone.localtime(now + timezone.timedelta(hours=hours))
+        data[f"{field}_0"] = when.strftime("%Y-%m-%d")
+        data[f"{field}_1"] = when.strftime("%H:%M:%S")
+    data.update(overrides)
+    return data
+
+
+def test_create_through_the_service_and_the_secret_is_never_shown(admin_client_):
+    r = admin_client_.get("/admin/tournaments/tournament/add/")
+    assert r.status_code == 200
+    r = admin_client_.post("/admin/tournaments/tournament/add/", _form())
+    assert r.status_code == 302, r.content.decode()[:3000]
+    t = Tournament.objects.get(name="Friday cup")
+    assert t.prize_bps == [6000, 3000, 1000] and t.options["play_timer"] == 20
+    assert t.created_by == admin_client_.user and t.status == Status.REGISTRATION
+    assert AdminAction.objects.filter(tournament=t, action="create").exists()
+    page = admin_client_.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
+    assert t.draw_commitment in page and t.draw_secret not in page
+
+
+def test_bad_form_is_refused_with_the_message(admin_client_):
+    r = admin_client_.post("/admin/tournaments/tournament/add/", _form(prizes_percent="60, 30"))
+    assert r.status_code == 200 and "add up to 90" in r.content.decode()
+    r = admin_client_.post("/admin/tournaments/tournament/add/", _form(advance="3"))
+    assert r.status_code == 200 and "advance" in r.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_actions_go_through_the_services_with_a_reason(admin_client_, make_tournament):
+    t = make_tournament()
+    url = "/admin/tournaments/tournament/"
+    r = admin_client_.post(
+        url, {"action": "pause", "_selected_action": [t.pk], "reason": "maintenance"}, follow=True
+    )
+    assert "only a running tournament can be paused" in r.content.decode()
+    r = admin_client_.post(
+        url, {"action": "start", "_selected_action": [t.pk], "reason": "nobody came"}, follow=True
+    )
+    t.refresh_from_db()
+    assert t.status == Status.CANCELLED  # no entrant: below the minimum
+    start = AdminAction.objects.get(tournament=t, action="start")
+    assert start.by == admin_client_.user and start.reason == "nobody came"
+    r = admin_client_.post(
+        url, {"action": "cancel", "_selected_action": [t.pk], "reason": ""}, follow=True
+    )
+    assert "give a reason" in r.content.decode()
+
+
+def test_non_staff_are_kept_out(client, django_user_model):
+    user = django_user_model.objects.create_user(username="joe", password="pw")
+    client.force_login(user)
+    r = client.get("/admin/tournaments/tournament/add/")
+    assert r.status_code == 302 and "/admin/login/" in r["Location"]

@@ -1,0 +1,47 @@
+"""The reads the pages and the API use: lists by status, the detail page in money, "my
+tournaments" and the one live version per tournament."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments import selectors, services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_list_detail_mine_and_the_live_version(make_tournament, player, staff):
+    t = make_tournament(prize_bps=[6000, 4000])
+    draft = make_tournament(draft=True, name="Hidden")
+    alice, bob = player("alice"), player("bob")
+    v0 = selectors.live_version(t.pk)
+    services.register(tournament_id=t.pk, by=alice, client_seed="a")
+    v1 = selectors.live_version(t.pk)
+    assert v1 > v0
+    services.register(tournament_id=t.pk, by=bob)
+    assert selectors.live_version(t.pk) > v1
+
+    groups = selectors.tournament_list()
+    assert [x["id"] for x in groups["upcoming"]] == [t.pk]
+    assert draft.pk not in [x["id"] for g in groups.values() for x in g]
+    assert groups["upcoming"][0]["registered"] == 2
+    assert groups["upcoming"][0]["format_name_ar"] == "النظام السويسري"
+
+    detail = selectors.tournament_detail(t.pk)
+    # 200 in the pool less the 10 % house fee: 180, split 60/40.
+    assert [(p["place"], p["amount"]) for p in detail["prize_table"]] == [(1, 108), (2, 72)]
+    assert detail["prize_table"][0]["text"] == "1.08 USD"
+    assert {e["name"] for e in detail["entrants"]} == {"alice", "bob"}
+    assert detail["admin_actions"][0]["action"] == "create"
+    assert selectors.tournament_detail(999999) is None
+
+    mine = selectors.my_tournaments(alice)
+    assert [(x["id"], x["entry_status"]) for x in mine] == [(t.pk, "registered")]
+    assert selectors.is_registered(t.pk, alice) and not selectors.is_registered(draft.pk, alice)
+    assert selectors.bracket(t.pk)["rounds"] == []
+    assert selectors.standings(t.pk) == []
+    Tournament.objects.filter(pk=t.pk).update(status="cancelled")
+    assert [x.pk for x in selectors.tournaments_by_status("finished")] == [t.pk]
+    with pytest.raises(ValueError):
+        selectors.tournaments_by_status("someday")
