@@ -275,6 +275,12 @@ def test_staff_actions_happy_paths_and_bad_input(started, staff):
     ]
     r = admin.post(f"{API}{t.pk}/start/", {"reason": "again"}, format="json")
     assert r.status_code == 409
+    from django.core.cache import cache
+
+    cache.clear()  # this test sends more than TRIX_ACTION_RATE (10/second) on purpose
+    for action in ("start", "pause", "resume", "cancel"):
+        r = admin.post(f"{API}999999/{action}/", {"reason": "x"}, format="json")
+        assert r.status_code == 404 and r.json()["code"] == "not_found", action
     r = admin.post(f"{API}{t.pk}/cancel/", {"reason": "storm"}, format="json")
     assert r.status_code == 200 and r.json()["status"] == "cancelled"
     assert all(wallet_balance(p) == 10_000 for p in players)
@@ -347,6 +353,8 @@ def test_live_answers_the_bracket_at_once(started):
     assert r.status_code == 200 and time.monotonic() - started_at < 1.0
     r = client_for().get(f"{API}{t.pk}/live/", {"since": 0, "wait": 31})
     assert r.status_code == 400 and "wait" in r.json()["fields"]
+    r = client_for().get(f"{API}{t.pk}/live/", {"since": "abc"})
+    assert r.status_code == 400 and "since" in r.json()["fields"]
 
 
 def test_schema_types_every_tournament_answer(client):

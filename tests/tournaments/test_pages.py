@@ -355,3 +355,23 @@ def test_browser_staff_create_players_register_live_page_follows(
     admin.locator(".message.success").wait_for()
     wide.wait_for_function("document.getElementById('live-app').dataset.status === 'cancelled'")
     assert "end of the browser test" in wide.locator("#admin-actions").inner_text()
+
+
+def test_percentages_and_fees_as_typed():
+    from django import forms as django_forms
+
+    from tournaments.describe import percent
+    from tournaments.forms import parse_fee, parse_percent
+
+    assert [percent(b) for b in (10_000, 5000, 1250, 1, 0)] == [
+        "100 %",
+        "50 %",
+        "12.5 %",
+        "0.01 %",
+        "0 %",
+    ]
+    assert parse_percent("12.5", "house fee") == 1250 and parse_percent("100 %", "x") == 10_000
+    assert parse_fee("0") == 0 and parse_fee("2.50") == 250
+    for bad in ("101", "-1", "1.234", "ten", ""):
+        with pytest.raises(django_forms.ValidationError):
+            parse_percent(bad, "house fee")
