@@ -224,3 +224,39 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description="Cancel and refund every entry fee (reason)")
     def cancel(self, request, queryset):
         _run(self, request, queryset, "cancelled, every entry fee refunded", services.cancel)
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    """Entries, read-only; the action disqualifies through the service (with a reason)."""
+
+    list_display = ("id", "tournament", "user", "team", "status", "paid", "place", "prize")
+    list_filter = ("status",)
+    search_fields = ("tournament__name", "user__username")
+    action_form = ReasonActionForm
+    actions = ["disqualify"]
+    fields = ("tournament", "user", "team", "status", "attempt", "paid", "refunded", "place",
+              "prize", "client_seed", "registered_at")  # fmt: skip
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Disqualify (reason): last where they sit, no prize")
+    def disqualify(self, request, queryset):
+        reason = request.POST.get("reason", "")
+        for entry in queryset:
+            try:
+                services.disqualify(
+                    tournament_id=entry.tournament_id,
+                    by=request.user,
+                    user_id=entry.user_id,
+                    reason=reason,
+                )
+            except TournamentError as exc:
+                self.message_user(request, f"{entry}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{entry}: disqualified")

@@ -8,6 +8,7 @@ once revealed (at the start). Rules: ``docs/tournaments.md``.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
@@ -34,6 +35,9 @@ LIST_GROUPS = {
     "running": (Status.RUNNING, Status.PAUSED, Status.REVIEW),
     "finished": (Status.FINISHED, Status.CANCELLED),
 }
+
+#: Seconds between looks at a tournament's live version while a long poll waits.
+LIVE_POLL = 0.25
 
 #: Arabic names of the formats, for the pages that show them.
 FORMAT_NAMES_AR = {"knockout": "خروج المغلوب", "swiss": "النظام السويسري"}
@@ -233,13 +237,17 @@ def _unit_names(t: Tournament) -> dict[str, str]:
     return names
 
 
-def standings(tournament_id: int) -> list[dict[str, Any]]:
-    """The current standings (after the recorded rounds): ``{"rank", "unit", "name",
-    "points", "score", "opponents_points", "draw_rank"}`` best first; [] before the start."""
+def standings(tournament_id: int, after_round: int | None = None) -> list[dict[str, Any]]:
+    """The standings after round ``after_round`` (None: after every recorded round):
+    ``{"rank", "unit", "name", "points", "score", "opponents_points", "draw_rank"}`` best
+    first; [] before the start."""
     t = Tournament.objects.get(pk=tournament_id)
     if not t.draw_key:
         return []
     names = _unit_names(t)
+    rounds = _rounds(t)
+    if after_round is not None:
+        rounds = rounds[: max(after_round, 0)]
     return [
         {
             "rank": s.rank,
@@ -250,7 +258,7 @@ def standings(tournament_id: int) -> list[dict[str, Any]]:
             "opponents_points": s.opponents_points,
             "draw_rank": s.draw_rank,
         }
-        for s in progress.standings(tournament=t, rounds=_rounds(t))
+        for s in progress.standings(tournament=t, rounds=rounds)
     ]
 
 
@@ -396,6 +404,18 @@ def is_registered(tournament_id: int, user: Any) -> bool:
         tournament_id=tournament_id,
         user_id=getattr(user, "pk", user),
     ).exists()
+
+
+def wait_live_version(tournament_id: int, since: int, timeout: float) -> int:
+    """The tournament's :func:`live_version` once it differs from ``since``, or after at most
+    ``timeout`` seconds (the caller caps it, e.g. at ``TRIX_STATE_WAIT_MAX``); it looks every
+    ``LIVE_POLL`` seconds (one aggregate query each). For the live page's one long poll."""
+    end = time.monotonic() + max(0.0, timeout)
+    version = live_version(tournament_id)
+    while version == since and time.monotonic() < end:
+        time.sleep(min(LIVE_POLL, max(0.0, end - time.monotonic())))
+        version = live_version(tournament_id)
+    return version
 
 
 def player_status(*, tournament_id: int, user: Any) -> dict[str, Any]:

@@ -94,3 +94,21 @@ def test_non_staff_are_kept_out(client, django_user_model):
     client.force_login(user)
     r = client.get("/admin/tournaments/tournament/add/")
     assert r.status_code == 302 and "/admin/login/" in r["Location"]
+
+
+def test_entry_admin_disqualifies_through_the_service(admin_client_, make_tournament, player):
+    from tournaments import services
+    from tournaments.models import Entry
+
+    t = make_tournament()
+    entry = services.register(tournament_id=t.pk, by=player())
+    r = admin_client_.post(
+        "/admin/tournaments/entry/",
+        {"action": "disqualify", "_selected_action": [entry.pk], "reason": "cheating"},
+        follow=True,
+    )
+    assert "can be disqualified while" in r.content.decode()  # not running yet
+    entry.refresh_from_db()
+    assert entry.status == "registered"
+    assert admin_client_.get(f"/admin/tournaments/entry/{entry.pk}/change/").status_code == 200
+    assert Entry.objects.count() == 1

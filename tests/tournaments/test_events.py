@@ -69,6 +69,9 @@ def test_13_solo_swiss_with_bots(worker, make_tournament, player, staff):
         ]  # fmt: skip
     standings = selectors.standings(t.pk)
     assert len(standings) == 13 and standings[0]["rank"] == 1
+    after_one = selectors.standings(t.pk, after_round=1)
+    assert sum(s["points"] for s in after_one) < sum(s["points"] for s in standings)
+    assert all(s["points"] == 0 for s in selectors.standings(t.pk, after_round=0))
     end_review_now(t.pk)
     services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
