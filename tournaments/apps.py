@@ -6,9 +6,15 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
         from games import signals as games_signals
+        from tournaments.live import notify_version
+        from tournaments.models import Tournament
         from tournaments.signals import on_table_finished
 
         games_signals.table_finished.connect(
             on_table_finished, dispatch_uid="tournaments.on_table_finished"
         )
+        # The live page's long poll: NOTIFY '-<id>:<version>' when a tournament is saved.
+        post_save.connect(notify_version, sender=Tournament, dispatch_uid="tournaments.live")

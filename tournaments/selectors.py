@@ -416,3 +416,116 @@ def wait_live_version(tournament_id: int, since: int, timeout: float) -> int:
         time.sleep(min(LIVE_POLL, max(0.0, end - time.monotonic())))
         version = live_version(tournament_id)
     return version
+
+
+def player_status(*, tournament_id: int, user: Any) -> dict[str, Any]:
+    """What the tournament page shows the signed-in player about themself (added for the
+    pages and the API, helper ``tpages``): ``{"entry_status"`` (None: never entered),
+    ``"paid"``, ``"refunded"`` (minor units), ``"team"`` (unit id or None), ``"team_id"``,
+    ``"team_status"``, ``"partner"`` (the partner's display name or None), ``"invited"``
+    (the display name my team invited, not yet answered), ``"invitations": [{"team_id",
+    "from"}]`` (teams of this tournament inviting me), ``"place"``, ``"prize"``,
+    ``"prize_text"}``. An anonymous user gets the same keys, empty."""
+    uid = getattr(user, "pk", None) if getattr(user, "is_authenticated", True) else None
+    out: dict[str, Any] = {
+        "entry_status": None,
+        "paid": 0,
+        "refunded": 0,
+        "team": None,
+        "team_id": None,
+        "team_status": None,
+        "partner": None,
+        "invited": None,
+        "invitations": [],
+        "place": None,
+        "prize": None,
+        "prize_text": None,
+    }
+    if uid is None:
+        return out
+    entry = (
+        Entry.objects.filter(tournament_id=tournament_id, user_id=uid)
+        .select_related("team")
+        .first()
+    )
+    if entry is not None:
+        out.update(
+            entry_status=entry.status,
+            paid=entry.paid,
+            refunded=entry.refunded,
+            place=entry.place,
+            prize=entry.prize,
+            prize_text=format_money(entry.prize) if entry.prize is not None else None,
+        )
+        if entry.team_id:
+            team = entry.team
+            partner = team.members.exclude(pk=entry.pk).values_list("user_id", flat=True).first()
+            ids = [x for x in (partner, team.invited_id) if x]
+            names = display_names(ids)
+            out.update(
+                team=team.unit,
+                team_id=team.pk,
+                team_status=team.status,
+                partner=names.get(partner) if partner else None,
+                invited=names.get(team.invited_id) if team.invited_id else None,
+            )
+    inviting = list(
+        Team.objects.filter(
+            tournament_id=tournament_id, invited_id=uid, status=TeamStatus.PENDING
+        ).order_by("id")
+    )
+    if inviting:
+        members = dict(Entry.objects.filter(team__in=inviting).values_list("team_id", "user_id"))
+        names = display_names(list(members.values()))
+        out["invitations"] = [
+            {"team_id": x.pk, "from": names.get(members.get(x.pk), "")} for x in inviting
+        ]
+    return out
+
+
+def tournament_exists(*, tournament_id: int) -> bool:
+    """Whether there is a tournament ``tournament_id`` (added for the API's 404s, helper
+    ``tpages``)."""
+    return Tournament.objects.filter(pk=tournament_id).exists()
+
+
+def live_page(*, tournament_id: int) -> dict[str, Any]:
+    """The live page's one answer (added for the pages and the API, helper ``tpages``):
+    :func:`bracket` plus ``name``, ``status_name``, ``format``, ``team_mode``,
+    ``registered``, ``entrants`` (:func:`entrants`), ``teams`` (:func:`teams`) and
+    ``prize_table`` (:func:`prize_table`), so the page follows registrations too. ``version``
+    is read before everything else, so a change made while the answer is being read makes
+    the next poll answer at once (never a version newer than the data)."""
+    version = live_version(tournament_id)  # first: a change after it is answered next poll
+    data = bracket(tournament_id)
+    t = Tournament.objects.get(pk=tournament_id)
+    return {
+        **data,
+        "version": version,
+        "name": t.name,
+        "status_name": Status(data["status"]).label,
+        "format": t.format,
+        "team_mode": t.team_mode,
+        "registered": _unit_count(t),
+        "entrants": entrants(t),
+        "teams": teams(t) if t.team_mode else [],
+        "prize_table": prize_table(t),
+    }
+
+
+def draw_check(*, tournament_id: int) -> dict[str, Any]:
+    """The seating draw's public check (added for the pages, helper ``tpages``):
+    ``{"available": False}`` before the reveal, else ``{"available": True, "verified": bool,
+    "summary": dict | None, "error": str | None}``: the ``trix-draw/1`` record recomputed by
+    ``games.fairness.seating.verify_record`` (what ``trix verify`` does)."""
+    from games.fairness import FairnessError
+    from games.fairness.seating import verify_record
+
+    record = draw_record(tournament_id)
+    if record is None:
+        return {"available": False}
+    try:
+        summary_ = verify_record(record)
+    except FairnessError as exc:
+        return {"available": True, "verified": False, "summary": None, "error": str(exc)}
+    return {"available": True, "verified": True, "summary": summary_, "error": None}

@@ -9,10 +9,12 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/tournaments/", include("tournaments.api.urls")),
     path("api/", include("games.urls")),
     path("verify/", include("games.verify_urls")),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("wallet/", include("wallet.urls")),
     path("api/wallet/", include("wallet.api")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("web.urls")),
 ]

@@ -1,0 +1,377 @@
+"""The tournament pages: the list, a tournament's page, the live page, "my tournaments" and
+the staff page that creates one render for anonymous visitors, players and staff; the forms
+register, unregister, invite and answer through the services; staff controls and the create
+page refuse everyone but staff (403)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.conftest import snapshot
+from tests.web.conftest import artifacts, browser, new_page  # noqa: F401 (browser fixtures)
+from tournaments import services
+from tournaments.models import EntryStatus, Status, Tournament
+from wallet.selectors import wallet_balance
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(client, user):
+    client.force_login(user)
+    return client
+
+
+def test_list_page_for_everyone(client, make_tournament, player, staff):
+    t = make_tournament()
+    r = client.get("/tournaments/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert t.name in html and "النظام السويسري" in html and "فردي" in html
+    assert 'data-testid="nav-tournaments"' in html and "/tournaments/new/" not in html
+    html = logged_in(client, player()).get("/tournaments/").content.decode()
+    assert "My tournaments" in html and "/tournaments/new/" not in html
+    html = logged_in(client, staff).get("/tournaments/").content.decode()
+    assert "/tournaments/new/" in html
+    # the header of every page links the tournaments
+    assert 'href="/tournaments/"' in client.get("/").content.decode()
+
+
+def test_detail_page_for_anonymous_player_and_staff(client, make_tournament, player, staff):
+    t = make_tournament(format="knockout", advance=1, entry_fee=250)
+    r = client.get(f"/tournaments/{t.pk}/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "خروج المغلوب" in html and "Knockout (shoot-out)" in html
+    assert "the top 1 of each table advance" in html
+    assert "2.50 USD each" in html and "10 % of the pool" in html
+    assert t.draw_commitment in html and "Log in" in html and "register-form" not in html
+    assert "staff-controls" not in html
+    alice = player()
+    html = logged_in(client, alice).get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="register-form"' in html and "staff-controls" not in html
+    services.register(tournament_id=t.pk, by=alice)
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="unregister-form"' in html and alice.username in html
+    # 250 in the pool less 10 %: 225 -> 50 % 30 % 20 %
+    assert "1.12 USD" in html and "50 %" in html
+    html = logged_in(client, staff).get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="staff-controls"' in html
+    for action in ("start", "cancel"):  # the controls the status allows
+        assert f'data-testid="staff-{action}"' in html
+    for action in ("pause", "resume", "disqualify"):
+        assert f'data-testid="staff-{action}"' not in html
+    assert client.get("/tournaments/999999/").status_code == 404
+    assert client.get("/tournaments/999999/live/").status_code == 404
+
+
+def test_live_page_and_the_draw_check(client, make_tournament, player, staff):
+    t = make_tournament()
+    r = client.get(f"/tournaments/{t.pk}/live/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert f'data-url="/api/tournaments/{t.pk}/live/"' in html and "tournaments/live.js" in html
+    assert "revealed when the tournament starts" in html
+    for _ in range(4):
+        services.register(tournament_id=t.pk, by=player())
+    services.start(tournament_id=t.pk, by=staff, reason="go")
+    services.advance(tournament_id=t.pk)
+    for url in (f"/tournaments/{t.pk}/live/", f"/tournaments/{t.pk}/"):
+        html = logged_in(client, player()).get(url).content.decode()
+        assert 'data-testid="draw-verified"' in html and "✓ The published record verifies" in html
+        assert f"/api/tournaments/{t.pk}/draw.json" in html
+
+
+def test_my_tournaments(client, make_tournament, player):
+    t = make_tournament()
+    r = client.get("/tournaments/mine/")
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+    alice = player()
+    html = logged_in(client, alice).get("/tournaments/mine/").content.decode()
+    assert "not entered a tournament yet" in html
+    services.register(tournament_id=t.pk, by=alice)
+    html = client.get("/tournaments/mine/").content.decode()
+    assert t.name in html and "registered" in html
+
+
+def test_register_unregister_and_partner_forms(client, make_tournament, player):
+    t = make_tournament()
+    alice = player()
+    c = logged_in(client, alice)
+    r = c.post(f"/tournaments/{t.pk}/register/", {"client_seed": "from-the-page"}, follow=True)
+    assert r.status_code == 200 and "You are registered." in r.content.decode()
+    assert t.entries.get(user=alice).client_seed == "from-the-page"
+    assert wallet_balance(alice) == 10_000 - 100
+    # the wallet's history links the entry fee to the tournament's page
+    assert f'href="/tournaments/{t.pk}/"' in c.get("/wallet/").content.decode()
+    r = c.post(f"/tournaments/{t.pk}/register/", {}, follow=True)
+    assert "already registered" in r.content.decode()
+    r = c.post(f"/tournaments/{t.pk}/unregister/", follow=True)
+    assert "You are unregistered" in r.content.decode()
+    assert wallet_balance(alice) == 10_000
+    assert c.get(f"/tournaments/{t.pk}/register/").status_code == 405
+
+    pairs = make_tournament(variant="complex_partner", min_entrants=2, capacity=4)
+    bob, carol = player("bob_page"), player("carol_page")
+    b = logged_in(client, bob)
+    b.post(f"/tournaments/{pairs.pk}/register/", {})
+    r = b.post(f"/tournaments/{pairs.pk}/invite/", {"display_name": "carol_page"}, follow=True)
+    assert "carol_page is invited" in r.content.decode()
+    c = logged_in(client, carol)
+    html = c.get(f"/tournaments/{pairs.pk}/").content.decode()
+    assert 'data-testid="invitation"' in html and "bob_page" in html
+    team_id = pairs.teams.get().pk
+    r = c.post(
+        f"/tournaments/{pairs.pk}/teams/{team_id}/accept/", {"client_seed": "c"}, follow=True
+    )
+    assert "You joined the team" in r.content.decode()
+    assert pairs.entries.get(user=carol).status == EntryStatus.REGISTERED
+    assert c.post(f"/tournaments/{pairs.pk}/teams/{team_id}/maybe/").status_code == 404
+
+
+@pytest.mark.parametrize("action", ["start", "pause", "resume", "cancel", "disqualify"])
+def test_staff_controls_refuse_players(client, action, make_tournament, player):
+    t = make_tournament()
+    bob = player()
+    before = snapshot()
+    r = logged_in(client, bob).post(
+        f"/tournaments/{t.pk}/staff/{action}/", {"reason": "because", "user_id": bob.pk}
+    )
+    assert r.status_code == 403
+    assert "Only staff may" in r.content.decode()
+    assert snapshot() == before
+
+
+def test_staff_controls_work_with_a_reason(client, make_tournament, player, staff):
+    t = make_tournament()
+    players = [player() for _ in range(4)]
+    for p in players:
+        services.register(tournament_id=t.pk, by=p)
+    c = logged_in(client, staff)
+    r = c.post(f"/tournaments/{t.pk}/staff/start/", {"reason": ""}, follow=True)
+    assert "Give a reason" in r.content.decode()
+    r = c.post(f"/tournaments/{t.pk}/staff/start/", {"reason": "everyone is here"}, follow=True)
+    assert "The tournament is started." in r.content.decode()
+    assert Tournament.objects.get(pk=t.pk).status == Status.RUNNING
+    html = r.content.decode()
+    for action in ("pause", "cancel", "disqualify"):
+        assert f'data-testid="staff-{action}"' in html
+    assert 'data-testid="staff-start"' not in html and 'data-testid="staff-resume"' not in html
+    r = c.post(f"/tournaments/{t.pk}/staff/pause/", {"reason": ""}, follow=True)
+    assert "give a reason" in r.content.decode()
+    c.post(f"/tournaments/{t.pk}/staff/pause/", {"reason": "tea"})
+    body = {"reason": "marked cards", "user_id": players[1].pk}
+    r = c.post(f"/tournaments/{t.pk}/staff/disqualify/", body, follow=True)
+    assert "disqualified" in r.content.decode()
+    r = c.post(f"/tournaments/{t.pk}/staff/cancel/", {"reason": "storm"}, follow=True)
+    html = r.content.decode()
+    assert "cancelled" in html and "marked cards" in html and "tea" in html
+    assert all(wallet_balance(p) == 10_000 for p in players)
+    assert c.post(f"/tournaments/{t.pk}/staff/explode/", {"reason": "x"}).status_code == 404
+
+
+def test_new_tournament_page(client, player, staff):
+    r = client.get("/tournaments/new/")
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+    r = logged_in(client, player()).get("/tournaments/new/")
+    assert r.status_code == 403 and "Only staff may create tournaments" in r.content.decode()
+    c = logged_in(client, staff)
+    r = c.get("/tournaments/new/")
+    assert r.status_code == 200
+    html = r.content.decode()
+    for field in (
+        "name", "format", "variant", "advance", "rounds", "final_table", "entry_fee",
+        "house_fee", "capacity", "min_entrants", "registration_opens_at",
+        "registration_closes_at", "starts_at", "prizes", "refund", "review_minutes",
+        "opt_play_timer", "opt_choose_timer", "opt_double_timer", "opt_doubling",
+    ):  # fmt: skip
+        assert f'name="{field}"' in html, field
+    assert 'value="50, 30, 20"' in html and 'value="10"' in html  # prizes, review minutes
+    form = {
+        "name": "Friday pods",
+        "format": "swiss",
+        "variant": "complex",
+        "advance": "2",
+        "rounds": "3",
+        "final_table": "on",
+        "entry_fee": "2.50",
+        "house_fee": "12.5",
+        "capacity": "16",
+        "min_entrants": "4",
+        "registration_opens_at": "2026-01-01T10:00",
+        "registration_closes_at": "2099-01-01T10:00",
+        "starts_at": "2099-01-01T11:00",
+        "prizes": "60, 30, 10",
+        "refund": "80",
+        "review_minutes": "5",
+        "opt_choose_timer": "20",
+        "opt_double_timer": "10",
+        "opt_play_timer": "15",
+        "opt_doubling": "simultaneous",
+        "opt_self_double": "leader_gains",
+        "opt_partner_tie": "draw",
+        "opt_contract_timeout": "first_unplayed",
+        "opt_leave_paid_table": "forfeit",
+    }
+    bad = {**form, "prizes": "60, 30"}
+    before = snapshot()
+    r = c.post("/tournaments/new/", bad)
+    assert r.status_code == 400 and "must add up to 100 %, not 90 %" in r.content.decode()
+    r = c.post("/tournaments/new/", {**form, "entry_fee": "2.5055"})
+    assert r.status_code == 400 and "at most 2 decimals" in r.content.decode()
+    r = c.post("/tournaments/new/", {**form, "starts_at": "2098-01-01T11:00"})
+    assert r.status_code == 400 and "close by the start" in r.content.decode()
+    assert snapshot() == before
+    r = c.post("/tournaments/new/", form)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    t = Tournament.objects.get(name="Friday pods")
+    assert r["Location"] == f"/tournaments/{t.pk}/"
+    assert (t.entry_fee, t.house_fee_bps, t.prize_bps, t.refund_bps) == (
+        250,
+        1250,
+        [6000, 3000, 1000],
+        8000,
+    )
+    assert (t.rounds, t.final_table, t.review_seconds, t.options["play_timer"]) == (
+        3,
+        True,
+        300,
+        15,
+    )
+    assert t.created_by == staff
+
+
+# -- in a browser --------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_staff_create_players_register_live_page_follows(
+    request, live_server, player, staff
+):
+    """Chromium: staff create a tournament on /tournaments/new/, two players register on its
+    page, and the live page (already open) shows both entrants by itself (the one long poll);
+    staff start it, the real worker opens round 1 and plays it out by the timeout rules, and
+    the live pages show the table, its result and the final places by themselves; staff
+    cancel it (every fee refunded). Screenshots at 1280x800 and 390x844 in test-artifacts/."""
+    import re
+
+    from django.test import Client
+
+    worker = request.getfixturevalue("worker")  # the real Celery worker opens the rounds
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+
+    from tests.web.conftest import log_in
+
+    admin = open_page(width=1280, height=800)
+    log_in(admin, live_server.url, Client(), staff)
+    admin.goto("/tournaments/new/")
+    admin.fill("#id_name", "Browser cup")
+    admin.fill("#id_entry_fee", "1.50")
+    admin.fill("#id_prizes", "70, 30")
+    admin.fill("#id_min_entrants", "2")
+    admin.fill("#id_rounds", "1")
+    admin.uncheck("#id_final_table")
+    admin.screenshot(path=str(shots / "tournament-new-1280.png"), full_page=True)
+    admin.click("[data-testid=create-tournament]")
+    admin.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+    t = Tournament.objects.get(name="Browser cup")
+    assert (t.entry_fee, t.prize_bps) == (150, [7000, 3000])
+    assert "is created" in admin.locator(".messages").inner_text()
+
+    watcher = open_page(width=390, height=844)
+    watcher.goto(f"/tournaments/{t.pk}/live/")
+    watcher.wait_for_function("document.getElementById('live-app').dataset.version !== ''")
+
+    names = []
+    for name in ("Amira", "Basel"):
+        user = player(name)
+        names.append(name)
+        page = open_page(width=1280, height=800)
+        log_in(page, live_server.url, Client(), user)
+        page.goto(f"/tournaments/{t.pk}/")
+        seed = page.input_value("#id_client_seed")
+        assert re.fullmatch(r"[0-9a-f]{32}", seed)
+        page.click("[data-testid=register]")
+        page.locator(".message.success").wait_for()
+        assert "You are registered." in page.locator(".messages").inner_text()
+        assert page.locator("[data-testid=entry-status]").inner_text() == "registered"
+        assert t.entries.get(user=user).client_seed == seed
+        # the live page, opened before, follows by itself
+        watcher.locator("#entrants li", has_text=name).wait_for(timeout=15_000)
+    page.screenshot(path=str(shots / "tournament-detail-1280.png"), full_page=True)
+    assert watcher.locator("#entrant-count").inner_text() == "2"
+    watcher.screenshot(path=str(shots / "tournament-live-390.png"), full_page=True)
+    wide = open_page(width=1280, height=800)
+    wide.goto(f"/tournaments/{t.pk}/live/")
+    for name in names:
+        wide.locator("#entrants li", has_text=name).wait_for()
+    wide.screenshot(path=str(shots / "tournament-live-1280.png"), full_page=True)
+    narrow = open_page(width=390, height=844)
+    narrow.goto(f"/tournaments/{t.pk}/")
+    narrow.screenshot(path=str(shots / "tournament-detail-390.png"), full_page=True)
+    listing = open_page(width=390, height=844)
+    listing.goto("/tournaments/")
+    assert "Browser cup" in listing.locator("[data-testid=group-upcoming]").inner_text()
+    listing.screenshot(path=str(shots / "tournament-list-390.png"), full_page=True)
+
+    # staff start it early from the tournament page; the worker opens round 1 (two bots fill
+    # the table) and the live pages show the round and its table by themselves
+    admin.goto(f"/tournaments/{t.pk}/")
+    admin.fill("#reason-start", "both players are here")
+    admin.click("[data-testid=staff-start] button")
+    admin.locator(".message.success").wait_for()
+    try:
+        wide.locator("[data-testid=live-table] a", has_text="Table 1").first.wait_for(
+            timeout=30_000
+        )
+    except Exception:
+        wide.screenshot(path=str(shots / "tournament-live-failed.png"), full_page=True)
+        raise AssertionError(worker.log.read_text()[-4000:]) from None
+    href = wide.locator("[data-testid=live-table] a").first.get_attribute("href")
+    assert re.fullmatch(r"/tables/\d+/", href)
+    assert "both players are here" in wide.locator("#admin-actions").inner_text()
+    wide.screenshot(path=str(shots / "tournament-live-round-1280.png"), full_page=True)
+    watcher.locator("[data-testid=live-table]").first.wait_for(timeout=30_000)
+    watcher.screenshot(path=str(shots / "tournament-live-round-390.png"), full_page=True)
+    admin.goto(f"/tournaments/{t.pk}/")
+    assert admin.locator("[data-testid=draw-verified]").inner_text().startswith("✓")
+    admin.screenshot(path=str(shots / "tournament-staff-1280.png"), full_page=True)
+    # the round plays out by the timeout rules (the players never look: no-shows, last at
+    # the table); the live page shows the result, the final places and the prizes by itself
+    wide.wait_for_function(
+        "document.getElementById('live-app').dataset.status === 'review'", timeout=240_000
+    )
+    wide.locator("[data-testid=final] tbody tr").first.wait_for()
+    assert wide.locator("[data-testid=final] tbody tr").count() == 2
+    assert "no-show" in wide.locator("[data-testid=live-table]").first.inner_text()
+    wide.screenshot(path=str(shots / "tournament-live-review-1280.png"), full_page=True)
+    watcher.wait_for_function("document.getElementById('live-app').dataset.status === 'review'")
+    watcher.screenshot(path=str(shots / "tournament-live-review-390.png"), full_page=True)
+    admin.goto(f"/tournaments/{t.pk}/")
+    admin.fill("#reason-cancel", "end of the browser test")
+    admin.click("[data-testid=staff-cancel] button")
+    admin.locator(".message.success").wait_for()
+    wide.wait_for_function("document.getElementById('live-app').dataset.status === 'cancelled'")
+    assert "end of the browser test" in wide.locator("#admin-actions").inner_text()
+
+
+def test_percentages_and_fees_as_typed():
+    from django import forms as django_forms
+
+    from tournaments.describe import percent
+    from tournaments.forms import parse_fee, parse_percent
+
+    assert [percent(b) for b in (10_000, 5000, 1250, 1, 0)] == [
+        "100 %",
+        "50 %",
+        "12.5 %",
+        "0.01 %",
+        "0 %",
+    ]
+    assert parse_percent("12.5", "house fee") == 1250 and parse_percent("100 %", "x") == 10_000
+    assert parse_fee("0") == 0 and parse_fee("2.50") == 250
+    for bad in ("101", "-1", "1.234", "ten", ""):
+        with pytest.raises(django_forms.ValidationError):
+            parse_percent(bad, "house fee")

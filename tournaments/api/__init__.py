@@ -1,0 +1,1 @@
+"""The tournaments REST API (Django REST framework): thin views over services and selectors."""

@@ -1,0 +1,327 @@
+"""Shapes of the tournaments API: input bodies (only their declared fields; money in integer
+minor units, shares in basis points) and typed answers, so ``/api/schema/`` describes every
+field. The answers render the dicts of ``tournaments.selectors`` as they are."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.api.serializers import BodySerializer, WholeNumberField
+from games.engine import VARIANTS
+from tournaments.models import BASIS_POINTS, Format
+from tournaments.selectors import LIST_GROUPS
+
+# -- input ------------------------------------------------------------------------------------
+
+
+class ListQuerySerializer(serializers.Serializer):
+    group = serializers.ChoiceField(choices=list(LIST_GROUPS), required=False)
+
+
+class LiveQuerySerializer(serializers.Serializer):
+    since = serializers.IntegerField(min_value=0, required=False)
+    wait = serializers.FloatField(min_value=0, max_value=30, required=False, default=3.0)
+
+
+class CreateTournamentSerializer(BodySerializer):
+    """Every parameter of a tournament (``tournaments.services.create_tournament``)."""
+
+    name = serializers.CharField(max_length=100)
+    format = serializers.ChoiceField(choices=Format.values, default=Format.SWISS)
+    variant = serializers.ChoiceField(
+        choices=VARIANTS, default="complex", help_text="a *_partner variant: teams of two"
+    )
+    options = serializers.DictField(
+        required=False, default=dict, help_text="games.engine.Options fields, timers included"
+    )
+    advance = WholeNumberField(default=2, help_text="knockout, solo: top k of a table (1 or 2)")
+    rounds = WholeNumberField(default=0, help_text="Swiss: the number of rounds R")
+    final_table = serializers.BooleanField(default=False, help_text="Swiss: a final table")
+    entry_fee = WholeNumberField(min_value=0, default=0, help_text="minor units (0: free)")
+    house_fee_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=0)
+    capacity = WholeNumberField(help_text="most entrants (solo) or teams")
+    min_entrants = WholeNumberField(help_text="fewest entrants (solo) or teams")
+    registration_opens_at = serializers.DateTimeField()
+    registration_closes_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField()
+    prize_bps = serializers.ListField(
+        child=WholeNumberField(min_value=0, max_value=BASIS_POINTS),
+        min_length=1,
+        max_length=1000,
+        help_text="basis points of the pool by final place 1..n, summing to 10000",
+    )
+    refund_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=BASIS_POINTS)
+    review_seconds = WholeNumberField(min_value=0, required=False)
+    draft = serializers.BooleanField(default=False, help_text="keep registration shut")
+
+
+class RegisterSerializer(BodySerializer):
+    client_seed = serializers.CharField(
+        required=False,
+        max_length=64,
+        trim_whitespace=False,
+        help_text="1 to 64 printable ASCII characters mixed into the seating draw; omit it "
+        "and the server makes one",
+    )
+
+
+class InviteSerializer(BodySerializer):
+    display_name = serializers.CharField(max_length=150, help_text="the partner's display name")
+
+
+class ReasonSerializer(BodySerializer):
+    reason = serializers.CharField(max_length=500, help_text="shown on the tournament page")
+
+
+class DisqualifySerializer(ReasonSerializer):
+    user_id = WholeNumberField(min_value=1, help_text="the entrant's user id")
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+class SummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.ChoiceField(choices=Format.values)
+    format_name = serializers.CharField()
+    format_name_ar = serializers.CharField()
+    team_mode = serializers.BooleanField(help_text="partnership: teams of two")
+    advance = serializers.IntegerField(help_text="knockout: top k of each table advance")
+    rounds = serializers.IntegerField(help_text="Swiss: rounds R")
+    final_table = serializers.BooleanField()
+    variant = serializers.CharField()
+    options = serializers.DictField(help_text="engine options of every table, timers included")
+    entry_fee = serializers.IntegerField(help_text="minor units")
+    entry_fee_text = serializers.CharField()
+    house_fee_bps = serializers.IntegerField()
+    capacity = serializers.IntegerField()
+    min_entrants = serializers.IntegerField()
+    registered = serializers.IntegerField(help_text="entrants (solo) or teams holding a place")
+    registration_opens_at = serializers.DateTimeField()
+    registration_closes_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField()
+    refund_bps = serializers.IntegerField()
+    review_seconds = serializers.IntegerField()
+    status = serializers.CharField()
+    status_name = serializers.CharField()
+    version = serializers.IntegerField(help_text="the live version (see live/)")
+
+
+class ListSerializer(serializers.Serializer):
+    upcoming = SummarySerializer(many=True)
+    running = SummarySerializer(many=True)
+    finished = SummarySerializer(many=True)
+
+
+class PrizeSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    bps = serializers.IntegerField()
+    amount = serializers.IntegerField(help_text="minor units")
+    text = serializers.CharField()
+
+
+class EntrantSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    entrant = serializers.CharField()
+    user_id = serializers.IntegerField()
+    name = serializers.CharField()
+    team = serializers.CharField(allow_null=True)
+    status = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(allow_null=True)
+    prize_text = serializers.CharField(allow_null=True)
+    client_seed = serializers.CharField()
+
+
+class TeamSerializer(serializers.Serializer):
+    team = serializers.CharField()
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    members = serializers.ListField(child=serializers.IntegerField())
+    names = serializers.ListField(child=serializers.CharField())
+    invited = serializers.IntegerField(allow_null=True)
+    invited_name = serializers.CharField(allow_null=True)
+
+
+class AdminActionSerializer(serializers.Serializer):
+    action = serializers.CharField()
+    by = serializers.CharField(allow_null=True, help_text="None: the site itself")
+    reason = serializers.CharField(allow_blank=True)
+    at = serializers.DateTimeField()
+    details = serializers.DictField()
+
+
+class PublishedEntrantSerializer(serializers.Serializer):
+    entrant = serializers.CharField()
+    name = serializers.CharField()
+    client_seed = serializers.CharField()
+    team = serializers.CharField(allow_null=True)
+
+
+class InvitationSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField()
+    # "from" is a Python keyword: declared below.
+
+
+InvitationSerializer._declared_fields["from"] = serializers.CharField(
+    help_text="the inviting player's display name"
+)
+
+
+class MeSerializer(serializers.Serializer):
+    entry_status = serializers.CharField(allow_null=True)
+    paid = serializers.IntegerField()
+    refunded = serializers.IntegerField()
+    team = serializers.CharField(allow_null=True)
+    team_id = serializers.IntegerField(allow_null=True)
+    team_status = serializers.CharField(allow_null=True)
+    partner = serializers.CharField(allow_null=True)
+    invited = serializers.CharField(allow_null=True)
+    invitations = InvitationSerializer(many=True)
+    place = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(allow_null=True)
+    prize_text = serializers.CharField(allow_null=True)
+
+
+class DetailSerializer(SummarySerializer):
+    prize_table = PrizeSerializer(many=True)
+    entrants = EntrantSerializer(many=True)
+    teams = TeamSerializer(many=True)
+    admin_actions = AdminActionSerializer(many=True)
+    draw_commitment = serializers.CharField()
+    draw_seed = serializers.CharField(allow_null=True, help_text="revealed at the start")
+    draw_key = serializers.CharField(allow_null=True)
+    published_entrants = PublishedEntrantSerializer(many=True)
+    pool = serializers.IntegerField(allow_null=True)
+    house_fee = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    review_ends_at = serializers.DateTimeField(allow_null=True)
+    prizes_paid_at = serializers.DateTimeField(allow_null=True)
+    cancelled_at = serializers.DateTimeField(allow_null=True)
+    me = MeSerializer(help_text="the caller's entry, team and invitations")
+    draw_url = serializers.CharField(help_text="the trix-draw/1 record (after the start)")
+    live_url = serializers.CharField()
+
+
+class MineSerializer(SummarySerializer):
+    entry_status = serializers.CharField(allow_null=True)
+    place = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(allow_null=True)
+    prize_text = serializers.CharField(allow_null=True)
+    team = serializers.CharField(allow_null=True)
+    invitation = serializers.IntegerField(allow_null=True, help_text="a team id inviting you")
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    unit = serializers.CharField(allow_null=True, help_text="None: a bot")
+    name = serializers.CharField()
+
+
+class UnitResultSerializer(serializers.Serializer):
+    unit = serializers.CharField(allow_null=True)
+    place = serializers.IntegerField()
+    score = serializers.IntegerField()
+
+
+class BracketTableSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    table_id = serializers.IntegerField(help_text="watch it at /tables/<table_id>/")
+    table_status = serializers.CharField()
+    table_version = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+    scores = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True, help_text="seat -> match score"
+    )
+    result = UnitResultSerializer(many=True, allow_null=True)
+    no_show = serializers.ListField(child=serializers.CharField())
+    disqualified = serializers.ListField(child=serializers.CharField())
+    advanced = serializers.ListField(child=serializers.CharField())
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    show_up_deadline = serializers.DateTimeField()
+    byes = serializers.ListField(child=serializers.CharField())
+    tables = BracketTableSerializer(many=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    unit = serializers.CharField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    score = serializers.IntegerField()
+    opponents_points = serializers.IntegerField()
+    draw_rank = serializers.IntegerField()
+
+
+class FinalPlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    unit = serializers.CharField()
+    name = serializers.CharField()
+    prize = serializers.IntegerField(help_text="minor units")
+    prize_text = serializers.CharField()
+
+
+class DrawSerializer(serializers.Serializer):
+    commitment = serializers.CharField()
+    seed = serializers.CharField(allow_null=True)
+    record_available = serializers.BooleanField()
+
+
+class LiveSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="send it back as since")
+    status = serializers.CharField()
+    status_name = serializers.CharField()
+    name = serializers.CharField()
+    format = serializers.ChoiceField(choices=Format.values)
+    team_mode = serializers.BooleanField()
+    registered = serializers.IntegerField()
+    entrants = EntrantSerializer(many=True)
+    teams = TeamSerializer(many=True)
+    prize_table = PrizeSerializer(many=True)
+    rounds = RoundSerializer(many=True)
+    standings = StandingSerializer(many=True)
+    final = FinalPlaceSerializer(many=True)
+    admin_actions = AdminActionSerializer(many=True)
+    draw = DrawSerializer()
+
+
+class DrawEntrantSerializer(serializers.Serializer):
+    entrant = serializers.CharField()
+    client_seed = serializers.CharField()
+
+
+class DrawRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    kind = serializers.CharField()
+    order = serializers.ListField(child=serializers.CharField())
+    tables = serializers.ListField(child=serializers.ListField(allow_null=True))
+    byes = serializers.ListField(child=serializers.CharField())
+    results = serializers.ListField(allow_null=True)
+
+
+class DrawRecordSerializer(serializers.Serializer):
+    """The ``trix-draw/1`` record (``docs/fairness.md``); ``trix verify`` checks it."""
+
+    format = serializers.CharField(help_text="trix-draw/1")
+    event = serializers.CharField()
+    tournament = serializers.DictField()
+    commitment = serializers.CharField()
+    server_seed = serializers.CharField()
+    entrants = DrawEntrantSerializer(many=True)
+    teams = serializers.DictField(required=False)
+    rounds = DrawRoundSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    code = serializers.CharField()

@@ -1,0 +1,330 @@
+"""Thin API views of tournaments: validate the body with a serializer, call one service or
+selector, answer with a typed serializer. Errors are the API's ``{"error", "code"}``: a
+:class:`~tournaments.errors.TournamentError` answers with its own status and code; staff
+actions refuse anyone else with 403 ``permission_denied`` before reading the body."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from tournaments import live, selectors, services
+from tournaments.api import serializers as s
+from tournaments.errors import NotFound, TournamentError
+
+ERRORS = {
+    400: s.ErrorSerializer,
+    401: s.ErrorSerializer,
+    403: s.ErrorSerializer,
+    404: s.ErrorSerializer,
+    409: s.ErrorSerializer,
+}
+
+
+class TournamentThrottle(UserRateThrottle):
+    """Writes of tournaments: at most ``TRIX_ACTION_RATE`` per user (as the tables' actions),
+    counted apart from them; 429 ``throttled`` above it."""
+
+    scope = "tournaments"
+
+    def __init__(self):
+        self.rate = settings.TRIX_ACTION_RATE
+        super().__init__()
+
+
+class IsStaff(BasePermission):
+    """Staff only: anonymous 401, anyone else 403 with the view's ``staff_message``."""
+
+    def has_permission(self, request, view) -> bool:
+        user = request.user
+        if not (user and user.is_authenticated):
+            return False
+        if not user.is_staff:
+            self.message = f"only staff may {view.staff_message}"
+            return False
+        return True
+
+
+class TournamentView(APIView):
+    """The tournaments API's base: errors of the services answered in the API's shape."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, TournamentError):
+            return Response({"error": exc.message, "code": exc.code}, status=exc.status)
+        return super().handle_exception(exc)
+
+
+class WriteView(TournamentView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [TournamentThrottle]
+
+
+class StaffView(WriteView):
+    permission_classes = [IsStaff]
+    staff_message = "manage tournaments"
+
+
+def detail_data(tournament_id: int, user) -> dict:
+    """The detail answer: the selector's, the caller's own entry and the related URLs."""
+    data = selectors.tournament_detail(tournament_id)
+    if data is None:
+        raise NotFound(f"no tournament {tournament_id}")
+    data["me"] = selectors.player_status(tournament_id=tournament_id, user=user)
+    data["draw_url"] = reverse("tournaments-api:draw", args=[tournament_id])
+    data["live_url"] = reverse("tournaments-api:live", args=[tournament_id])
+    return s.DetailSerializer(data).data
+
+
+def _exists(tournament_id: int) -> None:
+    if not selectors.tournament_exists(tournament_id=tournament_id):
+        raise NotFound(f"no tournament {tournament_id}")
+
+
+class ListView(TournamentView):
+    """GET: upcoming, running and finished tournaments (``?group=`` one of them only).
+    POST (staff): create a tournament; 201 with its detail."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [TournamentThrottle]
+
+    def get_permissions(self):
+        return [IsStaff()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    staff_message = "create tournaments"
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        parameters=[s.ListQuerySerializer],
+        responses={200: s.ListSerializer, 400: s.ErrorSerializer},
+    )
+    def get(self, request):
+        query = s.ListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        group = query.validated_data.get("group")
+        rows = selectors.tournament_list()
+        if group:
+            rows = {g: (v if g == group else []) for g, v in rows.items()}
+        return Response(s.ListSerializer(rows).data)
+
+    @extend_schema(
+        request=s.CreateTournamentSerializer, responses={201: s.DetailSerializer, **ERRORS}
+    )
+    def post(self, request):
+        body = s.CreateTournamentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        t = services.create_tournament(by=request.user, **body.validated_data)
+        return Response(detail_data(t.pk, request.user), status=status.HTTP_201_CREATED)
+
+
+class DetailView(TournamentView):
+    """One tournament: rules and parameters, entrants, teams, the prize table in money, the
+    admin actions, the draw commitment (the seed after the start), your own entry."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.DetailSerializer, 404: s.ErrorSerializer})
+    def get(self, request, tournament_id: int):
+        return Response(detail_data(tournament_id, request.user))
+
+
+class RegisterView(WriteView):
+    """Enter the tournament; the entry fee moves from your wallet into its escrow."""
+
+    @extend_schema(request=s.RegisterSerializer, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        body = s.RegisterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.register(
+            tournament_id=tournament_id,
+            by=request.user,
+            client_seed=body.validated_data.get("client_seed"),
+        )
+        return Response(detail_data(tournament_id, request.user))
+
+
+class UnregisterView(WriteView):
+    """Leave before registration closes; the fee comes back by the tournament's refund rule."""
+
+    @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        s.BodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        services.unregister(tournament_id=tournament_id, by=request.user)
+        return Response(detail_data(tournament_id, request.user))
+
+
+class InviteView(WriteView):
+    """Partnership: invite a partner to your team by their display name."""
+
+    @extend_schema(request=s.InviteSerializer, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        body = s.InviteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.invite_partner(
+            tournament_id=tournament_id,
+            by=request.user,
+            display_name=body.validated_data["display_name"],
+        )
+        return Response(detail_data(tournament_id, request.user))
+
+
+class AcceptView(WriteView):
+    """Accept a team's invitation: you pay your own entry fee and the team is complete."""
+
+    @extend_schema(request=s.RegisterSerializer, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, team_id: int):
+        body = s.RegisterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry = services.accept_invite(
+            team_id=team_id, by=request.user, client_seed=body.validated_data.get("client_seed")
+        )
+        return Response(detail_data(entry.tournament_id, request.user))
+
+
+class DeclineView(WriteView):
+    """Decline a team's invitation."""
+
+    @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, team_id: int):
+        s.BodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        team = services.decline_invite(team_id=team_id, by=request.user)
+        return Response(detail_data(team.tournament_id, request.user))
+
+
+class LiveView(TournamentView):
+    """The live bracket and standings, one long poll for the whole tournament: with
+    ``since`` equal to the current live version, waits up to ``wait`` seconds (0 to 30,
+    default 3, held at most ``TRIX_STATE_WAIT_MAX``) for any change (a round, a table's move,
+    a result, an admin action); otherwise answers at once."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("since", int, description="the live version you have"),
+            OpenApiParameter("wait", float, description="seconds to hold for a newer version"),
+        ],
+        responses={200: s.LiveSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer},
+    )
+    def get(self, request, tournament_id: int):
+        query = s.LiveQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        _exists(tournament_id)
+        since = query.validated_data.get("since")
+        if since is not None:
+            live.wait_for_change(
+                tournament_id=tournament_id, since=since, wait=query.validated_data["wait"]
+            )
+        return Response(s.LiveSerializer(selectors.live_page(tournament_id=tournament_id)).data)
+
+
+class DrawRecordView(TournamentView):
+    """The seating draw's ``trix-draw/1`` record as a download (``trix verify`` it); 409
+    ``not_revealed`` before the start (the secret is never shown before)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: s.DrawRecordSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
+    )
+    def get(self, request, tournament_id: int):
+        _exists(tournament_id)
+        record = selectors.draw_record(tournament_id)
+        if record is None:
+            return Response(
+                {
+                    "error": "the draw is revealed when the tournament starts: its commitment "
+                    "is on the tournament page until then",
+                    "code": "not_revealed",
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        response = JsonResponse(record, json_dumps_params={"indent": 2})
+        response["Content-Disposition"] = (
+            f'attachment; filename="tournament-{tournament_id}-draw.json"'
+        )
+        return response
+
+
+class MineView(TournamentView):
+    """Your tournaments, newest first: your entry's status, place and prize, invitations."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.MineSerializer(many=True), 401: s.ErrorSerializer})
+    def get(self, request):
+        return Response(s.MineSerializer(selectors.my_tournaments(request.user), many=True).data)
+
+
+class StartView(StaffView):
+    """Start now (staff): registration closes, the draw is revealed, round 1 opens; below
+    the minimum the tournament is cancelled and every fee refunded."""
+
+    staff_message = "start tournaments"
+
+    @extend_schema(request=s.ReasonSerializer, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        body = s.ReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.start(
+            tournament_id=tournament_id, by=request.user, reason=body.validated_data["reason"]
+        )
+        return Response(detail_data(tournament_id, request.user))
+
+
+def _reason_action(service, message: str, doc: str):
+    class View(StaffView):
+        staff_message = message
+
+        @extend_schema(request=s.ReasonSerializer, responses={200: s.DetailSerializer, **ERRORS})
+        def post(self, request, tournament_id: int):
+            body = s.ReasonSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            service(
+                tournament_id=tournament_id, by=request.user, reason=body.validated_data["reason"]
+            )
+            return Response(detail_data(tournament_id, request.user))
+
+    View.__doc__ = doc
+    View.__name__ = View.__qualname__ = f"{service.__name__.capitalize()}View"
+    return View
+
+
+PauseView = _reason_action(
+    services.pause, "pause tournaments", "Pause (staff): no new round opens; tables go on."
+)
+ResumeView = _reason_action(
+    services.resume, "resume tournaments", "Resume (staff): a round that became due opens."
+)
+CancelView = _reason_action(
+    services.cancel,
+    "cancel tournaments",
+    "Cancel (staff): tables still playing end, every entry fee is refunded.",
+)
+
+
+class DisqualifyView(StaffView):
+    """Disqualify an entrant (staff): last where they sit, no prize; recorded with why."""
+
+    staff_message = "disqualify players"
+
+    @extend_schema(request=s.DisqualifySerializer, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        body = s.DisqualifySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.disqualify(
+            tournament_id=tournament_id,
+            by=request.user,
+            user_id=body.validated_data["user_id"],
+            reason=body.validated_data["reason"],
+        )
+        return Response(detail_data(tournament_id, request.user))

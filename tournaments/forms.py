@@ -1,0 +1,198 @@
+"""The staff page's form to create a tournament: every parameter of issue 11 with a default.
+
+Money is typed in currency units as on the wallet page (``wallet.forms.parse_amount``; ``0``
+for a free event); shares are typed as percentages (``12.5``) and become basis points; the
+prize table is percentages by final place (``50, 30, 20``). Times are the site's time zone
+(``settings.TIME_ZONE``). The form only converts; ``services.create_tournament`` checks the
+parameters and names the first bad one.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils import timezone
+
+from games.engine.options import Options
+from tournaments.describe import FORMATS
+from tournaments.models import BASIS_POINTS, Format
+from wallet.forms import parse_amount
+from web.names import VARIANTS, option_specs
+
+_PERCENT = re.compile(r"\d{1,3}(?:\.\d{1,2})?")
+DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+def parse_percent(text: str, field: str) -> int:
+    """``"12.5"`` -> ``1250`` basis points (at most 2 decimals, 0 to 100). Raises
+    ``forms.ValidationError`` naming ``field``."""
+    text = (text or "").strip().rstrip("%").strip()
+    if not _PERCENT.fullmatch(text):
+        raise forms.ValidationError(f"{field}: a percentage like 10 or 12.5")
+    try:
+        bps = int(Decimal(text.replace(",", ".")) * 100)
+    except InvalidOperation:
+        raise forms.ValidationError(f"{field}: a percentage like 10 or 12.5") from None
+    if not 0 <= bps <= BASIS_POINTS:
+        raise forms.ValidationError(f"{field}: from 0 to 100 %")
+    return bps
+
+
+def parse_fee(text: str) -> int:
+    """An entry fee in currency units (``0`` allowed) -> minor units."""
+    if (text or "").strip() in ("0", "0.0", "0.00"):
+        return 0
+    return parse_amount(text)
+
+
+def _when(minutes: int) -> str:
+    now = timezone.localtime().replace(second=0, microsecond=0)
+    return (now + timedelta(minutes=minutes)).strftime(DATETIME_FORMAT)
+
+
+def _dt(**kw: Any) -> forms.DateTimeField:
+    return forms.DateTimeField(
+        input_formats=[DATETIME_FORMAT, "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_FORMAT),
+        **kw,
+    )
+
+
+class CreateTournamentForm(forms.Form):
+    """Every parameter; ``to_parameters()`` gives ``services.create_tournament``'s keywords."""
+
+    name = forms.CharField(max_length=100)
+    format = forms.ChoiceField(
+        choices=[(code, f"{n['en']} · {n['ar']}") for code, n in FORMATS.items()],
+        initial=Format.SWISS,
+        help_text="Swiss pods: everyone plays every round. Knockout: the top k advance.",
+    )
+    variant = forms.ChoiceField(
+        choices=[(code, f"{n['en']} · {n['ar']}") for code, n in VARIANTS.items()],
+        initial="complex",
+        help_text="A Partner variant makes a partnership event (شراكة): teams of two.",
+    )
+    advance = forms.TypedChoiceField(
+        choices=[(2, "top 2 of each table"), (1, "top 1 of each table")],
+        coerce=int,
+        initial=2,
+        label="Knockout: who advances (solo)",
+    )
+    rounds = forms.IntegerField(min_value=1, initial=3, label="Swiss: rounds R")
+    final_table = forms.BooleanField(
+        required=False, initial=True, label="Swiss: a final table of the top 4 (solo) or 2 teams"
+    )
+    entry_fee = forms.CharField(
+        max_length=20,
+        initial="0",
+        label=f"Entry fee ({settings.TRIX_CURRENCY})",
+        help_text="0 for a free event; like 5 or 5.50.",
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "dir": "ltr"}),
+    )
+    house_fee = forms.CharField(
+        max_length=8, initial="0", label="House fee (% of the pool)", help_text="Like 10 or 2.5."
+    )
+    capacity = forms.IntegerField(min_value=2, initial=16, label="Capacity (entrants or teams)")
+    min_entrants = forms.IntegerField(
+        min_value=2, initial=4, label="Minimum to start (entrants or teams)"
+    )
+    registration_opens_at = _dt(label="Registration opens")
+    registration_closes_at = _dt(label="Registration closes")
+    starts_at = _dt(label="Start")
+    prizes = forms.CharField(
+        max_length=400,
+        initial="50, 30, 20",
+        label="Prize table (% of the pool by final place)",
+        help_text="Percentages for places 1, 2, 3…, summing to 100 (a dot for decimals: 12.5).",
+    )
+    refund = forms.CharField(
+        max_length=8,
+        initial="100",
+        label="Refund on unregistering (% of the fee)",
+        help_text="Before registration closes. 100 = the whole fee.",
+    )
+    review_minutes = forms.IntegerField(
+        min_value=0,
+        initial=settings.TRIX_TOURNAMENT_REVIEW_SECONDS // 60,
+        label="Review window (minutes)",
+        help_text="Between the end and the payment of the prizes.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["registration_opens_at"].initial = _when(0)
+        self.fields["registration_closes_at"].initial = _when(60)
+        self.fields["starts_at"].initial = _when(60)
+        self.option_fields = []
+        for spec in option_specs():
+            if spec["name"] == "variant":
+                continue
+            name = f"opt_{spec['name']}"
+            if spec["kind"] == "choice":
+                field = forms.ChoiceField(choices=spec["values"], initial=spec["default"])
+            elif spec["kind"] == "bool":
+                field = forms.BooleanField(required=False, initial=spec["default"])
+            else:
+                field = forms.IntegerField(min_value=1, initial=spec["default"])
+            field.label = spec["label"]
+            field.help_text = (
+                spec["help"]
+                if spec["kind"] != "seconds"
+                else (f"Every tournament table has timers. Default {spec['default']} s.")
+            )
+            self.fields[name] = field
+            self.option_fields.append(name)
+
+    def clean_entry_fee(self) -> int:
+        return parse_fee(self.cleaned_data["entry_fee"])
+
+    def clean_house_fee(self) -> int:
+        return parse_percent(self.cleaned_data["house_fee"], "house fee")
+
+    def clean_refund(self) -> int:
+        return parse_percent(self.cleaned_data["refund"], "refund")
+
+    def clean_prizes(self) -> list[int]:
+        parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["prizes"]) if p]
+        if not parts:
+            raise forms.ValidationError("Give at least one percentage.")
+        out = [parse_percent(p, f"place {i}") for i, p in enumerate(parts, start=1)]
+        if sum(out) != BASIS_POINTS:
+            total = Decimal(sum(out)) / 100
+            raise forms.ValidationError(f"The prize table must add up to 100 %, not {total} %.")
+        return out
+
+    def to_parameters(self) -> dict[str, Any]:
+        """``services.create_tournament``'s keywords (without ``by``)."""
+        d = self.cleaned_data
+        options = {}
+        for name in self.option_fields:
+            options[name[4:]] = d[name]
+        defaults = Options()
+        for key in ("choose_timer", "double_timer", "play_timer"):
+            options.setdefault(key, getattr(defaults, key))
+        return {
+            "name": d["name"],
+            "format": d["format"],
+            "variant": d["variant"],
+            "options": options,
+            "advance": d["advance"],
+            "rounds": d["rounds"],
+            "final_table": d["final_table"],
+            "entry_fee": d["entry_fee"],
+            "house_fee_bps": d["house_fee"],
+            "capacity": d["capacity"],
+            "min_entrants": d["min_entrants"],
+            "registration_opens_at": d["registration_opens_at"],
+            "registration_closes_at": d["registration_closes_at"],
+            "starts_at": d["starts_at"],
+            "prize_bps": d["prizes"],
+            "refund_bps": d["refund"],
+            "review_seconds": d["review_minutes"] * 60,
+        }

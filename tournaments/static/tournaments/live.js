@@ -1,0 +1,155 @@
+/* The live bracket/standings page: ONE long poll for the whole tournament,
+   GET /api/tournaments/<id>/live/?since=<version>&wait=<s>, answered at once when anything
+   changed (a registration, a round, a table's move, a result, an admin action) and otherwise
+   held by the server for a few seconds. Renders rounds, tables (linked to their table pages),
+   scores, who advanced, standings, final places and prizes, entrants and admin actions. */
+(function () {
+  "use strict";
+  const T = window.Trix;
+  const el = T.el;
+  const root = document.getElementById("live-app");
+  if (!root) return;
+  const $ = (sel) => root.querySelector(sel);
+  const WAIT = 25; // seconds asked; the server holds at most TRIX_STATE_WAIT_MAX
+  const DONE = ["finished", "cancelled"];
+  let version = null;
+
+  function notice(text) {
+    const box = $("#live-notice");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  function fill(node, children) {
+    node.replaceChildren(...children);
+  }
+
+  function when(iso) {
+    if (!iso) return "";
+    const d = new Date(iso);
+    return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  }
+
+  /* One seat (solo), or one side of partners (seats 1 & 3 or 2 & 4: a team's unit sits at
+     both, so the side is shown once, with the team's score from the recorded result). */
+  function seatRow(table, seat, resultByUnit, teamMode) {
+    const unit = seat.unit;
+    const label = teamMode ? (seat.seat + 1) + " & " + (seat.seat + 3) : String(seat.seat + 1);
+    const row = el("li", { class: "seat-row", dataset: { seat: String(seat.seat) } },
+      el("span", { class: "seat-no", text: label }),
+      el("span", { class: unit ? "name" : "empty", dir: "auto", text: seat.name }));
+    const res = unit && resultByUnit[unit];
+    const scores = table.scores;
+    if (res) row.append(el("span", { class: "num", text: "score " + res.score }));
+    else if (!teamMode && scores && scores[String(seat.seat)] !== undefined) {
+      row.append(el("span", { class: "num", text: "score " + scores[String(seat.seat)] }));
+    }
+    if (res) row.append(el("span", { class: "badge", text: "place " + res.place }));
+    if (unit && table.advanced.includes(unit)) {
+      row.append(el("span", { class: "badge status-open", text: "advanced" }));
+    }
+    if (unit && table.no_show.includes(unit)) row.append(el("span", { class: "badge double", text: "no-show" }));
+    if (unit && table.disqualified.includes(unit)) {
+      row.append(el("span", { class: "badge double", text: "disqualified" }));
+    }
+    return row;
+  }
+
+  function tableCard(table, teamMode) {
+    const resultByUnit = {};
+    for (const r of table.result || []) if (r.unit) resultByUnit[r.unit] = r;
+    return el("article", { class: "table-card", dataset: { testid: "live-table", tableId: String(table.table_id) } },
+      el("h3", {},
+        el("a", { href: "/tables/" + table.table_id + "/", text: "Table " + (table.index + 1) }),
+        el("span", { class: "badge status-" + table.table_status, text: table.table_status })),
+      el("ul", { class: "seat-list" }, ...(teamMode ? table.seats.slice(0, 2) : table.seats)
+        .map((s) => seatRow(table, s, resultByUnit, teamMode))),
+      el("p", { class: "card-actions" },
+        el("a", { href: "/tables/" + table.table_id + "/", text: table.table_status === "playing" ? "Watch" : "Open the table" }),
+        " · ",
+        el("a", { href: "/verify/matches/" + table.table_id + "/", text: "verify the shuffles" })));
+  }
+
+  function renderRounds(rounds, teamMode) {
+    if (!rounds.length) {
+      fill($("#rounds"), [el("p", { class: "empty", text: "No round yet: round 1 opens at the start." })]);
+      return;
+    }
+    const out = [];
+    for (const r of rounds.slice().reverse()) {
+      const kind = { swiss: "Swiss", knockout: "knockout", final: "final table" }[r.kind] || r.kind;
+      const head = el("h3", { text: "Round " + r.number + " · " + kind + " " },
+        el("span", { class: "badge status-" + (r.status === "running" ? "playing" : r.status), text: r.status }));
+      const meta = el("p", { class: "help", text: "Opened " + when(r.opened_at) + " · show up by " + when(r.show_up_deadline) +
+        (r.byes.length ? " · byes: " + r.byes.join(", ") : "") });
+      out.push(el("section", { class: "round", dataset: { round: String(r.number) } }, head, meta,
+        el("div", { class: "table-list" }, ...r.tables.map((x) => tableCard(x, teamMode)))));
+    }
+    fill($("#rounds"), out);
+  }
+
+  function rows(body, items, cells) {
+    fill(body, items.map((item) => el("tr", {}, ...cells(item).map((c) => el("td", c)))));
+  }
+
+  function render(d) {
+    version = d.version;
+    root.dataset.version = String(d.version);
+    root.dataset.status = d.status;
+    const badge = $("#live-status");
+    badge.textContent = d.status_name;
+    badge.className = "badge status-" + d.status;
+    $("#live-line").textContent = (d.registered + (d.team_mode ? " teams" : " entrants")) + " · " +
+      (DONE.includes(d.status) ? "final" : "updates by itself") + " · version " + d.version;
+    renderRounds(d.rounds, d.team_mode);
+    $("#standings-panel").hidden = !d.standings.length;
+    rows($("#standings-body"), d.standings, (s) => [
+      { class: "num", text: String(s.rank) }, { class: "name", dir: "auto", text: s.name },
+      { class: "num", text: String(s.points) }, { class: "num", text: String(s.score) },
+      { class: "num", text: String(s.opponents_points) }]);
+    $("#final-panel").hidden = !d.final.length;
+    rows($("#final-body"), d.final, (f) => [
+      { class: "num", text: String(f.place) }, { class: "name", dir: "auto", text: f.name },
+      { class: "num", dir: "ltr", text: f.prize_text }]);
+    $("#entrant-count").textContent = String(d.entrants.filter((e) => e.status === "registered" || e.status === "disqualified").length);
+    fill($("#entrants"), d.entrants.map((e) => el("li", { dataset: { testid: "live-entrant" } },
+      el("span", { class: "name", dir: "auto", text: e.name }),
+      e.team ? el("span", { class: "badge", text: e.team }) : null,
+      e.status !== "registered" ? el("span", { class: "badge", text: e.status }) : null,
+      e.place ? el("span", { class: "badge owner", text: "place " + e.place }) : null)));
+    rows($("#prize-body"), d.prize_table, (p) => [{ text: String(p.place) }, { class: "num", dir: "ltr", text: p.text }]);
+    fill($("#admin-actions"), d.admin_actions.map((a) => el("li", {},
+      el("strong", { text: a.action }), " by " + (a.by || "the site") + " · " + when(a.at),
+      a.reason ? el("span", { dir: "auto", text: ": " + a.reason }) : null)));
+    if (d.draw.record_available && !root.querySelector("[data-testid=draw-record]")) {
+      const pending = root.querySelector("[data-testid=draw-pending]");
+      if (pending) pending.remove();
+      $("#draw").append(
+        el("p", {}, "Revealed seed: ", el("code", { text: d.draw.seed })),
+        el("p", {}, el("a", { href: "/api/tournaments/" + d.id + "/draw.json",
+          "data-testid": "draw-record", text: "Download the draw record (trix-draw/1)" }),
+          " and check it with trix verify; reload the page for the site's own check."));
+    }
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function loop() {
+    let backoff = 0;
+    for (;;) {
+      const url = root.dataset.url + (version === null ? "" : "?since=" + version + "&wait=" + WAIT);
+      try {
+        render(await T.api("GET", url));
+        notice("");
+        backoff = 0;
+        if (DONE.includes(root.dataset.status)) return;
+      } catch (err) {
+        notice(err.message + " Retrying…");
+        backoff = Math.min(backoff ? backoff * 2 : 1000, 15000);
+        await sleep(backoff);
+      }
+    }
+  }
+
+  loop();
+})();
