@@ -8,12 +8,30 @@ of repeat meetings (pairs at a table of the new round that met before). Aim (iss
 65,536 entrants seated in under 2 s.
 
 Run: ``.venv/bin/python benchmarks/tournament.py --seating [--sizes 4096,65536] [--rounds 5]``.
-(A site mode, rounds opened on PostgreSQL, is to be added beside it.)
+
+``--site``: a whole event on the production stack: PostgreSQL (a scratch database, default
+``trix_tournament_bench``, or ``BENCH_DATABASE_URL``: dropped and created), a Redis broker
+(DB 3, ``BENCH_BROKER_URL``: flushed) and a Celery worker with its beat, as
+``benchmarks/site.py`` starts them. ``--entrants`` (256) funded players register for a solo
+Swiss event of ``--rounds`` (2) rounds; it starts and the worker opens round 1 (64 tables of
+four people). Every seat is driven by the timeout rules (one-second timers scaled by
+``--timer-scale``, default 1: about one action a second per table, as bots play), so the tables load the worker as a real event would. After
+``--play-seconds`` one player per table leaves (a forfeit ends that match, as the table rules
+say), the tables one after another over ``--end-spread`` seconds; the worker records each
+result and, when the last table of the round has ended, opens the next round. Printed per
+round: from the last table's end (its ``finished_at``) to every table of the next round
+created (their latest ``created_at``) and to the benchmark seeing the round open. Then the
+cost of the live page's answer (``tournaments.selectors``: bracket and standings, what the
+one long poll returns) in wall and CPU time per call, and ``ledger_check``. Aim (issue 11):
+the next round open within 1 s of the last table ending.
+
+Run: ``.venv/bin/python benchmarks/tournament.py --site [--entrants 256] [--rounds 2]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import sys
@@ -88,15 +106,176 @@ def bench_seating(count: int, earlier_rounds: int) -> dict:
     }
 
 
+SITE_DB = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_tournament_bench"
+)
+SITE_BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/3")
+
+
+def bench_site(args: argparse.Namespace) -> None:
+    """The ``--site`` mode (module docstring)."""
+    import tempfile
+    from datetime import timedelta
+
+    import benchmarks.site as stack
+
+    stack.DB, stack.BROKER = SITE_DB, SITE_BROKER
+    e = {
+        **stack.env(0.05),
+        "TRIX_TIMER_SCALE": str(args.timer_scale),
+        "TRIX_TOURNAMENT_SWEEP_SECONDS": "2",
+    }
+    os.environ.update(e)
+    stack.reset_database(e)
+    var = Path(tempfile.mkdtemp(prefix="trix-tournament-bench-"))
+    worker = stack.start(
+        [sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B", "--loglevel=warning",
+         "--concurrency", str(args.concurrency), "-s", str(var / "beat")],
+        e, var / "worker.log",
+    )  # fmt: skip
+    try:
+        _run_event(args, timedelta)
+    finally:
+        import signal as signals
+
+        os.killpg(worker.pid, signals.SIGTERM)
+        worker.wait(timeout=30)
+        print(f"worker log: {var / 'worker.log'}")
+
+
+def _run_event(args: argparse.Namespace, timedelta) -> None:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from games import services as games
+    from games.models import Seat, Table
+    from tournaments import selectors
+    from tournaments import services as events
+    from tournaments.models import Round, Status
+    from wallet import services as wallet
+    from wallet.checks import run_checks
+
+    users = get_user_model()
+    staff = users.objects.create_user(username="bench-staff", is_staff=True)
+    now = timezone.now()
+    t = events.create_tournament(
+        by=staff, name="Benchmark cup", format="swiss", variant="complex", rounds=args.rounds,
+        options={"choose_timer": 1, "double_timer": 1, "play_timer": 1},
+        capacity=args.entrants, min_entrants=4, entry_fee=100, house_fee_bps=1000,
+        prize_bps=[5000, 3000, 2000], review_seconds=0,
+        registration_opens_at=now - timedelta(minutes=1),
+        registration_closes_at=now + timedelta(hours=1), starts_at=now + timedelta(hours=2),
+    )  # fmt: skip
+    players = []
+    for i in range(args.entrants):
+        user = users.objects.create_user(username=f"bench-{i:04d}")
+        wallet.deposit(user, 1_000, f"bench-deposit:{user.pk}")
+        events.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
+        players.append(user)
+    print(f"{args.entrants} entrants registered; starting (load {os.getloadavg()[0]:.1f})")
+    events.start(tournament_id=t.pk, by=staff, reason="benchmark")
+    ended_at = ended_mono = None
+    for number in range(1, args.rounds + 1):
+        tables = _wait_round(Round, Table, number, t.pk, args.entrants)
+        seen = time.monotonic()
+        if ended_at is not None:
+            opened = Table.objects.filter(pk__in=tables).aggregate(m=Max("created_at"))["m"]
+            print(
+                f"round {number}: {len(tables)} tables; last table of round {number - 1} "
+                f"ended -> every table of round {number} created: "
+                f"{(opened - ended_at).total_seconds() * 1000:.0f} ms; "
+                f"-> seen open by the benchmark: {(seen - ended_mono) * 1000:.0f} ms"
+            )
+        else:
+            print(f"round 1: {len(tables)} tables open")
+        if number == 2 or args.rounds == 1:
+            _poll_cost(selectors, t.pk, args.poll_calls)
+        time.sleep(args.play_seconds)
+        leavers = list(Seat.objects.filter(table_id__in=tables, seat=0).select_related("user"))
+        gap = args.end_spread / max(1, len(leavers))
+        for seat in leavers:
+            games.leave(user=seat.user, table_id=seat.table_id)
+            time.sleep(gap)
+        _wait(
+            lambda ids=tables: not Table.objects.filter(pk__in=ids, status="playing").exists(), 120
+        )
+        ended_mono = time.monotonic()
+        ended_at = Table.objects.filter(pk__in=tables).aggregate(m=Max("finished_at"))["m"]
+    _wait(lambda: Round.objects.get(tournament_id=t.pk, number=args.rounds).status == "finished"
+          and events.advance(tournament_id=t.pk).status in (Status.REVIEW, Status.FINISHED),
+          60)  # fmt: skip
+    events.pay_prizes(tournament_id=t.pk)
+    t.refresh_from_db()
+    problems = {name: found for name, found in run_checks().items() if found}
+    print(f"tournament {t.status}; pool {t.pool}, house fee {t.house_fee}; "
+          f"ledger_check: {'passed' if not problems else problems}")  # fmt: skip
+
+
+def _wait(predicate, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise RuntimeError("timed out")
+
+
+def _wait_round(Round, Table, number: int, tournament_id: int, entrants: int) -> list[int]:
+    """The table ids of round ``number`` once it is open (polled every 20 ms)."""
+    found: list[int] = []
+
+    def opened() -> bool:
+        rnd = Round.objects.filter(tournament_id=tournament_id, number=number).first()
+        if rnd is None or rnd.status == "opening":
+            return False
+        found[:] = list(rnd.tables.values_list("table_id", flat=True))
+        return len(found) == len(rnd.seating["tables"])
+
+    _wait(opened, 300)
+    return found
+
+
+def _poll_cost(selectors, tournament_id: int, calls: int) -> None:
+    """Wall and CPU time of the live page's answer (bracket and standings), per call."""
+    start, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        selectors.bracket(tournament_id)
+        selectors.standings(tournament_id)
+        selectors.live_version(tournament_id)
+    wall = (time.perf_counter() - start) / calls * 1000
+    used = (time.process_time() - cpu) / calls * 1000
+    print(f"live answer (bracket + standings + version), {calls} calls while round 2 plays: "
+          f"{wall:.1f} ms wall, {used:.1f} ms CPU per call")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seating", action="store_true", help="time Swiss seating")
+    parser.add_argument("--site", action="store_true", help="a whole event on the stack")
     parser.add_argument("--sizes", default="4096,65536")
-    parser.add_argument("--rounds", type=int, default=5, help="earlier rounds of history")
+    parser.add_argument("--rounds", type=int, default=None, help="seating: earlier rounds "
+                        "of history (5); site: Swiss rounds (2)")  # fmt: skip
+    parser.add_argument("--entrants", type=int, default=256)
+    parser.add_argument("--play-seconds", type=float, default=10.0)
+    parser.add_argument("--end-spread", type=float, default=3.0)
+    parser.add_argument("--timer-scale", type=float, default=1.0)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--poll-calls", type=int, default=50)
     args = parser.parse_args()
-    if not args.seating:
-        parser.error("choose a mode: --seating")
-    print(f"python {platform.python_version()} on {platform.machine()}, one core")
+    if args.seating == args.site:
+        parser.error("choose one mode: --seating or --site")
+    print(f"python {platform.python_version()} on {platform.machine()}, "
+          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    if args.site:
+        args.rounds = args.rounds or 2
+        bench_site(args)
+        return
+    args.rounds = args.rounds or 5
+    print("seating on one core")
     for count in (int(s) for s in args.sizes.split(",")):
         row = bench_seating(count, args.rounds)
         print(

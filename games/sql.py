@@ -211,3 +211,14 @@ def listen(conn) -> None:
     """``LISTEN`` on :data:`NOTIFY_CHANNEL` on ``conn`` (a psycopg connection in autocommit
     mode, the live-update listener's own)."""
     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+
+
+def notify(key: int, version: int) -> None:
+    """``NOTIFY`` :data:`NOTIFY_CHANNEL` with ``'<key>:<version>'`` in the current transaction
+    (delivered at its commit, never for a rolled-back change; PostgreSQL only, else nothing).
+    Tables are notified by their trigger (migration ``games/0003``); other keys (a tournament:
+    ``-<id>``) use this, and the live listener wakes their waiters the same way."""
+    if not is_postgresql():
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{int(key)}:{int(version)}"])

@@ -2,7 +2,7 @@
 
 The page follows one number, :func:`tournaments.selectors.live_version` (the tournament's own
 ``version`` plus the versions of all its tables). A waiting poll costs no query meanwhile:
-it waits on the tables' notifications (``games.notifications``, ``NOTIFY trix_table,
+it waits on the tables' notifications (``games.live``, ``NOTIFY trix_table,
 '<table id>:<version>'``, sent by a trigger at commit) for the tournament's tables still
 open or playing, and on the tournament's own notification, ``NOTIFY trix_table,
 '-<tournament id>:<version>'``, which :func:`notify_version` sends inside the transaction that
@@ -18,30 +18,25 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import connections
 
-from games import notifications
+from games import live as table_live
+from games import sql
 from games.models import TableStatus
 from tournaments.models import RoundTable
 from tournaments.selectors import live_version
 
 
 def tournament_key(tournament_id: int) -> int:
-    """The tournament's key among the table ids of ``games.notifications``: ``-id``."""
+    """The tournament's key among the table ids of ``games.live``: ``-id``."""
     return -int(tournament_id)
 
 
 def notify_version(sender: Any = None, *, instance: Any, using: str = "default", **_: Any) -> None:
-    """``post_save`` receiver of :class:`~tournaments.models.Tournament`: send
-    ``NOTIFY trix_table, '-<id>:<version>'`` in the saving transaction (PostgreSQL only)."""
-    connection = connections[using]
-    if connection.vendor != "postgresql" or instance.pk is None:
+    """``post_save`` receiver of :class:`~tournaments.models.Tournament`: notify
+    ``'-<id>:<version>'`` in the saving transaction (``games.sql.notify``; PostgreSQL only)."""
+    if using != "default" or instance.pk is None:
         return
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_notify(%s, %s)",
-            [notifications.CHANNEL, f"{tournament_key(instance.pk)}:{instance.version}"],
-        )
+    sql.notify(tournament_key(instance.pk), instance.version)
 
 
 def _watched_tables(tournament_id: int) -> list[int]:
@@ -59,7 +54,7 @@ def wait_for_change(*, tournament_id: int, since: int, wait: float) -> int:
     whichever is first. A ``since`` other than the current version answers at once."""
     end = time.monotonic() + min(max(float(wait), 0.0), settings.TRIX_STATE_WAIT_MAX)
     keys = [tournament_key(tournament_id), *_watched_tables(tournament_id)]
-    with notifications.watch_many(keys) as watch:
+    with table_live.watch_many(keys) as watch:
         version = live_version(tournament_id)
         while version == since and watch.wait(end - time.monotonic()):
             version = live_version(tournament_id)

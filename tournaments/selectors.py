@@ -8,7 +8,6 @@ once revealed (at the start). Rules: ``docs/tournaments.md``.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
@@ -37,7 +36,6 @@ LIST_GROUPS = {
 }
 
 #: Seconds between looks at a tournament's live version while a long poll waits.
-LIVE_POLL = 0.25
 
 #: Arabic names of the formats, for the pages that show them.
 FORMAT_NAMES_AR = {"knockout": "خروج المغلوب", "swiss": "النظام السويسري"}
@@ -404,18 +402,6 @@ def is_registered(tournament_id: int, user: Any) -> bool:
         tournament_id=tournament_id,
         user_id=getattr(user, "pk", user),
     ).exists()
-
-
-def wait_live_version(tournament_id: int, since: int, timeout: float) -> int:
-    """The tournament's :func:`live_version` once it differs from ``since``, or after at most
-    ``timeout`` seconds (the caller caps it, e.g. at ``TRIX_STATE_WAIT_MAX``); it looks every
-    ``LIVE_POLL`` seconds (one aggregate query each). For the live page's one long poll."""
-    end = time.monotonic() + max(0.0, timeout)
-    version = live_version(tournament_id)
-    while version == since and time.monotonic() < end:
-        time.sleep(min(LIVE_POLL, max(0.0, end - time.monotonic())))
-        version = live_version(tournament_id)
-    return version
 
 
 def player_status(*, tournament_id: int, user: Any) -> dict[str, Any]:

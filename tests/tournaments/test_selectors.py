@@ -45,14 +45,3 @@ def test_list_detail_mine_and_the_live_version(make_tournament, player, staff):
     assert [x.pk for x in selectors.tournaments_by_status("finished")] == [t.pk]
     with pytest.raises(ValueError):
         selectors.tournaments_by_status("someday")
-
-
-def test_wait_live_version_answers_at_once_when_changed_else_after_the_wait(make_tournament):
-    import time
-
-    t = make_tournament()
-    now = selectors.live_version(t.pk)
-    assert selectors.wait_live_version(t.pk, now - 1, 5) == now
-    start = time.monotonic()
-    assert selectors.wait_live_version(t.pk, now, 0.3) == now
-    assert 0.25 <= time.monotonic() - start < 2
