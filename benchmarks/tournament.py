@@ -15,7 +15,8 @@ Run: ``.venv/bin/python benchmarks/tournament.py --seating [--sizes 4096,65536] 
 ``benchmarks/site.py`` starts them. ``--entrants`` (256) funded players register for a solo
 Swiss event of ``--rounds`` (2) rounds; it starts and the worker opens round 1 (64 tables of
 four people). Every seat is driven by the timeout rules (one-second timers scaled by
-``--timer-scale``, default 1: about one action a second per table, as bots play), so the tables load the worker as a real event would. After
+``--timer-scale``, default 1: about one action a second per table, as bots play), so the
+tables load the worker as a real event would. After
 ``--play-seconds`` one player per table leaves (a forfeit ends that match, as the table rules
 say), the tables one after another over ``--end-spread`` seconds; the worker records each
 result and, when the last table of the round has ended, opens the next round. Printed per
