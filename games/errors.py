@@ -3,18 +3,12 @@ answers with (``{"error": message, "code": code}``); raising one changes nothing
 
 from __future__ import annotations
 
+from trix_site.errors import ServiceError
 
-class TableError(Exception):
-    """Base: ``status`` (HTTP), ``code`` (short machine name), the message."""
 
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
+class TableError(ServiceError):
+    """Base of this app's errors (``trix_site.errors.ServiceError``: ``status``, ``code``,
+    ``message``)."""
 
 
 class BadRequest(TableError):

@@ -12,18 +12,12 @@ nothing (its transaction is rolled back, or the input was refused before it bega
 
 from __future__ import annotations
 
+from trix_site.errors import ServiceError
 
-class TournamentError(Exception):
-    """Base: ``status`` (HTTP), ``code`` (short machine name), the message."""
 
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
+class TournamentError(ServiceError):
+    """Base of this app's errors (``trix_site.errors.ServiceError``: ``status``, ``code``,
+    ``message``)."""
 
 
 class BadRequest(TournamentError):

@@ -9,7 +9,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.errors import TableError
+from trix_site.errors import ServiceError
 
 
 def _flatten(detail, prefix: str = "") -> list[str]:
@@ -28,7 +28,7 @@ def _flatten(detail, prefix: str = "") -> list[str]:
 
 def api_exception_handler(exc, context):
     """DRF's exception handler with the project's error shape."""
-    if isinstance(exc, TableError):
+    if isinstance(exc, ServiceError):  # games' and tournaments' services
         return Response({"error": exc.message, "code": exc.code}, status=exc.status)
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         return Response(

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from tournaments import live, selectors, services
 from tournaments.api import serializers as s
-from tournaments.errors import NotFound, TournamentError
+from tournaments.errors import NotFound
 
 ERRORS = {
     400: s.ErrorSerializer,
@@ -53,12 +53,8 @@ class IsStaff(BasePermission):
 
 
 class TournamentView(APIView):
-    """The tournaments API's base: errors of the services answered in the API's shape."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, TournamentError):
-            return Response({"error": exc.message, "code": exc.code}, status=exc.status)
-        return super().handle_exception(exc)
+    """The tournaments API's base (the services' errors are answered in the API's shape by
+    the project's handler, ``games.api.errors.api_exception_handler``)."""
 
 
 class WriteView(TournamentView):
