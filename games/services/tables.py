@@ -185,6 +185,10 @@ def create_seated_tables(
     )
 
 
+_SEATED_EVENTS = 6
+"""The events a table created with its seats assigned starts with: ``table_created``, one
+``seat_taken`` or ``bot_seated`` per seat, ``match_started``."""
+
 _TABLE_KEYS = {"seats", "origin", "bot_seed", "shuffle_secret", "shuffle_match_id"}
 
 
@@ -258,8 +262,9 @@ def _create_seated(
     names = display_names(sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None}))
     now = timezone.now()
     with transaction.atomic():
-        rows = [
-            Table(
+        rows, seats = [], []
+        for p in plans:
+            row = Table(
                 variant=variant,
                 options=parsed.to_dict(),
                 kind=kind,
@@ -267,25 +272,28 @@ def _create_seated(
                 stake=0,
                 created_by=created_by,
                 bot_seed=p.bot_seed or secrets.token_hex(16),
-            )
-            for p in plans
-        ]
-        if connection.features.can_return_rows_from_bulk_insert:
-            Table.objects.bulk_create(rows)
-        else:  # a database that cannot return the new ids: one INSERT each
-            for row in rows:
-                row.save()
-        records, seats, events = [], [], []
-        for row, p in zip(rows, plans, strict=True):
-            private, row.commitment = shuffles.create(
-                p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
+                status=TableStatus.PLAYING,
+                started_at=now,
+                wake_at=now,
+                version=_SEATED_EVENTS,  # its log below: table_created, 4 seats, match_started
             )
             table_seats = [
                 Seat(table=row, seat=n, user=user, bot=bot, client_seed=seed, joined_at=now)
                 for n, (user, bot, seed) in enumerate(p.specs)
             ]
-            seats.extend(table_seats)
             changes.set_kinds(row, table_seats)
+            rows.append(row)
+            seats.append(table_seats)
+        if connection.features.can_return_rows_from_bulk_insert:
+            Table.objects.bulk_create(rows)
+        else:  # a database that cannot return the new ids: one INSERT each
+            for row in rows:
+                row.save()
+        records, events = [], []
+        for row, p, table_seats in zip(rows, plans, seats, strict=True):
+            private, row.commitment = shuffles.create(
+                p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
+            )
             log = [{"type": "table_created", "commitment": row.commitment}]
             for s in table_seats:
                 if s.user is not None:
@@ -309,7 +317,10 @@ def _create_seated(
                     "client_seeds": {str(n): seed for n, seed in enumerate(client_seeds)},
                 }
             )
+            row.version = 0  # counted up again, one per event, to the version inserted
             events.extend(changes.event_rows(row, log))
+            if row.version != _SEATED_EVENTS:
+                raise RuntimeError(f"a seated table's log has {row.version} events")
             records.append(
                 MatchRecord(
                     table=row,
@@ -318,15 +329,11 @@ def _create_seated(
                     shuffle=shuffles.lock_client_seeds(private, client_seeds),
                 )
             )
-            row.status = TableStatus.PLAYING
-            row.started_at = now
-            row.wake_at = now
         MatchRecord.objects.bulk_create(records)
-        Seat.objects.bulk_create(seats)
+        Seat.objects.bulk_create(s for table_seats in seats for s in table_seats)
         TableEvent.objects.bulk_create(events)
-        Table.objects.bulk_update(
-            rows, ["commitment", "version", "seat_kinds", "status", "started_at", "wake_at"]
-        )
+        # The commitment names the table's id (its shuffle's match id): known after the INSERT.
+        Table.objects.bulk_update(rows, ["commitment"])
         for row in rows:
             dispatch.send_wake(row)
     return rows
