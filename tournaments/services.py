@@ -36,7 +36,7 @@ from games import shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
 from games.models import Seat, Table, TableAction, TableStatus
-from tournaments import progress
+from tournaments import dispatch, progress
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound, TournamentError
 from tournaments.models import (
     BASIS_POINTS,
@@ -106,22 +106,9 @@ def _save(t: Tournament, *fields: str) -> None:
     t.save(update_fields=[*fields, "version"])
 
 
-def _on_commit(task_name: str, *args: Any, countdown: float | None = None) -> None:
-    def send() -> None:
-        from tournaments import tasks
-
-        task = getattr(tasks, task_name)
-        if countdown:
-            task.apply_async(args=args, countdown=countdown)
-        else:
-            task.delay(*args)
-
-    transaction.on_commit(send)
-
-
-def _pause_for_tests() -> None:
+def _pause_for_tests(times: int = 1) -> None:
     if settings.TRIX_TOURNAMENT_TEST_PAUSE:
-        time.sleep(settings.TRIX_TOURNAMENT_TEST_PAUSE)
+        time.sleep(settings.TRIX_TOURNAMENT_TEST_PAUSE * times)
 
 
 def _fee_key(t: Tournament, entry: Entry, what: str) -> str:
@@ -669,7 +656,7 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
         t.status = Status.RUNNING
         t.started_at = now
         _save(t, "draw_seed", "draw_key", "prize_bps_at_start", "status", "started_at")
-        _on_commit("advance", t.pk)
+        dispatch.send_on_commit("advance", t.pk)
     return t
 
 
@@ -707,8 +694,9 @@ def _members(t: Tournament) -> dict[str, list[Entry]]:
 
 
 def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
-    """Create round ``number`` and every table of ``plan`` (a ``seating.PlannedRound``)."""
-    from games.services import create_seated_table
+    """Create round ``number`` and every table of ``plan`` (a ``seating.PlannedRound``), the
+    tables in one call of ``games.services.create_seated_tables``."""
+    from games.services import create_seated_tables
 
     now = timezone.now()
     seating = plan.seating
@@ -726,19 +714,25 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
     )
     members = _members(t)
     out = _disqualified_units(t)
+    items, units = [], []
     for index, table_units in enumerate(seating.tables):
         seats, per_seat = _seats_for(t, list(table_units), members, out)
-        table = create_seated_table(
-            created_by=t.created_by,
-            variant=t.variant,
-            options=t.options,
-            seats=seats,
-            kind="tournament",
-            origin=f"{t.ref}/round:{number}/table:{index}",
-            bot_seed=hashlib.sha256(f"{t.draw_key}:{number}:{index}".encode()).hexdigest(),
+        items.append(
+            {
+                "seats": seats,
+                "origin": f"{t.ref}/round:{number}/table:{index}",
+                "bot_seed": hashlib.sha256(f"{t.draw_key}:{number}:{index}".encode()).hexdigest(),
+            }
         )
-        RoundTable.objects.create(round=rnd, index=index, table=table, units=per_seat)
-        _pause_for_tests()
+        units.append(per_seat)
+    tables = create_seated_tables(
+        created_by=t.created_by, variant=t.variant, options=t.options, tables=items
+    )
+    RoundTable.objects.bulk_create(
+        RoundTable(round=rnd, index=index, table=table, units=per_seat)
+        for index, (table, per_seat) in enumerate(zip(tables, units, strict=True))
+    )
+    _pause_for_tests(len(tables))
     rnd.status = RoundStatus.RUNNING
     rnd.save(update_fields=["status"])
     return rnd
@@ -893,7 +887,7 @@ def _finish_locked(t: Tournament) -> None:
     t.finished_at = now
     t.review_ends_at = now + timedelta(seconds=t.review_seconds)
     _save(t, "status", "finished_at", "review_ends_at", "pool", "house_fee")
-    _on_commit("pay_prizes", t.pk, countdown=t.review_seconds + 0.5)
+    dispatch.send_on_commit("pay_prizes", t.pk, countdown=t.review_seconds + 0.5)
 
 
 def pay_prizes(*, tournament_id: int) -> Tournament:
@@ -950,7 +944,7 @@ def resume(*, tournament_id: int, by: Any, reason: str) -> Tournament:
         t.status = Status.RUNNING
         _save(t, "status")
         _record(t, by, "resume", reason)
-        _on_commit("advance", t.pk)
+        dispatch.send_on_commit("advance", t.pk)
     return t
 
 
@@ -1045,15 +1039,13 @@ def sweep() -> dict[str, int]:
     due to close, tournaments due to start, finished tables not recorded, running
     tournaments whose round is complete or that have no round yet, and prizes due.
     Returns counts."""
-    from tournaments import tasks
-
     now = timezone.now()
     late = now - timedelta(seconds=settings.TRIX_SWEEP_LATE)
     counts = {"close": 0, "start": 0, "record": 0, "advance": 0, "pay": 0}
     for tid in Tournament.objects.filter(
         status=Status.REGISTRATION, registration_closes_at__lte=now
     ).values_list("pk", flat=True):
-        tasks.close_registration.delay(tid)
+        dispatch.send("close_registration", tid)
         counts["close"] += 1
     counts["start"] = start_due()
     for table_id in RoundTable.objects.filter(
@@ -1061,30 +1053,28 @@ def sweep() -> dict[str, int]:
         table__status__in=(TableStatus.FINISHED, TableStatus.CANCELLED),
         round__tournament__status__in=(Status.RUNNING, Status.PAUSED),
     ).values_list("table_id", flat=True):
-        tasks.table_finished.delay(table_id)
+        dispatch.send("table_finished", table_id)
         counts["record"] += 1
     for t in Tournament.objects.filter(status=Status.RUNNING, started_at__lt=late):
         last = Round.objects.filter(tournament=t).order_by("-number").first()
         if last is None or not last.tables.filter(recorded_at__isnull=True).exists():
-            tasks.advance.delay(t.pk)  # no round yet, or every table of the last one recorded
+            dispatch.send("advance", t.pk)  # no round yet, or every table of the last one recorded
             counts["advance"] += 1
     for tid in Tournament.objects.filter(status=Status.REVIEW, review_ends_at__lte=now).values_list(
         "pk", flat=True
     ):
-        tasks.pay_prizes.delay(tid)
+        dispatch.send("pay_prizes", tid)
         counts["pay"] += 1
     return counts
 
 
 def start_due() -> int:
     """Beat: send a start task for every tournament whose start time has come."""
-    from tournaments import tasks
-
     due = Tournament.objects.filter(
         status__in=(Status.REGISTRATION, Status.CLOSED), starts_at__lte=timezone.now()
     ).values_list("pk", flat=True)
     for tid in due:
-        tasks.start.delay(tid)
+        dispatch.send("start", tid)
     return len(due)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import transaction
-
 #: The origin prefix of a tournament's tables (``tournament:12/round:3/table:2``).
 ORIGIN_PREFIX = "tournament:"
 
@@ -13,10 +11,6 @@ def on_table_finished(sender=None, *, table_id: int, kind: str = "", origin: str
     the task that records it and advances the tournament (after the commit, if any)."""
     if kind != "tournament" or not str(origin).startswith(ORIGIN_PREFIX):
         return
+    from tournaments import dispatch
 
-    def send() -> None:
-        from tournaments import tasks
-
-        tasks.table_finished.delay(table_id)
-
-    transaction.on_commit(send)
+    dispatch.send_on_commit("table_finished", table_id)

@@ -220,6 +220,26 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # (trix_site/celery.py).
 CELERY_DB_REUSE_MAX = 1_000_000 if DATABASES["default"].get("CONN_MAX_AGE") else None
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Task priorities: a tournament's tasks (a table's result recorded, the next round opened:
+# tournaments/dispatch.py) go ahead of the tables' wake-ups and actions, so a round's advance
+# does not wait behind the bots' turns of every table still playing (issue 11: the next round
+# open within 1 s of the last table ending; docs/tournaments.md, "Running it"). On Redis,
+# kombu keeps one list per priority step of a queue (its key: the queue's name, then `sep`
+# and the step, none for step 0) and a worker's BRPOP names them in step order, so it takes
+# from the first non-empty list: a lower number goes first, 0 the first of all. A priority
+# counts as the highest step at or below it. The steps and `sep` written out are kombu's
+# defaults (changing them renames the lists holding queued messages). One queue per worker,
+# so no `queue_order_strategy` is needed (it orders a worker's queues, not the priorities
+# within one). The options are set for a Redis broker only: the SQLite broker of `./dev run`
+# (kombu's SQLAlchemy transport) hands its transport options to `create_engine`, which
+# refuses these; it ignores priorities (first in, first out), as RabbitMQ does without
+# `x-max-priority` (with it, RabbitMQ's would run the other way: 9 first). A message a worker
+# already holds (a wake-up with a countdown waits in the worker) keeps its place: the
+# priority orders what is still waiting in the broker.
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"priority_steps": [0, 3, 6, 9], "sep": "\x06\x16"}
+CELERY_TASK_DEFAULT_PRIORITY = 6  # every task not sent with its own priority
+TRIX_TOURNAMENT_TASK_PRIORITY = 0  # tournaments/dispatch.py: ahead of the tables' tasks
 
 # Money: integer minor units of one currency per deployment.
 TRIX_CURRENCY = os.environ.get("TRIX_CURRENCY", "USD")
@@ -259,8 +279,9 @@ TRIX_TOURNAMENT_SWEEP_SECONDS = float(
 # The most entrants (solo) or teams a tournament may take, and the most Swiss rounds.
 TRIX_TOURNAMENT_MAX_ENTRANTS = int(os.environ.get("TRIX_TOURNAMENT_MAX_ENTRANTS", "65536"))
 TRIX_TOURNAMENT_MAX_ROUNDS = int(os.environ.get("TRIX_TOURNAMENT_MAX_ROUNDS", "30"))
-# Tests only: seconds a worker sleeps inside open_round (per table) and pay_prizes before
-# committing, so a test can kill it there. 0 in production.
+# Tests only: seconds a worker sleeps inside open_round (per table of the round, once they
+# are all created) and pay_prizes before committing, so a test can kill it there. 0 in
+# production.
 TRIX_TOURNAMENT_TEST_PAUSE = float(os.environ.get("TRIX_TOURNAMENT_TEST_PAUSE", "0"))
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {

@@ -1,8 +1,9 @@
 """Every change of a table: plain functions, each one database transaction, by concern.
 
 - :mod:`~games.services.tables`: create a table (:func:`create_table`, or with its seats
-  assigned: :func:`create_seated_table`), :func:`take_seat`, :func:`seat_bot`,
-  :func:`leave`, :func:`replace_with_bot`, :func:`cancel_table`, :func:`check_in`;
+  assigned: :func:`create_seated_table`, many at once: :func:`create_seated_tables`),
+  :func:`take_seat`, :func:`seat_bot`, :func:`leave`, :func:`replace_with_bot`,
+  :func:`cancel_table`, :func:`check_in`;
 - :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
   and :func:`apply_action` (a worker), and the staleness rule;
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the
@@ -33,6 +34,7 @@ from games.services.tables import (
     cancel_table,
     check_in,
     create_seated_table,
+    create_seated_tables,
     create_table,
     leave,
     replace_with_bot,
@@ -46,6 +48,7 @@ __all__ = [
     "cancel_table",
     "check_in",
     "create_seated_table",
+    "create_seated_tables",
     "create_table",
     "leave",
     "pay_pot",

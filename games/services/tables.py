@@ -1,5 +1,6 @@
-"""Creating tables and seating them: a player's table (:func:`create_table`) or one with its
-four seats assigned (:func:`create_seated_table`, for a tournament round), taking a seat
+"""Creating tables and seating them: a player's table (:func:`create_table`) or tables with
+their four seats assigned (:func:`create_seated_tables`, a tournament round's in one
+transaction; :func:`create_seated_table`, one of them), taking a seat
 (the stake moves through :mod:`games.services.money`), seating bots, leaving, a bot taking a
 seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`) and a seated player's
 check-in (:func:`check_in`).
@@ -12,18 +13,19 @@ table kind come from :mod:`games.policy`.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts.selectors import display_name
+from accounts.selectors import display_name, display_names
 from games import shuffles, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed
-from games.models import MatchRecord, Seat, Table, TableAction, TableStatus
+from games.models import MatchRecord, Seat, Table, TableAction, TableEvent, TableStatus
 from games.policy import TableKind, kind_for_stake, policy
 from games.services import changes, clock, dispatch, money
 
@@ -126,12 +128,118 @@ def create_seated_table(
 ) -> Table:
     """Create a table with its four seats already assigned, and start its match (a worker
     deals): for a tournament round (``kind="tournament"``, ``origin`` naming the round).
+    :func:`create_seated_tables` with one table (the messages without its ``table 0:``).
 
     ``seats`` is a list of exactly four dicts, index = seat number: ``{"user": <User>,
     "client_seed": str}`` (1 to 64 characters, ``docs/fairness.md``) or ``{"bot": "rules" |
     "random"}``. A user appears at most once. ``options`` are :class:`games.engine.Options`
     fields; the kind's timer rule applies (:mod:`games.policy`). ``stake`` must be 0 (tables
-    with assigned seats hold no stakes). Raises :class:`BadRequest`; nothing is written then."""
+    with assigned seats hold no stakes). ``bot_seed``, ``shuffle_secret`` and
+    ``shuffle_match_id`` are for tests and replays (a tournament gives its ``bot_seed``).
+    Raises :class:`BadRequest`; nothing is written then."""
+    if stake != 0:
+        raise BadRequest("a table with assigned seats holds no stakes: stake must be 0", "invalid")
+    table = {"seats": seats, "origin": origin, "bot_seed": bot_seed}
+    if shuffle_secret is not None:
+        table["shuffle_secret"] = shuffle_secret
+    if shuffle_match_id is not None:
+        table["shuffle_match_id"] = shuffle_match_id
+    (created,) = _create_seated(
+        created_by=created_by,
+        variant=variant,
+        options=options,
+        tables=[table],
+        kind=kind,
+        name_index=False,
+    )
+    return created
+
+
+def create_seated_tables(
+    *,
+    created_by,
+    variant: str,
+    options: dict[str, Any] | None = None,
+    tables: list[dict[str, Any]],
+    kind: str = TableKind.TOURNAMENT,
+) -> list[Table]:
+    """Create many tables with their seats assigned and start their matches, in one
+    transaction and a handful of statements (a tournament round's tables): the tables in the
+    order of ``tables``, each as :func:`create_seated_table` makes it, every one of the same
+    ``variant``, ``options`` and ``kind``.
+
+    Each item of ``tables`` is ``{"seats": [4 seat dicts as create_seated_table takes],
+    "origin": str (at most 64 characters; "" if missing), "bot_seed": str (1 to 64
+    characters) or None (drawn)}``, and for tests and replays ``"shuffle_secret"`` (32
+    bytes) and ``"shuffle_match_id"`` (str). Everything is checked first, by
+    :func:`create_seated_table`'s rules and messages with the item's index in front
+    (``table 3: seat 1: unknown bot ...``); :class:`BadRequest` then, and nothing is written.
+    Each table's wake-up (its first deal) is sent after the commit."""
+    return _create_seated(
+        created_by=created_by,
+        variant=variant,
+        options=options,
+        tables=tables,
+        kind=kind,
+        name_index=True,
+    )
+
+
+_SEATED_EVENTS = 6
+"""The events a table created with its seats assigned starts with: ``table_created``, one
+``seat_taken`` or ``bot_seated`` per seat, ``match_started``."""
+
+_TABLE_KEYS = {"seats", "origin", "bot_seed", "shuffle_secret", "shuffle_match_id"}
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """One checked item of :func:`create_seated_tables`' ``tables``."""
+
+    specs: list[tuple[Any, str, str]]
+    origin: str
+    bot_seed: str | None
+    shuffle_secret: bytes | None
+    shuffle_match_id: str | None
+
+
+def _plan(item: Any, prefix: str) -> _Planned:
+    """Check one item of ``tables`` (``prefix``: ``"table <i>: "`` or ""). Raises
+    :class:`BadRequest`."""
+    if not isinstance(item, dict) or "seats" not in item:
+        raise BadRequest(f"{prefix}give a dict with its seats", "invalid")
+    unknown = sorted(set(item) - _TABLE_KEYS)
+    if unknown:
+        raise BadRequest(f"{prefix}unknown keys {', '.join(map(str, unknown))}", "invalid")
+    origin = item.get("origin", "")
+    if not isinstance(origin, str) or len(origin) > 64:
+        raise BadRequest(f"{prefix}origin must be at most 64 characters", "invalid")
+    bot_seed = item.get("bot_seed")
+    if bot_seed is not None and (not isinstance(bot_seed, str) or not 1 <= len(bot_seed) <= 64):
+        raise BadRequest(f"{prefix}bot_seed must be 1 to 64 characters", "invalid")
+    secret = item.get("shuffle_secret")
+    if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
+        raise BadRequest(f"{prefix}shuffle_secret must be 32 bytes", "invalid")
+    match_id = item.get("shuffle_match_id")
+    if match_id is not None and not isinstance(match_id, str):
+        raise BadRequest(f"{prefix}shuffle_match_id must be a string", "invalid")
+    try:
+        specs = _seat_specs(item["seats"])
+    except BadRequest as exc:
+        raise BadRequest(f"{prefix}{exc}", exc.code) from None
+    return _Planned(specs, origin, bot_seed, secret, match_id)
+
+
+def _create_seated(
+    *,
+    created_by,
+    variant: str,
+    options: dict[str, Any] | None,
+    tables: Any,
+    kind: str,
+    name_index: bool,
+) -> list[Table]:
+    """:func:`create_seated_tables` (``name_index``: the messages name the item's index)."""
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
         raise BadRequest("variant is given twice with different values", "invalid")
@@ -143,47 +251,92 @@ def create_seated_table(
         raise BadRequest(str(exc), "invalid") from None
     if not rules.seats_assigned:
         raise BadRequest(f"a {kind} table is not created with its seats assigned", "invalid")
-    if stake != 0:
-        raise BadRequest("a table with assigned seats holds no stakes: stake must be 0", "invalid")
-    if len(origin) > 64:
-        raise BadRequest("origin must be at most 64 characters", "invalid")
     clock.check_timers(parsed, kind)
-    specs = _seat_specs(seats)
+    if not isinstance(tables, (list, tuple)):
+        raise BadRequest("tables must be a list of tables", "invalid")
+    plans = [
+        _plan(item, f"table {index}: " if name_index else "") for index, item in enumerate(tables)
+    ]
+    if not plans:
+        return []
+    names = display_names(sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None}))
+    now = timezone.now()
     with transaction.atomic():
-        table = _new_table(
-            created_by=created_by,
-            variant=variant,
-            options=parsed,
-            kind=kind,
-            origin=origin,
-            stake=0,
-            bot_seed=bot_seed,
-            shuffle_secret=shuffle_secret,
-            shuffle_match_id=shuffle_match_id,
-        )
-        now = timezone.now()
-        rows = changes.seats(table)
-        events = []
-        for row, (user, bot, seed) in zip(rows, specs, strict=True):
-            row.user, row.bot, row.client_seed, row.joined_at = user, bot, seed, now
-            if user is not None:
-                events.append(
-                    {
-                        "type": "seat_taken",
-                        "seat": row.seat,
-                        "user_id": user.pk,
-                        "name": display_name(user),
-                        "client_seed": seed,
-                        "staked": 0,
-                    }
+        rows, seats = [], []
+        for p in plans:
+            row = Table(
+                variant=variant,
+                options=parsed.to_dict(),
+                kind=kind,
+                origin=p.origin,
+                stake=0,
+                created_by=created_by,
+                bot_seed=p.bot_seed or secrets.token_hex(16),
+                status=TableStatus.PLAYING,
+                started_at=now,
+                wake_at=now,
+                version=_SEATED_EVENTS,  # its log below: table_created, 4 seats, match_started
+            )
+            table_seats = [
+                Seat(table=row, seat=n, user=user, bot=bot, client_seed=seed, joined_at=now)
+                for n, (user, bot, seed) in enumerate(p.specs)
+            ]
+            changes.set_kinds(row, table_seats)
+            rows.append(row)
+            seats.append(table_seats)
+        if connection.features.can_return_rows_from_bulk_insert:
+            Table.objects.bulk_create(rows)
+        else:  # a database that cannot return the new ids: one INSERT each
+            for row in rows:
+                row.save()
+        records, events = [], []
+        for row, p, table_seats in zip(rows, plans, seats, strict=True):
+            private, row.commitment = shuffles.create(
+                p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
+            )
+            log = [{"type": "table_created", "commitment": row.commitment}]
+            for s in table_seats:
+                if s.user is not None:
+                    log.append(
+                        {
+                            "type": "seat_taken",
+                            "seat": s.seat,
+                            "user_id": s.user.pk,
+                            "name": names[s.user.pk],
+                            "client_seed": s.client_seed,
+                            "staked": 0,
+                        }
+                    )
+                else:
+                    log.append({"type": "bot_seated", "seat": s.seat, "bot": s.bot})
+            client_seeds = [s.client_seed for s in table_seats]
+            log.append(
+                {
+                    "type": "match_started",
+                    "commitment": row.commitment,
+                    "client_seeds": {str(n): seed for n, seed in enumerate(client_seeds)},
+                }
+            )
+            row.version = 0  # counted up again, one per event, to the version inserted
+            events.extend(changes.event_rows(row, log))
+            if row.version != _SEATED_EVENTS:
+                raise RuntimeError(f"a seated table's log has {row.version} events")
+            records.append(
+                MatchRecord(
+                    table=row,
+                    state=new_match(parsed).to_json(),
+                    state_version=row.version,
+                    shuffle=shuffles.lock_client_seeds(private, client_seeds),
                 )
-            else:
-                events.append({"type": "bot_seated", "seat": row.seat, "bot": bot})
-        Seat.objects.bulk_update(rows, ["user", "bot", "client_seed", "joined_at"])
-        changes.add_events(table, events)
-        _maybe_start(table)
-        table.save()
-    return table
+            )
+        MatchRecord.objects.bulk_create(records)
+        Seat.objects.bulk_create(s for table_seats in seats for s in table_seats)
+        TableEvent.objects.bulk_create(events)
+        # The commitment names the table's id (its shuffle's match id): known after the INSERT.
+        Table.objects.bulk_update(rows, ["commitment"])
+        for row in rows:
+            dispatch.send_wake(row)
+    return rows
 
 
 def _seat_specs(seats: Any) -> list[tuple[Any, str, str]]:

@@ -2,8 +2,8 @@
 paid: a second worker's beat sweep finishes the job, and nothing is opened or paid twice.
 
 The crashing worker runs with ``TRIX_TOURNAMENT_TEST_PAUSE``: it sleeps inside the
-transaction that opens a round (after each table) and the one that pays the prizes (after the
-ledger posting), so the kill lands inside them."""
+transaction that opens a round (the pause times its tables, once they are created) and the one
+that pays the prizes (after the ledger posting), so the kill lands inside them."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_killed_while_opening_a_round(own_queue, make_tournament, player, staff)
     workers.append(first)
     services.start(tournament_id=t.pk, by=staff, reason="crash test")
     _wait_log(first, "tournaments.tasks.advance")
-    time.sleep(1.6)  # two of the four tables created, in the open transaction
+    time.sleep(1.6)  # the four tables created, the transaction open (2.8 s of pause)
     first.stop(kill=True)
     assert "tournaments.tasks.advance" not in _succeeded(first)  # killed inside the task
     # Rolled back with the worker (or, if the session worker's own sweep already took over

@@ -1,0 +1,30 @@
+"""Every tournament task sent (``tournaments.tasks``), ahead of the tables' tasks.
+
+A round's advance must not wait behind the wake-ups of the tables still playing (issue 11:
+the next round open within 1 s of the last table ending), so every tournament task goes out
+at ``settings.TRIX_TOURNAMENT_TASK_PRIORITY`` while everything else has
+``CELERY_TASK_DEFAULT_PRIORITY``: on the Redis broker a worker takes the first from its
+queue's list of the higher priority (the settings say how; docs/tournaments.md, "Running
+it"). Sends made inside a transaction go out after it commits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from tournaments import tasks
+
+
+def send(task_name: str, *args: Any, countdown: float | None = None) -> None:
+    """Now: ``tournaments.tasks.<task_name>(*args)``, after ``countdown`` seconds if given."""
+    getattr(tasks, task_name).apply_async(
+        args=args, countdown=countdown or None, priority=settings.TRIX_TOURNAMENT_TASK_PRIORITY
+    )
+
+
+def send_on_commit(task_name: str, *args: Any, countdown: float | None = None) -> None:
+    """:func:`send` after the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: send(task_name, *args, countdown=countdown))
