@@ -3,7 +3,12 @@ tests and the browser tests both use it; see ``tests/worker.py``)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
+
+from tests.web import conftest as web_conftest
 
 
 @pytest.fixture(scope="session")
@@ -62,3 +67,44 @@ def pytest_runtest_call(item):
 
     problems = {name: found for name, found in run_checks().items() if found}
     assert not problems, f"ledger_check fails after this test: {problems}"
+
+
+# -- browser tests (Playwright on Debian's Chromium): one browser for the session ---------
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(web_conftest.CHROMIUM):
+        pytest.fail(f"{web_conftest.CHROMIUM} is missing: ./dev test installs Debian's chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=web_conftest.CHROMIUM, headless=True, args=web_conftest.CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    web_conftest.ARTIFACTS.mkdir(exist_ok=True)
+    return web_conftest.ARTIFACTS
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """Open pages in fresh browser contexts (separate cookies); closed after the test."""
+    contexts = []
+
+    def open_page(*, width: int = 1280, height: int = 900):
+        context = browser.new_context(
+            base_url=live_server.url, viewport={"width": width, "height": height}
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.conftest import snapshot
-from tests.web.conftest import artifacts, browser, new_page  # noqa: F401 (browser fixtures)
 from tournaments import services
 from tournaments.models import EntryStatus, Status, Tournament
 from wallet.selectors import wallet_balance

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
 from games.api.serializers import BodySerializer, WholeNumberField
 from games.engine import VARIANTS
 from tournaments.models import BASIS_POINTS, Format
@@ -214,7 +215,7 @@ class MineSerializer(SummarySerializer):
     invitation = serializers.IntegerField(allow_null=True, help_text="a team id inviting you")
 
 
-class SeatSerializer(serializers.Serializer):
+class BracketSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     unit = serializers.CharField(allow_null=True, help_text="None: a bot")
     name = serializers.CharField()
@@ -231,7 +232,7 @@ class BracketTableSerializer(serializers.Serializer):
     table_id = serializers.IntegerField(help_text="watch it at /tables/<table_id>/")
     table_status = serializers.CharField()
     table_version = serializers.IntegerField()
-    seats = SeatSerializer(many=True)
+    seats = BracketSeatSerializer(many=True)
     scores = serializers.DictField(
         child=serializers.IntegerField(), allow_null=True, help_text="seat -> match score"
     )
@@ -320,8 +321,3 @@ class DrawRecordSerializer(serializers.Serializer):
     entrants = DrawEntrantSerializer(many=True)
     teams = serializers.DictField(required=False)
     rounds = DrawRoundSerializer(many=True)
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = serializers.CharField()
-    code = serializers.CharField()
