@@ -47,8 +47,8 @@ class Tournament(models.Model):
     mixed from it, the entrant list and the client seeds. ``entrants`` is the sorted entrant
     list published when registration closes.
 
-    ``version`` grows with every change of the tournament's rows (the live page adds the
-    versions of its tables: ``selectors.live_version``)."""
+    ``version`` grows with every change of the tournament's rows, a table's recorded result
+    included: the live page's one number (``selectors.live_version``)."""
 
     name = models.CharField(max_length=100)
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)

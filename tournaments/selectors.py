@@ -8,9 +8,11 @@ once revealed (at the start). Rules: ``docs/tournaments.md``.
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Q, QuerySet
 
 from accounts.selectors import display_names
 from tournaments import progress
@@ -384,15 +386,11 @@ def my_tournaments(user: Any) -> list[dict[str, Any]]:
 
 def live_version(tournament_id: int) -> int:
     """One number that grows whenever anything on the tournament's live page changes: the
-    tournament's own version plus the versions of all its tables (each only grows). A page
-    long-polls this one value for the whole tournament."""
+    tournament's own version (bumped by every change of its rows, a table's recorded result
+    included; a card played at a table is not on the page). A page long-polls this one value
+    for the whole tournament (``tournaments.live``). 0 for an unknown tournament."""
     own = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
-    if own is None:
-        return 0
-    tables = RoundTable.objects.filter(round__tournament_id=tournament_id).aggregate(
-        v=Sum("table__version")
-    )["v"]
-    return own + (tables or 0)
+    return own or 0
 
 
 def is_registered(tournament_id: int, user: Any) -> bool:
@@ -481,8 +479,30 @@ def live_page(*, tournament_id: int) -> dict[str, Any]:
     ``registered``, ``entrants`` (:func:`entrants`), ``teams`` (:func:`teams`) and
     ``prize_table`` (:func:`prize_table`), so the page follows registrations too. ``version``
     is read before everything else, so a change made while the answer is being read makes
-    the next poll answer at once (never a version newer than the data)."""
+    the next poll answer at once (never a version newer than the data).
+
+    Kept per process by (tournament, version) for ``_LIVE_CACHE_SECONDS``: every watcher
+    woken by one change is answered from one reading (a 256-entrant answer costs tens of ms)."""
     version = live_version(tournament_id)  # first: a change after it is answered next poll
+    key = (tournament_id, version)
+    with _live_lock:
+        hit = _live_cache.get(key)
+    if hit is not None and time.monotonic() - hit[0] < _LIVE_CACHE_SECONDS:
+        return hit[1]
+    answer = _live_page(tournament_id, version)
+    with _live_lock:
+        if len(_live_cache) > 256:
+            _live_cache.clear()
+        _live_cache[key] = (time.monotonic(), answer)
+    return answer
+
+
+_LIVE_CACHE_SECONDS = 5.0  # names and money texts may change without a version bump
+_live_cache: dict[tuple[int, int], tuple[float, dict[str, Any]]] = {}
+_live_lock = threading.Lock()
+
+
+def _live_page(tournament_id: int, version: int) -> dict[str, Any]:
     data = bracket(tournament_id)
     t = Tournament.objects.get(pk=tournament_id)
     return {

@@ -14,6 +14,7 @@ from django.db import connections, transaction
 from django.db.models import F
 from rest_framework.test import APIClient
 
+from games import services as games_services
 from games.fairness.seating import verify_record
 from games.models import Table
 from tests.tournaments.conftest import snapshot
@@ -437,9 +438,11 @@ def test_long_poll_waits_for_a_registration(make_tournament, player, settings):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_long_poll_waits_for_a_table_change(
+def test_long_poll_is_not_woken_by_a_tables_moves_only_by_its_result(
     make_tournament, player, staff, settings, no_task_sending
 ):
+    """The page shows tables' results, not their moves: a move at a table leaves the watchers
+    waiting; the table's result recorded (a tournament change) wakes them."""
     settings.TRIX_STATE_WAIT_MAX = 10
     t = make_tournament()
     for _ in range(4):
@@ -453,11 +456,21 @@ def test_long_poll_waits_for_a_table_change(
         with transaction.atomic():
             Table.objects.filter(pk=table_id).update(version=F("version") + 1)
 
-    thread = later(0.6, move)
+    thread = later(0.3, move)
+    took, d = poll(t.pk, version, 1.5)
+    thread.join()
+    assert d["version"] == version and took >= 1.4, took
+
+    def result():
+        games_services.cancel_table(table_id=table_id, reason="test")
+        services.record_table_result(table_id=table_id)
+
+    thread = later(0.6, result)
     took, d = poll(t.pk, version, 8)
     thread.join()
-    assert d["version"] == version + 1
+    assert d["version"] > version
     assert 0.5 < took < 4, took
+    assert d["rounds"][0]["tables"][0]["table_status"] == "cancelled"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -199,8 +199,8 @@ class DeclineView(WriteView):
 class LiveView(TournamentView):
     """The live bracket and standings, one long poll for the whole tournament: with
     ``since`` equal to the current live version, waits up to ``wait`` seconds (0 to 30,
-    default 3, held at most ``TRIX_STATE_WAIT_MAX``) for any change (a round, a table's move,
-    a result, an admin action); otherwise answers at once."""
+    default 3, held at most ``TRIX_STATE_WAIT_MAX``) for any change (a registration, a
+    round, a table's result, an admin action); otherwise answers at once."""
 
     permission_classes = [AllowAny]
 

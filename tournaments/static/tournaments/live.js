@@ -1,6 +1,6 @@
 /* The live bracket/standings page: ONE long poll for the whole tournament,
    GET /api/tournaments/<id>/live/?since=<version>&wait=<s>, answered at once when anything
-   changed (a registration, a round, a table's move, a result, an admin action) and otherwise
+   changed (a registration, a round, a table's result, an admin action) and otherwise
    held by the server for a few seconds. Renders rounds, tables (linked to their table pages),
    scores, who advanced, standings, final places and prizes, entrants and admin actions. */
 (function () {
