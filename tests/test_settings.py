@@ -63,3 +63,18 @@ def test_the_tests_run_on_the_fast_timers(settings):
     assert settings.SETTINGS_MODULE == "trix_site.settings_test"
     assert settings.TRIX_TIMER_SCALE == settings_test.TRIX_TIMER_SCALE < 1
     assert settings.TRIX_BOT_DELAY == 0.0
+
+
+def test_a_plain_pip_install_ships_every_app_of_the_site():
+    """``pip install .`` (production) packages every local app in INSTALLED_APPS (web and
+    accounts were left out once, so the installed site could not start)."""
+    import fnmatch
+    import tomllib
+
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]["include"]
+    local = [app.split(".")[0] for app in site_settings.INSTALLED_APPS if (ROOT / app).is_dir()]
+    assert local, "no local app found"
+    missing = [app for app in local if not any(fnmatch.fnmatch(app, p) for p in include)]
+    assert not missing, f"not packaged by pip install .: {missing}"
