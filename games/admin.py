@@ -65,9 +65,21 @@ class TableAdmin(ReadOnlyAdmin):
 
 @admin.register(TableEvent)
 class TableEventAdmin(ReadOnlyAdmin):
+    """The event log without what only some seats may see: an event visible to some seats
+    (a hand, a private pick) shows no payload, and the match log's increments (every hand of
+    a deal) are never shown, so no staff page shows a live hand."""
+
     list_display = ("table", "version", "type", "visible_to", "created_at")
     list_filter = ("type",)
     search_fields = ("table__id",)
+    fields = ("table", "version", "type", "public_payload", "visible_to", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description="payload")
+    def public_payload(self, obj):
+        if obj.visible_to is not None:
+            return f"(private to seat(s) {', '.join(str(s) for s in obj.visible_to)})"
+        return obj.payload
 
 
 @admin.register(TableAction)
@@ -83,8 +95,9 @@ class DealAdmin(ReadOnlyAdmin):
 
 @admin.register(MatchRecord)
 class MatchRecordAdmin(ReadOnlyAdmin):
-    """The stored state (its log); the private shuffle state is not shown."""
+    """Which table version the stored state is at. Neither the state (its log holds the
+    hands of the deal in play) nor the private shuffle state is shown."""
 
-    list_display = ("table",)
-    fields = ("table", "state")
+    list_display = ("table", "state_version")
+    fields = ("table", "state_version")
     readonly_fields = fields

@@ -14,6 +14,7 @@ from django.contrib.admin.helpers import ActionForm
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import BASIS_POINTS, AdminAction, Entry, Round, Tournament
+from trix_site.admin import StrictLookupsAdmin
 
 #: Fields the add form takes (the rest are set by the services).
 CREATE_FIELDS = (
@@ -141,7 +142,7 @@ def _run(modeladmin, request, queryset, label: str, service, with_reason: bool =
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(StrictLookupsAdmin):
     list_display = ("id", "name", "format", "variant", "status", "entry_fee", "starts_at")
     list_filter = ("status", "format")
     search_fields = ("name",)
@@ -189,6 +190,11 @@ class TournamentAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        """Only the list (for its actions) and the add form; a created tournament is shown
+        read-only (its changes go through the actions, with a reason)."""
+        return obj is None
+
     def save_model(self, request, obj, form, change):
         if change:  # nothing is editable once created; the actions go through the services
             return
@@ -227,7 +233,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(StrictLookupsAdmin):
     """Entries, read-only; the action disqualifies through the service (with a reason)."""
 
     list_display = ("id", "tournament", "user", "team", "status", "paid", "place", "prize")

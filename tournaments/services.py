@@ -217,6 +217,8 @@ def check_parameters(
         raise BadRequest("name must be 1 to 100 characters")
     if format not in Format.values:
         raise BadRequest(f"format must be one of {', '.join(Format.values)}, not {format!r}")
+    if options is not None and not isinstance(options, dict):
+        raise BadRequest("table options must be an object of option names and values")
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
         raise BadRequest("variant is given twice with different values")

@@ -112,3 +112,22 @@ def test_entry_admin_disqualifies_through_the_service(admin_client_, make_tourna
     assert entry.status == "registered"
     assert admin_client_.get(f"/admin/tournaments/entry/{entry.pk}/change/").status_code == 200
     assert Entry.objects.count() == 1
+
+
+def test_a_created_tournament_is_read_only_in_the_admin(admin_client_):
+    """Saving a created tournament's admin page was a 500 (found by a fresh reviewer): the
+    page is read-only now and a POST to it changes nothing."""
+    admin_client_.post("/admin/tournaments/tournament/add/", _form())
+    t = Tournament.objects.get(name="Friday cup")
+    page = admin_client_.get(f"/admin/tournaments/tournament/{t.pk}/change/")
+    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+    r = admin_client_.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(name="X"))
+    assert r.status_code == 403
+    assert Tournament.objects.get(pk=t.pk).name == "Friday cup"
+
+
+@pytest.mark.parametrize("options", ["[1]", '"str"', "1"])
+def test_table_options_that_are_not_an_object_are_refused(admin_client_, options):
+    r = admin_client_.post("/admin/tournaments/tournament/add/", _form(options=options))
+    assert r.status_code == 200 and "must be an object" in r.content.decode()
+    assert not Tournament.objects.exists()
