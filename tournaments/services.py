@@ -860,9 +860,24 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
 # -- the end ---------------------------------------------------------------------------------
 
 
+def _absent_units(t: Tournament) -> set[str]:
+    """Units that were no-shows at every table they were seated at (they never played):
+    ``docs/tournaments.md`` [Final places] places them with the disqualified, below everyone
+    who played, and gives them no prize (found by a fresh reviewer: a player who never opened
+    a table took first prize on the points its timeouts shared)."""
+    seen: dict[str, bool] = {}
+    for rt in RoundTable.objects.filter(round__tournament=t, recorded_at__isnull=False):
+        absent = set((rt.result or {}).get("no_show", []))
+        for unit in {u for u in rt.units if u is not None}:
+            seen[unit] = seen.get(unit, True) and unit in absent
+    return {unit for unit, never in seen.items() if never}
+
+
 def _compute_final(t: Tournament) -> None:
-    """Final places and prizes of every entry of a locked tournament (review or paying)."""
-    out = _disqualified_units(t)
+    """Final places and prizes of every entry of a locked tournament (review or paying).
+    Disqualified units and units that never played (:func:`_absent_units`) share the last
+    places and take no prize."""
+    out = _disqualified_units(t) | _absent_units(t)
     places = progress.final_places(tournament=t, rounds=_rounds_with_tables(t), disqualified=out)
     pool = 0 if is_escrow_closed(t.ref) else escrow_balance(t.ref)
     house = house_fee_for(pool, t.house_fee_bps)
