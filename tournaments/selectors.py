@@ -121,10 +121,12 @@ def prize_table(t: Tournament) -> list[dict[str, Any]]:
 
 def entrants(t: Tournament) -> list[dict[str, Any]]:
     """Every entry of the tournament (all statuses): ``{"entry", "entrant", "user_id", "name",
-    "team", "status", "place", "prize", "prize_text", "client_seed"}``, by place once
-    placed, else by registration."""
+    "team", "status", "place", "prize", "prize_text", "client_seed"}`` (the seed None until
+    registration closes), by place once placed, else by registration."""
     rows = list(Entry.objects.filter(tournament=t).order_by("id"))
     names = display_names([e.user_id for e in rows])
+    # Client seeds are published with the entrant list when registration closes, not before.
+    published = t.status not in (Status.DRAFT, Status.REGISTRATION)
     out = [
         {
             "entry": e.pk,
@@ -136,7 +138,7 @@ def entrants(t: Tournament) -> list[dict[str, Any]]:
             "place": e.place,
             "prize": e.prize,
             "prize_text": format_money(e.prize) if e.prize is not None else None,
-            "client_seed": e.client_seed,
+            "client_seed": e.client_seed if published else None,
         }
         for e in rows
     ]

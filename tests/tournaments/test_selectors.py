@@ -45,3 +45,14 @@ def test_list_detail_mine_and_the_live_version(make_tournament, player, staff):
     assert [x.pk for x in selectors.tournaments_by_status("finished")] == [t.pk]
     with pytest.raises(ValueError):
         selectors.tournaments_by_status("someday")
+
+
+def test_client_seeds_are_published_when_registration_closes(make_tournament, player):
+    """Before the close nobody reads another entrant's client seed (a fresh reviewer found
+    them public while the page said they are published at the close)."""
+    t = make_tournament()
+    services.register(tournament_id=t.pk, by=player(), client_seed="alice-seed")
+    assert [e["client_seed"] for e in selectors.entrants(t)] == [None]
+    services.close_registration(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert [e["client_seed"] for e in selectors.entrants(t)] == ["alice-seed"]

@@ -132,7 +132,9 @@ class EntrantSerializer(serializers.Serializer):
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
     prize_text = serializers.CharField(allow_null=True)
-    client_seed = serializers.CharField()
+    client_seed = serializers.CharField(
+        allow_null=True, help_text="published when registration closes (null before)"
+    )
 
 
 class TeamSerializer(serializers.Serializer):

@@ -8,7 +8,15 @@ export function renderHeader() {
   if (!t) return;
   $("#table-status").textContent = t.status;
   $("#table-status").className = "badge status-" + t.status;
-  $("#table-stake").textContent = t.stake ? "Stake " + T.formatMoney(t.stake) : "Casual (no stake)";
+  const stake = $("#table-stake");
+  const tournament = t.kind === "tournament" && /^tournament:(\d+)\//.exec(t.origin || "");
+  if (tournament) {
+    // A tournament's table: no stake of its own; back to its tournament's live page.
+    stake.replaceChildren(el("a", { href: "/tournaments/" + tournament[1] + "/live/",
+      text: "Tournament table (round " + ((/round:(\d+)/.exec(t.origin) || [])[1] || "?") + ")" }));
+  } else {
+    stake.textContent = t.stake ? "Stake " + T.formatMoney(t.stake) : "Casual (no stake)";
+  }
   $("#spectating").hidden = st.mySeat !== null && st.mySeat !== undefined;
 }
 
