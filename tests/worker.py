@@ -45,7 +45,9 @@ class Worker:
         self.log = Path(self.var) / "worker.log"
         full = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": settings.SETTINGS_MODULE,
+            # Under override_settings (a test's ``settings`` fixture) SETTINGS_MODULE is None.
+            "DJANGO_SETTINGS_MODULE": settings.SETTINGS_MODULE
+            or os.environ.get("DJANGO_SETTINGS_MODULE", "trix_site.settings_test"),
             **(env or {}),
             "DATABASE_URL": _database_url(),
             "DATABASE_CONN_MAX_AGE": "60",
