@@ -269,6 +269,11 @@ def check_parameters(
             raise BadRequest(f"{field} must be a date and time with its time zone")
     if not registration_opens_at < registration_closes_at <= starts_at:
         raise BadRequest("registration must open before it closes, and close by the start")
+    if registration_closes_at <= timezone.now():
+        raise BadRequest(
+            "registration must close in the future (a tournament created with its window "
+            "over would be cancelled at once)"
+        )
     return {
         "name": name.strip(),
         "format": format,

@@ -227,3 +227,16 @@ def test_round_one_is_the_published_function_of_the_seeds(player, make_tournamen
         client_seeds={e["entrant"]: e["client_seed"] + "x" for e in published},
     )  # fmt: skip
     assert other != key
+
+
+def test_a_tournament_whose_window_is_over_is_refused(staff, make_tournament):
+    """A fresh reviewer created one with its window and start in the past: 201, then the beat
+    cancelled it 8 s later. It is refused now, naming the window."""
+    now = timezone.now()
+    with pytest.raises(BadRequest, match="must close in the future"):
+        make_tournament(
+            registration_opens_at=now - timedelta(hours=3),
+            registration_closes_at=now - timedelta(hours=2),
+            starts_at=now - timedelta(hours=1),
+        )
+    assert not Tournament.objects.exists()
