@@ -14,8 +14,8 @@ and meanwhile, and whenever it (re)connects, waiters look at the database themse
 
 On other databases (SQLite, the embedded default: no NOTIFY) a wait polls every 50 ms.
 
-:func:`watch_many` waits on several keys at once (a tournament's live page: its tables and
-the tournament itself, whose key is its negative id, ``NOTIFY trix_table, '-<id>:<version>'``).
+:func:`watch` takes any key: a table's id, or a tournament's negative id (its live page,
+``NOTIFY trix_table, '-<id>:<version>'``, sent by ``tournaments.live``).
 
 Use::
 
@@ -53,7 +53,6 @@ class _Slot:
     cond: threading.Condition
     count: int = 0
     latest: int = 0
-    others: list = field(default_factory=list)  # conditions of watch_many waiters too
 
 
 @dataclass
@@ -103,8 +102,6 @@ class _Listener:
             if slot is not None and version > slot.latest:
                 slot.latest = version
                 slot.cond.notify_all()
-                for cond in slot.others:
-                    cond.notify_all()
 
     def _set_connected(self, up: bool) -> None:
         with self.lock:
@@ -115,8 +112,6 @@ class _Listener:
                 self.epoch += 1
             for slot in self.slots.values():  # waiters look at the database again
                 slot.cond.notify_all()
-                for cond in slot.others:
-                    cond.notify_all()
 
     # -- the waiters' side -------------------------------------------------------------------
 
@@ -193,8 +188,6 @@ def stop(timeout: float = 5.0) -> None:
     with listener.lock:
         for slot in listener.slots.values():
             slot.cond.notify_all()
-            for cond in slot.others:
-                cond.notify_all()
     if listener.thread is not None:
         listener.thread.join(timeout)
 
@@ -246,87 +239,6 @@ class _Watch:
         self.close()
 
 
-class _ManyWatch:
-    """A registered waiter on several keys at once (see :func:`watch_many`)."""
-
-    def __init__(self, listener: _Listener, keys: list[int]):
-        self.listener, self.keys = listener, list(dict.fromkeys(keys))
-        self.cond = threading.Condition(listener.lock)
-        with listener.lock:
-            self.seen = {}
-            for key in self.keys:
-                slot = listener.slots.get(key)
-                if slot is None:
-                    slot = listener.slots[key] = _Slot(threading.Condition(listener.lock))
-                slot.count += 1
-                slot.others.append(self.cond)
-                self.seen[key] = slot.latest
-            self.epoch = listener.epoch if listener.connected else None
-
-    def _moved(self) -> bool:
-        slots = self.listener.slots
-        return any(slots[key].latest > seen for key, seen in self.seen.items())
-
-    def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for a notification of any of the keys after the
-        last call (or the registration). True: look again; False: time is up."""
-        if timeout <= 0:
-            return False
-        listener = self.listener
-        if listener.stop.is_set():
-            time.sleep(min(timeout, DOWN_POLL))
-            return True
-        end = time.monotonic() + timeout
-        with listener.lock:
-            try:
-                while not self._moved():
-                    if not listener.connected:
-                        self.cond.wait(min(timeout, DOWN_POLL))
-                        return True
-                    if listener.epoch != self.epoch or listener.stop.is_set():
-                        return True
-                    remaining = end - time.monotonic()
-                    if remaining <= 0:
-                        return False
-                    self.cond.wait(remaining)
-                return True
-            finally:
-                self.seen = {key: listener.slots[key].latest for key in self.keys}
-                self.epoch = listener.epoch if listener.connected else None
-
-    def close(self) -> None:
-        listener = self.listener
-        with listener.lock:
-            for key in self.keys:
-                slot = listener.slots[key]
-                slot.others.remove(self.cond)
-                slot.count -= 1
-                if slot.count == 0:
-                    del listener.slots[key]
-
-    def __enter__(self) -> _ManyWatch:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-class _ManyPolling:
-    """:func:`watch_many` where there are no notifications: every look after ``POLL``."""
-
-    def wait(self, timeout: float) -> bool:
-        if timeout <= 0:
-            return False
-        time.sleep(min(timeout, POLL))
-        return True
-
-    def __enter__(self) -> _ManyPolling:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        pass
-
-
 class _Polling:
     """A waiter where there are no notifications: every look is after ``POLL`` seconds."""
 
@@ -348,18 +260,8 @@ def watch(table_id: int) -> _Watch | _Polling:
     table's version after entering it, then call ``wait(since, seconds)`` while the version
     is not past ``since``: it returns True when the caller should look again (a newer version
     was notified, or the listener (re)connected or is down), False when ``seconds`` passed.
-    Starts this process's listener on PostgreSQL."""
+    ``table_id`` may be any notified key (a tournament's ``-<id>``). Starts this process's
+    listener on PostgreSQL."""
     if connections["default"].vendor != "postgresql":
         return _Polling()
     return _Watch(_running(), table_id)
-
-
-def watch_many(keys: list[int]) -> _ManyWatch | _ManyPolling:
-    """Register one wait on several keys at once (table ids; a negative key is the
-    ``-<id>`` of a tournament, notified by ``tournaments.live``): enter it, read what you
-    watch, then call ``wait(seconds)`` while nothing changed: True when any key was notified
-    since the last call (or the listener (re)connected or is down), False when ``seconds``
-    passed. Starts this process's listener on PostgreSQL; polls every ``POLL`` elsewhere."""
-    if connections["default"].vendor != "postgresql":
-        return _ManyPolling()
-    return _ManyWatch(_running(), keys)

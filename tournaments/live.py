@@ -43,9 +43,8 @@ def wait_for_change(*, tournament_id: int, since: int, wait: float) -> int:
     seconds (capped at ``settings.TRIX_STATE_WAIT_MAX``, like the tables' state poll),
     whichever is first. A ``since`` other than the current version answers at once."""
     end = time.monotonic() + min(max(float(wait), 0.0), settings.TRIX_STATE_WAIT_MAX)
-    keys = [tournament_key(tournament_id)]
-    with table_live.watch_many(keys) as watch:
+    with table_live.watch(tournament_key(tournament_id)) as watch:
         version = live_version(tournament_id)
-        while version == since and watch.wait(end - time.monotonic()):
+        while version == since and watch.wait(since, end - time.monotonic()):
             version = live_version(tournament_id)
     return version
