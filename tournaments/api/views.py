@@ -261,22 +261,6 @@ class MineView(TournamentView):
         return Response(s.MineSerializer(selectors.my_tournaments(request.user), many=True).data)
 
 
-class StartView(StaffView):
-    """Start now (staff): registration closes, the draw is revealed, round 1 opens; below
-    the minimum the tournament is cancelled and every fee refunded."""
-
-    staff_message = "start tournaments"
-
-    @extend_schema(request=s.ReasonSerializer, responses={200: s.DetailSerializer, **ERRORS})
-    def post(self, request, tournament_id: int):
-        body = s.ReasonSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        services.start(
-            tournament_id=tournament_id, by=request.user, reason=body.validated_data["reason"]
-        )
-        return Response(detail_data(tournament_id, request.user))
-
-
 def _reason_action(service, message: str, doc: str):
     class View(StaffView):
         staff_message = message
@@ -295,6 +279,12 @@ def _reason_action(service, message: str, doc: str):
     return View
 
 
+StartView = _reason_action(
+    services.start,
+    "start tournaments",
+    "Start now (staff): registration closes, the draw is revealed, round 1 opens; below the "
+    "minimum the tournament is cancelled and every fee refunded.",
+)
 PauseView = _reason_action(
     services.pause, "pause tournaments", "Pause (staff): no new round opens; tables go on."
 )
