@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .errors import EngineError
+from .errors import EngineError, InvalidOptions
 from .options import VARIANTS, Options
-from .record import load_record, replay_record
+from .record import load_json, load_record, replay_record
 
 
 def _read(path: str) -> str:
@@ -82,6 +82,17 @@ def _summary_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _simulate_options(text: str | None, variant: str) -> Options:
+    """The table options of ``trix simulate``: ``--options`` (a JSON object, never naming the
+    variant) over the defaults, with ``--variant``. Raises :class:`EngineError`."""
+    extra = {} if text is None else load_json(text)
+    if not isinstance(extra, dict):
+        raise InvalidOptions("--options must be a JSON object of table options")
+    if "variant" in extra:
+        raise InvalidOptions("give the variant with --variant, not in --options")
+    return Options.from_dict({**extra, "variant": variant})
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .simulate import simulate
 
@@ -89,8 +100,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(kinds) == 1:
         kinds *= 4
     try:
-        options = Options.from_dict({**json.loads(args.options or "{}"), "variant": args.variant})
-    except (EngineError, ValueError) as exc:
+        options = _simulate_options(args.options, args.variant)
+    except EngineError as exc:
         print(f"bad options: {exc}", file=err)
         return 2
     if args.matches < 1:

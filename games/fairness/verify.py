@@ -310,21 +310,36 @@ def match_verification(records: Sequence[Any], public: dict[str, Any] | None = N
     }
 
 
+class _Unreadable(ValueError):
+    """Input ``trix verify`` cannot parse; its message is the whole error line."""
+
+
+def _parse(text: str, name: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _Unreadable(
+            f"invalid JSON: {name}: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise _Unreadable(f"invalid JSON: {name}: nested too deep") from None
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def _load(path: str, stdin: TextIO) -> list[tuple[str, Any]]:
     """(name, parsed JSON) pairs: one for a file or ``-``, one per ``*.json`` in a directory."""
     if path == "-":
-        return [("-", json.loads(stdin.read()))]
+        return [("-", _parse(stdin.read(), "-"))]
     if os.path.isdir(path):
         names = sorted(n for n in os.listdir(path) if n.endswith(".json"))
         if not names:
             raise ValueError(f"{path}: no .json deal records in this directory")
-        loaded = []
-        for name in names:
-            with open(os.path.join(path, name), encoding="utf-8") as handle:
-                loaded.append((name, json.load(handle)))
-        return loaded
-    with open(path, encoding="utf-8") as handle:
-        return [(path, json.load(handle))]
+        return [(name, _parse(_read_text(os.path.join(path, name)), name)) for name in names]
+    return [(path, _parse(_read_text(path), path))]
 
 
 def _verify_draw_cli(record: dict[str, Any], stdout: TextIO, stderr: TextIO) -> int:
@@ -359,8 +374,8 @@ def verify_cli(path: str, stdout: TextIO, stderr: TextIO, stdin: TextIO | None =
     """
     try:
         loaded = _load(path, stdin if stdin is not None else sys.stdin)
-    except json.JSONDecodeError as error:
-        print(f"invalid JSON: line {error.lineno} column {error.colno}: {error.msg}", file=stderr)
+    except _Unreadable as error:
+        print(error, file=stderr)
         return 1
     except (OSError, UnicodeDecodeError, ValueError) as error:
         print(f"cannot read {path}: {error}", file=stderr)

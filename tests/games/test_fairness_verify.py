@@ -277,7 +277,7 @@ def test_verify_cli_prints_the_mismatch_and_exits_1(tmp_path, record):
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ("{not json", "invalid JSON: line 1 column 2"),
+        ("{not json", "invalid JSON: "),
         (None, "cannot read "),
         (b"\xff\xfe{}", "cannot read "),
         ("[]", "records: expected a non-empty list"),
