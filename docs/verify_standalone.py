@@ -269,15 +269,15 @@ def check(args):
     shuffles = [r["shuffle"] for r in records]
     receipt, signature = shuffles[0].get("receipt"), shuffles[0].get("signature")
     notes = []
+    if receipt is None:
+        need(not (args.receipt or args.public_key or args.log), "shuffle.receipt: missing")
+        notes.append("cards only, no receipt: nothing binds the client seeds to the match start")
     if args.receipt:  # the receipt the player saved: a receipt, or {"receipt", "signature"}
         saved = load(args.receipt)
         saved = saved if isinstance(saved, dict) and "receipt" in saved else {"receipt": saved}
         check_receipt(saved["receipt"])
         need(sha256(saved["receipt"]) == sha256(receipt), "--receipt: the records carry another")
         need(saved.get("signature", signature) == signature, "--receipt: another signature")
-    if receipt is None:
-        need(not (args.receipt or args.public_key or args.log), "shuffle.receipt: missing")
-        notes.append("cards only, no receipt: nothing binds the client seeds to the match start")
     if args.public_key:
         need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
         key, message = bytes.fromhex(args.public_key.strip()), canonical(receipt)
