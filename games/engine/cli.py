@@ -147,6 +147,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         commitment=args.commitment,
         client_seeds=args.client_seed,
         partial=args.partial,
+        head=args.head,
     )
 
 
@@ -199,6 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         help="the client seed you sent for SEAT (0..3; the page's Seat 1..4 minus one); repeatable",
+    )
+    p.add_argument(
+        "--head",
+        metavar="FILE",
+        help="a log head you saved earlier (/fairness/log-head.json), with --log: the log's "
+        "first entries must still hash to it",
     )
     p.add_argument(
         "--partial",

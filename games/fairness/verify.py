@@ -41,7 +41,13 @@ from games.fairness.receipt import (
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
 from games.fairness.stream import check_index, check_text, seed_bytes
-from games.fairness.transparency import find_receipt, parse_log, verify_log
+from games.fairness.transparency import (
+    HEAD_FORMAT,
+    find_receipt,
+    log_head,
+    parse_log,
+    verify_log,
+)
 
 RECORD_FORMAT = "trix-deal/1"
 DRAW_FORMAT = "trix-draw/1"
@@ -666,6 +672,39 @@ def _load_log(path: str) -> tuple[list[dict[str, Any]], str]:
         raise FairnessError(f"--log: {error}") from None
 
 
+def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
+    """A log head saved earlier (``/fairness/log-head.json``) against the log now: the log's
+    first ``size`` entries must hash to it (and, given ``key``, its signature must be valid).
+    Returns the note line; raises FairnessError with the refusal line."""
+    try:
+        saved = json.loads(_read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise FairnessError(f"--head: cannot read {path}: {error}") from None
+    if not isinstance(saved, dict) or saved.get("format") != HEAD_FORMAT:
+        raise FairnessError(f"--head: not a {HEAD_FORMAT} object")
+    size, head = saved.get("size"), saved.get("head")
+    if type(size) is not int or size < 0:
+        raise FairnessError("--head: size must be a whole number from 0")
+    check_hex(head, "--head: head")
+    if size > len(entries):
+        raise FairnessError(
+            f"--head: the saved head covers {size} entries, the log has only {len(entries)}: "
+            "entries were removed"
+        )
+    now = verify_log(entries[:size])
+    if now != head:
+        raise FairnessError(
+            f"--head: the log's first {size} entries hash to {now}, not to the saved head "
+            f"{head}: the log was rewritten"
+        )
+    if key is not None and "signature" in saved:
+        try:
+            check_signature(log_head(size, head), saved["signature"], key)
+        except FairnessError as error:
+            raise FairnessError(f"--head: signature: {error}") from None
+    return f"the saved head (size {size}) is the head of the log's first {size} entries"
+
+
 def _notes(records: list[Any], key: Any, log: Any, partial: bool) -> list[str]:
     """The lines after ``verified``: what was and was not checked."""
     shuffles = [r["shuffle"] for r in records if isinstance(r.get("shuffle"), dict)]
@@ -706,6 +745,7 @@ def verify_cli(
     commitment: str | None = None,
     client_seeds: Sequence[str] = (),
     partial: bool = False,
+    head: str | None = None,
 ) -> int:
     """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
 
@@ -719,7 +759,9 @@ def verify_cli(
     ``/fairness/public-key.json``): receipts must be signed by it. ``log`` (a file of the
     site's ``/fairness/log.jsonl``): its chain must verify and hold each match's receipt.
     ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
-    must carry them. ``partial``: a match's deals may stop before its deal count. Prints
+    must carry them. ``partial``: a match's deals may stop before its deal count. ``head``
+    (with ``log``): a ``trix-log-head/1`` saved earlier; the log's first entries must hash to
+    it (a rewritten or shortened log is refused). Prints
     ``verified`` (one record) or ``verified: N deal records`` then ``note: ...`` lines on
     ``stdout`` and returns 0; or one line per mismatch on ``stderr`` and returns 1 (also for
     an unreadable file, invalid JSON or a broken log); a malformed option value: one line, 2.
@@ -742,15 +784,19 @@ def verify_cli(
         and isinstance(loaded[0][1], dict)
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
-        if key is not None or log or commitment or seeds or partial:
+        if key is not None or log or commitment or seeds or partial or head:
             print(
                 "--public-key, --log, --commitment, --client-seed, --partial: for deal records",
                 file=stderr,
             )
             return 2
         return _verify_draw_cli(loaded[0][1], stdout, stderr)
+    if head is not None and log is None:
+        print("--head: give the log too (--log FILE)", file=stderr)
+        return 2
     try:
         entries = _load_log(log) if log is not None else None
+        head_note = _check_head(head, entries[0], key) if head is not None else None
     except FairnessError as error:
         print(error, file=stderr)
         return 1
@@ -771,7 +817,7 @@ def verify_cli(
         return 1
     count = len(records)
     print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
-    for note in _notes(records, key, entries, partial):
+    for note in _notes(records, key, entries, partial) + ([head_note] if head_note else []):
         print(f"note: {note}", file=stdout)
     return 0
 

@@ -404,3 +404,56 @@ def test_old_records_are_refused_when_a_key_or_log_is_given(tmp_path, site_match
     for options in (["--public-key", SITE_PUBLIC], ["--log", log]):
         code, out, err = run(tmp_path, records, *options)
         assert code == 1 and out == "" and "shuffle.receipt: missing" in err
+
+
+# --- a log head saved earlier ---------------------------------------------------------------------
+
+
+def _saved_head(tmp_path, entries, key=SITE_KEY):
+    from games.fairness.transparency import log_head, verify_log
+
+    payload = log_head(len(entries), verify_log(entries))
+    path = tmp_path / "log-head.json"
+    path.write_text(json.dumps({**payload, "signature": sign(payload, key)}))
+    return str(path)
+
+
+def test_a_saved_head_of_an_earlier_log_is_a_prefix_of_the_log_now(tmp_path, site_match):
+    records, receipt, signature = site_match
+    entries = match_log((receipt, signature))
+    saved = _saved_head(tmp_path, entries[:2])  # saved when the log had two entries
+    log = log_file(tmp_path, entries)
+    code, out, err = run(
+        tmp_path, records, "--log", log, "--head", saved, "--public-key", SITE_PUBLIC
+    )
+    assert (code, err) == (0, ""), err
+    assert "note: the saved head (size 2) is the head of the log's first 2 entries" in out
+
+
+def test_a_saved_head_exposes_a_rewritten_or_shortened_log(tmp_path, site_match):
+    records, receipt, signature = site_match
+    saved = _saved_head(tmp_path, match_log((receipt, signature)))
+    rewritten = log_file(tmp_path, _rechained(match_log((receipt, signature))))
+    code, out, err = run(tmp_path, records, "--log", rewritten, "--head", saved)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith("--head: the log's first 3 entries hash to ")
+    assert err.endswith("the log was rewritten\n")
+    shortened = log_file(tmp_path, match_log((receipt, signature))[:2])
+    code, out, err = run(tmp_path, records, "--log", shortened, "--head", saved)
+    assert code == 1
+    assert (
+        err == "--head: the saved head covers 3 entries, the log has only 2: entries were removed\n"
+    )
+
+
+def test_a_saved_head_signed_by_another_key_and_head_without_log(tmp_path, site_match):
+    records, receipt, signature = site_match
+    entries = match_log((receipt, signature))
+    saved = _saved_head(tmp_path, entries, key=new_private_key())
+    log = log_file(tmp_path, entries)
+    code, _, err = run(
+        tmp_path, records, "--log", log, "--head", saved, "--public-key", SITE_PUBLIC
+    )
+    assert code == 1 and err.startswith("--head: signature: the signature does not match")
+    code, _, err = run(tmp_path, records, "--head", saved)
+    assert (code, err) == (2, "--head: give the log too (--log FILE)\n")
