@@ -53,6 +53,8 @@ RECORD_FORMAT = "trix-deal/1"
 DRAW_FORMAT = "trix-draw/1"
 """The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
 _SEAT_KEYS = [str(seat) for seat in range(SEATS)]
+_SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
+_SHUFFLE_FIELDS |= {"client_seeds", "deals", "receipt", "signature"}
 
 
 def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
@@ -73,6 +75,9 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
         problems.append(f"shuffle.algorithm: {algorithm!r} is not {ALGORITHM!r}")
         return None
     before = len(problems)
+    unknown = sorted(set(shuffle_object) - _SHUFFLE_FIELDS)
+    if unknown:
+        problems.append(f"shuffle: unknown field(s) {', '.join(map(str, unknown))}")
     checks = {
         "match_id": lambda v: check_text(v, "match id"),
         "deal_number": lambda v: check_index(v, "deal number"),

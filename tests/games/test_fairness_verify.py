@@ -166,6 +166,11 @@ def test_tampered_plays_are_named_by_the_engine(record, tmp_path):
         (lambda r: r["shuffle"]["client_seeds"].pop("3"), "shuffle.client_seeds: must map"),
         (lambda r: r["shuffle"]["client_seeds"].update({"1": 5}), "shuffle.client_seeds.1: "),
         (lambda r: r.update(hands=[]), "hands: must map each seat"),
+        (lambda r: r["shuffle"].update(note="x"), "shuffle: unknown field(s) note"),
+        (lambda r: r["shuffle"]["client_seeds"].update({"4": "bot"}), "shuffle.client_seeds: "),
+        (lambda r: r["shuffle"]["client_seeds"].update({"2": ""}), "shuffle.client_seeds.2: "),
+        (lambda r: r["shuffle"].update(deals=0), "shuffle.deals: deal count must be from 1"),
+        (lambda r: r["shuffle"].update(deals=True), "shuffle.deals: deal count must be an int"),
         (lambda r: r.update(format="trix-deal/0"), "format: expected 'trix-deal/1'"),
     ],
 )
