@@ -52,10 +52,14 @@ def seeds_ok(v):  # exactly the seats "0".."3", each a client seed
     return isinstance(v, dict) and sorted(v) == SEATS and all(map(is_text, v.values()))
 
 
-def canonical(obj):  # the bytes hashed and signed: sorted keys, no spaces, UTF-8, no floats
+def no_floats(obj):
     need(not isinstance(obj, float), "canonical JSON: a float is not allowed")
     for item in obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else []:
-        canonical(item)
+        no_floats(item)
+
+
+def canonical(obj):  # the bytes hashed and signed: sorted keys, no spaces, UTF-8, no floats
+    no_floats(obj)
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
 
