@@ -59,7 +59,7 @@ def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT):
         commitment=shuffle["commitment"],
         deals=options.deals_per_match,
         variant=first["variant"],
-        options=first["options"],
+        options=options.to_dict(),  # as the site writes them: every option, defaults filled in
         client_seeds=[shuffle["client_seeds"][str(seat)] for seat in range(4)],
         issued_at=issued_at,
     )
