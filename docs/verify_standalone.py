@@ -1,14 +1,138 @@
-"""Check a trix-deal/1 record's shuffle with nothing but Python 3's standard library.
-Usage: python3 verify_standalone.py RECORD.json  (or - for stdin). Spec: docs/fairness.md"""
+"""Check trix-deal/1 records' shuffles with nothing but Python 3's standard library.
 
+python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--log FILE] [--partial]
+
+RECORDS is one record file, a file holding a JSON list of one match's records, a directory of
+one match's *.json records, or - for stdin. A list or a directory is checked as a whole match:
+its deals must be 1..N, each once (N: the receipt's deal count; with --partial 1..k, for a
+match still running or ended by a forfeit). The cards only: the plays are not replayed.
+Prints "verified" (then notes) and exits 0, or one line per problem and exits 1.
+Spec: docs/fairness.md."""
+
+import argparse
 import hashlib
 import hmac
 import json
+import os
+import re
 import sys
 
 DECK = [rank + suit for suit in "CDHS" for rank in "23456789TJQKA"]  # 2C=0 ... AS=51
+SEATS = ["0", "1", "2", "3"]
+MAX_DEALS = 100_000  # the longest seed chain: bounds the hashing a hostile record asks for
+RECEIPT_FIELDS = ["algorithm", "client_seeds", "commitment", "deals", "format", "issued_at"]
+RECEIPT_FIELDS += ["match_id", "options", "variant"]
+ENTRY_FIELDS = ["body", "index", "kind", "logged_at", "prev"]
+SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
+SHUFFLE_FIELDS |= {"client_seeds", "deals", "receipt", "signature"}
 
 
+class Refused(Exception):
+    """Input that cannot be checked; the message is one line naming the field."""
+
+
+def need(ok, line):
+    if not ok:
+        raise Refused(line)
+
+
+def is_text(v):  # a client seed or an id: 1..64 printable ASCII characters
+    return isinstance(v, str) and 0 < len(v) <= 64 and all(" " <= c <= "~" for c in v)
+
+
+def is_count(v, top=MAX_DEALS):  # an int 1..top: not true, not 2.0, not 0 or -1
+    return type(v) is int and 1 <= v <= top
+
+
+def is_hex(v, digits=64):
+    return isinstance(v, str) and re.fullmatch(f"[0-9a-f]{{{digits}}}", v) is not None
+
+
+def seeds_ok(v):  # exactly the seats "0".."3", each a client seed
+    return isinstance(v, dict) and sorted(v) == SEATS and all(map(is_text, v.values()))
+
+
+def no_floats(obj):
+    need(not isinstance(obj, float), "canonical JSON: a float is not allowed")
+    for item in obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else []:
+        no_floats(item)
+
+
+def canonical(obj):  # the bytes hashed and signed: sorted keys, no spaces, UTF-8, no floats
+    no_floats(obj)
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8")
+
+
+def sha256(obj):  # the hash of a receipt or a log entry: hex SHA-256 of its canonical bytes
+    return hashlib.sha256(canonical(obj)).hexdigest()
+
+
+# Ed25519 signature verification (RFC 8032, 5.1.7); points in extended coordinates X, Y, Z, T.
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493  # the order of the base point
+D = -121665 * pow(121666, P - 2, P) % P
+SQRT_M1 = pow(2, (P - 1) // 4, P)
+
+
+def add(a, b):  # RFC 8032, 5.1.4: also doubles, and (0, 1, 1, 0) is the neutral point
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    a_, b_ = (y1 - x1) * (y2 - x2) % P, (y1 + x1) * (y2 + x2) % P
+    c, d = 2 * D * t1 * t2 % P, 2 * z1 * z2 % P
+    e, f, g, h = b_ - a_, d - c, d + c, b_ + a_
+    return e * f % P, g * h % P, f * g % P, e * h % P
+
+
+def times(n, point):  # [n]point by double-and-add
+    result = (0, 1, 1, 0)
+    while n:
+        if n & 1:
+            result = add(result, point)
+        point, n = add(point, point), n >> 1
+    return result
+
+
+def decode(raw):  # RFC 8032, 5.1.3: 32 bytes -> a point, or None when they encode none
+    if len(raw) != 32:
+        return None
+    y, sign = int.from_bytes(raw, "little") & (2**255 - 1), raw[31] >> 7
+    if y >= P:
+        return None
+    x2 = (y * y - 1) * pow(D * y * y + 1, P - 2, P) % P
+    x = pow(x2, (P + 3) // 8, P)
+    if (x * x - x2) % P:
+        x = x * SQRT_M1 % P
+    if (x * x - x2) % P or (x == 0 and sign):
+        return None
+    if x & 1 != sign:
+        x = P - x
+    return x, y, 1, x * y % P
+
+
+def encode(point):  # RFC 8032, 5.1.2
+    x, y, z, _ = point
+    zi = pow(z, P - 2, P)
+    x, y = x * zi % P, y * zi % P
+    return (y | (x & 1) << 255).to_bytes(32, "little")
+
+
+BASE = decode((4 * pow(5, P - 2, P) % P).to_bytes(32, "little"))  # y = 4/5, x even
+
+
+def ed25519_ok(public_key, message, signature):
+    """Whether signature (64 bytes) is public_key's (32 bytes) Ed25519 signature of message."""
+    a = decode(public_key)
+    if a is None or len(signature) != 64 or decode(signature[:32]) is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    k = hashlib.sha512(signature[:32] + public_key + message).digest()
+    k = int.from_bytes(k, "little") % L
+    minus_a = (P - a[0], a[1], a[2], P - a[3])
+    return s < L and encode(add(times(s, BASE), times(k, minus_a))) == signature[:32]
+
+
+# The shuffle of a deal (docs/fairness.md, "The construction").
 def enc(text):  # a string as uint32 length then UTF-8 bytes
     return len(text.encode()).to_bytes(4, "big") + text.encode()
 
@@ -29,28 +153,169 @@ def shuffle(server_seed, client_seeds, match_id, deal_number):
     return deck
 
 
+# Strict input checks: each raises Refused naming the first bad field.
+def check_receipt(r, where="receipt"):
+    need(isinstance(r, dict) and sorted(r) == RECEIPT_FIELDS, f"{where}: needs {RECEIPT_FIELDS}")
+    need(r["format"] == "trix-receipt/1", f"{where}.format: must be 'trix-receipt/1'")
+    for field in ("match_id", "algorithm", "variant"):
+        need(is_text(r[field]), f"{where}.{field}: must be 1 to 64 printable ASCII characters")
+    need(is_hex(r["commitment"]), f"{where}.commitment: must be 64 lower-case hex digits")
+    need(is_count(r["deals"]), f"{where}.deals: must be a whole number from 1 to {MAX_DEALS}")
+    need(isinstance(r["options"], dict), f"{where}.options: must be an object")
+    need(seeds_ok(r["client_seeds"]), f'{where}.client_seeds: must map "0".."3" to client seeds')
+    issued = isinstance(r["issued_at"], str) and re.fullmatch(r"[\dT:-]{19}Z", r["issued_at"])
+    need(issued, f"{where}.issued_at: must be a UTC time YYYY-MM-DDTHH:MM:SSZ")
+    canonical(r)
+
+
+def check_record(r):
+    need(isinstance(r, dict), "must be a JSON object")
+    need(r.get("format") == "trix-deal/1", "format: must be 'trix-deal/1'")
+    s = r.get("shuffle")
+    need(isinstance(s, dict), "shuffle: missing, so there is no revealed seed to check")
+    need(set(s) <= SHUFFLE_FIELDS, f"shuffle: unknown field(s) {sorted(set(s) - SHUFFLE_FIELDS)}")
+    need(s.get("algorithm") == "trix-shuffle/1", "shuffle.algorithm: must be 'trix-shuffle/1'")
+    need(is_text(s.get("match_id")), "shuffle.match_id: must be 1 to 64 printable ASCII")
+    need("deals" not in s or is_count(s["deals"]), f"shuffle.deals: must be 1..{MAX_DEALS}")
+    top = s.get("deals", MAX_DEALS)
+    need(is_count(s.get("deal_number"), top), f"shuffle.deal_number: must be a number 1..{top}")
+    same = type(r.get("deal_number", 1)) is int
+    same = same and r.get("deal_number", s["deal_number"]) == s["deal_number"]
+    need(same, "deal_number: must be the whole number shuffle.deal_number")
+    for field in ("commitment", "server_seed"):
+        need(is_hex(s.get(field)), f"shuffle.{field}: must be 64 lower-case hex digits")
+    need(seeds_ok(s.get("client_seeds")), 'shuffle.client_seeds: must map exactly "0".."3"')
+    hands = r.get("hands")
+    need(isinstance(hands, dict) and sorted(hands) == SEATS, 'hands: must map exactly "0".."3"')
+    for seat in SEATS:
+        cards = hands[seat]
+        ok = isinstance(cards, list) and len(cards) == 13 and all(c in DECK for c in cards)
+        need(ok, f"hands.{seat}: must be a list of 13 card codes")
+    if "receipt" in s or "signature" in s:
+        check_receipt(s.get("receipt"), "shuffle.receipt")
+        need(is_hex(s.get("signature"), 128), "shuffle.signature: must be 128 lower-case hex")
+
+
 def verify(record):
+    """The mismatches of one record (empty: verified); check_record has accepted it."""
     s, errors = record["shuffle"], []
-    if s["algorithm"] != "trix-shuffle/1":
-        return [f"shuffle.algorithm: {s['algorithm']!r} is not 'trix-shuffle/1'"]
     h = bytes.fromhex(s["server_seed"])
     for _ in range(s["deal_number"]):  # the seed of deal d hashes to the commitment d times
         h = hashlib.sha256(h).digest()
-    if h.hex() != s["commitment"].lower():
+    if h.hex() != s["commitment"]:
         errors.append(f"shuffle.server_seed does not match shuffle.commitment ({h.hex()})")
-    seeds = [s["client_seeds"][str(seat)] for seat in range(4)]
+    seeds = [s["client_seeds"][seat] for seat in SEATS]
     deck = shuffle(s["server_seed"], seeds, s["match_id"], s["deal_number"])
     for seat in range(4):  # dealt one at a time from seat 0: card i goes to seat i % 4
         if sorted(deck[seat::4]) != sorted(record["hands"][str(seat)]):
             errors.append(f"hands.{seat}: the shuffle dealt {' '.join(sorted(deck[seat::4]))}")
+    for field in ("match_id", "algorithm", "commitment", "client_seeds", "deals"):
+        if "receipt" in s and s.get(field) != s["receipt"][field]:
+            errors.append(f"shuffle.{field}: differs from the receipt's {s['receipt'][field]!r}")
     return errors
 
 
-if __name__ == "__main__":
+def verify_match(shuffles, receipt, partial):
+    """The mismatches across one match: one receipt for all, deals 1..N each once."""
+    first, errors = shuffles[0], []
+    for s in shuffles[1:]:
+        for field in ("match_id", "commitment", "client_seeds", "deals", "receipt", "signature"):
+            if sha256(s.get(field)) != sha256(first.get(field)):
+                errors.append(f"deal {s['deal_number']}: shuffle.{field} differs from deal 1's")
+    numbers = sorted(s["deal_number"] for s in shuffles)
+    last = numbers[-1] if partial else (receipt or first).get("deals", numbers[-1])
+    if numbers != list(range(1, last + 1)):
+        missing = sorted(set(range(1, last + 1)) - set(numbers))
+        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        errors.append(f"deals: must be 1..{last} once each; missing {missing}, twice {repeated}")
+    return errors
+
+
+def check_log(lines, receipt, signature):
+    """Check the log's hash chain and that it holds the receipt after the commitment."""
+    head, entries = "0" * 64, [json.loads(line) for line in lines if line.strip()]
+    for i, e in enumerate(entries):
+        need(isinstance(e, dict) and sorted(e) == ENTRY_FIELDS, f"log entry {i}: fields")
+        need(type(e["index"]) is int and e["index"] == i, f"log entry {i}: index {e['index']!r}")
+        need(e["prev"] == head, f"log entry {i}: prev is not the hash of entry {i - 1}")
+        need(isinstance(e["body"], dict), f"log entry {i}: body must be an object")
+        head = sha256(e)
+    body = sha256({"receipt": receipt, "signature": signature})
+    at = [e["index"] for e in entries if e["kind"] == "match-receipt" and sha256(e["body"]) == body]
+    need(at, "log: this receipt and signature are not in the log")
+    keys = ("match_id", "algorithm", "commitment", "deals")
+    commitment = sha256({k: receipt[k] for k in keys})
+    before = [sha256(e["body"]) for e in entries[: at[0]] if e["kind"] == "match-commitment"]
+    need(commitment in before, "log: no match-commitment entry of this match before its receipt")
+    return f"in the log at entry {at[0]}; log head {head} at size {len(entries)}"
+
+
+def load(path):
+    if path == "-":
+        return json.loads(sys.stdin.read())
+    if os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path) if n.endswith(".json"))
+        return [load(os.path.join(path, name)) for name in names]
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def check(args):
+    """(problems, notes) for the parsed command line; raises Refused, OSError, ValueError."""
+    loaded = load(args.records)
+    records = loaded if isinstance(loaded, list) else [loaded]
+    need(records, "records: none given")
+    for position, record in enumerate(records, 1):
+        try:
+            check_record(record)
+        except Refused as refused:
+            raise Refused(f"record {position}: {refused}") from None
+    shuffles = [r["shuffle"] for r in records]
+    receipt, signature = shuffles[0].get("receipt"), shuffles[0].get("signature")
+    notes = []
+    if receipt is None:
+        need(not (args.receipt or args.public_key or args.log), "shuffle.receipt: missing")
+        notes.append("cards only, no receipt: nothing binds the client seeds to the match start")
+    if args.receipt:  # the receipt the player saved: a receipt, or {"receipt", "signature"}
+        saved = load(args.receipt)
+        saved = saved if isinstance(saved, dict) and "receipt" in saved else {"receipt": saved}
+        check_receipt(saved["receipt"])
+        need(sha256(saved["receipt"]) == sha256(receipt), "--receipt: the records carry another")
+        need(saved.get("signature", signature) == signature, "--receipt: another signature")
+    if args.public_key:
+        need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
+        key, message = bytes.fromhex(args.public_key.strip()), canonical(receipt)
+        need(ed25519_ok(key, message, bytes.fromhex(signature)), "shuffle.signature: not valid")
+        notes.append("receipt signed by that public key")
+    elif receipt is not None:
+        notes.append("receipt signature not checked: give --public-key")
+    if args.log:
+        with open(args.log, encoding="utf-8") as handle:
+            notes.append(check_log(handle.read().splitlines(), receipt, signature))
+    problems = [
+        f"deal {r['shuffle']['deal_number']}: {line}" for r in records for line in verify(r)
+    ]
+    if isinstance(loaded, list):
+        problems += verify_match(shuffles, receipt, args.partial)
+    return problems, notes
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", help="a record, a JSON list of records, a directory, or -")
+    parser.add_argument("--receipt", help="the receipt file you saved")
+    parser.add_argument("--public-key", help="the site's Ed25519 public key (64 hex digits)")
+    parser.add_argument("--log", help="the site's log (/fairness/log.jsonl) saved to a file")
+    parser.add_argument("--partial", action="store_true", help="a match's first deals only")
+    args = parser.parse_args(argv)
     try:
-        text = sys.stdin.read() if sys.argv[1] == "-" else open(sys.argv[1]).read()
-        problems = verify(json.loads(text))
-    except (OSError, ValueError, LookupError, TypeError, AttributeError) as exc:
-        sys.exit(f"cannot check this record: {type(exc).__name__}: {exc}")
-    print("\n".join(problems) or "verified")
-    sys.exit(1 if problems else 0)
+        problems, notes = check(args)
+    except (OSError, ValueError, RecursionError, Refused) as exc:
+        print(f"cannot check this record: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(problems) or "\n".join(["verified"] + [f"note: {n}" for n in notes]))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

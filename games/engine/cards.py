@@ -39,9 +39,11 @@ KH_MASK = 1 << KING_OF_HEARTS
 
 
 def parse_card(code: object) -> int:
-    """The card number of a code such as ``"TD"``; raises :class:`InvalidCard` otherwise."""
+    """The card number of a code such as ``"TD"``; raises :class:`InvalidCard` otherwise.
+
+    Codes are exact: ``"td"`` is not a code (records and actions carry the one spelling)."""
     if isinstance(code, str):
-        c = _INDEX.get(code.upper() if len(code) == 2 else code)
+        c = _INDEX.get(code)
         if c is not None:
             return c
     raise InvalidCard(f"not a card code: {code!r} (rank from {RANKS}, then suit from {SUITS})")

@@ -5,8 +5,10 @@ network.
   table). A bad record exits 1 with one line naming the play index and the reason.
 - ``trix simulate --variant V --matches N --seed S [--bots K[,K,K,K]] [--json]
   [--records DIR]`` plays whole matches between bots and prints results and throughput.
-- ``trix verify FILE|-`` checks a record's shuffle against its commitment and replays it, or
-  recomputes every seating of a ``trix-draw/1`` tournament draw record (``docs/fairness.md``).
+- ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--commitment HEX]
+  [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles against their
+  commitment and receipt and replays them, or recomputes every seating of a ``trix-draw/1``
+  tournament draw record (``docs/fairness.md``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .errors import EngineError
+from .errors import EngineError, InvalidOptions
 from .options import VARIANTS, Options
-from .record import load_record, replay_record
+from .record import load_json, load_record, replay_record
 
 
 def _read(path: str) -> str:
@@ -82,6 +84,17 @@ def _summary_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _simulate_options(text: str | None, variant: str) -> Options:
+    """The table options of ``trix simulate``: ``--options`` (a JSON object, never naming the
+    variant) over the defaults, with ``--variant``. Raises :class:`EngineError`."""
+    extra = {} if text is None else load_json(text)
+    if not isinstance(extra, dict):
+        raise InvalidOptions("--options must be a JSON object of table options")
+    if "variant" in extra:
+        raise InvalidOptions("give the variant with --variant, not in --options")
+    return Options.from_dict({**extra, "variant": variant})
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .simulate import simulate
 
@@ -89,8 +102,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(kinds) == 1:
         kinds *= 4
     try:
-        options = Options.from_dict({**json.loads(args.options or "{}"), "variant": args.variant})
-    except (EngineError, ValueError) as exc:
+        options = _simulate_options(args.options, args.variant)
+    except EngineError as exc:
         print(f"bad options: {exc}", file=err)
         return 2
     if args.matches < 1:
@@ -125,7 +138,17 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from games.fairness import verify_cli
 
-    return verify_cli(args.file, out, err)
+    return verify_cli(
+        args.file,
+        out,
+        err,
+        public_key=args.public_key,
+        log=args.log,
+        commitment=args.commitment,
+        client_seeds=args.client_seed,
+        partial=args.partial,
+        head=args.head,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -148,9 +171,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
-        "verify", help="check a deal record's shuffle and replay it, or a trix-draw/1 record"
+        "verify",
+        help="check deal records (shuffle, plays, receipt) or a trix-draw/1 record",
+        epilog="Seats are 0..3 as in records: the table page's Seat 1 is seat 0, Seat 4 is "
+        "seat 3. Exit 0 verified, 1 refused, 2 a malformed option value.",
     )
-    p.add_argument("file", help="a record file, or - for standard input")
+    p.add_argument(
+        "file", help="a record, a JSON list of one match's records, a directory, or - (stdin)"
+    )
+    p.add_argument(
+        "--public-key",
+        metavar="HEX|FILE",
+        help="the site's Ed25519 public key (64 hex digits, PEM, or /fairness/public-key.json "
+        "saved to a file): every receipt must be signed by it",
+    )
+    p.add_argument(
+        "--log",
+        metavar="FILE",
+        help="the site's /fairness/log.jsonl saved to a file: its hash chain must verify and "
+        "hold every match's receipt",
+    )
+    p.add_argument(
+        "--commitment", metavar="HEX", help="the commitment the table showed before you sat"
+    )
+    p.add_argument(
+        "--client-seed",
+        metavar="SEAT=TEXT",
+        action="append",
+        default=[],
+        help="the client seed you sent for SEAT (0..3; the page's Seat 1..4 minus one); repeatable",
+    )
+    p.add_argument(
+        "--head",
+        metavar="FILE",
+        help="a log head you saved earlier (/fairness/log-head.json), with --log: the log's "
+        "first entries must still hash to it",
+    )
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="accept a match's first deals only (still running, or ended by a forfeit)",
+    )
     p.set_defaults(func=cmd_verify)
     return parser
 

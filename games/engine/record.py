@@ -10,7 +10,12 @@ A record (see ``docs/engine.md`` and ``docs/example-deal.json``)::
 
 ``plays`` lists every card played and, in the ``trix`` contract, every pass as ``"pass"``; the
 seat of each is implied by the rules. An optional ``"shuffle"`` object (the verifiable
-shuffle's commitment, seeds and algorithm, ``docs/fairness.md``) is carried and ignored here.
+shuffle's commitment, seeds and algorithm, ``docs/fairness.md``) is carried and checked only
+for its type here, as are the optional ``"match"`` and ``"deal_number"``.
+
+Required fields: ``format``, ``variant``, ``contract``, ``owner``, ``hands``, ``plays``;
+``options`` and ``doubles`` may be left out (no option differs from the defaults, nothing
+doubled) but, when present, must be objects. Card codes are exact: upper-case rank then suit.
 """
 
 from __future__ import annotations
@@ -26,24 +31,61 @@ from .options import CONTRACTS, Options
 FORMAT = "trix-deal/1"
 _KEYS = {"format", "variant", "options", "contract", "owner", "hands", "doubles", "plays"}
 _OPTIONAL_KEYS = {"shuffle", "match", "deal_number"}
+MAX_TEXT_CHARS = 64
+"""Longest ``match`` given as text (as for the shuffle's match id)."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """Parse JSON text; raises :class:`InvalidRecord` (``malformed JSON: ...``) on bad JSON,
+    text that is not UTF-8, or nesting deeper than Python's recursion limit (about 1,000)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InvalidRecord("malformed JSON: nested too deep") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidRecord(f"malformed JSON: {exc}") from None
 
 
 def load_record(text: str) -> dict[str, Any]:
     """Parse JSON text into a record object; raises :class:`InvalidRecord` on bad JSON."""
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidRecord(f"malformed JSON: {exc}") from None
+    data = load_json(text)
     if not isinstance(data, dict):
         raise InvalidRecord("a deal record must be a JSON object")
     return data
 
 
 def _hands(record: dict[str, Any]) -> list[int]:
+    hands = record.get("hands")
+    if not isinstance(hands, dict):
+        raise InvalidRecord('hands must be an object keyed by seat "0".."3"')
     try:
-        return parse_hands(record.get("hands"))
+        return parse_hands(hands)
     except EngineError as exc:
         raise InvalidRecord(str(exc)) from None
+
+
+def _is_count(value: Any) -> bool:
+    """An int >= 1 that is not a bool (JSON ``true``) and not a float (``3.0``)."""
+    return type(value) is int and value >= 1
+
+
+def _check_optional(record: dict[str, Any]) -> None:
+    """The optional fields' types: ``shuffle`` an object, ``deal_number`` an int >= 1,
+    ``match`` an int >= 1 or 1..64 characters of text."""
+    if "shuffle" in record and not isinstance(record["shuffle"], dict):
+        raise InvalidRecord("shuffle must be an object (the deal's verifiable shuffle)")
+    if "deal_number" in record and not _is_count(record["deal_number"]):
+        raise InvalidRecord(
+            f"deal_number must be a whole number from 1, not {record['deal_number']!r}"
+        )
+    if "match" in record:
+        match = record["match"]
+        text = isinstance(match, str) and 1 <= len(match) <= MAX_TEXT_CHARS
+        if not (text or _is_count(match)):
+            raise InvalidRecord(
+                f"match must be a whole number from 1 or 1 to {MAX_TEXT_CHARS} characters of "
+                f"text, not {match!r}"
+            )
 
 
 def start_deal(record: dict[str, Any]) -> Deal:
@@ -59,7 +101,8 @@ def start_deal(record: dict[str, Any]) -> Deal:
     missing = _KEYS - set(record) - {"options", "doubles"}
     if missing:
         raise InvalidRecord(f"missing field(s): {', '.join(sorted(missing))}")
-    raw_options = record.get("options") or {}
+    _check_optional(record)
+    raw_options = record.get("options", {})
     if not isinstance(raw_options, dict) or "variant" in raw_options:
         raise InvalidRecord("options must be an object of non-default options (not variant)")
     try:
@@ -70,11 +113,11 @@ def start_deal(record: dict[str, Any]) -> Deal:
     if contract not in CONTRACTS or contract not in options.contracts:
         raise InvalidRecord(f"contract {contract!r} is not played in variant {options.variant}")
     owner = record["owner"]
-    if isinstance(owner, bool) or owner not in (0, 1, 2, 3):
+    if type(owner) is not int or owner not in (0, 1, 2, 3):
         raise InvalidRecord(f"owner must be a seat 0..3, not {owner!r}")
     deal = Deal(options, _hands(record), owner)
     deal.start(contract)
-    doubles = record.get("doubles") or {}
+    doubles = record.get("doubles", {})
     if not isinstance(doubles, dict):
         raise InvalidRecord("doubles must be an object keyed by seat")
     for key, cards in doubles.items():

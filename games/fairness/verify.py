@@ -1,16 +1,22 @@
 """Auditors' checks of deal records: ``verify_record``, ``verify_match``, the public
-verification payloads, and ``verify_cli`` behind ``trix verify FILE|-``.
+verification payloads, and ``verify_cli`` behind ``trix verify``.
 
-A ``trix-deal/1`` record carries a ``"shuffle"`` object (written by
-``MatchShuffle.shuffle_record``)::
+A ``trix-deal/1`` record carries a ``"shuffle"`` object (``MatchShuffle.shuffle_record`` and
+the site's receipt)::
 
-    {"algorithm": "trix-shuffle/1", "match_id": str, "deal_number": int,
-     "commitment": hex, "server_seed": hex, "client_seeds": {"0": str, ..., "3": str}}
+    {"algorithm": "trix-shuffle/1", "match_id": str, "deal_number": int (1..deals),
+     "commitment": hex, "server_seed": hex, "client_seeds": {"0": str, ..., "3": str},
+     "deals": int, "receipt": {trix-receipt/1}, "signature": hex}   # the last three: new
 
 A record verifies when (1) SHA-256 applied ``deal_number`` times to ``server_seed`` gives
-``commitment``, (2) the shuffle of those inputs deals exactly the record's hands, and (3) the
-rules engine replays the plays (``games.engine.record.replay_record``). Every mismatch is one
-line naming the field that differs. No Django; the engine is imported only to replay.
+``commitment``, (2) the shuffle of those inputs deals exactly the record's hands, (3) the
+rules engine replays the plays (``games.engine.record.replay_record``), and (4) when it
+carries a receipt: the receipt is well formed, names the record's match id, algorithm,
+commitment, client seeds, deal count, variant and options, and (given the site's public key)
+its signature is valid. A match verifies when every record does, they all carry the same
+receipt, and their deal numbers are 1..deals, each once. A record without a receipt (written
+before receipts existed) verifies as "cards only, no receipt" and is refused when a public key
+or a log is given. Every mismatch is one line naming the field that differs. No Django.
 """
 
 from __future__ import annotations
@@ -22,15 +28,33 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
+from games.fairness.receipt import (
+    check_hex,
+    check_receipt,
+    check_signature,
+    key_id,
+    load_public_key,
+    receipt_hash,
+)
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
 from games.fairness.stream import check_index, check_text, seed_bytes
+from games.fairness.transparency import (
+    HEAD_FORMAT,
+    find_receipt,
+    log_head,
+    parse_log,
+    verify_log,
+)
 
 RECORD_FORMAT = "trix-deal/1"
 DRAW_FORMAT = "trix-draw/1"
 """The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
 _SEAT_KEYS = [str(seat) for seat in range(SEATS)]
+_SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
+_SHUFFLE_FIELDS |= {"client_seeds", "deals", "receipt", "signature"}
 
 
 def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
@@ -51,6 +75,9 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
         problems.append(f"shuffle.algorithm: {algorithm!r} is not {ALGORITHM!r}")
         return None
     before = len(problems)
+    unknown = sorted(set(shuffle_object) - _SHUFFLE_FIELDS)
+    if unknown:
+        problems.append(f"shuffle: unknown field(s) {', '.join(map(str, unknown))}")
     checks = {
         "match_id": lambda v: check_text(v, "match id"),
         "deal_number": lambda v: check_index(v, "deal number"),
@@ -65,10 +92,27 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             check(shuffle_object[field])
         except FairnessError as error:
             problems.append(f"shuffle.{field}: {error}")
-    if isinstance(shuffle_object.get("deal_number"), int) and shuffle_object["deal_number"] > (
-        MAX_LENGTH
-    ):
+    deal_number = shuffle_object.get("deal_number")
+    number_ok = isinstance(deal_number, int) and not isinstance(deal_number, bool)
+    deals = shuffle_object.get("deals", MAX_LENGTH)
+    if "deals" in shuffle_object:
+        try:
+            check_index(deals, "deal count")
+            if deals > MAX_LENGTH:
+                raise FairnessError(f"deal count must be at most {MAX_LENGTH}")
+        except FairnessError as error:
+            problems.append(f"shuffle.deals: {error}")
+            deals = MAX_LENGTH
+    if number_ok and deal_number > deals:
+        problems.append(f"shuffle.deal_number: must be at most shuffle.deals ({deals})")
+    elif number_ok and deal_number > MAX_LENGTH:
         problems.append(f"shuffle.deal_number: must be at most {MAX_LENGTH}")
+    top_number = record.get("deal_number", deal_number)
+    if type(top_number) is not type(deal_number) or top_number != deal_number:
+        problems.append(
+            f"deal_number: {record['deal_number']!r} differs from shuffle.deal_number "
+            f"{deal_number!r}"
+        )
     client_seeds = shuffle_object.get("client_seeds")
     if not isinstance(client_seeds, dict) or sorted(client_seeds) != _SEAT_KEYS:
         problems.append('shuffle.client_seeds: must map each seat "0".."3" to its client seed')
@@ -147,7 +191,86 @@ def _replay(record: dict[str, Any], problems: list[str]) -> dict[str, Any] | Non
         return None
 
 
-def _check(record: Any, replay: bool) -> tuple[list[str], dict[str, Any]]:
+def _same_rules(record: dict[str, Any], receipt: dict[str, Any]) -> bool:
+    """Whether the record's variant and options are the receipt's (compared as the engine's
+    ``Options``, so defaults written out or left out are the same rules)."""
+    from games.engine.errors import EngineError
+    from games.engine.options import Options
+
+    def rules(variant: Any, options: Any) -> Options | None:
+        if not isinstance(options, dict):
+            return None
+        try:
+            return Options.from_dict({**options, "variant": variant})
+        except EngineError:
+            return None
+
+    mine = rules(record.get("variant"), record.get("options", {}))
+    return mine is not None and mine == rules(receipt["variant"], receipt["options"])
+
+
+def _receipt_problems(record: dict[str, Any], public_key: Any) -> list[str]:
+    """The receipt checks of a record whose shuffle object carries ``receipt`` or
+    ``signature`` (both are then required); ``public_key``: an Ed25519 public key or None."""
+    shuffle_object = record["shuffle"]
+    try:
+        receipt = check_receipt(shuffle_object.get("receipt"))
+    except FairnessError as error:
+        return [f"shuffle.receipt: {error}"]
+    try:
+        signature = check_hex(shuffle_object.get("signature"), "signature", 128)
+    except FairnessError as error:
+        return [f"shuffle.signature: {error}"]
+    problems = []
+    for field in ("match_id", "algorithm", "commitment", "client_seeds", "deals"):
+        mine = shuffle_object.get(field)
+        if field == "commitment" and isinstance(mine, str):
+            mine = mine.lower()
+        if mine != receipt[field] or isinstance(mine, bool):
+            problems.append(
+                f"shuffle.{field}: {mine!r} differs from the receipt's {receipt[field]!r}"
+            )
+    if not _same_rules(record, receipt):
+        problems.append(
+            "variant/options: the record's rules differ from the receipt's "
+            f"{receipt['variant']!r} {receipt['options']!r}"
+        )
+    if public_key is not None:
+        try:
+            check_signature(receipt, signature, public_key)
+        except FairnessError as error:
+            problems.append(f"shuffle.signature: {error}")
+    return problems
+
+
+def _expected_problems(
+    inputs: dict[str, Any], commitment: str | None, client_seeds: dict[str, str] | None
+) -> list[str]:
+    """What the player saw and sent (``--commitment``, ``--client-seed``) against a record."""
+    problems = []
+    if commitment is not None and inputs["commitment"] != commitment.lower():
+        problems.append(
+            f"shuffle.commitment: {inputs['commitment']} is not the commitment you saw, "
+            f"{commitment.lower()}"
+        )
+    for seat, seed in (client_seeds or {}).items():
+        recorded = inputs["client_seeds"][int(seat)]
+        if recorded != seed:
+            problems.append(
+                f"shuffle.client_seeds.{seat}: {recorded!r} is not the client seed you sent, "
+                f"{seed!r}"
+            )
+    return problems
+
+
+def _check(
+    record: Any,
+    replay: bool,
+    public_key: Any = None,
+    commitment: str | None = None,
+    client_seeds: dict[str, str] | None = None,
+    require_receipt: bool = False,
+) -> tuple[list[str], dict[str, Any]]:
     problems: list[str] = []
     details: dict[str, Any] = {"commitment_matches": None, "deck": None, "hands": None}
     details["result"] = None
@@ -167,6 +290,15 @@ def _check(record: Any, replay: bool) -> tuple[list[str], dict[str, Any]]:
     dealt = deal_hands(deck)
     details["deck"] = deck
     details["hands"] = {str(seat): hand for seat, hand in enumerate(dealt)}
+    problems.extend(_expected_problems(inputs, commitment, client_seeds))
+    shuffle_object = record["shuffle"]
+    if "receipt" in shuffle_object or "signature" in shuffle_object:
+        problems.extend(_receipt_problems(record, public_key))
+    elif require_receipt:
+        problems.append(
+            "shuffle.receipt: missing (a record from before receipts): nothing to check "
+            "against the public key or the log"
+        )
     recorded = _record_hands(record, problems)
     if recorded is None:
         return problems, details
@@ -176,38 +308,93 @@ def _check(record: Any, replay: bool) -> tuple[list[str], dict[str, Any]]:
     return problems, details
 
 
-def verify_record(record: Any, *, replay: bool = True) -> list[str]:
+def verify_record(
+    record: Any,
+    *,
+    replay: bool = True,
+    public_key: Any = None,
+    commitment: str | None = None,
+    client_seeds: dict[str, str] | None = None,
+    require_receipt: bool = False,
+) -> list[str]:
     """The mismatches of one ``trix-deal/1`` record; an empty list means verified.
 
     ``record`` is the parsed JSON. Checks the revealed seed against the commitment, the hands
-    against the shuffle of the revealed seed and client seeds, and (``replay=True``) replays
-    the plays with the rules engine. Each mismatch is one line naming the field, e.g.
-    ``"hands.2: the record has QS where the shuffle dealt QH"``. Never raises on bad
-    input: malformed fields are mismatches too.
+    against the shuffle of the revealed seed and client seeds, (``replay=True``) replays the
+    plays with the rules engine, and checks the record's receipt if it carries one (see the
+    module docstring). ``public_key`` (an Ed25519 public key,
+    ``games.fairness.receipt.load_public_key``): the receipt's signature must be valid under
+    it. ``commitment`` (hex) and ``client_seeds`` (``{"0".."3": text}``, some seats): what
+    the player saw and sent; the record must carry them. ``require_receipt``: a record
+    without a receipt is a mismatch. Each mismatch is one line naming the field, e.g.
+    ``"hands.2: the record has QS where the shuffle dealt QH"``. Never raises on bad input:
+    malformed fields are mismatches too.
     """
-    return _check(record, replay)[0]
+    return _check(record, replay, public_key, commitment, client_seeds, require_receipt)[0]
 
 
 def _deal_label(record: Any, position: int) -> str:
     try:
-        return f"deal {int(record['shuffle']['deal_number'])}"
-    except (TypeError, KeyError, ValueError):
-        return f"record {position + 1}"
+        number = record["shuffle"]["deal_number"]
+    except (TypeError, KeyError):
+        number = None
+    if isinstance(number, int) and not isinstance(number, bool):
+        return f"deal {number}"
+    return f"record {position + 1}"
 
 
-def verify_match(records: Sequence[Any], *, replay: bool = True) -> list[str]:
+_MATCH_FIELDS = ("algorithm", "match_id", "commitment", "client_seeds", "deals", "receipt")
+
+
+def _field_key(value: Any) -> Any:
+    """A comparable form of a shuffle field (``True`` and ``1`` differ; receipts by hash)."""
+    try:
+        return sha256_hex(value)
+    except FairnessError:
+        return repr(value)
+
+
+def verify_match(
+    records: Sequence[Any],
+    *,
+    replay: bool = True,
+    public_key: Any = None,
+    commitment: str | None = None,
+    client_seeds: dict[str, str] | None = None,
+    require_receipt: bool = False,
+    partial: bool = False,
+    log: Sequence[dict[str, Any]] | None = None,
+) -> list[str]:
     """The mismatches of all deal records of one match (any order); empty means verified.
 
-    Each record is checked by ``verify_record`` (lines prefixed ``"deal N: "``); across
-    records, the algorithm, match id, commitment and client seeds must agree (client seeds are
-    locked for the whole match) and the deal numbers must run 1, 2, ... without gaps or repeats.
+    Each record is checked by ``verify_record`` with the same keyword arguments (lines
+    prefixed ``"deal N: "``). Across records, the algorithm, match id, commitment, client
+    seeds, deal count, receipt and signature must agree (the receipt binds them for the whole
+    match), and the deal numbers must be exactly 1..deals, each once (``deals``: the records'
+    deal count; records without one, from before receipts, 1..the highest number).
+    ``partial=True`` accepts 1..k (a match still running, or ended early by a forfeit).
+    A record's place in the match is its deal number: a deal moved to another number fails
+    the commitment (its seed hashes to the commitment in exactly that many steps).
+    ``log``: the entries of a ``trix-log/1`` log whose chain the caller checked
+    (``transparency.verify_log``); the match's receipt and signature must be in a
+    ``match-receipt`` entry after the ``match-commitment`` entry of its match id, commitment
+    and deal count (and a record without a receipt is refused).
     """
     if isinstance(records, dict) or not isinstance(records, Sequence) or not records:
         return ["records: expected a non-empty list of deal records"]
+    require_receipt = require_receipt or log is not None
     problems: list[str] = []
     for position, record in enumerate(records):
         label = _deal_label(record, position)
-        problems.extend(f"{label}: {line}" for line in verify_record(record, replay=replay))
+        lines = verify_record(
+            record,
+            replay=replay,
+            public_key=public_key,
+            commitment=commitment,
+            client_seeds=client_seeds,
+            require_receipt=require_receipt,
+        )
+        problems.extend(f"{label}: {line}" for line in lines)
     shuffles = [
         (position, record["shuffle"])
         for position, record in enumerate(records)
@@ -219,30 +406,107 @@ def verify_match(records: Sequence[Any], *, replay: bool = True) -> list[str]:
     first_label = _deal_label(records[first_position], first_position)
     for position, other in shuffles[1:]:
         label = _deal_label(records[position], position)
-        for field in ("algorithm", "match_id", "commitment"):
-            if other.get(field) != first.get(field):
+        for field in _MATCH_FIELDS:
+            if _field_key(other.get(field)) == _field_key(first.get(field)):
+                continue
+            if field == "receipt":
+                problems.append(f"{label}: shuffle.receipt differs from {first_label}'s")
+            elif field == "client_seeds":
+                problems.extend(_seed_differences(label, other, first_label, first))
+            else:
                 problems.append(
                     f"{label}: shuffle.{field} {other.get(field)!r} differs from "
                     f"{first_label}'s {first.get(field)!r}"
                 )
-        mine, theirs = other.get("client_seeds"), first.get("client_seeds")
-        if isinstance(mine, dict) and isinstance(theirs, dict):
-            for seat in _SEAT_KEYS:
-                if mine.get(seat) != theirs.get(seat):
-                    problems.append(
-                        f"{label}: shuffle.client_seeds.{seat} {mine.get(seat)!r} differs from "
-                        f"{first_label}'s {theirs.get(seat)!r}"
-                    )
+        if other.get("signature") != first.get("signature"):
+            problems.append(f"{label}: shuffle.signature differs from {first_label}'s")
+    problems.extend(_completeness(shuffles, first, partial))
+    if log is not None and isinstance(first.get("receipt"), dict):
+        problems.extend(_inclusion(first, log))
+    return problems
+
+
+def _seed_differences(label: str, other: dict, first_label: str, first: dict) -> list[str]:
+    mine, theirs = other.get("client_seeds"), first.get("client_seeds")
+    if not (isinstance(mine, dict) and isinstance(theirs, dict)):
+        return [f"{label}: shuffle.client_seeds differ from {first_label}'s"]
+    return [
+        f"{label}: shuffle.client_seeds.{seat} {mine.get(seat)!r} differs from "
+        f"{first_label}'s {theirs.get(seat)!r}"
+        for seat in _SEAT_KEYS
+        if mine.get(seat) != theirs.get(seat)
+    ]
+
+
+def _completeness(shuffles: list[tuple[int, dict]], first: dict, partial: bool) -> list[str]:
+    """Deal numbers 1..deals (``partial``: 1..the highest), each once."""
     numbers = Counter(
-        s.get("deal_number") for _, s in shuffles if isinstance(s.get("deal_number"), int)
+        s.get("deal_number")
+        for _, s in shuffles
+        if isinstance(s.get("deal_number"), int) and not isinstance(s.get("deal_number"), bool)
     )
-    for number, count in sorted(numbers.items()):
-        if count > 1:
-            problems.append(f"deal {number}: {count} records carry this deal number")
-    if numbers:
-        for number in range(1, max(numbers) + 1):
-            if number not in numbers:
-                problems.append(f"deal {number}: missing from the match's records")
+    if not numbers:
+        return []
+    problems = [
+        f"deal {number}: {count} records carry this deal number"
+        for number, count in sorted(numbers.items())
+        if count > 1
+    ]
+    deals = first.get("deals")
+    if partial or not isinstance(deals, int) or isinstance(deals, bool):
+        last = max(numbers)
+    else:
+        last = min(deals, MAX_LENGTH)
+    missing = [number for number in range(1, last + 1) if number not in numbers]
+    if missing:
+        problems.append(
+            f"deal{'s' if len(missing) > 1 else ''} {_ranges(missing)}: missing from the "
+            "match's records "
+            f"(it has {last} deal{'s' if last != 1 else ''}"
+            f"{'' if partial else '; --partial checks the first deals only'})"
+        )
+    return problems
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"`` (``numbers`` sorted, not empty)."""
+    parts = []
+    start = previous = numbers[0]
+    for number in [*numbers[1:], None]:
+        if number is not None and number == previous + 1:
+            previous = number
+            continue
+        parts.append(str(start) if start == previous else f"{start}-{previous}")
+        if number is not None:
+            start = previous = number
+    return ", ".join(parts)
+
+
+def _inclusion(first: dict[str, Any], log: Sequence[dict[str, Any]]) -> list[str]:
+    """The match's receipt in a checked log, after its commitment entry."""
+    receipt = first["receipt"]
+    try:
+        wanted = receipt_hash(receipt)
+    except FairnessError:
+        return []  # already a mismatch of the record
+    entry = find_receipt(log, wanted)
+    if entry is None:
+        return [f"log: no match-receipt entry holds this match's receipt ({wanted})"]
+    problems = []
+    if entry["body"].get("signature") != first.get("signature"):
+        problems.append(
+            f"log: entry {entry['index']} holds this receipt with another signature than "
+            "the records'"
+        )
+    commitment = {key: receipt[key] for key in ("match_id", "algorithm", "commitment", "deals")}
+    if not any(
+        e.get("kind") == "match-commitment" and _field_key(e.get("body")) == _field_key(commitment)
+        for e in log[: entry["index"]]
+    ):
+        problems.append(
+            f"log: no match-commitment entry of match {receipt['match_id']!r} with this "
+            f"commitment before the receipt (entry {entry['index']})"
+        )
     return problems
 
 
@@ -288,13 +552,14 @@ def match_verification(records: Sequence[Any], public: dict[str, Any] | None = N
          "verified": bool, "mismatches": [str, ...]}   # verify_match over the ended deals
 
     ``records`` are the ended deals' records (possibly none yet); ``public`` is
-    ``MatchShuffle.public()``, whose commitment every record must carry.
+    ``MatchShuffle.public()``, whose commitment every record must carry. The deals must run
+    1..k (``verify_match(partial=True)``: a running match has only its ended deals).
     """
     deals = sorted(
         (deal_verification(record) for record in records),
         key=lambda payload: (not isinstance(payload["deal_number"], int), payload["deal_number"]),
     )
-    problems = verify_match(list(records)) if records else []
+    problems = verify_match(list(records), partial=True) if records else []
     if public is not None:
         for payload in deals:
             if payload["commitment"] != public.get("commitment"):
@@ -310,21 +575,36 @@ def match_verification(records: Sequence[Any], public: dict[str, Any] | None = N
     }
 
 
+class _Unreadable(ValueError):
+    """Input ``trix verify`` cannot parse; its message is the whole error line."""
+
+
+def _parse(text: str, name: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _Unreadable(
+            f"invalid JSON: {name}: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise _Unreadable(f"invalid JSON: {name}: nested too deep") from None
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def _load(path: str, stdin: TextIO) -> list[tuple[str, Any]]:
     """(name, parsed JSON) pairs: one for a file or ``-``, one per ``*.json`` in a directory."""
     if path == "-":
-        return [("-", json.loads(stdin.read()))]
+        return [("-", _parse(stdin.read(), "-"))]
     if os.path.isdir(path):
         names = sorted(n for n in os.listdir(path) if n.endswith(".json"))
         if not names:
             raise ValueError(f"{path}: no .json deal records in this directory")
-        loaded = []
-        for name in names:
-            with open(os.path.join(path, name), encoding="utf-8") as handle:
-                loaded.append((name, json.load(handle)))
-        return loaded
-    with open(path, encoding="utf-8") as handle:
-        return [(path, json.load(handle))]
+        return [(name, _parse(_read_text(os.path.join(path, name)), name)) for name in names]
+    return [(path, _parse(_read_text(path), path))]
 
 
 def _verify_draw_cli(record: dict[str, Any], stdout: TextIO, stderr: TextIO) -> int:
@@ -345,22 +625,161 @@ def _verify_draw_cli(record: dict[str, Any], stdout: TextIO, stderr: TextIO) -> 
     return 0
 
 
-def verify_cli(path: str, stdout: TextIO, stderr: TextIO, stdin: TextIO | None = None) -> int:
-    """``trix verify FILE|-``: verify a deal record and print ``verified`` or the mismatches.
+SEAT_HINT = "seats are 0..3 as in records; the table page's Seat 1..4 is record seat 0..3"
+
+
+def _option_values(
+    public_key: str | None, commitment: str | None, client_seeds: Sequence[str]
+) -> tuple[Any, str | None, dict[str, str]]:
+    """Parse ``--public-key HEX|FILE``, ``--commitment HEX``, ``--client-seed SEAT=TEXT``;
+    raises FairnessError with the one-line message."""
+    key = None
+    if public_key is not None:
+        text = public_key
+        if os.path.isfile(public_key):
+            try:
+                text = _read_text(public_key)
+            except (OSError, UnicodeDecodeError) as error:
+                raise FairnessError(f"--public-key: cannot read {public_key}: {error}") from None
+            try:  # the site's /fairness/public-key.json saved to a file
+                served = json.loads(text)
+            except (ValueError, RecursionError):
+                served = None
+            if isinstance(served, dict) and isinstance(served.get("public_key"), str):
+                text = served["public_key"]
+        try:
+            key = load_public_key(text)
+        except (FairnessError, ValueError) as error:
+            raise FairnessError(f"--public-key: {error}") from None
+    if commitment is not None:
+        check_hex(commitment.lower(), "--commitment")
+    seeds: dict[str, str] = {}
+    for item in client_seeds:
+        seat, sep, text = item.partition("=")
+        if not sep or seat not in _SEAT_KEYS:
+            raise FairnessError(f"--client-seed {item!r}: give SEAT=TEXT; {SEAT_HINT}")
+        if seat in seeds:
+            raise FairnessError(f"--client-seed: seat {seat} is given twice")
+        seeds[seat] = check_text(text, f"--client-seed {seat}")
+    return key, commitment, seeds
+
+
+def _load_log(path: str) -> tuple[list[dict[str, Any]], str]:
+    """The entries and head hash of a saved ``trix-log/1``; raises FairnessError."""
+    try:
+        text = _read_text(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise FairnessError(f"--log: cannot read {path}: {error}") from None
+    try:
+        entries = parse_log(text)
+        return entries, verify_log(entries)
+    except FairnessError as error:
+        raise FairnessError(f"--log: {error}") from None
+
+
+def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
+    """A log head saved earlier (``/fairness/log-head.json``) against the log now: the log's
+    first ``size`` entries must hash to it (and, given ``key``, its signature must be valid).
+    Returns the note line; raises FairnessError with the refusal line."""
+    try:
+        saved = json.loads(_read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise FairnessError(f"--head: cannot read {path}: {error}") from None
+    if not isinstance(saved, dict) or saved.get("format") != HEAD_FORMAT:
+        raise FairnessError(f"--head: not a {HEAD_FORMAT} object")
+    size, head = saved.get("size"), saved.get("head")
+    if type(size) is not int or size < 0:
+        raise FairnessError("--head: size must be a whole number from 0")
+    check_hex(head, "--head: head")
+    if size > len(entries):
+        raise FairnessError(
+            f"--head: the saved head covers {size} entries, the log has only {len(entries)}: "
+            "entries were removed"
+        )
+    now = verify_log(entries[:size])
+    if now != head:
+        raise FairnessError(
+            f"--head: the log's first {size} entries hash to {now}, not to the saved head "
+            f"{head}: the log was rewritten"
+        )
+    if key is not None and "signature" in saved:
+        try:
+            check_signature(log_head(size, head), saved["signature"], key)
+        except FairnessError as error:
+            raise FairnessError(f"--head: signature: {error}") from None
+    return f"the saved head (size {size}) is the head of the log's first {size} entries"
+
+
+def _notes(records: list[Any], key: Any, log: Any, partial: bool) -> list[str]:
+    """The lines after ``verified``: what was and was not checked."""
+    shuffles = [r["shuffle"] for r in records if isinstance(r.get("shuffle"), dict)]
+    receipts = [s for s in shuffles if "receipt" in s]
+    notes = []
+    if len(receipts) < len(shuffles):
+        notes.append(
+            f"{len(shuffles) - len(receipts)} record(s) without a receipt (from before "
+            "receipts): cards and plays only, nothing binds their client seeds to the "
+            "match start"
+        )
+    if receipts and key is None:
+        notes.append("receipt signatures not checked: give --public-key")
+    elif receipts:
+        notes.append(f"receipt signatures valid under key {key_id(key)}")
+    if log is not None:
+        entries, head = log
+        for receipt in {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}:
+            entry = find_receipt(entries, receipt)
+            notes.append(f"receipt {receipt[:16]}... in the log at entry {entry['index']}")
+        notes.append(
+            f"log of {len(entries)} entries, head {head}: a head saved earlier must be the "
+            "head of the log's first entries"
+        )
+    if partial:
+        notes.append("--partial: only the first deals were required")
+    return notes
+
+
+def verify_cli(
+    path: str,
+    stdout: TextIO,
+    stderr: TextIO,
+    stdin: TextIO | None = None,
+    *,
+    public_key: str | None = None,
+    log: str | None = None,
+    commitment: str | None = None,
+    client_seeds: Sequence[str] = (),
+    partial: bool = False,
+    head: str | None = None,
+) -> int:
+    """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
 
     A file holding one ``trix-draw/1`` record (a tournament's seating draw) is checked by
     ``games.fairness.seating.verify_record`` instead: one ``verified: ...`` line and 0, or one
     ``trix-draw/1: ...`` error line on ``stderr`` and 1.
 
     ``path`` is a record file, ``-`` for stdin, a file holding a JSON list of one match's
-    records, or a directory of ``*.json`` records (grouped by match). Prints ``verified`` on
-    ``stdout`` and returns 0, or one line per mismatch on ``stderr`` and returns 1 (also for an
-    unreadable file or invalid JSON).
+    records, or a directory of ``*.json`` records (grouped into matches by match id and
+    commitment). ``public_key`` (64 hex digits, PEM, or a file holding either or the site's
+    ``/fairness/public-key.json``): receipts must be signed by it. ``log`` (a file of the
+    site's ``/fairness/log.jsonl``): its chain must verify and hold each match's receipt.
+    ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
+    must carry them. ``partial``: a match's deals may stop before its deal count. ``head``
+    (with ``log``): a ``trix-log-head/1`` saved earlier; the log's first entries must hash to
+    it (a rewritten or shortened log is refused). Prints
+    ``verified`` (one record) or ``verified: N deal records`` then ``note: ...`` lines on
+    ``stdout`` and returns 0; or one line per mismatch on ``stderr`` and returns 1 (also for
+    an unreadable file, invalid JSON or a broken log); a malformed option value: one line, 2.
     """
     try:
+        key, commitment, seeds = _option_values(public_key, commitment, client_seeds)
+    except FairnessError as error:
+        print(error, file=stderr)
+        return 2
+    try:
         loaded = _load(path, stdin if stdin is not None else sys.stdin)
-    except json.JSONDecodeError as error:
-        print(f"invalid JSON: line {error.lineno} column {error.colno}: {error.msg}", file=stderr)
+    except _Unreadable as error:
+        print(error, file=stderr)
         return 1
     except (OSError, UnicodeDecodeError, ValueError) as error:
         print(f"cannot read {path}: {error}", file=stderr)
@@ -370,29 +789,72 @@ def verify_cli(path: str, stdout: TextIO, stderr: TextIO, stdin: TextIO | None =
         and isinstance(loaded[0][1], dict)
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
+        if key is not None or log or commitment or seeds or partial or head:
+            print(
+                "--public-key, --log, --commitment, --client-seed, --partial: for deal records",
+                file=stderr,
+            )
+            return 2
         return _verify_draw_cli(loaded[0][1], stdout, stderr)
-    problems: list[str] = []
-    if len(loaded) == 1 and isinstance(loaded[0][1], dict):
-        problems = verify_record(loaded[0][1])
-        count = 1
-    elif len(loaded) == 1 and isinstance(loaded[0][1], list):
-        problems = verify_match(loaded[0][1])
-        count = len(loaded[0][1])
-    else:
-        matches: dict[Any, list[Any]] = {}
-        for name, record in loaded:
-            try:
-                key = record["shuffle"]["match_id"]
-            except (TypeError, KeyError):
-                problems.extend(f"{name}: {line}" for line in verify_record(record))
-                continue
-            matches.setdefault(key, []).append(record)
-        for match_id, records in matches.items():
-            problems.extend(f"match {match_id}: {line}" for line in verify_match(records))
-        count = len(loaded)
+    if head is not None and log is None:
+        print("--head: give the log too (--log FILE)", file=stderr)
+        return 2
+    try:
+        entries = _load_log(log) if log is not None else None
+        head_note = _check_head(head, entries[0], key) if head is not None else None
+    except FairnessError as error:
+        print(error, file=stderr)
+        return 1
+    checks = {
+        "public_key": key,
+        "commitment": commitment,
+        "client_seeds": seeds,
+        "require_receipt": key is not None or entries is not None,
+    }
+    try:
+        problems, records = _verify_loaded(loaded, checks, entries, partial)
+    except RecursionError:
+        print(f"invalid JSON: {path}: nested too deep", file=stderr)
+        return 1
     if problems:
         for line in problems:
             print(line, file=stderr)
         return 1
+    count = len(records)
     print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
+    for note in _notes(records, key, entries, partial) + ([head_note] if head_note else []):
+        print(f"note: {note}", file=stdout)
     return 0
+
+
+def _verify_loaded(
+    loaded: list[tuple[str, Any]],
+    checks: dict[str, Any],
+    entries: tuple[list[dict[str, Any]], str] | None,
+    partial: bool,
+) -> tuple[list[str], list[Any]]:
+    """(mismatches, the records) of what ``_load`` read."""
+    log = entries[0] if entries is not None else None
+    if len(loaded) == 1 and isinstance(loaded[0][1], dict):
+        record = loaded[0][1]
+        problems = verify_record(record, **checks)
+        if not problems and log is not None:
+            problems = _inclusion(record["shuffle"], log)
+        return problems, [record]
+    if len(loaded) == 1 and isinstance(loaded[0][1], list):
+        records = loaded[0][1]
+        return verify_match(records, **checks, partial=partial, log=log), records
+    problems: list[str] = []
+    matches: dict[tuple[Any, Any], list[Any]] = {}
+    for name, record in loaded:
+        try:
+            group = (record["shuffle"]["match_id"], record["shuffle"]["commitment"])
+            hash(group)
+        except (TypeError, KeyError):
+            problems.extend(f"{name}: {line}" for line in verify_record(record, **checks))
+            continue
+        matches.setdefault(group, []).append(record)
+    for (match_id, _), records in matches.items():
+        lines = verify_match(records, **checks, partial=partial, log=log)
+        problems.extend(f"match {match_id}: {line}" for line in lines)
+    return problems, [record for _, record in loaded]

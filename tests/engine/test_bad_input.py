@@ -239,3 +239,66 @@ def test_every_compact_action_the_engine_writes_expands(compact, action):
     from games.engine.match import expand_action
 
     assert expand_action(compact) == action
+
+
+# -- hostile records (issue 12): each refused with one clear line, never accepted silently ----
+
+
+def _lower_first_card(record):
+    rec = json.loads(json.dumps(record))
+    rec["hands"]["0"][0] = rec["hands"]["0"][0].lower()
+    return rec
+
+
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        ({**GOOD, "owner": 0.0}, "owner must be a seat 0..3, not 0.0"),
+        ({**GOOD, "owner": True}, "owner must be a seat 0..3, not True"),
+        ({**GOOD, "options": []}, "options must be an object"),
+        ({**GOOD, "options": False}, "options must be an object"),
+        ({**GOOD, "options": ""}, "options must be an object"),
+        ({**GOOD, "options": 0}, "options must be an object"),
+        ({**GOOD, "options": None}, "options must be an object"),
+        ({**GOOD, "options": {"variant": "trix"}}, "(not variant)"),
+        ({**GOOD, "doubles": None}, "doubles must be an object keyed by seat"),
+        ({**GOOD, "doubles": []}, "doubles must be an object keyed by seat"),
+        ({**GOOD, "doubles": [["KH"]]}, "doubles must be an object keyed by seat"),
+        (_lower_first_card(GOOD), "hand of seat 0: not a card code: '2h'"),
+        ({**GOOD, "plays": ["2h", "3H", "KH", "AH"]}, "play 0: seat 0: not a card code: '2h'"),
+        ({**GOOD, "hands": [GOOD["hands"][str(s)] for s in range(4)]}, "hands must be an object"),
+        ({**GOOD, "shuffle": None}, "shuffle must be an object"),
+        ({**GOOD, "shuffle": "trix-shuffle/1"}, "shuffle must be an object"),
+        ({**GOOD, "shuffle": []}, "shuffle must be an object"),
+        ({**GOOD, "deal_number": "3"}, "deal_number must be a whole number from 1"),
+        ({**GOOD, "deal_number": 3.0}, "deal_number must be a whole number from 1"),
+        ({**GOOD, "deal_number": True}, "deal_number must be a whole number from 1"),
+        ({**GOOD, "deal_number": 0}, "deal_number must be a whole number from 1"),
+        ({**GOOD, "deal_number": -2}, "deal_number must be a whole number from 1"),
+        ({**GOOD, "deal_number": None}, "deal_number must be a whole number from 1"),
+        ({**GOOD, "match": None}, "match must be"),
+        ({**GOOD, "match": 1.5}, "match must be"),
+        ({**GOOD, "match": False}, "match must be"),
+        ({**GOOD, "match": {"id": 3}}, "match must be"),
+        ({**GOOD, "match": ""}, "match must be"),
+    ],
+)
+def test_hostile_record_fields(record, message):
+    with pytest.raises(InvalidRecord) as info:
+        replay_record(record)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "extra", [{"match": 12, "deal_number": 3}, {"match": "table-12"}, {"shuffle": {}}]
+)
+def test_optional_fields_of_the_right_type_are_carried(extra):
+    assert replay_record({**GOOD, **extra})["scores"] == replay_record(GOOD)["scores"]
+
+
+def test_json_nested_too_deep_is_malformed_json():
+    with pytest.raises(InvalidRecord, match="malformed JSON: nested too deep"):
+        load_record("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InvalidRecord, match="malformed JSON: nested too deep"):
+        load_record('{"a":' * 100_000 + "1" + "}" * 100_000)

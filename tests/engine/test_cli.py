@@ -111,7 +111,7 @@ def test_simulate_json_shape_and_records(tmp_path):
         assert (code, err) == (0, ""), f
         # Every simulated deal came through a commitment and trix-shuffle/1 (issue 3).
         code, out, err = run("verify", str(f))
-        assert (code, out.strip(), err) == (0, "verified", ""), f
+        assert (code, out.splitlines()[0], err) == (0, "verified", ""), f
     # The same seed plays the same matches.
     again = json.loads(
         run(
@@ -191,3 +191,59 @@ def test_replay_a_file_that_is_not_text(tmp_path):
     code, out, err = run("replay", str(path))
     assert code == 1 and out == ""
     assert err.startswith("invalid record: ") and err.count("\n") == 1
+
+
+# -- hostile input (issue 12) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_json_nested_100000_deep_is_one_line_not_a_traceback(tmp_path, command):
+    path = write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000)
+    code, out, err = run(command, path)
+    assert code == 1 and out == ""
+    assert "nested too deep" in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({**GOOD, "owner": 0.0}, "owner must be a seat 0..3, not 0.0"),
+        ({**GOOD, "options": []}, "options must be an object"),
+        ({**GOOD, "doubles": None}, "doubles must be an object keyed by seat"),
+        ({**GOOD, "plays": ["2h", "3H", "KH", "AH"]}, "not a card code: '2h'"),
+        ({**GOOD, "deal_number": True}, "deal_number must be a whole number"),
+    ],
+)
+def test_replay_refuses_hostile_records(tmp_path, bad, message):
+    code, out, err = run("replay", write(tmp_path, "bad.json", bad))
+    assert code == 1 and out == ""
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_the_command_refuses_deep_json_without_a_traceback(tmp_path):
+    path = write(tmp_path, "deep.json", '{"a":' * 100_000 + "1" + "}" * 100_000)
+    for command in ("replay", "verify"):
+        argv = [sys.executable, "-m", "games.engine.cli", command, path]
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 1 and done.stdout == ""
+        assert "Traceback" not in done.stderr and "nested too deep" in done.stderr
+
+
+@pytest.mark.parametrize("value", ["[]", "false", '""', "0", "null", "3.5", '"variant"'])
+def test_simulate_options_must_be_a_json_object(value):
+    code, out, err = run("simulate", "--matches", "1", "--options", value)
+    assert code == 2 and out == ""
+    assert err == "bad options: --options must be a JSON object of table options\n", err
+
+
+@pytest.mark.parametrize("value", ['{"variant": "trix"}', '{"variant": "complex_partner"}'])
+def test_simulate_options_may_not_name_the_variant(value):
+    code, out, err = run("simulate", "--matches", "1", "--options", value)
+    assert code == 2 and out == ""
+    assert err == "bad options: give the variant with --variant, not in --options\n", err
+
+
+def test_simulate_options_that_are_not_json():
+    code, out, err = run("simulate", "--matches", "1", "--options", "{oops")
+    assert code == 2 and out == "" and err.startswith("bad options: malformed JSON")
+    assert err.count("\n") == 1

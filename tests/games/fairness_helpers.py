@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from pathlib import Path
 
@@ -33,3 +34,101 @@ def simulated_records(variant: str, seed: int, matches: int = 1) -> list[dict]:
     dealer = simulation_dealer(seed, options.deals_per_match)
     simulate(options, ["rules", "random", "rules", "random"], matches, seed, dealer, on_deal_end)
     return records
+
+
+# --- receipts, logs and forged matches (issue 12) --------------------------------------------
+
+RFC8032_TEST1_SECRET = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
+"""RFC 8032 section 7.1 TEST 1's secret key: the fixed key of the published test vectors."""
+RFC8032_TEST1_PUBLIC = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+ISSUED_AT = "2026-12-01T10:00:00Z"
+LOGGED_AT = "2026-12-01T09:59:00Z"
+
+
+def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT):
+    """(records, receipt, signature): copies of one match's records whose shuffle objects carry
+    the deal count, the match-start receipt and its signature by ``key``, as the site's do."""
+    from games.fairness.receipt import build_receipt, sign
+
+    first = records[0]
+    shuffle = first["shuffle"]
+    options = Options.from_dict({**first["options"], "variant": first["variant"]})
+    receipt = build_receipt(
+        match_id=shuffle["match_id"],
+        algorithm=shuffle["algorithm"],
+        commitment=shuffle["commitment"],
+        deals=options.deals_per_match,
+        variant=first["variant"],
+        options=options.to_dict(),  # as the site writes them: every option, defaults filled in
+        client_seeds=[shuffle["client_seeds"][str(seat)] for seat in range(4)],
+        issued_at=issued_at,
+    )
+    signature = sign(receipt, key)
+    extra = {"deals": options.deals_per_match, "receipt": receipt, "signature": signature}
+    out = [
+        {**copy.deepcopy(r), "shuffle": {**copy.deepcopy(r["shuffle"]), **extra}} for r in records
+    ]
+    return out, receipt, signature
+
+
+def match_log(*matches: tuple[dict, str]) -> list[dict]:
+    """A ``trix-log/1`` log: for each (receipt, signature), its match-commitment entry, a
+    tournament's draw commitment in between, then its match-receipt entry."""
+    from games.fairness.transparency import next_entry
+
+    entries: list[dict] = []
+
+    def add(kind, body):
+        entries.append(
+            next_entry(
+                prev=entries[-1] if entries else None, kind=kind, body=body, logged_at=LOGGED_AT
+            )
+        )
+
+    for number, (receipt, signature) in enumerate(matches, start=1):
+        fields = ("match_id", "algorithm", "commitment", "deals")
+        add("match-commitment", {field: receipt[field] for field in fields})
+        add(
+            "draw-commitment",
+            {"event": f"tournament:{number}", "algorithm": "trix-draw/1", "commitment": "ab" * 32},
+        )
+        add("match-receipt", {"receipt": receipt, "signature": signature})
+    return entries
+
+
+def played_records(
+    variant: str, match_id: str, secret: str, client_seeds: list[str], seed: int = 7
+) -> list[dict]:
+    """The records of one match the engine plays (bots) with a chain of the given secret
+    (64 hex) and four client seeds: a "site" match with a human's seed, or a forged one."""
+    from games.engine.cards import mask_of
+    from games.fairness.match import MatchShuffle
+
+    options = Options.from_dict({"variant": variant})
+    state = MatchShuffle.from_secret(match_id, options.deals_per_match, secret)
+    state.lock_client_seeds(client_seeds)
+
+    def dealer(match_index, deal_number):
+        hands = [mask_of(hand) for hand in state.deal(deal_number)]
+        state.end_deal(deal_number)
+        return hands, state.shuffle_record(deal_number)
+
+    records: list[dict] = []
+
+    def on_deal_end(match_state, shuffle, match_index):
+        records.append({**match_state.records[-1], "shuffle": shuffle})
+
+    simulate(options, ["rules", "random", "rules", "random"], 1, seed, dealer, on_deal_end)
+    return records
+
+
+def forged_records(records: list[dict], client_seeds: list[str], seed: int = 99) -> list[dict]:
+    """The forged-match attack: a *different* match under ``records``' match id and
+    commitment, built from their last revealed seed (after the last deal, the chain's whole
+    secret) with other client seeds, played by the engine: other hands, legal plays, scores."""
+    last = max(records, key=lambda r: r["shuffle"]["deal_number"])["shuffle"]
+    forged = played_records(
+        records[0]["variant"], last["match_id"], last["server_seed"], client_seeds, seed
+    )
+    assert forged[0]["shuffle"]["commitment"] == last["commitment"]  # the real commitment
+    return forged

@@ -144,3 +144,88 @@ def test_dealing_one_card_at_a_time_from_seat_0():
     assert hands[1][:3] == ["3S", "5H", "2H"]
     assert hands[3][-1] == "8D"
     assert [len(h) for h in hands] == [13, 13, 13, 13]
+
+
+# --- the receipt, its signature and a 3-entry log (issue 12) ---------------------------------
+
+
+def _receipt_vectors() -> dict:
+    return json.loads(_doc_block("receipt-vectors", "json"))
+
+
+def test_receipt_vectors_are_the_codes_output():
+    from games.fairness.canonical import canonical_bytes
+    from games.fairness.receipt import (
+        build_receipt,
+        key_id,
+        load_private_key,
+        private_key_text,
+        public_key_hex,
+        receipt_hash,
+        sign,
+    )
+    from tests.games.fairness_helpers import RFC8032_TEST1_PUBLIC, RFC8032_TEST1_SECRET
+
+    v = _receipt_vectors()
+    key = load_private_key(v["signing_key"])
+    assert v["signing_key"] == RFC8032_TEST1_SECRET == private_key_text(key)
+    assert v["public_key"] == RFC8032_TEST1_PUBLIC == public_key_hex(key)
+    assert v["key_id"] == key_id(key)
+    receipt = build_receipt(
+        match_id="m-0001",
+        algorithm="trix-shuffle/1",
+        commitment=CHAIN_COMMITMENT,
+        deals=20,
+        variant="trix",
+        options={},
+        client_seeds=SHUFFLE_VECTORS[2]["client_seeds"],
+        issued_at="2026-12-01T10:00:00Z",
+    )
+    assert v["receipt"] == receipt
+    assert v["receipt_canonical"].encode() == canonical_bytes(receipt)
+    assert v["receipt_hash"] == receipt_hash(receipt)
+    assert v["signature"] == sign(receipt, key)  # Ed25519 is deterministic
+
+
+def test_log_vectors_are_the_codes_output():
+    from games.fairness.receipt import check_signature, load_private_key, load_public_key, sign
+    from games.fairness.transparency import entry_hash, log_head, next_entry, verify_log
+
+    v = _receipt_vectors()
+    entries = []
+    for entry in v["log"]:
+        prev = entries[-1] if entries else None
+        fields = {k: entry[k] for k in ("kind", "body", "logged_at")}
+        entries.append(next_entry(prev=prev, **fields))
+    assert entries == v["log"]
+    assert [entry_hash(e) for e in entries] == v["entry_hashes"]
+    assert verify_log(entries) == v["entry_hashes"][-1] == v["head"]["head"]
+    assert v["log"][2]["body"] == {"receipt": v["receipt"], "signature": v["signature"]}
+    head = {k: val for k, val in v["head"].items() if k != "signature"}
+    assert head == log_head(3, v["head"]["head"])
+    assert v["head"]["signature"] == sign(head, load_private_key(v["signing_key"]))
+    check_signature(head, v["head"]["signature"], load_public_key(v["public_key"]))
+
+
+def test_the_standalone_verifier_reproduces_the_receipt_vectors():
+    v = _receipt_vectors()
+    standalone = load_standalone()
+    assert standalone.canonical(v["receipt"]).decode() == v["receipt_canonical"]
+    assert standalone.sha256(v["receipt"]) == v["receipt_hash"]
+    key, sig = bytes.fromhex(v["public_key"]), bytes.fromhex(v["signature"])
+    assert standalone.ed25519_ok(key, v["receipt_canonical"].encode(), sig)
+    assert [standalone.sha256(e) for e in v["log"]] == v["entry_hashes"]
+    lines = [json.dumps(e) for e in v["log"]]
+    note = standalone.check_log(lines, v["receipt"], v["signature"])
+    assert note == f"in the log at entry 2; log head {v['head']['head']} at size 3"
+    head = {k: val for k, val in v["head"].items() if k != "signature"}
+    head_sig = bytes.fromhex(v["head"]["signature"])
+    assert standalone.ed25519_ok(key, standalone.canonical(head), head_sig)
+
+
+def test_the_receipt_vector_is_the_receipt_of_shuffle_vector_3():
+    v = _receipt_vectors()["receipt"]
+    vector = SHUFFLE_VECTORS[2]
+    assert v["commitment"] == CHAIN_COMMITMENT and v["deals"] == 20
+    assert [v["client_seeds"][str(s)] for s in range(4)] == vector["client_seeds"]
+    assert v["match_id"] == vector["match_id"]
