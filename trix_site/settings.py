@@ -191,7 +191,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    # DRF's default parsers, with JSON nested too deeply answered 400 (not a 500).
+    # DRF's default parsers, with JSON nested too deeply or holding a lone surrogate
+    # escape answered 400 (not a 500).
     "DEFAULT_PARSER_CLASSES": [
         "games.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
