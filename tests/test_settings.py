@@ -160,6 +160,8 @@ def test_a_bad_security_value_stops_the_site_with_a_clear_message():
         ({"DJANGO_SECURE_HSTS_SECONDS": "a year"}, "DJANGO_SECURE_HSTS_SECONDS"),
         ({"DJANGO_SECURE_PROXY_SSL_HEADER": "https"}, "DJANGO_SECURE_PROXY_SSL_HEADER"),
         ({"DJANGO_LOG_LEVEL": "LOUD"}, "DJANGO_LOG_LEVEL"),
+        ({"TRIX_MAX_STAKE": str(2**63)}, "TRIX_MAX_STAKE must be from 1 to 1000000000000"),
+        ({"TRIX_DEMO_PAYMENT_LIMIT": str(10**13)}, "TRIX_DEMO_PAYMENT_LIMIT must be"),
     ]:
         done = _site({"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60, **env}, "check")
         assert done.returncode != 0 and words in done.stderr, done.stderr[-1500:]

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from wallet.inputs import MAX_AMOUNT as _MAX_AMOUNT
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TRIX_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -319,6 +321,12 @@ TRIX_PAYMENT_PROVIDER = os.environ.get("TRIX_PAYMENT_PROVIDER", "wallet.payments
 TRIX_DEMO_PAYMENT_LIMIT = int(os.environ.get("TRIX_DEMO_PAYMENT_LIMIT", "1000000"))
 # The largest stake per seat a table may ask (minor units; default 10,000.00).
 TRIX_MAX_STAKE = int(os.environ.get("TRIX_MAX_STAKE", "1000000"))
+# Both within what one ledger amount may be (wallet.inputs.MAX_AMOUNT, a plain constant).
+for _name in ("TRIX_MAX_STAKE", "TRIX_DEMO_PAYMENT_LIMIT"):
+    if not 0 < globals()[_name] <= _MAX_AMOUNT:
+        raise RuntimeError(
+            f"{_name} must be from 1 to {_MAX_AMOUNT} minor units (wallet.inputs.MAX_AMOUNT)"
+        )
 # The longest timer a table may set, in seconds (a staked table must set all three).
 TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 # The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).

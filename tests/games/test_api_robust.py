@@ -165,3 +165,14 @@ def test_a_surrogate_pair_is_one_character_and_accepted():
 
     body = b'{"name": "joker \\ud83c\\udccf", "ar": "\\u0639\\u0644\\u064a"}'  # a pair
     assert SafeJSONParser().parse(io.BytesIO(body)) == {"name": "joker \U0001f0cf", "ar": "علي"}
+
+
+@pytest.mark.parametrize("stake", [2**63, 2**63 - 1, 2**64, 10**30, 1_000_001])
+def test_a_stake_beyond_the_bounds_is_refused_not_a_500(api, stake):
+    """A stake of 2**63 is no bigint (issue 13, item 7): 400 naming the bound."""
+    alice = api("alice")
+    body = {"variant": "complex_partner", "stake": stake, "options": {}}
+    r = alice.post("/api/tables/", body, format="json")
+    assert r.status_code == 400, r.content[:300]
+    assert r.json()["code"] == "invalid" and "at most" in r.json()["error"], r.json()
+    assert not Table.objects.exists()
