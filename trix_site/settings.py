@@ -60,18 +60,18 @@ CSRF_TRUSTED_ORIGINS = [
 
 
 # HTTPS (issue 13): on by default where DEBUG is off, since production is served over TLS
-# (by gunicorn behind a proxy that ends TLS). DJANGO_HTTPS=0 turns the defaults off for a
+# (a proxy in front of gunicorn ends TLS). DJANGO_HTTPS=0 turns the defaults off for a
 # site served over plain HTTP (the benchmarks, a local DEBUG-off run); each setting is also
 # its own DJANGO_<NAME> variable. `manage.py check --deploy` is clean with the README's
 # production environment (tests/test_settings.py).
-HTTPS = _env_bool("DJANGO_HTTPS", not DEBUG)
-SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)  # http:// -> https://
-SESSION_COOKIE_SECURE = _env_bool("DJANGO_SESSION_COOKIE_SECURE", HTTPS)
-CSRF_COOKIE_SECURE = _env_bool("DJANGO_CSRF_COOKIE_SECURE", HTTPS)
+_HTTPS = _env_bool("DJANGO_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", _HTTPS)  # http:// -> https://
+SESSION_COOKIE_SECURE = _env_bool("DJANGO_SESSION_COOKIE_SECURE", _HTTPS)
+CSRF_COOKIE_SECURE = _env_bool("DJANGO_CSRF_COOKIE_SECURE", _HTTPS)
 # Strict-Transport-Security max-age in seconds (0: no header); a year where HTTPS is on.
 # Subdomains and preload are for the operator to decide (every host under the domain must
 # be HTTPS-only; a preload-list entry is hard to undo): off unless set to 1.
-_hsts = os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0")
+_hsts = os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "31536000" if _HTTPS else "0")
 if not _hsts.isdigit():
     raise RuntimeError(f"DJANGO_SECURE_HSTS_SECONDS must be whole seconds, not {_hsts!r}")
 SECURE_HSTS_SECONDS = int(_hsts)
