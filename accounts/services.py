@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from accounts.models import DISPLAY_NAME_MAX, Profile
+from accounts.names import has_visible_character, name_key
+
+TAKEN = "That display name is taken; choose another."
+LOOKS_LIKE_NAME = "That display name looks like another player's ({name}); choose another."
+LOOKS_LIKE_USERNAME = "That display name looks like another player's username; choose another."
 
 
 def clean_display_name(name: object) -> str:
-    """The name trimmed and checked: 1..40 characters, printable, no line breaks.
+    """The name trimmed and checked: 1..40 characters, printable, no line breaks, at least
+    one visible character (not only marks or characters that render blank:
+    :func:`accounts.names.has_visible_character`).
 
     Raises ``ValidationError`` with a message saying what is wrong.
     """
@@ -23,24 +31,55 @@ def clean_display_name(name: object) -> str:
         raise ValidationError(f"Display name must be at most {DISPLAY_NAME_MAX} characters.")
     if not name.isprintable():
         raise ValidationError("Display name contains characters that cannot be shown.")
+    if not has_visible_character(name):
+        raise ValidationError(
+            "Display name must have a visible character: a letter, a digit or a symbol, not "
+            "only spaces, combining marks or characters that show as blank."
+        )
     return name
 
 
 def check_display_name_free(name: str, user: Any = None) -> None:
-    """Raise ``ValidationError`` if another player (not ``user``) already uses ``name``,
-    compared without regard to case, so that nobody can pass for someone else at a table."""
-    taken = Profile.objects.filter(display_name__iexact=name)
-    if user is not None and getattr(user, "pk", None) is not None:
-        taken = taken.exclude(user=user)
-    if taken.exists():
-        raise ValidationError("That display name is taken; choose another.")
+    """Raise ``ValidationError`` if ``name`` could pass for another player (not ``user``): the
+    same as their display name or username without regard to case, or alike by the
+    confusable key (:func:`accounts.names.name_key`: a Cyrillic look-alike, a fullwidth or
+    mathematical letter, ``0`` for ``O``). The message says which kind it matched (the other
+    player's display name is public and named; a username is not)."""
+    key = name_key(name)
+    pk = getattr(user, "pk", None)
+    profiles = Profile.objects.exclude(user_id=pk) if pk is not None else Profile.objects.all()
+    users = get_user_model().objects.all()
+    users = users.exclude(pk=pk) if pk is not None else users
+    if profiles.filter(display_name__iexact=name).exists():
+        raise ValidationError(TAKEN)
+    alike = profiles.filter(name_key=key).values_list("display_name", flat=True).first()
+    if alike is not None:
+        raise ValidationError(LOOKS_LIKE_NAME.format(name=alike))
+    if (
+        users.filter(username__iexact=name).exists()
+        or profiles.filter(username_key=key).exists()
+        # accounts made without a profile (createsuperuser, the admin): a few, keyed here
+        or any(
+            name_key(u) == key
+            for u in users.filter(profile__isnull=True).values_list("username", flat=True)
+        )
+    ):
+        raise ValidationError(LOOKS_LIKE_USERNAME)
 
 
 def set_display_name(user: Any, name: str) -> Profile:
     """Create or update ``user``'s profile with the cleaned ``name``; return the profile.
 
-    Raises ``ValidationError`` for a bad name or one another player uses."""
+    Raises ``ValidationError`` for a bad name or one that could pass for another player
+    (:func:`check_display_name_free`)."""
     name = clean_display_name(name)
     check_display_name_free(name, user)
-    profile, _ = Profile.objects.update_or_create(user=user, defaults={"display_name": name})
+    profile, _ = Profile.objects.update_or_create(
+        user=user,
+        defaults={
+            "display_name": name,
+            "name_key": name_key(name),
+            "username_key": name_key(user.get_username()),
+        },
+    )
     return profile

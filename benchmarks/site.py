@@ -53,6 +53,7 @@ def env(bot_delay: float) -> dict[str, str]:
         "DATABASE_URL": DB,
         "CELERY_BROKER_URL": BROKER,
         "DJANGO_DEBUG": "0",
+        "DJANGO_HTTPS": "0",  # served over plain HTTP
         "DJANGO_SECRET_KEY": "benchmark-only-not-a-secret",
         "DATABASE_CONN_MAX_AGE": "60",
         "DJANGO_SETTINGS_MODULE": "trix_site.settings",

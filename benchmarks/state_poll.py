@@ -41,6 +41,7 @@ os.environ.update(
     CELERY_BROKER_URL="memory://",
     DJANGO_SETTINGS_MODULE="trix_site.settings",
     DJANGO_DEBUG="0",
+    DJANGO_HTTPS="0",
     DJANGO_SECRET_KEY="benchmark-only-not-a-secret",
     DATABASE_CONN_MAX_AGE="60",
     TRIX_BOT_DELAY="0",

@@ -4,6 +4,7 @@ on the tests' settings (issue 10)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -78,3 +79,139 @@ def test_a_plain_pip_install_ships_every_app_of_the_site():
     assert local, "no local app found"
     missing = [app for app in local if not any(fnmatch.fnmatch(app, p) for p in include)]
     assert not missing, f"not packaged by pip install .: {missing}"
+
+
+# The production environment of the README's "Running it" recipe (placeholders filled in).
+PRODUCTION_ENV = {
+    "DATABASE_URL": "postgres://trix:secret@db:5432/trix",
+    "CELERY_BROKER_URL": "redis://redis:6379/0",
+    "DATABASE_CONN_MAX_AGE": "60",
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "x7Rk2vQe9LmP4sWz8TnB3yHc6JdF1gUa5KoXqE0iVrMbNtYwZsCpAhGuLjDfSe",
+    "DJANGO_ALLOWED_HOSTS": "trix.example",
+    "DJANGO_SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto: https",
+    "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "DJANGO_SECURE_HSTS_PRELOAD": "1",
+}
+
+
+def _site(env: dict[str, str], *args: str, code: str | None = None):
+    """Run ``manage.py ARGS`` (or ``python -c CODE``) on the site's settings (not the tests')
+    in a fresh interpreter whose environment is this process's less every ``DJANGO_*`` and
+    ``TRIX_*`` variable, plus ``env``."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "TRIX_"))}
+    base.update(DJANGO_SETTINGS_MODULE="trix_site.settings", **env)
+    command = [sys.executable, "-c", code] if code else [sys.executable, "manage.py", *args]
+    return subprocess.run(command, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_is_clean_with_the_documented_production_environment():
+    """``manage.py check --deploy`` warned about HSTS, the HTTPS redirect and both cookies,
+    and none could be set from the environment (issue 13, item 7)."""
+    done = _site(PRODUCTION_ENV, "check", "--deploy", "--fail-level", "WARNING")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues (0 silenced)." in done.stdout, done.stdout
+    readme = (ROOT / "README.md").read_text()
+    recipe = readme[readme.index("Production, on PostgreSQL") :][:3000]
+    missing = [name for name in PRODUCTION_ENV if f"{name}=" not in recipe]
+    assert not missing, f"not in the README's production recipe: {missing}"
+
+
+SECURITY = (
+    "SECURE_SSL_REDIRECT SESSION_COOKIE_SECURE CSRF_COOKIE_SECURE SECURE_HSTS_SECONDS "
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS SECURE_HSTS_PRELOAD SECURE_PROXY_SSL_HEADER"
+).split()
+
+
+def _security(env: dict[str, str]) -> dict[str, object]:
+    code = (
+        "import json; from django.conf import settings as s; "
+        f"print(json.dumps({{n: getattr(s, n) for n in {SECURITY!r}}}))"
+    )
+    done = _site({"DJANGO_SECRET_KEY": "k" * 60, **env}, code=code)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def test_https_settings_are_on_when_debug_is_off_and_each_can_be_set():
+    on = _security({"DJANGO_DEBUG": "0"})
+    assert on["SECURE_SSL_REDIRECT"] and on["SESSION_COOKIE_SECURE"] and on["CSRF_COOKIE_SECURE"]
+    assert on["SECURE_HSTS_SECONDS"] == 31_536_000 and on["SECURE_PROXY_SSL_HEADER"] is None
+    dev = _security({"DJANGO_DEBUG": "1"})
+    assert not dev["SECURE_SSL_REDIRECT"] and not dev["SESSION_COOKIE_SECURE"]
+    assert dev["SECURE_HSTS_SECONDS"] == 0
+    plain = _security({"DJANGO_DEBUG": "0", "DJANGO_HTTPS": "0"})  # a benchmark over HTTP
+    assert not plain["SECURE_SSL_REDIRECT"] and not plain["CSRF_COOKIE_SECURE"]
+    one = _security(
+        {
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
+            "DJANGO_SECURE_HSTS_SECONDS": "3600",
+            "DJANGO_SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto: https",
+        }
+    )
+    assert not one["SECURE_SSL_REDIRECT"] and one["SESSION_COOKIE_SECURE"]
+    assert one["SECURE_HSTS_SECONDS"] == 3600
+    assert one["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+
+
+def test_a_bad_security_value_stops_the_site_with_a_clear_message():
+    for env, words in [
+        ({"DJANGO_SECURE_HSTS_SECONDS": "a year"}, "DJANGO_SECURE_HSTS_SECONDS"),
+        ({"DJANGO_SECURE_PROXY_SSL_HEADER": "https"}, "DJANGO_SECURE_PROXY_SSL_HEADER"),
+        ({"DJANGO_LOG_LEVEL": "LOUD"}, "DJANGO_LOG_LEVEL"),
+        ({"TRIX_MAX_STAKE": str(2**63)}, "TRIX_MAX_STAKE must be from 1 to 1000000000000"),
+        ({"TRIX_DEMO_PAYMENT_LIMIT": str(10**13)}, "TRIX_DEMO_PAYMENT_LIMIT must be"),
+    ]:
+        done = _site({"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60, **env}, "check")
+        assert done.returncode != 0 and words in done.stderr, done.stderr[-1500:]
+
+
+FAILING_VIEW = """
+import sys, types
+import django
+django.setup()
+from django.test import Client, override_settings
+from django.urls import path
+
+def boom(request):
+    raise ZeroDivisionError("the view's own error")
+
+urls = types.ModuleType("boom_urls")
+urls.urlpatterns = [path("boom/", boom)]
+sys.modules["boom_urls"] = urls
+with override_settings(ROOT_URLCONF="boom_urls", ALLOWED_HOSTS=["testserver"]):
+    r = Client(raise_request_exception=False).get("/boom/", secure=True)
+print("status", r.status_code)
+"""
+
+
+def test_a_server_error_is_logged_to_stderr_when_debug_is_off():
+    """With ``DJANGO_DEBUG=0`` Django's default logging sends request errors only to the
+    admins' mail (none configured): a 500 left no trace anywhere (issue 13, item 7)."""
+    done = _site({"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60}, code=FAILING_VIEW)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "status 500" in done.stdout
+    assert "ERROR django.request" in done.stderr and "Internal Server Error: /boom/" in done.stderr
+    assert "ZeroDivisionError: the view's own error" in done.stderr  # with its traceback
+    quiet = _site(
+        {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60, "DJANGO_LOG_LEVEL": "CRITICAL"},
+        code=FAILING_VIEW,
+    )
+    assert "status 500" in quiet.stdout and "Internal Server Error" not in quiet.stderr
+
+
+def test_our_apps_log_at_info_unless_the_environment_says_otherwise():
+    code = (
+        "import logging, django; django.setup(); "
+        "print(logging.getLogger('games.live').getEffectiveLevel(), "
+        "logging.getLogger('wallet').getEffectiveLevel(), "
+        "logging.getLogger('django').getEffectiveLevel())"
+    )
+    done = _site({"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60}, code=code)
+    assert done.stdout.split() == ["20", "20", "30"], done.stderr[-1500:]
+    done = _site(
+        {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60, "TRIX_LOG_LEVEL": "WARNING"},
+        code=code,
+    )
+    assert done.stdout.split() == ["30", "30", "30"], done.stderr[-1500:]

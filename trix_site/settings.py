@@ -21,6 +21,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from wallet.inputs import MAX_AMOUNT as _MAX_AMOUNT
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TRIX_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -55,6 +57,73 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
+
+
+# HTTPS (issue 13): on by default where DEBUG is off, since production is served over TLS
+# (a proxy in front of gunicorn ends TLS). DJANGO_HTTPS=0 turns the defaults off for a
+# site served over plain HTTP (the benchmarks, a local DEBUG-off run); each setting is also
+# its own DJANGO_<NAME> variable. `manage.py check --deploy` is clean with the README's
+# production environment (tests/test_settings.py).
+_HTTPS = _env_bool("DJANGO_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", _HTTPS)  # http:// -> https://
+SESSION_COOKIE_SECURE = _env_bool("DJANGO_SESSION_COOKIE_SECURE", _HTTPS)
+CSRF_COOKIE_SECURE = _env_bool("DJANGO_CSRF_COOKIE_SECURE", _HTTPS)
+# Strict-Transport-Security max-age in seconds (0: no header); a year where HTTPS is on.
+# Subdomains and preload are for the operator to decide (every host under the domain must
+# be HTTPS-only; a preload-list entry is hard to undo): off unless set to 1.
+_hsts = os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "31536000" if _HTTPS else "0")
+if not _hsts.isdigit():
+    raise RuntimeError(f"DJANGO_SECURE_HSTS_SECONDS must be whole seconds, not {_hsts!r}")
+SECURE_HSTS_SECONDS = int(_hsts)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = _env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+# The header by which the proxy in front says a request came over HTTPS, "Name: value"
+# (e.g. "X-Forwarded-Proto: https"); only set it if that proxy always sets or strips it.
+# Unset, Django sees the proxy's plain HTTP and SECURE_SSL_REDIRECT would loop.
+_proxy = os.environ.get("DJANGO_SECURE_PROXY_SSL_HEADER", "").strip()
+SECURE_PROXY_SSL_HEADER = None
+if _proxy:
+    _name, _sep, _value = (part.strip() for part in _proxy.partition(":"))
+    if not (_sep and re.fullmatch(r"[A-Za-z0-9-]+", _name) and _value):
+        raise RuntimeError(
+            "DJANGO_SECURE_PROXY_SSL_HEADER must look like 'X-Forwarded-Proto: https', "
+            f"not {_proxy!r}"
+        )
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _name.upper().replace("-", "_"), _value)
+
+# Logging (issue 13): everything to stderr, where gunicorn, Celery and a service manager
+# collect it. Django's default sent request errors (a 500's traceback) only to the admins'
+# mail under DEBUG off, so they were logged nowhere. DJANGO_LOG_LEVEL sets Django's loggers
+# (WARNING: 4xx answers and every 500 with its traceback), TRIX_LOG_LEVEL the site's apps.
+_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}
+DJANGO_LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING").upper()
+TRIX_LOG_LEVEL = os.environ.get("TRIX_LOG_LEVEL", "INFO").upper()
+for _var, _level in (("DJANGO_LOG_LEVEL", DJANGO_LOG_LEVEL), ("TRIX_LOG_LEVEL", TRIX_LOG_LEVEL)):
+    if _level not in _LEVELS:
+        raise RuntimeError(f"{_var} must be one of {', '.join(sorted(_LEVELS))}, not {_level!r}")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "line": {"format": "{asctime} {levelname} {name} [{process}] {message}", "style": "{"}
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "line",
+        }
+    },
+    # Our loggers and Django's pass their records up to the root's one handler.
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {"handlers": [], "level": DJANGO_LOG_LEVEL},
+        **{
+            app: {"handlers": [], "level": TRIX_LOG_LEVEL}
+            for app in ("accounts", "games", "tournaments", "wallet", "web", "trix_site")
+        },
+    },
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -191,7 +260,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    # DRF's default parsers, with JSON nested too deeply answered 400 (not a 500).
+    # DRF's default parsers, with JSON nested too deeply or holding a lone surrogate
+    # escape answered 400 (not a 500).
     "DEFAULT_PARSER_CLASSES": [
         "games.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
@@ -251,6 +321,12 @@ TRIX_PAYMENT_PROVIDER = os.environ.get("TRIX_PAYMENT_PROVIDER", "wallet.payments
 TRIX_DEMO_PAYMENT_LIMIT = int(os.environ.get("TRIX_DEMO_PAYMENT_LIMIT", "1000000"))
 # The largest stake per seat a table may ask (minor units; default 10,000.00).
 TRIX_MAX_STAKE = int(os.environ.get("TRIX_MAX_STAKE", "1000000"))
+# Both within what one ledger amount may be (wallet.inputs.MAX_AMOUNT, a plain constant).
+for _name in ("TRIX_MAX_STAKE", "TRIX_DEMO_PAYMENT_LIMIT"):
+    if not 0 < globals()[_name] <= _MAX_AMOUNT:
+        raise RuntimeError(
+            f"{_name} must be from 1 to {_MAX_AMOUNT} minor units (wallet.inputs.MAX_AMOUNT)"
+        )
 # The longest timer a table may set, in seconds (a staked table must set all three).
 TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 # The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).

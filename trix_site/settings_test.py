@@ -6,6 +6,7 @@ Changes from ``trix_site.settings``:
 
 - a fixed, public secret key when ``DJANGO_SECRET_KEY`` is not set (DEBUG is off, as it is
   in production, and the site refuses to start without a key then);
+- plain HTTP (``DJANGO_HTTPS=0`` unless set): no HTTPS redirect, HSTS or secure-only cookies;
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
 - timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second.
 """
@@ -13,6 +14,7 @@ Changes from ``trix_site.settings``:
 import os
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-a-secret")
+os.environ.setdefault("DJANGO_HTTPS", "0")  # the test client and live server speak HTTP
 
 from .settings import *  # noqa: E402,F403
 from .settings import STORAGES  # noqa: E402

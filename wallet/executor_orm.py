@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from wallet import staking
 from wallet.errors import LedgerError
+from wallet.inputs import MAX_AMOUNT
 from wallet.models import HOUSE, Account, AccountKind, Entry, Transaction
 from wallet.rules import Legs, Refusal, Rule, replay
 
@@ -136,6 +137,8 @@ def _write_with_orm(
         if account.kind != AccountKind.SYSTEM and balance < 0:
             needed = account.balance - balance
             raise Refusal("insufficient", ref=ref, held=account.balance, needed=needed)
+        if account.kind != AccountKind.SYSTEM and balance > MAX_AMOUNT:
+            raise Refusal("too_much", ref=ref, held=account.balance, balance=balance)
         if ref in close and balance != 0:
             raise Refusal("would_keep", ref=ref, balance=balance)
 

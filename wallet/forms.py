@@ -8,6 +8,9 @@ import uuid
 from django import forms
 from django.conf import settings
 
+from wallet.inputs import MAX_AMOUNT
+from wallet.selectors import format_money
+
 _AMOUNT = re.compile(r"(\d{1,12})(?:[.,](\d*))?")
 _KEY = re.compile(r"[0-9a-f]{32}")
 
@@ -15,7 +18,8 @@ _KEY = re.compile(r"[0-9a-f]{32}")
 def parse_amount(text: str) -> int:
     """``"20"`` / ``"20.5"`` / ``"20,50"`` -> minor units (2000 / 2050 / 2050 with 2 decimals,
     ``settings.TRIX_CURRENCY_DECIMALS``). Raises ``forms.ValidationError`` with a message for a
-    blank, negative, zero or malformed amount or one with more decimals than the currency."""
+    blank, negative, zero or malformed amount, one above ``wallet.inputs.MAX_AMOUNT`` or one
+    with more decimals than the currency."""
     decimals = settings.TRIX_CURRENCY_DECIMALS
     text = (text or "").strip()
     if not text:
@@ -40,6 +44,8 @@ def parse_amount(text: str) -> int:
     amount = int(whole) * 10**decimals + (int(frac.ljust(decimals, "0")) if frac else 0)
     if amount <= 0:
         raise forms.ValidationError("The amount must be more than zero.")
+    if amount > MAX_AMOUNT:
+        raise forms.ValidationError(f"The amount must be at most {format_money(MAX_AMOUNT)}.")
     return amount
 
 

@@ -11,6 +11,16 @@ from typing import Any
 
 from wallet.errors import InvalidAmount, InvalidReference, LedgerError, UnknownAccount
 
+#: The most minor units one amount may be and one wallet or escrow may hold: 10**12
+#: (10,000,000,000.00 of a two-decimal currency). Far above any stake, entry fee or prize
+#: the site allows (``TRIX_MAX_STAKE``, checked against it at start) and far below
+#: PostgreSQL's bigint (2**63 - 1 ~ 9.2 * 10**18), so a sum of amounts never overflows;
+#: ``system:external``, which holds minus everything deposited, stays within bigint for
+#: nine million wallets at the bound. Enforced here (every service's amount), by
+#: ``wallet_post``/the ORM executor (a posting leaving an account above it, refused before
+#: a payment provider is asked) and by a CHECK constraint on ``wallet_account.balance``.
+MAX_AMOUNT = 10**12
+
 _ESCROW_REF = re.compile(r"^(table|tournament):[A-Za-z0-9_-]{1,80}$")
 _MAX_KEY = 200
 
@@ -20,6 +30,13 @@ def amount(value: object, name: str = "amount") -> int:
         raise InvalidAmount(f"{name} must be an int of minor units, got {value!r}")
     if value <= 0:
         raise InvalidAmount(f"{name} must be positive, got {value}")
+    return at_most_max(value, name)
+
+
+def at_most_max(value: int, name: str = "amount") -> int:
+    """``value`` (an int) if it is at most :data:`MAX_AMOUNT`; else ``InvalidAmount``."""
+    if value > MAX_AMOUNT:
+        raise InvalidAmount(f"{name} must be at most {MAX_AMOUNT} minor units, got {value}")
     return value
 
 

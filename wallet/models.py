@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 
 from wallet.errors import ImmutableEntry
+from wallet.inputs import MAX_AMOUNT
 
 
 class AccountKind(models.TextChoices):
@@ -71,6 +72,11 @@ class Account(models.Model):
                 condition=Q(kind="system") | Q(balance__gte=0),
                 name="wallet_account_balance_not_negative",
                 violation_error_message="A wallet or escrow balance cannot go below zero.",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="system") | Q(balance__lte=MAX_AMOUNT),
+                name="wallet_account_balance_at_most_max",
+                violation_error_message="A wallet or escrow holds at most MAX_AMOUNT.",
             ),
             models.CheckConstraint(
                 condition=(Q(kind="wallet") & Q(owner__isnull=False))

@@ -16,11 +16,13 @@ from wallet.errors import (
     EscrowClosed,
     IdempotencyConflict,
     InsufficientFunds,
+    InvalidAmount,
     LedgerError,
     NothingToRefund,
     SettlementMismatch,
     UnknownAccount,
 )
+from wallet.inputs import MAX_AMOUNT
 from wallet.models import Transaction, TransactionKind
 
 #: Kinds that put a user's money into an escrow or take it back before the end.
@@ -111,6 +113,11 @@ def error(refusal: Refusal, rule: Rule, key: str, reverses: Transaction | None) 
             )
         case "insufficient":
             return InsufficientFunds(f"{f['ref']} holds {f['held']}, {f['needed']} needed")
+        case "too_much":
+            return InvalidAmount(
+                f"{f['ref']} would hold {f['balance']} minor units (it holds {f['held']}): an "
+                f"account holds at most {MAX_AMOUNT}"
+            )
         case "would_keep":
             return SettlementMismatch(f"{f['ref']} would keep {f['balance']} after closing")
     return LedgerError(f"internal error: the ledger refused with {refusal.code} {f}")

@@ -242,11 +242,12 @@ def _close(
     """Pay ``payouts`` (user -> amount) and ``house_fee`` out of ``escrow`` and close it."""
     if not isinstance(house_fee, int) or isinstance(house_fee, bool) or house_fee < 0:
         raise InvalidAmount(f"house fee must be a non-negative int, got {house_fee!r}")
+    inputs.at_most_max(house_fee, "house fee")
     paid: dict[int, int] = defaultdict(int)
     for user, amount in payouts.items():
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
             raise InvalidAmount(f"payout must be a non-negative int, got {amount!r}")
-        paid[inputs.user_id(user)] += amount
+        paid[inputs.user_id(user)] += inputs.at_most_max(amount, "payout")
     payees = sorted(uid for uid, amount in paid.items() if amount)
     refs = [escrow, *(f"user:{uid}" for uid in payees)]
     if house_fee:

@@ -25,7 +25,15 @@ from games import shuffles, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed
-from games.models import MatchRecord, Seat, Table, TableAction, TableEvent, TableStatus
+from games.models import (
+    ActionStatus,
+    MatchRecord,
+    Seat,
+    Table,
+    TableAction,
+    TableEvent,
+    TableStatus,
+)
 from games.policy import TableKind, kind_for_stake, policy
 from games.services import changes, clock, dispatch, money
 
@@ -481,8 +489,11 @@ def leave(*, user, table_id: int) -> Table:
 
     Before the start: the seat is freed and the stake refunded. During a match at a paid
     table: the forfeit rule (the leaver, with partner, ranks last; the match ends; the wallet
-    settles), applied by a worker. During a match at a free table: a ``rules`` bot takes the
-    seat over. Raises :class:`NotAllowed` (no seat here), :class:`Conflict` (match over)."""
+    settles), applied by a worker; the same player leaving again before then changes nothing,
+    and another player's leave then is refused (their forfeit would not count: the first one
+    ends the match). During a match at a free table: a ``rules`` bot takes the seat over.
+    Raises :class:`NotAllowed` (no seat here), :class:`Conflict` (``match_over``: the match is
+    over, or another seat's forfeit is pending and ends it)."""
     with transaction.atomic():
         table = changes.lock_table(table_id)
         seat = changes.user_seat(table, user)
@@ -507,6 +518,16 @@ def leave(*, user, table_id: int) -> Table:
         if table.status != TableStatus.PLAYING:
             raise Conflict("the match is over", "match_over")
         if policy(table.kind).leaver_forfeits:
+            pending = _pending_forfeit(table)
+            if pending is not None and pending.seat == seat.seat:
+                return table  # this seat's forfeit is already on its way (a repeated leave)
+            if pending is not None:
+                raise Conflict(
+                    f"seat {pending.seat} left first: the match ends with that seat's forfeit "
+                    "(it ranks last, with its partner at a partnership table); your leave did "
+                    "not count",
+                    "match_over",
+                )
             action = TableAction.objects.create(
                 table=table,
                 seat=seat.seat,
@@ -520,6 +541,16 @@ def leave(*, user, table_id: int) -> Table:
             return table
         _bot_takes_over(table, seat, "rules")
     return table
+
+
+def _pending_forfeit(table: Table) -> TableAction | None:
+    """The forfeit a leave stored at ``table`` (locked) that no worker has applied yet: it
+    ends the match, so no other leave can count (issue 13: two players leaving at once)."""
+    return (
+        TableAction.objects.filter(table=table, status=ActionStatus.PENDING, action__type="forfeit")
+        .order_by("submitted_at")
+        .first()
+    )
 
 
 def _bot_takes_over(table: Table, seat: Seat, bot: str) -> None:

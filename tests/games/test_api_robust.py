@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from games.models import TableAction
+from games.models import Table, TableAction
 from tests.games.helpers import new_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -131,3 +131,48 @@ def test_a_table_body_field_the_endpoint_does_not_take_is_refused(api):
     r = alice.post("/api/tables/", {"variant": "trix", "stakes": 500}, format="json")
     assert r.status_code == 400, r.content
     assert "stakes" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/tables/", '{"variant": "complex_partner", "stake": 0, "bot_seed": "\\ud800"}'),
+        ("/api/tables/", '{"variant": "\\udfff"}'),
+        ("/api/tables/", '{"options": {"\\ud800x": 1}}'),  # in a key
+        ("/api/tables/{id}/seats/", '{"seat": 0, "client_seed": "a\\ud83d"}'),
+        ("/api/tables/{id}/actions/", '[{"id": "\\ud800"}]'),
+    ],
+)
+def test_a_lone_surrogate_in_a_json_body_is_malformed_not_a_500(api, path, body):
+    """``"\\ud800"`` is valid JSON escaping but no character: Python decodes it to a lone
+    surrogate that nothing downstream can encode (PostgreSQL, the templates, the JSON answer),
+    so it was a 500 HTML page (issue 13, item 7). The parser refuses it: 400 ``malformed``."""
+    alice = api("alice")
+    table = new_table(alice)
+    tables = Table.objects.count()
+    r = alice.post(path.format(id=table["id"]), body, content_type="application/json")
+    assert r.status_code == 400, r.content[:300]
+    assert r["Content-Type"].startswith("application/json")
+    assert r.json()["code"] == "malformed"
+    assert "surrogate" in r.json()["error"], r.json()
+    assert Table.objects.count() == tables and not TableAction.objects.exists()
+
+
+def test_a_surrogate_pair_is_one_character_and_accepted():
+    import io
+
+    from games.api.parsers import SafeJSONParser
+
+    body = b'{"name": "joker \\ud83c\\udccf", "ar": "\\u0639\\u0644\\u064a"}'  # a pair
+    assert SafeJSONParser().parse(io.BytesIO(body)) == {"name": "joker \U0001f0cf", "ar": "علي"}
+
+
+@pytest.mark.parametrize("stake", [2**63, 2**63 - 1, 2**64, 10**30, 1_000_001])
+def test_a_stake_beyond_the_bounds_is_refused_not_a_500(api, stake):
+    """A stake of 2**63 is no bigint (issue 13, item 7): 400 naming the bound."""
+    alice = api("alice")
+    body = {"variant": "complex_partner", "stake": stake, "options": {}}
+    r = alice.post("/api/tables/", body, format="json")
+    assert r.status_code == 400, r.content[:300]
+    assert r.json()["code"] == "invalid" and "at most" in r.json()["error"], r.json()
+    assert not Table.objects.exists()

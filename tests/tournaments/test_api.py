@@ -521,3 +521,13 @@ def test_long_poll_is_capped_and_ignores_rolled_back_changes(make_tournament, se
     took, _ = poll(t.pk, version, 0)
     assert took < 0.5
     assert Tournament.objects.get(pk=t.pk).status == Status.REGISTRATION
+
+
+@pytest.mark.parametrize("fee", [2**63, 2**63 - 1, 10**30, 1_000_001])
+def test_an_entry_fee_beyond_the_bounds_is_refused_not_a_500(staff, fee):
+    """An entry fee of 2**63 is no bigint (issue 13, item 7): 400 naming the bound."""
+    before = snapshot()
+    r = client_for(staff).post(API, create_body(entry_fee=fee), format="json")
+    assert r.status_code == 400, r.content[:300]
+    assert "from 0 to 1000000" in r.json()["error"], r.json()
+    assert snapshot() == before

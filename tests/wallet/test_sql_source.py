@@ -10,6 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from wallet.inputs import MAX_AMOUNT
+
 SQL_DIR = Path(__file__).resolve().parents[2] / "wallet" / "sql"
 FUNCTION = re.compile(
     r"CREATE OR REPLACE FUNCTION (?P<name>\w+)\(.*?\bAS \$\$(?P<body>.*?)\$\$;", re.S
@@ -22,6 +24,7 @@ def _functions() -> dict[str, str]:
     found = {}
     for path in sorted(SQL_DIR.glob("*.sql")):
         text = path.read_text(encoding="utf-8").replace("{{user_table}}", table)
+        text = text.replace("{{max_amount}}", str(MAX_AMOUNT))
         for match in FUNCTION.finditer(text):
             found[match["name"]] = match["body"]
     return found

@@ -34,6 +34,7 @@ from django.conf import settings
 from django.db import migrations
 
 from trix_site.migrations_util import PostgreSQLOnlyRunSQL
+from wallet.inputs import MAX_AMOUNT
 
 # The functions' source: wallet/sql/ (loaded as it is; {{user_table}} filled in below).
 SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
@@ -41,9 +42,10 @@ SOURCES = ("wallet_staked.sql", "wallet_post.sql")
 
 
 def source_sql(user_table: str) -> str:
-    """The SQL of wallet/sql/ this migration runs, with the user model's (quoted) table."""
+    """The SQL of wallet/sql/ this migration runs, with the user model's (quoted) table and
+    the most an account may hold (``wallet.inputs.MAX_AMOUNT``; migration 0004 runs it again)."""
     text = "".join((SQL_DIR / name).read_text(encoding="utf-8") for name in SOURCES)
-    return text.replace("{{user_table}}", user_table)
+    return text.replace("{{user_table}}", user_table).replace("{{max_amount}}", str(MAX_AMOUNT))
 
 
 BACKWARD = """

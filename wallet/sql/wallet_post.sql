@@ -1,7 +1,8 @@
 -- wallet_post: the ledger's one-round-trip executor (PostgreSQL only), and wallet_refuse,
 -- the refusal it raises. What it does, step by step, and how Python calls it:
 -- wallet/migrations/0003_postgresql_ledger_post_function.py (which loads this file) and
--- wallet/executor_pg.py. {{user_table}} is filled in with the user model's table, quoted.
+-- wallet/executor_pg.py. {{user_table}} is filled in with the user model's table, quoted,
+-- {{max_amount}} with wallet.inputs.MAX_AMOUNT (the most a wallet or escrow may hold).
 -- To change it: edit this file and add a migration that runs it again (CREATE OR REPLACE;
 -- a changed signature: drop the old one there). tests/wallet/test_sql_source.py checks that
 -- the database runs what this file says.
@@ -192,6 +193,11 @@ BEGIN
             PERFORM wallet_refuse(json_build_object(
                 'code', 'insufficient', 'ref', v_refs[v_i], 'held', v_bal[v_i],
                 'needed', v_bal[v_i] - v_new[v_i]));
+        END IF;
+        IF v_kinds[v_i] <> 'system' AND v_new[v_i] > {{max_amount}} THEN
+            PERFORM wallet_refuse(json_build_object(
+                'code', 'too_much', 'ref', v_refs[v_i], 'held', v_bal[v_i],
+                'balance', v_new[v_i]));
         END IF;
         IF v_refs[v_i] = ANY (p_close) THEN
             IF v_new[v_i] <> 0 THEN
