@@ -222,6 +222,9 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ar", "العربية")]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The site's own translations (trix_site/locale/<lang>/LC_MESSAGES: django.po for Python and
+# templates, djangojs.po for the scripts, served by /jsi18n/); shipped as package data.
+LOCALE_PATHS = [BASE_DIR / "trix_site" / "locale"]
 USE_TZ = True
 
 STATIC_URL = "static/"
