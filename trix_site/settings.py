@@ -144,6 +144,12 @@ ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_USER_DISPLAY = "accounts.selectors.display_name"  # allauth messages greet by it
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# Reverse proxies in front of the site that append the client's address to X-Forwarded-For
+# (0: none, the address is the connection's). Every limit per address reads the address this
+# way: the login lockout (allauth) and the API's throttles and long-poll cap (DRF's
+# NUM_PROXIES); a client's own X-Forwarded-For is never trusted beyond it.
+TRIX_TRUSTED_PROXIES = int(os.environ.get("TRIX_TRUSTED_PROXIES", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = TRIX_TRUSTED_PROXIES
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -185,10 +191,11 @@ if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's 
     }
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    # The login form's session only (issue 13): the form is the one place a password is
+    # checked, so its lockout (allauth's "login_failed" rate limit, per address and account)
+    # covers every login. HTTP Basic checked passwords beside it, never limited, and hashed
+    # the password again on every request.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
     # DRF's default parsers, with JSON nested too deeply answered 400 (not a 500).
@@ -198,6 +205,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_THROTTLE_RATES": {"actions": TRIX_ACTION_RATE},
+    "NUM_PROXIES": TRIX_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trix API",
