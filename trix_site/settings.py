@@ -176,12 +176,35 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The most actions one user may post a second (DRF's ScopedRateThrottle, scope "actions";
-# "N/second", "N/minute", ...): far above a person's clicks, it stops a client flooding the
-# workers. Counted in the cache: per process unless TRIX_CACHE_URL names a shared Redis.
-TRIX_ACTION_RATE = os.environ.get("TRIX_ACTION_RATE", "10/second")
-if not re.fullmatch(r"[0-9]+/(s|m|h|d)[a-z]*", TRIX_ACTION_RATE):
-    raise RuntimeError(f"TRIX_ACTION_RATE must look like 10/second, not {TRIX_ACTION_RATE!r}")
+
+def _env_rate(name: str, default: str) -> str:
+    """A rate of DRF's throttles from the environment: "N/second", "N/minute", "N/hour"..."""
+    value = os.environ.get(name, default)
+    if not re.fullmatch(r"[0-9]+/(s|m|h|d)[a-z]*", value):
+        raise RuntimeError(f"{name} must look like 10/second or 6/minute, not {value!r}")
+    return value
+
+
+# Rate limits per user (per address when logged out), DRF throttles (games/api/throttles.py:
+# each reads its rate here; 429 "throttled" with Retry-After above it). Counted in the cache:
+# per process unless TRIX_CACHE_URL names a shared Redis.
+# The most actions one user may post (far above a person's clicks; stops a client flooding
+# the workers); tournaments' writes are counted apart at the same rate.
+TRIX_ACTION_RATE = _env_rate("TRIX_ACTION_RATE", "10/second")
+# Tables one user may create (POST /api/tables/, the lobby's form).
+TRIX_TABLE_CREATE_RATE = _env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
+# Seats one user may take or leave, counted together (every sit and leave at a staked table
+# writes a ledger transaction).
+TRIX_SEAT_RATE = _env_rate("TRIX_SEAT_RATE", "30/minute")
+# The most open tables (waiting for players) one creator may have; tournament tables are not
+# counted (the tournament creates them, already playing).
+TRIX_MAX_OPEN_TABLES = int(os.environ.get("TRIX_MAX_OPEN_TABLES", "5"))
+# Seconds an open table may wait for its four seats: after that the beat cancels it and
+# refunds every stake (games.services.expire_open_tables, every TRIX_EXPIRY_SWEEP_SECONDS).
+TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))
+TRIX_EXPIRY_SWEEP_SECONDS = float(os.environ.get("TRIX_EXPIRY_SWEEP_SECONDS", "60"))
+# Tables per page of GET /api/tables/ and the lobby (?page=N).
+TRIX_TABLES_PAGE_SIZE = int(os.environ.get("TRIX_TABLES_PAGE_SIZE", "50"))
 if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
     CACHES = {
         "default": {
@@ -204,7 +227,6 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_RATES": {"actions": TRIX_ACTION_RATE},
     "NUM_PROXIES": TRIX_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
@@ -295,6 +317,10 @@ CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {
         "task": "games.tasks.sweep_tables",
         "schedule": TRIX_SWEEP_SECONDS,
+    },
+    "games-expire-open-tables": {
+        "task": "games.tasks.expire_open_tables",
+        "schedule": TRIX_EXPIRY_SWEEP_SECONDS,
     },
     "tournaments-start-due": {
         "task": "tournaments.tasks.start_due",

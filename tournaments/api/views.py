@@ -5,16 +5,15 @@ actions refuse anyone else with 403 ``permission_denied`` before reading the bod
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import JsonResponse
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from games.api.throttles import SettingRateThrottle
 from tournaments import live, selectors, services
 from tournaments.api import serializers as s
 from tournaments.errors import NotFound
@@ -28,15 +27,12 @@ ERRORS = {
 }
 
 
-class TournamentThrottle(UserRateThrottle):
+class TournamentThrottle(SettingRateThrottle):
     """Writes of tournaments: at most ``TRIX_ACTION_RATE`` per user (as the tables' actions),
     counted apart from them; 429 ``throttled`` above it."""
 
     scope = "tournaments"
-
-    def __init__(self):
-        self.rate = settings.TRIX_ACTION_RATE
-        super().__init__()
+    rate_setting = "TRIX_ACTION_RATE"
 
 
 class IsStaff(BasePermission):
