@@ -116,7 +116,8 @@ def _check_open_tables(user) -> None:
     count = _open_tables_of(user)
     if count >= cap:
         raise Conflict(
-            f"You already have {count} open tables waiting for players, the most one player "
+            f"You already have {count} open table{'' if count == 1 else 's'} waiting for "
+            f"players, the most one player "
             f"may have ({cap}). Fill one with players or bots, or wait: an open table nobody "
             f"fills is closed after {_expiry_text()}, its stakes refunded.",
             "too_many_open_tables",
