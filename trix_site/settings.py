@@ -296,6 +296,10 @@ TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shr
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this
 TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
+# Long polls one client (a user, or an address when logged out) may hold at once, over the
+# tables' state and the tournaments' live polls; above it a poll is answered at once
+# (games/waits.py). Counted in the cache (TRIX_CACHE_URL: across processes).
+TRIX_WAITS_PER_CLIENT = int(os.environ.get("TRIX_WAITS_PER_CLIENT", "4"))
 # Tournaments (tournaments app; rules and running it: docs/tournaments.md).
 # Seconds after a round opens by which a seated player must have looked at their table
 # (Seat.checked_in_at) or acted; later and never acted = a no-show, last at that table.

@@ -12,7 +12,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import selectors, services, waits
 from games.api import answers as a
 from games.api import serializers as s
 from games.api import throttles
@@ -140,7 +140,9 @@ class BotsView(APIView):
 
 class StateView(APIView):
     """Your seat's view (or the spectator view) and the events after ``since``; waits up to
-    ``wait`` seconds (default 3, capped at a few) when nothing is newer than ``since``."""
+    ``wait`` seconds (default 3, capped at ``TRIX_STATE_WAIT_MAX``) when nothing is newer
+    than ``since``, unless the caller already holds ``TRIX_WAITS_PER_CLIENT`` waits (then
+    it answers at once)."""
 
     permission_classes = [AllowAny]
 
@@ -156,7 +158,8 @@ class StateView(APIView):
         query.is_valid(raise_exception=True)
         since = query.validated_data.get("since")
         wait = query.validated_data["wait"] if since is not None else 0.0
-        answer = selectors.table_state(table_id, request.user, since, wait)
+        with waits.held(request, wait) as wait:  # 0 above TRIX_WAITS_PER_CLIENT
+            answer = selectors.table_state(table_id, request.user, since, wait)
         if answer["my_seat"] is not None:
             services.check_in(user=request.user, table_id=table_id)
         return Response(answer)

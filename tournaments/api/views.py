@@ -13,6 +13,7 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import waits
 from games.api.throttles import SettingRateThrottle
 from tournaments import live, selectors, services
 from tournaments.api import serializers as s
@@ -196,7 +197,8 @@ class LiveView(TournamentView):
     """The live bracket and standings, one long poll for the whole tournament: with
     ``since`` equal to the current live version, waits up to ``wait`` seconds (0 to 30,
     default 3, held at most ``TRIX_STATE_WAIT_MAX``) for any change (a registration, a
-    round, a table's result, an admin action); otherwise answers at once."""
+    round, a table's result, an admin action); otherwise, or when the caller already holds
+    ``TRIX_WAITS_PER_CLIENT`` waits (``games.waits``), answers at once."""
 
     permission_classes = [AllowAny]
 
@@ -213,9 +215,8 @@ class LiveView(TournamentView):
         _exists(tournament_id)
         since = query.validated_data.get("since")
         if since is not None:
-            live.wait_for_change(
-                tournament_id=tournament_id, since=since, wait=query.validated_data["wait"]
-            )
+            with waits.held(request, query.validated_data["wait"]) as wait:
+                live.wait_for_change(tournament_id=tournament_id, since=since, wait=wait)
         return Response(s.LiveSerializer(selectors.live_page(tournament_id=tournament_id)).data)
 
 
