@@ -8,8 +8,8 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
 - ``CELERY_BROKER_URL``: e.g. ``redis://host:6379/0`` or ``amqp://guest:guest@host:5672//``
 - ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (``DEBUG`` is off unless
   ``DJANGO_DEBUG=1``; ``./dev run`` sets it)
-- ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so the API's rate limit counts across
-  processes (``TRIX_ACTION_RATE``, default ``10/second`` per user)
+- ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so every limit counts across processes
+  (the login lockout, the API's rate limits, the long polls per client: docs/limits.md)
 
 Every ``TRIX_*`` setting is declared here with its default and meaning; code reads them as
 ``settings.TRIX_…`` (no hidden defaults elsewhere). The tests run on ``settings_test``.
