@@ -11,9 +11,10 @@ Each wait takes one of the client's numbered slots in Django's cache (``cache.ad
 on Redis and in local memory: the cache is shared by every web process when
 ``TRIX_CACHE_URL`` names one) and gives it back when it ends; a slot also expires
 ``TRIX_STATE_WAIT_MAX`` + 10 s after it was taken, so a process killed mid-wait cannot keep
-a client's slots. When the cache cannot be reached the waits are counted in this process
-instead (the same cap, per web process), so an outage neither fails a poll nor lifts the
-cap.
+a client's slots (a slot taken is read back: two cache calls per wait). When the cache cannot
+be reached (it raises, or, hiding its errors, answers None or keeps nothing) the waits are
+counted in this process instead (the same cap, per web process), so an outage neither fails
+a poll nor lifts the cap.
 
 Use::
 
@@ -40,6 +41,10 @@ _local_lock = threading.Lock()
 _local: dict[str, int] = {}  # client -> waits held in this process (the cache is down)
 
 
+class _Unreachable(Exception):
+    """The cache answered without keeping what it was given."""
+
+
 def client_of(request) -> str:
     """``user:<id>`` for a logged-in user, else ``addr:<address>``."""
     user = getattr(request, "user", None)
@@ -56,7 +61,12 @@ def _take(client: str) -> tuple[str, str] | None:
     try:
         for number in range(cap):
             key = f"trix:wait:{client}:{number}"
-            if cache.add(key, 1, timeout=ttl):
+            added = cache.add(key, 1, timeout=ttl)
+            # A cache that hides its errors answers None, or True without storing anything
+            # (a cache that grants every add while Redis is down): read the slot back.
+            if added is None or (added and cache.get(key) is None):
+                raise _Unreachable("the cache did not keep a slot")
+            if added:
                 return ("cache", key)
         return None
     except Exception as exc:  # the cache is down: count in this process

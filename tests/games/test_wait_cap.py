@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from importlib.util import find_spec
 
 import pytest
 from django.core.cache import cache
@@ -91,13 +92,33 @@ def test_a_user_is_counted_by_account_and_polls_without_wait_are_not_counted(tab
         t.join(5)
 
 
-def test_the_cap_holds_when_the_cache_is_down(table, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
-        }
-    }
+DEAD_CACHES = {
+    "raising": {  # Django's own: every call raises ConnectionError
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+    },
+    "hiding its errors": {  # django-redis IGNORE_EXCEPTIONS: a miss, add answers None
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+        "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "dead",
+    [
+        "raising",
+        pytest.param(
+            "hiding its errors",
+            marks=pytest.mark.skipif(
+                find_spec("django_redis") is None, reason="django-redis is not installed"
+            ),
+        ),
+    ],
+)
+def test_the_cap_holds_when_the_cache_is_down(table, settings, dead):
+    settings.CACHES = {"default": DEAD_CACHES[dead]}
     url = f"/api/tables/{table.pk}/state/?since={table.version}&wait=3"
     held = hold(url, 2)
     took, body = timed_poll(url)
