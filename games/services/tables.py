@@ -102,8 +102,9 @@ def _expiry_text() -> str:
     """``TRIX_OPEN_TABLE_EXPIRY`` for people: "30 minutes", "90 seconds"."""
     seconds = settings.TRIX_OPEN_TABLE_EXPIRY
     if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} minutes"
-    return f"{seconds:g} seconds"
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
 
 
 def _check_open_tables(user) -> None:
@@ -117,9 +118,9 @@ def _check_open_tables(user) -> None:
     if count >= cap:
         raise Conflict(
             f"You already have {count} open table{'' if count == 1 else 's'} waiting for "
-            f"players, the most one player "
-            f"may have ({cap}). Fill one with players or bots, or wait: an open table nobody "
-            f"fills is closed after {_expiry_text()}, its stakes refunded.",
+            f"players, the most one player may have ({cap}). Fill one with players or bots, "
+            f"or wait: an open table nobody fills is closed after {_expiry_text()}, its "
+            "stakes refunded.",
             "too_many_open_tables",
         )
 
