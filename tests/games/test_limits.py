@@ -20,7 +20,8 @@ from rest_framework.test import APIClient
 from games import services
 from games.errors import Conflict
 from games.models import Table, TableEvent
-from tests.games.helpers import new_table
+from tests.games.helpers import new_table, wait_until
+from tests.worker import Worker, new_queue
 from wallet import selectors as wallet
 from wallet import services as ledger
 from wallet.models import Account
@@ -169,6 +170,26 @@ def test_expiry_runs_on_the_beat():
 
     entry = django_settings.CELERY_BEAT_SCHEDULE["games-expire-open-tables"]
     assert entry["task"] == tasks.expire_open_tables.name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_with_its_beat_expires_the_table_and_refunds(api):
+    """End to end: a real ``celery worker -B`` with a 1 s expiry, run every 0.5 s."""
+    alice, bob = api("alice"), api("bob")
+    _fund(bob, 1000)
+    table = new_table(alice, stake=250, **TIMERS)
+    r = bob.post(f"/api/tables/{table['id']}/seats/", {"seat": 0}, format="json")
+    assert r.status_code == 200 and wallet.wallet_balance(bob.user) == 750
+    queue = new_queue("trix-expiry")
+    env = {"TRIX_OPEN_TABLE_EXPIRY": "1", "TRIX_EXPIRY_SWEEP_SECONDS": "0.5"}
+    worker = Worker(queue, env)
+    try:
+        wait_until(lambda: Table.objects.get(pk=table["id"]).status == "cancelled", 30, 0.1)
+    finally:
+        worker.stop()
+    assert wallet.wallet_balance(bob.user) == 1000
+    assert Account.objects.get(reference=f"table:{table['id']}").closed
+    call_command("ledger_check")
 
 
 # -- the table list is paginated --------------------------------------------------------------
