@@ -60,6 +60,9 @@ def env(bot_delay: float) -> dict[str, str]:
         "TRIX_BOT_DELAY": str(bot_delay),
         "TRIX_DEAL_PAUSE": "0.5",
         "TRIX_SWEEP_SECONDS": "2",
+        # Every client of the benchmark polls from 127.0.0.1, logged out: one address, so
+        # the per-client cap on long polls would answer most of them at once.
+        "TRIX_WAITS_PER_CLIENT": "1000",
         "PYTHONPATH": str(ROOT),
     }
 
@@ -108,15 +111,16 @@ def create_tables(n: int) -> list[int]:
 
     from games import services
 
-    user, _ = get_user_model().objects.get_or_create(username="bench")
+    # A creator per table: they all wait open until the end (TRIX_MAX_OPEN_TABLES per creator).
+    users = [get_user_model().objects.get_or_create(username=f"bench-{i}")[0] for i in range(n)]
     ids = []
-    for _ in range(n):
+    for user in users:
         table = services.create_table(user=user, variant="complex_partner", stake=0, options={})
         for seat in range(3):
             services.seat_bot(user=user, table_id=table.pk, seat=seat, bot="rules")
         ids.append(table.pk)
     # The fourth bots last and all at once, so the tables start together.
-    for table_id in ids:
+    for user, table_id in zip(users, ids, strict=True):
         services.seat_bot(user=user, table_id=table_id, seat=3, bot="rules")
     return ids
 

@@ -51,3 +51,9 @@ def settle(table_id: int) -> None:
 def sweep_tables() -> dict:
     """Celery beat: catch lost timers, pending actions and unpaid pots."""
     return _services().sweep()
+
+
+@shared_task(name="games.tasks.expire_open_tables")
+def expire_open_tables() -> list[int]:
+    """Celery beat: cancel open tables nobody filled in time, refunding every stake."""
+    return _services().expire_open_tables()

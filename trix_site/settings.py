@@ -8,8 +8,8 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
 - ``CELERY_BROKER_URL``: e.g. ``redis://host:6379/0`` or ``amqp://guest:guest@host:5672//``
 - ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (``DEBUG`` is off unless
   ``DJANGO_DEBUG=1``; ``./dev run`` sets it)
-- ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so the API's rate limit counts across
-  processes (``TRIX_ACTION_RATE``, default ``10/second`` per user)
+- ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so every limit counts across processes
+  (the login lockout, the API's rate limits, the long polls per client: docs/limits.md)
 
 Every ``TRIX_*`` setting is declared here with its default and meaning; code reads them as
 ``settings.TRIX_…`` (no hidden defaults elsewhere). The tests run on ``settings_test``.
@@ -213,6 +213,12 @@ ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 ACCOUNT_USER_DISPLAY = "accounts.selectors.display_name"  # allauth messages greet by it
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+# Reverse proxies in front of the site that append the client's address to X-Forwarded-For
+# (0: none, the address is the connection's). Every limit per address reads the address this
+# way: the login lockout (allauth) and the API's throttles and long-poll cap (DRF's
+# NUM_PROXIES); a client's own X-Forwarded-For is never trusted beyond it.
+TRIX_TRUSTED_PROXIES = int(os.environ.get("TRIX_TRUSTED_PROXIES", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = TRIX_TRUSTED_PROXIES
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -242,12 +248,35 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The most actions one user may post a second (DRF's ScopedRateThrottle, scope "actions";
-# "N/second", "N/minute", ...): far above a person's clicks, it stops a client flooding the
-# workers. Counted in the cache: per process unless TRIX_CACHE_URL names a shared Redis.
-TRIX_ACTION_RATE = os.environ.get("TRIX_ACTION_RATE", "10/second")
-if not re.fullmatch(r"[0-9]+/(s|m|h|d)[a-z]*", TRIX_ACTION_RATE):
-    raise RuntimeError(f"TRIX_ACTION_RATE must look like 10/second, not {TRIX_ACTION_RATE!r}")
+
+def _env_rate(name: str, default: str) -> str:
+    """A rate of DRF's throttles from the environment: "N/second", "N/minute", "N/hour"..."""
+    value = os.environ.get(name, default)
+    if not re.fullmatch(r"[0-9]+/(s|m|h|d)[a-z]*", value):
+        raise RuntimeError(f"{name} must look like 10/second or 6/minute, not {value!r}")
+    return value
+
+
+# Rate limits per user (per address when logged out), DRF throttles (games/api/throttles.py:
+# each reads its rate here; 429 "throttled" with Retry-After above it). Counted in the cache:
+# per process unless TRIX_CACHE_URL names a shared Redis.
+# The most actions one user may post (far above a person's clicks; stops a client flooding
+# the workers); tournaments' writes are counted apart at the same rate.
+TRIX_ACTION_RATE = _env_rate("TRIX_ACTION_RATE", "10/second")
+# Tables one user may create (POST /api/tables/, the lobby's form).
+TRIX_TABLE_CREATE_RATE = _env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
+# Seats one user may take or leave, counted together (every sit and leave at a staked table
+# writes a ledger transaction).
+TRIX_SEAT_RATE = _env_rate("TRIX_SEAT_RATE", "30/minute")
+# The most open tables (waiting for players) one creator may have; tournament tables are not
+# counted (the tournament creates them, already playing).
+TRIX_MAX_OPEN_TABLES = int(os.environ.get("TRIX_MAX_OPEN_TABLES", "5"))
+# Seconds an open table may wait for its four seats: after that the beat cancels it and
+# refunds every stake (games.services.expire_open_tables, every TRIX_EXPIRY_SWEEP_SECONDS).
+TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))
+TRIX_EXPIRY_SWEEP_SECONDS = float(os.environ.get("TRIX_EXPIRY_SWEEP_SECONDS", "60"))
+# Tables per page of GET /api/tables/ and the lobby (?page=N).
+TRIX_TABLES_PAGE_SIZE = int(os.environ.get("TRIX_TABLES_PAGE_SIZE", "50"))
 if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
     CACHES = {
         "default": {
@@ -257,10 +286,11 @@ if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's 
     }
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    # The login form's session only (issue 13): the form is the one place a password is
+    # checked, so its lockout (allauth's "login_failed" rate limit, per address and account)
+    # covers every login. HTTP Basic checked passwords beside it, never limited, and hashed
+    # the password again on every request.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
     # DRF's default parsers, with JSON nested too deeply or holding a lone surrogate
@@ -270,7 +300,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_THROTTLE_RATES": {"actions": TRIX_ACTION_RATE},
+    "NUM_PROXIES": TRIX_TRUSTED_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trix API",
@@ -345,6 +375,10 @@ TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shr
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this
 TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
+# Long polls one client (a user, or an address when logged out) may hold at once, over the
+# tables' state and the tournaments' live polls; above it a poll is answered at once
+# (games/waits.py). Counted in the cache (TRIX_CACHE_URL: across processes).
+TRIX_WAITS_PER_CLIENT = int(os.environ.get("TRIX_WAITS_PER_CLIENT", "4"))
 # Tournaments (tournaments app; rules and running it: docs/tournaments.md).
 # Seconds after a round opens by which a seated player must have looked at their table
 # (Seat.checked_in_at) or acted; later and never acted = a no-show, last at that table.
@@ -366,6 +400,10 @@ CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {
         "task": "games.tasks.sweep_tables",
         "schedule": TRIX_SWEEP_SECONDS,
+    },
+    "games-expire-open-tables": {
+        "task": "games.tasks.expire_open_tables",
+        "schedule": TRIX_EXPIRY_SWEEP_SECONDS,
     },
     "tournaments-start-due": {
         "task": "tournaments.tasks.start_due",

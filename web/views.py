@@ -4,6 +4,7 @@ Thin: the tables' data and every action go through the tables API (``/api/tables
 these views render the shells, the table's options and the names the scripts need.
 """
 
+from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 
@@ -15,9 +16,12 @@ from web.selectors import table_payout
 
 
 def lobby(request):
+    """The lobby's shell; its script pages through ``GET /api/tables/`` (``page_size``:
+    ``TRIX_TABLES_PAGE_SIZE``, for its "Page 2 of 5")."""
     specs = option_specs()
     names = {**js_names(), "options": specs}
-    return render(request, "web/lobby.html", {"names": names, "option_specs": specs})
+    context = {"names": names, "option_specs": specs, "page_size": settings.TRIX_TABLES_PAGE_SIZE}
+    return render(request, "web/lobby.html", context)
 
 
 def _table_or_404(pk: int):

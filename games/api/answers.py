@@ -93,6 +93,15 @@ class TableSerializer(serializers.Serializer):
     result = MatchResultSerializer(allow_null=True, help_text="null until the match ends")
 
 
+class TablePageSerializer(serializers.Serializer):
+    """One page of the table list (``games.api.pages.TablePagination``)."""
+
+    count = serializers.IntegerField(help_text="tables on every page together")
+    next = serializers.URLField(allow_null=True, help_text="the next (older) page, or null")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page, or null")
+    results = TableSerializer(many=True, help_text="this page's tables, newest first")
+
+
 class TableEventSerializer(serializers.Serializer):
     """One event of the table's log; its other fields depend on ``type`` (README)."""
 

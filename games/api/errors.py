@@ -32,7 +32,7 @@ def api_exception_handler(exc, context):
         return Response({"error": exc.message, "code": exc.code}, status=exc.status)
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         return Response(
-            {"error": "log in first (session or HTTP Basic)", "code": "not_authenticated"},
+            {"error": "log in first (/accounts/login/)", "code": "not_authenticated"},
             status=status.HTTP_401_UNAUTHORIZED,
         )
     response = exception_handler(exc, context)

@@ -97,3 +97,8 @@ class StateQuerySerializer(serializers.Serializer):
 
 class ListQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=TableStatus.values, required=False)
+    page = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="page number, from 1 (TRIX_TABLES_PAGE_SIZE tables a page, newest first)",
+    )

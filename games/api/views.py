@@ -10,12 +10,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import selectors, services, waits
 from games.api import answers as a
 from games.api import serializers as s
+from games.api import throttles
+from games.api.pages import TablePagination
 
 
 def _errors(*codes: int) -> dict:
@@ -28,26 +29,37 @@ def _table(table_id: int, request) -> dict:
 
 
 class TableListView(APIView):
-    """List tables (``?status=open``) or create one (you are its creator)."""
+    """List tables (``?status=open``), newest first, a page at a time (``?page=N``,
+    ``TRIX_TABLES_PAGE_SIZE`` a page), or create one (you are its creator; at most
+    ``TRIX_TABLE_CREATE_RATE`` a user, 429 above it; at most ``TRIX_MAX_OPEN_TABLES`` open
+    tables a creator, 409 ``too_many_open_tables`` above it)."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [throttles.TableCreateThrottle]
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
 
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
+
     @extend_schema(
+        operation_id="tables_list",
         parameters=[s.ListQuerySerializer],
-        responses={200: a.TableSerializer(many=True), **_errors(400)},
+        responses={200: a.TablePageSerializer, **_errors(400, 404)},
     )
     def get(self, request):
         query = s.ListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        rows = selectors.tables(query.validated_data.get("status"))[:200]
-        return Response([selectors.table_data(t, request.user) for t in rows])
+        pages = TablePagination()
+        rows = pages.paginate_queryset(
+            selectors.tables(query.validated_data.get("status")), request, view=self
+        )
+        return pages.get_paginated_response([selectors.table_data(t, request.user) for t in rows])
 
     @extend_schema(
         request=s.CreateTableSerializer,
-        responses={201: a.TableSerializer, **_errors(400, 401, 403, 409)},
+        responses={201: a.TableSerializer, **_errors(400, 401, 403, 409, 429)},
     )
     def post(self, request):
         body = s.CreateTableSerializer(data=request.data)
@@ -67,13 +79,15 @@ class TableDetailView(APIView):
 
 
 class SeatsView(APIView):
-    """Take a seat with your client seed; the stake moves through the wallet."""
+    """Take a seat with your client seed; the stake moves through the wallet. Taking and
+    leaving seats: at most ``TRIX_SEAT_RATE`` a user together (429 above it)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [throttles.SeatThrottle]
 
     @extend_schema(
         request=s.TakeSeatSerializer,
-        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409)},
+        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request, table_id: int):
         body = s.TakeSeatSerializer(data=request.data)
@@ -88,12 +102,15 @@ class SeatsView(APIView):
 
 
 class LeaveView(APIView):
-    """Leave your seat: refund before the start, forfeit at a paid table during a match."""
+    """Leave your seat: refund before the start, forfeit at a paid table during a match.
+    Counted with taking seats (``TRIX_SEAT_RATE``, 429 above it)."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [throttles.SeatThrottle]
 
     @extend_schema(
-        request=None, responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409)}
+        request=None,
+        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request, table_id: int):
         services.leave(user=request.user, table_id=table_id)
@@ -123,7 +140,9 @@ class BotsView(APIView):
 
 class StateView(APIView):
     """Your seat's view (or the spectator view) and the events after ``since``; waits up to
-    ``wait`` seconds (default 3, capped at a few) when nothing is newer than ``since``."""
+    ``wait`` seconds (default 3, capped at ``TRIX_STATE_WAIT_MAX``) when nothing is newer
+    than ``since``, unless the caller already holds ``TRIX_WAITS_PER_CLIENT`` waits (then
+    it answers at once)."""
 
     permission_classes = [AllowAny]
 
@@ -139,7 +158,8 @@ class StateView(APIView):
         query.is_valid(raise_exception=True)
         since = query.validated_data.get("since")
         wait = query.validated_data["wait"] if since is not None else 0.0
-        answer = selectors.table_state(table_id, request.user, since, wait)
+        with waits.held(request, wait) as wait:  # 0 above TRIX_WAITS_PER_CLIENT
+            answer = selectors.table_state(table_id, request.user, since, wait)
         if answer["my_seat"] is not None:
             services.check_in(user=request.user, table_id=table_id)
         return Response(answer)
@@ -150,8 +170,7 @@ class ActionsView(APIView):
     At most ``TRIX_ACTION_RATE`` a user (429 ``throttled`` above it)."""
 
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "actions"
+    throttle_classes = [throttles.ActionThrottle]
 
     @extend_schema(
         request=s.SubmitActionSerializer,

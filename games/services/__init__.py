@@ -3,7 +3,7 @@
 - :mod:`~games.services.tables`: create a table (:func:`create_table`, or with its seats
   assigned: :func:`create_seated_table`, many at once: :func:`create_seated_tables`),
   :func:`take_seat`, :func:`seat_bot`, :func:`leave`, :func:`replace_with_bot`,
-  :func:`cancel_table`, :func:`check_in`;
+  :func:`cancel_table`, :func:`expire_open_tables`, :func:`check_in`;
 - :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
   and :func:`apply_action` (a worker), and the staleness rule;
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the
@@ -36,6 +36,7 @@ from games.services.tables import (
     create_seated_table,
     create_seated_tables,
     create_table,
+    expire_open_tables,
     leave,
     replace_with_bot,
     seat_bot,
@@ -50,6 +51,7 @@ __all__ = [
     "create_seated_table",
     "create_seated_tables",
     "create_table",
+    "expire_open_tables",
     "leave",
     "pay_pot",
     "replace_with_bot",

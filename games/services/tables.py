@@ -2,8 +2,9 @@
 their four seats assigned (:func:`create_seated_tables`, a tournament round's in one
 transaction; :func:`create_seated_table`, one of them), taking a seat
 (the stake moves through :mod:`games.services.money`), seating bots, leaving, a bot taking a
-seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`) and a seated player's
-check-in (:func:`check_in`).
+seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`; open tables nobody
+filled in time: :func:`expire_open_tables`) and a seated player's check-in
+(:func:`check_in`). A creator has at most ``TRIX_MAX_OPEN_TABLES`` open tables.
 
 Each function is one transaction on the table's locked row; it checks everything it can
 first (a clear :class:`~games.errors.TableError`, nothing changed). The site's rules per
@@ -12,11 +13,14 @@ table kind come from :mod:`games.policy`.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -24,7 +28,7 @@ from accounts.selectors import display_name, display_names
 from games import shuffles, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
-from games.errors import BadRequest, Conflict, NotAllowed
+from games.errors import BadRequest, Conflict, NotAllowed, TableError
 from games.models import (
     ActionStatus,
     MatchRecord,
@@ -36,6 +40,8 @@ from games.models import (
 )
 from games.policy import TableKind, kind_for_stake, policy
 from games.services import changes, clock, dispatch, money
+
+log = logging.getLogger(__name__)
 
 
 def create_table(
@@ -53,7 +59,9 @@ def create_table(
     ``user`` creates it; ``variant`` is one of :data:`games.engine.VARIANTS`; ``options``
     are any :class:`games.engine.Options` fields (defaults when missing); ``stake`` is minor
     units per human seat (0: a casual table). ``shuffle_secret``, ``shuffle_match_id`` and
-    ``bot_seed`` are for tests and replays only. Raises :class:`BadRequest`."""
+    ``bot_seed`` are for tests and replays only. Raises :class:`BadRequest`,
+    :class:`Conflict` ``too_many_open_tables`` when ``user`` already has
+    ``TRIX_MAX_OPEN_TABLES`` open tables (nothing is created)."""
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
         raise BadRequest("variant is given twice with different values", "invalid")
@@ -73,6 +81,7 @@ def create_table(
     kind = kind_for_stake(stake)
     clock.check_timers(parsed, kind)
     with transaction.atomic():
+        _check_open_tables(user)
         table = _new_table(
             created_by=user,
             variant=variant,
@@ -86,6 +95,42 @@ def create_table(
         )
         table.save(update_fields=["commitment", "version"])
     return table
+
+
+def _open_tables_of(user) -> int:
+    """How many open tables ``user`` created (a player's: tournament tables never wait)."""
+    return (
+        Table.objects.filter(created_by=user, status=TableStatus.OPEN)
+        .exclude(kind=TableKind.TOURNAMENT)
+        .count()
+    )
+
+
+def _expiry_text() -> str:
+    """``TRIX_OPEN_TABLE_EXPIRY`` for people: "30 minutes", "90 seconds"."""
+    seconds = settings.TRIX_OPEN_TABLE_EXPIRY
+    if seconds >= 60 and seconds % 60 == 0:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute{'' if minutes == 1 else 's'}"
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+
+
+def _check_open_tables(user) -> None:
+    """Refuse a creator's table above ``TRIX_MAX_OPEN_TABLES`` open ones (issue 13: one
+    account filled the lobby with 250). The creator's user row is locked first (inside the
+    caller's transaction), so two creates at once cannot both pass. Raises :class:`Conflict`
+    ``too_many_open_tables``."""
+    cap = settings.TRIX_MAX_OPEN_TABLES
+    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+    count = _open_tables_of(user)
+    if count >= cap:
+        raise Conflict(
+            f"You already have {count} open table{'' if count == 1 else 's'} waiting for "
+            f"players, the most one player may have ({cap}). Fill one with players or bots, "
+            f"or wait: an open table nobody fills is closed after {_expiry_text()}, its "
+            "stakes refunded.",
+            "too_many_open_tables",
+        )
 
 
 def _new_table(
@@ -609,23 +654,64 @@ def cancel_table(*, table_id: int, reason: str, by=None) -> Table:
             return table
         if table.status == TableStatus.FINISHED:
             raise Conflict("the match is over: a finished table cannot be cancelled", "match_over")
-        seats = changes.seats(table)
-        if any(s.staked for s in seats):
-            try:
-                money.refund_all(table_ref=table.ref, key=f"cancel:{table.ref}")
-            except money.StakeError as exc:
-                raise Conflict(str(exc), "ledger") from None
-        table.status = TableStatus.CANCELLED
-        table.finished_at = timezone.now()
-        table.deadline = None
-        table.wake_at = None
-        event = {"type": "table_cancelled", "reason": reason.strip()[:200]}
-        if by is not None:
-            event["by"] = display_name(by)
-        changes.add_events(table, [event])
-        table.save(update_fields=["status", "finished_at", "deadline", "wake_at", "version"])
-        dispatch.announce_end(table)
+        _cancel_locked(table, reason, by)
     return table
+
+
+def _cancel_locked(table: Table, reason: str, by) -> None:
+    """:func:`cancel_table` on the locked ``table`` (open or playing): refund every stake,
+    stop the timers, log ``table_cancelled``, announce the end after the commit."""
+    seats = changes.seats(table)
+    if any(s.staked for s in seats):
+        try:
+            money.refund_all(table_ref=table.ref, key=f"cancel:{table.ref}")
+        except money.StakeError as exc:
+            raise Conflict(str(exc), "ledger") from None
+    table.status = TableStatus.CANCELLED
+    table.finished_at = timezone.now()
+    table.deadline = None
+    table.wake_at = None
+    event = {"type": "table_cancelled", "reason": reason.strip()[:200]}
+    if by is not None:
+        event["by"] = display_name(by)
+    changes.add_events(table, [event])
+    table.save(update_fields=["status", "finished_at", "deadline", "wake_at", "version"])
+    dispatch.announce_end(table)
+
+
+EXPIRY_BATCH = 500
+"""The most tables one run of :func:`expire_open_tables` cancels (the next run goes on)."""
+
+
+def expire_open_tables(*, now=None) -> list[int]:
+    """Beat (``games.tasks.expire_open_tables``): cancel every player's table still open
+    ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four seats were not all
+    taken in time), oldest first, at most :data:`EXPIRY_BATCH` a run, each in its own
+    transaction through the cancel path: every stake refunded (``refund_all``), reason
+    "nobody filled the table within 30 minutes". Tournament tables are never open and never
+    expire. A table that started meanwhile is left alone (checked under its lock). Returns
+    the ids cancelled; a table the ledger refuses is logged and skipped (it stays open)."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
+    due = (
+        Table.objects.filter(status=TableStatus.OPEN, created_at__lt=cutoff)
+        .exclude(kind=TableKind.TOURNAMENT)
+        .order_by("id")
+        .values_list("pk", flat=True)[:EXPIRY_BATCH]
+    )
+    reason = f"nobody filled the table within {_expiry_text()}"
+    expired = []
+    for table_id in list(due):
+        try:
+            with transaction.atomic():
+                table = changes.lock_table(table_id)
+                if table.status != TableStatus.OPEN or table.created_at >= cutoff:
+                    continue
+                _cancel_locked(table, reason, None)
+        except TableError as exc:
+            log.error("open table %s not expired: %s", table_id, exc)
+            continue
+        expired.append(table_id)
+    return expired
 
 
 _checked_in: set[tuple[int, int]] = set()  # (table id, user id) this process has recorded

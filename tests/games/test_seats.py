@@ -28,7 +28,7 @@ def test_create_table_fills_every_option_and_validates(api):
     assert r.status_code == 400
     r = APIClient().post("/api/tables/", {"variant": "trix"}, format="json")
     assert r.status_code == 401
-    listed = APIClient().get("/api/tables/", {"status": "open"}).json()
+    listed = APIClient().get("/api/tables/", {"status": "open"}).json()["results"]
     assert [t["id"] for t in listed] == [table["id"]]
 
 
@@ -117,7 +117,7 @@ def test_seats_and_creator_show_display_names_not_usernames(api):
     assert [s["name"] for s in state["table"]["seats"][:2]] == ["أبو فهد", "bob"]
     taken = [e for e in state["events"] if e["type"] == "seat_taken"]
     assert [(e["seat"], e["name"]) for e in taken] == [(0, "أبو فهد"), (1, "bob")]
-    listed = APIClient().get("/api/tables/", {"status": "open"}).json()
+    listed = APIClient().get("/api/tables/", {"status": "open"}).json()["results"]
     assert listed[0]["created_by"]["name"] == "أبو فهد"
     assert listed[0]["seats"][0]["name"] == "أبو فهد"
 

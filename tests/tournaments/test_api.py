@@ -438,6 +438,27 @@ def test_long_poll_waits_for_a_registration(make_tournament, player, settings):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_long_poll_counts_in_the_clients_cap_on_waits(make_tournament, staff, settings):
+    """Issue 13: one client held every web thread with long polls. The live poll shares the
+    cap of ``TRIX_WAITS_PER_CLIENT`` waits with the tables' state polls (``games.waits``):
+    above it, it is answered at once with the current page."""
+    settings.TRIX_WAITS_PER_CLIENT = 2
+    settings.TRIX_STATE_WAIT_MAX = 3
+    t = make_tournament()
+    table = games_services.create_table(user=staff, variant="trix")
+    version = client_for().get(f"{API}{t.pk}/live/").json()["version"]
+    url = f"/api/tables/{table.pk}/state/?since={table.version}&wait=3"
+    held = [later(0, lambda: client_for().get(url)) for _ in range(2)]
+    time.sleep(0.5)
+    took, d = poll(t.pk, version, 3)
+    assert took < 1.0 and d["version"] == version, took
+    for thread in held:
+        thread.join()
+    took, _ = poll(t.pk, version, 1)
+    assert took >= 0.9, took
+
+
+@pytest.mark.django_db(transaction=True)
 def test_long_poll_is_not_woken_by_a_tables_moves_only_by_its_result(
     make_tournament, player, staff, settings, no_task_sending
 ):

@@ -5,16 +5,16 @@ actions refuse anyone else with 403 ``permission_denied`` before reading the bod
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import JsonResponse
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
+from games import waits
+from games.api.throttles import SettingRateThrottle
 from tournaments import live, selectors, services
 from tournaments.api import serializers as s
 from tournaments.errors import NotFound
@@ -28,15 +28,12 @@ ERRORS = {
 }
 
 
-class TournamentThrottle(UserRateThrottle):
+class TournamentThrottle(SettingRateThrottle):
     """Writes of tournaments: at most ``TRIX_ACTION_RATE`` per user (as the tables' actions),
     counted apart from them; 429 ``throttled`` above it."""
 
     scope = "tournaments"
-
-    def __init__(self):
-        self.rate = settings.TRIX_ACTION_RATE
-        super().__init__()
+    rate_setting = "TRIX_ACTION_RATE"
 
 
 class IsStaff(BasePermission):
@@ -200,7 +197,8 @@ class LiveView(TournamentView):
     """The live bracket and standings, one long poll for the whole tournament: with
     ``since`` equal to the current live version, waits up to ``wait`` seconds (0 to 30,
     default 3, held at most ``TRIX_STATE_WAIT_MAX``) for any change (a registration, a
-    round, a table's result, an admin action); otherwise answers at once."""
+    round, a table's result, an admin action); otherwise, or when the caller already holds
+    ``TRIX_WAITS_PER_CLIENT`` waits (``games.waits``), answers at once."""
 
     permission_classes = [AllowAny]
 
@@ -217,9 +215,8 @@ class LiveView(TournamentView):
         _exists(tournament_id)
         since = query.validated_data.get("since")
         if since is not None:
-            live.wait_for_change(
-                tournament_id=tournament_id, since=since, wait=query.validated_data["wait"]
-            )
+            with waits.held(request, query.validated_data["wait"]) as wait:
+                live.wait_for_change(tournament_id=tournament_id, since=since, wait=wait)
         return Response(s.LiveSerializer(selectors.live_page(tournament_id=tournament_id)).data)
 
 

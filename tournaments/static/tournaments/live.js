@@ -139,10 +139,14 @@
     for (;;) {
       const url = root.dataset.url + (version === null ? "" : "?since=" + version + "&wait=" + WAIT);
       try {
+        const before = version;
         render(await T.api("GET", url));
         notice("");
         backoff = 0;
         if (DONE.includes(root.dataset.status)) return;
+        // Nothing new and answered without holding (the server caps each client's waits,
+        // TRIX_WAITS_PER_CLIENT): do not spin.
+        if (before !== null && version === before) await sleep(400);
       } catch (err) {
         notice(err.message + " Retrying…");
         backoff = Math.min(backoff ? backoff * 2 : 1000, 15000);

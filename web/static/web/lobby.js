@@ -1,5 +1,6 @@
-/* The lobby: lists open tables (GET /api/tables/?status=open) and those playing, creates a
-   table (POST /api/tables/), takes and leaves seats, seats bots; all through the tables API. */
+/* The lobby: lists open tables (GET /api/tables/?status=open) and those playing, a page at
+   a time (the API's pages, newest first: "Newer" / "Older"), creates a table (POST
+   /api/tables/), takes and leaves seats, seats bots; all through the tables API. */
 (function () {
   "use strict";
   const T = window.Trix;
@@ -122,25 +123,54 @@
     return card;
   }
 
-  function listOf(data) {
-    return Array.isArray(data) ? data : (data && data.results) || [];
+  /* The page of each list the lobby shows (1: the newest tables). */
+  const pages = { open: 1, playing: 1 };
+
+  /* One page of ?status=<status>; a page that no longer exists (tables started or went
+     away meanwhile) falls back to the first. */
+  async function fetchPage(status) {
+    try {
+      return await T.api("GET", cfg.tablesUrl + "?status=" + status + "&page=" + pages[status]);
+    } catch (err) {
+      if (err.status !== 404 || pages[status] === 1) throw err;
+      pages[status] = 1;
+      return T.api("GET", cfg.tablesUrl + "?status=" + status + "&page=1");
+    }
+  }
+
+  /* "Newer · Page 2 of 5 · Older" under a list longer than a page. */
+  function pager(status, data) {
+    const size = Math.max(parseInt(cfg.pageSize, 10) || 1, 1);
+    const total = Math.max(1, Math.ceil((data.count || 0) / size));
+    if (!data.next && !data.previous) return null;
+    const go = (delta) => () => {
+      pages[status] += delta;
+      load();
+    };
+    return el("nav", { class: "pager", "aria-label": status + " tables pages", "data-testid": "pager-" + status },
+      el("button", { type: "button", class: "secondary", text: "‹ Newer", disabled: !data.previous,
+        "data-testid": "newer-" + status, onclick: go(-1) }),
+      el("span", { class: "page-no", "data-testid": "page-" + status, text: "Page " + pages[status] + " of " + total }),
+      el("button", { type: "button", class: "secondary", text: "Older ›", disabled: !data.next,
+        "data-testid": "older-" + status, onclick: go(1) }));
   }
 
   async function load() {
     const box = $("#table-list");
     try {
-      const [open, playing] = await Promise.all([
-        T.api("GET", cfg.tablesUrl + "?status=open"),
-        T.api("GET", cfg.tablesUrl + "?status=playing"),
-      ]);
+      const [open, playing] = await Promise.all([fetchPage("open"), fetchPage("playing")]);
       box.replaceChildren();
-      const openList = listOf(open);
+      const openList = open.results || [];
       if (!openList.length) box.append(el("p", { class: "empty", text: "No open tables. Create one below." }));
       openList.forEach((t) => box.append(tableCard(t)));
-      const playingList = listOf(playing);
+      const openPager = pager("open", open);
+      if (openPager) box.append(openPager);
+      const playingList = playing.results || [];
       if (playingList.length) {
         box.append(el("h2", { text: "Playing now" }));
         playingList.forEach((t) => box.append(tableCard(t)));
+        const playingPager = pager("playing", playing);
+        if (playingPager) box.append(playingPager);
       }
     } catch (err) {
       notice($("#lobby-notice"), err.message);

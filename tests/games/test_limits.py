@@ -1,0 +1,212 @@
+"""Abuse limits on tables (issue 13, item 6): one account created 250 tables in 3.2 s and
+pushed every other table out of the lobby (the list showed the newest 200), and sit/leave
+cycles wrote ledger transactions without bound. Now: creating, sitting and leaving are
+throttled per user (429 with ``Retry-After``), a creator has at most
+``TRIX_MAX_OPEN_TABLES`` open tables, an open table nobody filled within
+``TRIX_OPEN_TABLE_EXPIRY`` seconds is cancelled with every stake refunded, and the table list
+is paginated."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.cache import cache
+from django.core.management import call_command
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games import services
+from games.errors import Conflict
+from games.models import Table, TableEvent
+from tests.games.helpers import new_table, wait_until
+from tests.worker import Worker, new_queue
+from wallet import selectors as wallet
+from wallet import services as ledger
+from wallet.models import Account
+from wallet.payments import DemoProvider
+
+pytestmark = pytest.mark.django_db
+
+TIMERS = {"choose_timer": 10, "double_timer": 10, "play_timer": 10}
+
+
+@pytest.fixture(autouse=True)
+def fresh_counts(tasks_applied_here):
+    """The throttles count per user id in Django's cache (per process here)."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def _fund(client, amount: int) -> None:
+    ledger.deposit(client.user, amount, f"fund:{client.user.pk}", provider=DemoProvider())
+
+
+def _create(client, **body):
+    return client.post("/api/tables/", {"variant": "trix", **body}, format="json")
+
+
+# -- the cap on open tables per creator -------------------------------------------------------
+
+
+def test_the_creator_cap_refuses_the_next_open_table(api, settings):
+    settings.TRIX_MAX_OPEN_TABLES = 3
+    alice = api("alice")
+    for _ in range(3):
+        assert _create(alice).status_code == 201
+    r = _create(alice)
+    assert r.status_code == 409, r.content
+    assert r.json()["code"] == "too_many_open_tables"
+    assert "3 open tables" in r.json()["error"]
+    assert Table.objects.filter(created_by=alice.user).count() == 3
+    with pytest.raises(Conflict):  # the service refuses it, whoever calls it
+        services.create_table(user=alice.user, variant="trix")
+    assert _create(api("bob")).status_code == 201  # per creator
+
+
+def test_a_table_that_started_or_was_cancelled_no_longer_counts(api, settings):
+    settings.TRIX_MAX_OPEN_TABLES = 1
+    alice = api("alice")
+    first = new_table(alice)
+    assert _create(alice).status_code == 409
+    for seat in range(4):
+        services.seat_bot(user=alice.user, table_id=first["id"], seat=seat, bot="rules")
+    second = new_table(alice)  # the first is playing now
+    services.cancel_table(table_id=second["id"], reason="test")
+    assert _create(alice).status_code == 201
+
+
+def test_tournament_tables_are_outside_the_cap(make_user, settings):
+    settings.TRIX_MAX_OPEN_TABLES = 1
+    staff = make_user("staff")
+    services.create_table(user=staff, variant="trix")
+    bots = [{"bot": "rules"}] * 4
+    made = services.create_seated_tables(
+        created_by=staff, variant="trix", options=TIMERS, tables=[{"seats": bots}] * 3
+    )
+    assert len(made) == 3
+
+
+# -- throttles: create, sit and leave per user ------------------------------------------------
+
+
+def test_creating_tables_is_throttled_per_user(api, settings):
+    settings.TRIX_TABLE_CREATE_RATE = "2/minute"
+    alice = api("alice")
+    assert [_create(alice).status_code for _ in range(2)] == [201, 201]
+    r = _create(alice)
+    assert r.status_code == 429 and r.json()["code"] == "throttled"
+    assert 0 < int(r["Retry-After"]) <= 60
+    assert Table.objects.filter(created_by=alice.user).count() == 2
+    assert _create(api("bob")).status_code == 201  # per user
+    assert APIClient().get("/api/tables/").status_code == 200  # reading is not counted
+
+
+def test_sit_and_leave_cycles_are_throttled_per_user(api, settings):
+    settings.TRIX_SEAT_RATE = "3/minute"
+    alice, bob = api("alice"), api("bob")
+    _fund(bob, 1000)
+    table = new_table(alice, stake=100, **TIMERS)
+    seats, leave = f"/api/tables/{table['id']}/seats/", f"/api/tables/{table['id']}/leave/"
+    assert bob.post(seats, {"seat": 1}, format="json").status_code == 200
+    assert bob.post(leave).status_code == 200
+    assert bob.post(seats, {"seat": 1}, format="json").status_code == 200
+    r = bob.post(leave)  # sit and leave share one count
+    assert r.status_code == 429 and r.json()["code"] == "throttled"
+    assert int(r["Retry-After"]) > 0
+    assert wallet.wallet_balance(bob.user) == 900  # still seated: nothing happened
+    assert alice.post(seats, {"seat": 2}, format="json").status_code == 400  # not throttled
+    kinds = list(TableEvent.objects.filter(table_id=table["id"]).values_list("type", flat=True))
+    assert kinds.count("seat_taken") == 2 and kinds.count("seat_left") == 1
+
+
+def test_every_rate_has_one_definition_in_the_settings():
+    from games.api import throttles
+
+    for throttle in (throttles.TableCreateThrottle, throttles.SeatThrottle):
+        assert throttle().rate == getattr(django_settings, throttle.rate_setting)
+
+
+# -- open tables nobody filled expire, every stake refunded -----------------------------------
+
+
+def test_an_open_table_nobody_filled_expires_with_every_stake_refunded(api, settings):
+    settings.TRIX_OPEN_TABLE_EXPIRY = 1800
+    alice, bob, carol = api("alice"), api("bob"), api("carol")
+    for c in (bob, carol):
+        _fund(c, 1000)
+    old = new_table(alice, stake=300, **TIMERS)
+    for client, seat in ((bob, 1), (carol, 2)):
+        r = client.post(f"/api/tables/{old['id']}/seats/", {"seat": seat}, format="json")
+        assert r.status_code == 200
+    services.seat_bot(user=alice.user, table_id=old["id"], seat=3, bot="rules")
+    young = new_table(alice)
+    dora = api("dora")
+    full = new_table(dora)
+    for seat in range(4):
+        services.seat_bot(user=dora.user, table_id=full["id"], seat=seat, bot="rules")
+    long_ago = timezone.now() - timedelta(seconds=1801)
+    Table.objects.filter(pk__in=[old["id"], full["id"]]).update(created_at=long_ago)
+    assert wallet.wallet_balance(bob.user) == 700
+
+    assert services.expire_open_tables() == [old["id"]]
+
+    expired = Table.objects.get(pk=old["id"])
+    assert expired.status == "cancelled"
+    last = TableEvent.objects.filter(table=expired).order_by("-version").first()
+    assert last.type == "table_cancelled" and "30 minutes" in last.payload["reason"]
+    assert wallet.wallet_balance(bob.user) == 1000 and wallet.wallet_balance(carol.user) == 1000
+    assert Account.objects.get(reference=f"table:{old['id']}").closed
+    assert Table.objects.get(pk=young["id"]).status == "open"
+    assert Table.objects.get(pk=full["id"]).status == "playing"
+    assert services.expire_open_tables() == []  # once
+    call_command("ledger_check")  # exits 1 on any problem
+
+
+def test_expiry_runs_on_the_beat():
+    from games import tasks
+
+    entry = django_settings.CELERY_BEAT_SCHEDULE["games-expire-open-tables"]
+    assert entry["task"] == tasks.expire_open_tables.name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_with_its_beat_expires_the_table_and_refunds(api):
+    """End to end: a real ``celery worker -B`` with a 1 s expiry, run every 0.5 s."""
+    alice, bob = api("alice"), api("bob")
+    _fund(bob, 1000)
+    table = new_table(alice, stake=250, **TIMERS)
+    r = bob.post(f"/api/tables/{table['id']}/seats/", {"seat": 0}, format="json")
+    assert r.status_code == 200 and wallet.wallet_balance(bob.user) == 750
+    queue = new_queue("trix-expiry")
+    env = {"TRIX_OPEN_TABLE_EXPIRY": "1", "TRIX_EXPIRY_SWEEP_SECONDS": "0.5"}
+    worker = Worker(queue, env)
+    try:
+        wait_until(lambda: Table.objects.get(pk=table["id"]).status == "cancelled", 30, 0.1)
+    finally:
+        worker.stop()
+    assert wallet.wallet_balance(bob.user) == 1000
+    assert Account.objects.get(reference=f"table:{table['id']}").closed
+    call_command("ledger_check")
+
+
+# -- the table list is paginated --------------------------------------------------------------
+
+
+def test_the_table_list_pages(api, settings):
+    settings.TRIX_TABLES_PAGE_SIZE = 2
+    ids = [new_table(api(f"p{n}"))["id"] for n in range(5)]
+    anyone = APIClient()
+    first = anyone.get("/api/tables/", {"status": "open"}).json()
+    assert first["count"] == 5 and first["previous"] is None
+    assert [t["id"] for t in first["results"]] == ids[::-1][:2]
+    second = anyone.get(first["next"]).json()
+    assert [t["id"] for t in second["results"]] == ids[::-1][2:4]
+    last = anyone.get("/api/tables/", {"status": "open", "page": 3}).json()
+    assert [t["id"] for t in last["results"]] == ids[:1] and last["next"] is None
+    r = anyone.get("/api/tables/", {"page": 4})
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    r = anyone.get("/api/tables/", {"page": "x"})
+    assert r.status_code == 400 and r.json()["code"] == "invalid"

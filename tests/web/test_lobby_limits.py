@@ -1,0 +1,53 @@
+"""The lobby in a browser (issue 13, item 6): it pages through the table list ("Older" /
+"Newer", so no table is pushed out by newer ones), and a create refused by the cap on open
+tables per creator shows the server's message."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from tests.web.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+User = get_user_model()
+
+
+def test_the_lobby_pages_through_the_open_tables(new_page, live_server, artifacts, settings):
+    settings.TRIX_TABLES_PAGE_SIZE = 2
+    ids = []
+    for n in range(5):
+        user = User.objects.create_user(f"p{n}", password="pw-x-12345")
+        ids.append(services.create_table(user=user, variant="trix").pk)
+    page = new_page()
+    page.goto("/")
+    cards = page.locator("#table-list .table-card")
+    page.get_by_test_id("page-open").wait_for()
+    assert page.get_by_test_id("page-open").inner_text() == "Page 1 of 3"
+    assert [int(c.get_attribute("data-table")) for c in cards.all()] == ids[::-1][:2]
+    assert page.get_by_test_id("newer-open").is_disabled()
+    page.get_by_test_id("older-open").click()
+    page.get_by_text("Page 2 of 3").wait_for()
+    assert [int(c.get_attribute("data-table")) for c in cards.all()] == ids[::-1][2:4]
+    page.get_by_test_id("older-open").click()
+    page.get_by_text("Page 3 of 3").wait_for()
+    assert [int(c.get_attribute("data-table")) for c in cards.all()] == ids[:1]
+    assert page.get_by_test_id("older-open").is_disabled()
+    page.screenshot(path=str(artifacts / "lobby-page-3.png"), full_page=True)
+    page.get_by_test_id("newer-open").click()
+    page.get_by_text("Page 2 of 3").wait_for()
+
+
+def test_the_lobby_shows_why_a_table_was_not_created(new_page, live_server, client, settings):
+    settings.TRIX_MAX_OPEN_TABLES = 1
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    services.create_table(user=ana, variant="trix")
+    page = new_page()
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.get_by_test_id("create-table").click()
+    notice = page.locator("#create-notice")
+    notice.wait_for()
+    assert "You already have 1 open table waiting for players" in notice.inner_text()
+    assert ana.tables_created.count() == 1
