@@ -81,7 +81,7 @@ function browserChecks() {
   const deals = Object.keys(st.checks).map(Number).sort((a, b) => a - b);
   if (!deals.length && !st.notSaved) return null;
   const wrap = el("div", { class: "browser-checks", "data-testid": "browser-checks" },
-    el("h3", { text: text("checks_title") }));
+    el("h3", { text: text("checks_title") }), el("p", { class: "help", text: text("checks_help") }));
   if (st.notSaved) wrap.append(el("p", { class: "notice error", text: text("commitment_not_saved") }));
   const ul = el("ul", { class: "deal-checks" });
   for (const deal of deals) {

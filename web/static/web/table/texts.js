@@ -17,9 +17,10 @@ export const TEXTS = {
   seed_long: "Your client seed has {count} characters: at most 64.",
   seed_chars: "Your client seed may use only printable ASCII (letters, digits, space and ! to ~): \"{char}\" is not allowed.",
   checks_title: "Checked in your browser",
+  checks_help: "After each deal your browser checks its revealed seed against the commitment you saw " +
+    "before sitting, your client seed and the 13 cards you held.",
   check_checking: "Checking deal {deal} in your browser…",
-  check_verified: "Your deal {deal} was verified: its revealed seed matches the commitment you saw " +
-    "before sitting, your client seed was used and it deals exactly the 13 cards you held.",
+  check_verified: "Your deal {deal} was verified.",
   check_seen_no_hand: "Deal {deal}: the seed matches your commitment and client seed, but this " +
     "browser did not see your cards of this deal, so it could not compare them.",
   check_unavailable: "Deal {deal} cannot be checked here: this browser offers no Web Crypto " +
@@ -33,7 +34,7 @@ export const TEXTS = {
   problem_commitment: "the record's commitment is {got}; before sitting you saw {saved}",
   problem_deal_number: "the record is numbered deal {got}, not deal {deal}",
   problem_deals: "the record says the match has {got} deals; before sitting you saw {saved}",
-  problem_seed_chain: "the revealed seed hashed {times} times gives {got}, not the commitment you saw ({saved})",
+  problem_seed_chain: "the revealed seed of deal {times} hashes to {got}, not to the commitment you saw ({saved})",
   problem_client_seed: "the record's client seed for your seat is {got}; you sent {saved}",
   problem_receipt_commitment: "the receipt's commitment is {got}; before sitting you saw {saved}",
   problem_receipt_match_id: "the receipt's match id is {got}; before sitting you saw {saved}",
