@@ -20,7 +20,7 @@ from games.models import Deal, Seat
 from games.services import create_table
 from tests.web.conftest import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TIMERS = {"choose_timer": 10, "double_timer": 10, "play_timer": 10}  # x0.01: 0.1 s each
 PREFIX = "trix.fairness/1:"
@@ -30,12 +30,24 @@ NO_WEB_CRYPTO = "Object.defineProperty(window.crypto, 'subtle', {value: undefine
 
 
 @pytest.fixture
-def seated(live_server, client, new_page):
-    """A logged-in page at a new Complex table (8 deals) of the player's, not yet seated."""
+def player(live_server, client, new_page):
+    """Open a page logged in as one player (each call: another browser context)."""
     user = get_user_model().objects.create_user("nour", "nour@example.com", "pw-Nour-12345")
-    table = create_table(user=user, variant="complex", options=TIMERS)
-    page = new_page(**DESKTOP)
-    log_in(page, live_server.url, client, user)
+
+    def open_page(**size):
+        page = new_page(**(size or DESKTOP))
+        log_in(page, live_server.url, client, user)
+        return page
+
+    open_page.user = user
+    return open_page
+
+
+@pytest.fixture
+def seated(player):
+    """A logged-in page at a new Complex table (8 deals) of the player's, not yet seated."""
+    table = create_table(user=player.user, variant="complex", options=TIMERS)
+    page = player()
     page.goto(f"/tables/{table.pk}/")
     page.locator("[data-testid=sit-0]").wait_for()
     return page, table
@@ -66,7 +78,22 @@ def wait_over(page, timeout: float = 180_000) -> None:
     )
 
 
-def test_commitment_before_sit_then_every_deal_verified_in_the_browser(seated, worker, artifacts):
+def test_the_lobby_sit_opens_the_table_page_at_that_seat(seated):
+    """No seat is taken from the lobby: its Sit opens the table, which shows the commitment."""
+    page, table = seated
+    page.goto("/")
+    page.click(f"[data-testid=sit-{table.pk}-2]")
+    page.wait_for_url(f"**/tables/{table.pk}/#seat-2")
+    page.locator("[data-testid=sit-2]:focus").wait_for()
+    assert page.locator("[data-testid=commitment]").inner_text() == table.commitment
+    assert page.locator("#client-seed").input_value()
+    assert Seat.objects.get(table=table, seat=2).user_id is None
+
+
+@pytest.mark.slow
+def test_commitment_before_sit_then_every_deal_verified_in_the_browser(
+    seated, player, worker, artifacts
+):
     page, table = seated
     # Before Sit: the commitment, the deal count, the algorithm and the match id, by the buttons.
     box = page.locator("[data-testid=commitment-box]")
@@ -134,7 +161,16 @@ def test_commitment_before_sit_then_every_deal_verified_in_the_browser(seated, w
     page.locator("[data-testid=deal-check-8]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "table-deals-verified-phone.png"))
 
+    # The same player in another browser: it kept nothing, so it checks nothing, and says so.
+    elsewhere = player()
+    elsewhere.goto(f"/tables/{table.pk}/")
+    note = elsewhere.locator("[data-testid=browser-checks] .notice")
+    note.wait_for()
+    assert "did not save this match's commitment before you sat" in note.inner_text()
+    assert elsewhere.locator(".deal-check").count() == 0
 
+
+@pytest.mark.slow
 def test_a_tampered_saved_commitment_shows_the_mismatch_and_no_web_crypto_says_so(
     seated, worker, artifacts
 ):
