@@ -167,12 +167,31 @@ def test_the_receipt_must_name_our_seed_and_commitment(page):
     assert check(page, rec, saved(shuffle, rec), 1)["status"] == "verified"
     receipt["client_seeds"]["2"] = "the server's choice"
     receipt["commitment"] = "cd" * 32
+    receipt["deals"] = 8
     assert keys(check(page, rec, saved(shuffle, rec), 1)) == [
         "receipt_commitment",
+        "receipt_deals",
         "receipt_client_seed",
     ]
     rec["shuffle"]["deals"] = 8
     assert "deals" in keys(check(page, rec, saved(shuffle, rec), 1))
+
+
+def test_a_later_deal_must_carry_the_receipt_the_browser_kept(page):
+    shuffle = match()
+    rec = record(shuffle, 1)
+    receipt = {"match_id": shuffle.match_id, "commitment": shuffle.commitment, "deals": 20,
+               "client_seeds": {"0": "bot", "1": "bot", "2": MY_SEED, "3": "bot"},
+               "issued_at": "2026-12-01T10:00:00Z"}  # fmt: skip
+    rec["shuffle"].update(deals=20, receipt=receipt, signature="ab" * 64)
+    kept = saved(shuffle, rec, receipt=json.loads(json.dumps(receipt)), signature="ab" * 64)
+    # The same receipt with its keys in another order is the same receipt.
+    kept["receipt"] = dict(reversed(list(kept["receipt"].items())))
+    assert check(page, rec, kept, 1)["status"] == "verified"
+    rec["shuffle"]["receipt"] = {**receipt, "issued_at": "2026-12-01T11:00:00Z"}
+    assert keys(check(page, rec, kept, 1)) == ["receipt_changed"]
+    rec["shuffle"].update(receipt=receipt, signature="cd" * 64)
+    assert keys(check(page, rec, kept, 1)) == ["receipt_changed"]
 
 
 def test_without_the_hand_or_without_web_crypto(page, new_page):

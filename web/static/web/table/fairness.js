@@ -5,7 +5,8 @@
    public record (/api/deals/{id}/record.json) against them.
    Kept in localStorage under "trix.fairness/1:<match id>:<commitment>", one JSON object:
      {match_id, commitment, deals, algorithm, table_id, seat, client_seed, saved_at,
-      hands: {"<deal>": [13 codes]}}
+      hands: {"<deal>": [13 codes]}, receipt?, signature?}
+   (the receipt and its signature as the first deal checked carried them, once records do).
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { T, cfg, redraw, st } from "./state.js";
@@ -124,6 +125,11 @@ async function check(deal, dealId) {
     try {
       const record = await T.api("GET", "/api/deals/" + dealId + "/record.json");
       result = await checkDeal(record, { ...entry, hand: (entry.hands || {})[String(deal)] || null }, deal);
+      const s = record.shuffle || {};
+      if (result.status !== "mismatch" && s.receipt && !entry.receipt) {
+        // The match-start receipt, kept from the first deal checked: later deals must carry it.
+        write({ ...entry, receipt: s.receipt, signature: s.signature });
+      }
     } catch (err) {
       result = { status: "failed", problems: [], error: err.message };
     }

@@ -38,6 +38,8 @@ export const TEXTS = {
   problem_client_seed: "the record's client seed for your seat is {got}; you sent {saved}",
   problem_receipt_commitment: "the receipt's commitment is {got}; before sitting you saw {saved}",
   problem_receipt_match_id: "the receipt's match id is {got}; before sitting you saw {saved}",
+  problem_receipt_deals: "the receipt says the match has {got} deals; before sitting you saw {saved}",
+  problem_receipt_changed: "the record's receipt is not the one an earlier deal of this match carried (your browser kept it)",
   problem_receipt_client_seed: "the receipt's client seed for your seat is {got}; you sent {saved}",
   problem_hand: "the shuffle deals your seat cards you did not hold ({extra}) and not cards you held ({missing})",
   problem_record_hand: "the record lists your hand as {got}; your browser saw {saved}",

@@ -151,6 +151,15 @@ function sorted(cards) {
   return cards.slice().sort((a, b) => DECK.indexOf(a) - DECK.indexOf(b));
 }
 
+/* JSON with object keys sorted: two receipts are the same when these texts are. */
+export function canonical(value) {
+  if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+  if (value && typeof value === "object") {
+    return "{" + Object.keys(value).sort().map((k) => JSON.stringify(k) + ":" + canonical(value[k])).join(",") + "}";
+  }
+  return JSON.stringify(value);
+}
+
 function isSeed(value) {
   return typeof value === "string" && clientSeedProblem(value) === null;
 }
@@ -158,8 +167,9 @@ function isSeed(value) {
 /* Check one finished deal against what this browser saved.
 
    record: the deal's trix-deal/1 record (its `shuffle` object, and `hands`);
-   saved: {match_id, commitment, deals, seat, client_seed, hand} as this browser kept them
-          (hand: the 13 codes it saw dealt to its seat, or null when it saw none);
+   saved: {match_id, commitment, deals, seat, client_seed, hand, receipt?, signature?} as this
+          browser kept them (hand: the 13 codes it saw dealt to its seat, or null when it saw
+          none; receipt and signature: those of the first record of the match it checked);
    deal: the deal number the page expects this record to be.
 
    Returns {status, problems}: status "verified" (every check passed, the hand included),
@@ -200,8 +210,14 @@ export async function checkDeal(record, saved, deal) {
     if (!r || r.match_id !== saved.match_id) {
       problems.push({ key: "receipt_match_id", got: String(r && r.match_id), saved: saved.match_id });
     }
+    if (r && r.deals !== undefined && saved.deals && r.deals !== saved.deals) {
+      problems.push({ key: "receipt_deals", got: String(r.deals), saved: saved.deals });
+    }
     if (rSeeds[String(saved.seat)] !== saved.client_seed) {
       problems.push({ key: "receipt_client_seed", got: String(rSeeds[String(saved.seat)]), saved: saved.client_seed });
+    }
+    if (saved.receipt && (canonical(saved.receipt) !== canonical(r) || saved.signature !== s.signature)) {
+      problems.push({ key: "receipt_changed" }); // not the receipt an earlier deal of this match carried
     }
   }
   const seedOk = typeof s.server_seed === "string" && HEX64.test(s.server_seed.toLowerCase());
