@@ -90,6 +90,22 @@ def test_the_lobby_sit_opens_the_table_page_at_that_seat(seated):
     assert Seat.objects.get(table=table, seat=2).user_id is None
 
 
+def test_the_browser_keeps_the_newest_200_matches(seated):
+    page, table = seated
+    page.evaluate(
+        """(prefix) => { for (let i = 0; i < 205; i++) localStorage.setItem(prefix + "old-" + i
+            + ":" + "ab".repeat(32), JSON.stringify({saved_at: "2026-01-01T00:00:00." + (100 + i)
+            + "Z"})); }""",
+        PREFIX,
+    )
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    entries = kept(page)
+    assert len(entries) == 200
+    assert f"{PREFIX}table-{table.pk}:{table.commitment}" in entries
+    assert not any(f"{PREFIX}old-{i}:" in key for i in range(6) for key in entries)
+
+
 @pytest.mark.slow
 def test_commitment_before_sit_then_every_deal_verified_in_the_browser(
     seated, player, worker, artifacts

@@ -72,6 +72,25 @@ function write(entry) {
   }
 }
 
+const KEEP = 200; // matches kept; older entries are dropped when a new one is saved
+
+function prune(s) {
+  const entries = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (!k || !k.startsWith(PREFIX)) continue;
+    let at = "";
+    try {
+      at = String(JSON.parse(s.getItem(k)).saved_at || "");
+    } catch (err) {
+      at = "";
+    }
+    entries.push([at, k]);
+  }
+  entries.sort();
+  for (const [, k] of entries.slice(0, Math.max(0, entries.length - KEEP))) s.removeItem(k);
+}
+
 /* Before a Sit is sent: keep the commitment the page shows and the client seed. */
 export function saveBeforeSit(seat, clientSeed) {
   const info = shown();
@@ -80,6 +99,8 @@ export function saveBeforeSit(seat, clientSeed) {
   const hands = old && old.key === key ? old.hands || {} : {};
   write({ key, ...info, table_id: Number(cfg.tableId), seat, client_seed: clientSeed,
     saved_at: new Date().toISOString(), hands });
+  const s = store();
+  if (s) prune(s);
 }
 
 /* A Sit the server refused: forget what was kept for it (nothing was dealt under it). */
