@@ -305,3 +305,19 @@ def match_verification(table_id: int) -> dict[str, Any]:
         item["deal_id"] = row.pk
     payload["table_id"] = table_id
     return payload
+
+
+def match_commitment(table_id: int) -> dict[str, Any]:
+    """What a player must see before taking a seat, and what their browser keeps to check
+    every deal later (issue 12): ``{"algorithm": "trix-shuffle/1", "match_id": str,
+    "deals": int, "commitment": 64 lower hex}``. Public at any time (no seed in it).
+    Raises :class:`NotFound`."""
+    from games import shuffles
+    from games.models import MatchRecord
+
+    try:
+        private = MatchRecord.objects.values_list("shuffle", flat=True).get(table_id=table_id)
+    except MatchRecord.DoesNotExist:
+        raise NotFound(f"no table {table_id}") from None
+    public = shuffles.public(private)
+    return {key: public[key] for key in ("algorithm", "match_id", "deals", "commitment")}

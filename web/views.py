@@ -42,6 +42,7 @@ def table(request, pk: int):
         "variant_text": variant_name(row.variant),
         "options_text": describe_options(row.options),
         "names": js_names(),
+        "shuffle": tables.match_commitment(row.pk),
     }
     return render(request, "web/table.html", context)
 

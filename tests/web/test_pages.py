@@ -59,6 +59,15 @@ def test_table_page_shows_the_options_before_anyone_stakes(client, table):
     assert 'data-authenticated="0"' in html  # anyone may watch
 
 
+def test_table_page_carries_the_commitment_for_the_browser_before_anyone_sits(client, table):
+    """The page's script shows these by the Sit buttons and keeps them (issue 12)."""
+    html = client.get(f"/tables/{table.pk}/").content.decode()
+    assert f'data-commitment="{table.commitment}"' in html
+    assert f'data-match-id="table-{table.pk}"' in html
+    assert 'data-deals="8"' in html and 'data-algorithm="trix-shuffle/1"' in html
+    assert 'id="commitment-box"' in html
+
+
 def test_unknown_table_is_404(client):
     assert client.get("/tables/999999/").status_code == 404
     assert client.get("/tables/999999/payout.json").status_code == 404

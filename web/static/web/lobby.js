@@ -1,6 +1,7 @@
 /* The lobby: lists open tables (GET /api/tables/?status=open) and those playing, a page at
    a time (the API's pages, newest first: "Newer" / "Older"), creates a table (POST
-   /api/tables/), takes and leaves seats, seats bots; all through the tables API. */
+   /api/tables/), leaves seats, seats bots; all through the tables API. A Sit opens the table
+   page at that seat (the commitment is shown and kept there first). */
 (function () {
   "use strict";
   const T = window.Trix;
@@ -50,17 +51,6 @@
     return parts.join(" · ");
   }
 
-  function seed() {
-    const input = $("#client-seed");
-    let value = input.value.trim();
-    if (!value) {
-      value = T.randomHex(16);
-      input.value = value;
-    }
-    $("#seed-used").textContent = value;
-    return value;
-  }
-
   async function call(url, body, where) {
     try {
       await T.api("POST", url, body);
@@ -103,9 +93,10 @@
       } else if (t.status === "open") {
         li.append(el("span", { class: "empty", text: "free" }));
         if (!mine && cfg.authenticated === "1") {
-          li.append(el("button", { type: "button", class: "primary", "data-testid": "sit-" + t.id + "-" + i,
-            text: "Sit", onclick: () => call("/api/tables/" + t.id + "/seats/", { seat: i, client_seed: seed() },
-              card.querySelector(".notice")) }));
+          // Sitting happens on the table page: it shows the match's commitment first, makes the
+          // client seed and keeps both in this browser to check the deals (issue 12).
+          li.append(el("a", { class: "button primary", "data-testid": "sit-" + t.id + "-" + i,
+            href: "/tables/" + t.id + "/#seat-" + i, text: "Sit…" }));
         }
         if (isCreator) {
           li.append(el("button", { type: "button", class: "secondary", "data-testid": "bot-" + t.id + "-" + i,
@@ -210,8 +201,6 @@
     });
   }
 
-  $("#client-seed").value = T.randomHex(16);
-  $("#new-seed").addEventListener("click", () => ($("#client-seed").value = T.randomHex(16)));
   $("#refresh").addEventListener("click", load);
   load();
   setInterval(() => { if (!document.hidden) load(); }, 5000);

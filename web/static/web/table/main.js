@@ -5,7 +5,10 @@
      server.js    the long poll (absorb: an answer into the state), actions, seats, payout;
                   it asks for a redraw (state.js's redraw), it imports no region
      render.js    render(): every region from the state
-     header.js, seating.js, felt.js, controls.js, scores.js, result.js: one region each */
+     header.js, seating.js, felt.js, controls.js, scores.js, result.js: one region each
+     fairness.js  what this browser keeps (commitment, client seed, hands) and its checks
+     verify.js    the self-contained check of a deal record (trix-shuffle/1, WebCrypto)
+     texts.js     the fairness words, in one place for translation */
 
 import { tick } from "./controls.js";
 import { render } from "./render.js";
@@ -18,6 +21,9 @@ if (root) {
   redraw.result = renderResult;
   setInterval(tick, 250);
   $("#client-seed").value = T.randomHex(16);
-  $("#new-seed").addEventListener("click", () => ($("#client-seed").value = T.randomHex(16)));
+  $("#new-seed").addEventListener("click", () => {
+    $("#client-seed").value = T.randomHex(16);
+    $("#seed-error").hidden = true;
+  });
   poll();
 }

@@ -2,6 +2,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { $, T, cfg, el, nameEl, seatName, st } from "./state.js";
+import { t as text } from "./texts.js";
 
 function verifyDealUrl(d) {
   if (d.deal_id) return cfg.verifyDealUrl.replace(/0\/$/, d.deal_id + "/");
@@ -57,9 +58,50 @@ export function renderScores() {
         el("td", {}, T.bilingual("contracts", d.contract)),
         ...[0, 1, 2, 3].map((s) => el("td", { class: "num", text: String(d.scores[String(s)]) })),
         el("td", {}, el("a", { href: verifyDealUrl(d), class: "verify", "data-testid": "verify-deal" },
-          T.bilingual("terms", "verify")))));
+          T.bilingual("terms", "verify")), checkMark(d.deal))));
     }
     list.append(tb);
     box.append(el("h3", { text: "Deals" }), list);
   }
+  const checks = browserChecks();
+  if (checks) box.append(checks);
+}
+
+const MARK = { verified: "✓", mismatch: "✗", checking: "…" };
+
+function checkMark(deal) {
+  const c = st.checks[deal];
+  if (!c) return null;
+  return el("span", { class: "check-mark " + c.status, "data-testid": "deal-mark-" + deal,
+    title: c.status, text: " " + (MARK[c.status] || "?") });
+}
+
+/* This browser's own check of each finished deal (fairness.js, verify.js), one line each. */
+function browserChecks() {
+  const deals = Object.keys(st.checks).map(Number).sort((a, b) => a - b);
+  if (!deals.length && !st.notSaved) return null;
+  const wrap = el("div", { class: "browser-checks", "data-testid": "browser-checks" },
+    el("h3", { text: text("checks_title") }), el("p", { class: "help", text: text("checks_help") }));
+  if (st.notSaved) wrap.append(el("p", { class: "notice error", text: text("commitment_not_saved") }));
+  const ul = el("ul", { class: "deal-checks" });
+  for (const deal of deals) {
+    const c = st.checks[deal];
+    const key = { verified: "check_verified", mismatch: "check_mismatch", checking: "check_checking",
+      unavailable: "check_unavailable", failed: "check_failed", "seen-no-hand": "check_seen_no_hand" }[c.status];
+    const li = el("li", { class: "deal-check " + c.status, "data-testid": "deal-check-" + deal },
+      el("span", { class: "mark", "aria-hidden": "true", text: (MARK[c.status] || "!") + " " }),
+      text(key, { deal, error: c.error }));
+    if (c.problems && c.problems.length) {
+      const why = el("ul", { class: "problems" });
+      for (const p of c.problems) why.append(el("li", { dir: "auto", text: text("problem_" + p.key, p) }));
+      li.append(why);
+    }
+    if (c.deal_id) {
+      li.append(" ", el("a", { href: verifyDealUrl({ deal, deal_id: c.deal_id }), "data-testid": "deal-check-link",
+        text: text("verify_page") }));
+    }
+    ul.append(li);
+  }
+  wrap.append(ul);
+  return wrap;
 }

@@ -1,8 +1,42 @@
 /* The table page's seating panel before the match: sit, leave, seat a bot.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
-import { $, T, cfg, el, nameEl, partnership, st } from "./state.js";
+import { forgetSit, saveBeforeSit, saved, shown, storageAvailable } from "./fairness.js";
+import { $, T, cfg, el, nameEl, partnership, st, unchanged } from "./state.js";
 import { tableCall } from "./server.js";
+import { t as text } from "./texts.js";
+import { clientSeedProblem } from "./verify.js";
+
+/* The match's commitment, its deal count and algorithm, with one line on what it is for:
+   shown before anyone sits, beside the Sit buttons (issue 12). */
+export function commitmentBox() {
+  const info = shown();
+  return [
+    el("p", { class: "commitment-title", text: text("commitment_title") }),
+    el("p", { class: "help", text: text("commitment_help") }),
+    el("p", { class: "commitment-line" }, el("span", { class: "label", text: text("commitment_label") + " " }),
+      el("code", { dir: "ltr", "data-testid": "commitment", text: info.commitment })),
+    el("p", { class: "commitment-meta", "data-testid": "commitment-meta",
+      text: text("commitment_meta", { deals: info.deals, algorithm: info.algorithm, match: info.match_id }) }),
+    el("p", { id: "commitment-status", class: "commitment-status", "data-testid": "commitment-status",
+      hidden: true }),
+  ];
+}
+
+/* Under the commitment: whether this browser kept it (after Sit), or cannot keep anything. */
+function commitmentStatus(mine) {
+  const line = $("#commitment-status");
+  const keeps = storageAvailable();
+  const entry = mine && keeps ? saved() : null;
+  const key = !keeps ? "storage_missing" : !mine ? null
+    : entry && entry.commitment === shown().commitment ? "commitment_saved" : "commitment_not_saved";
+  if (unchanged(line, key)) return;
+  line.textContent = key ? text(key) : "";
+  line.className = "commitment-status" + (key && key !== "commitment_saved" ? " notice error" : " ok");
+  line.hidden = !key;
+}
+
+let focused = false;
 
 export function renderSeating() {
   const box = $("#seating");
@@ -37,18 +71,41 @@ export function renderSeating() {
     }
     list.append(li);
   });
+  const asked = /^#seat-([0-3])$/.exec(location.hash); // the lobby's Sit: that seat's button
+  if (asked && !focused) {
+    const button = $("[data-testid=sit-" + asked[1] + "]");
+    if (button) button.focus({ preventScroll: true });
+    focused = true;
+  }
+  const shownBox = $("#commitment-box");
+  if (!shownBox.childElementCount) shownBox.replaceChildren(...commitmentBox());
+  commitmentStatus(mine);
   $("#seed-box").hidden = mine || cfg.authenticated !== "1";
   $("#login-to-sit").hidden = cfg.authenticated === "1";
 }
 
-function sit(seat) {
+/* The seed as typed (outer spaces dropped), or null after showing why it cannot be sent. */
+export function seedToSend() {
   const input = $("#client-seed");
-  let seed = input.value.trim();
-  if (!seed) {
-    seed = T.randomHex(16);
-    input.value = seed;
+  const seed = input.value.trim();
+  const problem = clientSeedProblem(seed);
+  const box = $("#seed-error");
+  box.textContent = problem ? text(problem.key, problem) : "";
+  box.hidden = !problem;
+  input.setAttribute("aria-invalid", problem ? "true" : "false");
+  if (problem) {
+    input.focus();
+    return null;
   }
-  const shown = $("#seed-used");
-  shown.textContent = seed;
-  tableCall(cfg.seatsUrl, { seat, client_seed: seed });
+  input.value = seed;
+  return seed;
+}
+
+async function sit(seat) {
+  const seed = seedToSend();
+  if (seed === null) return;
+  $("#seed-used").textContent = seed;
+  saveBeforeSit(seat, seed);
+  const ok = await tableCall(cfg.seatsUrl, { seat, client_seed: seed });
+  if (!ok) forgetSit();
 }

@@ -1,6 +1,7 @@
 /* The table page's calls to the server: the state long poll, actions, seats, the payout.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
+import { noteEvent } from "./fairness.js";
 import { T, cfg, notice, legal, redraw, root, st } from "./state.js";
 
 export function stillLegal(action) {
@@ -44,6 +45,7 @@ export function selectDoubles() {
     .catch((err) => console.warn("select not sent:", err.message));
 }
 
+/* POST a seat call; true when the server took it (the notice shows why not). */
 export async function tableCall(url, body) {
   try {
     const table = await T.api("POST", url, body);
@@ -52,12 +54,14 @@ export async function tableCall(url, body) {
       st.table = table;
       redraw.all();
     }
+    return true;
   } catch (err) {
     if (err.status === 401) {
       window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
-      return;
+      return false;
     }
     notice(err.message);
+    return false;
   }
 }
 
@@ -85,6 +89,7 @@ export function absorb(data) {
   if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
   st.deadline = data.deadline ? Date.parse(data.deadline) : null;
   for (const ev of data.events || []) {
+    noteEvent(ev);
     if (ev.type === "deal_ended" && !st.deals.some((d) => d.deal === ev.deal)) {
       st.deals.push(Object.assign({ deal_id: st.dealIds[ev.deal] || null }, ev));
     } else if (ev.type === "seed_revealed" && ev.deal_id) {

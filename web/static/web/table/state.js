@@ -17,6 +17,9 @@ export const st = {
   clockSkew: 0, // server_time - local time, ms
   deals: [], // deal_ended events: {deal, contract, scores, totals, deal_id}
   dealIds: {}, // deal number -> deal id (from seed_revealed events)
+  dealNow: 0, // the deal of the latest deal_started event (the hand events belong to it)
+  checks: {}, // deal number -> this browser's check of it: {status, problems, deal_id} (fairness.js)
+  notSaved: false, // seated, but this browser kept no commitment for this match
   settled: false,
   payout: null, // {"pot", "payouts": [{"user_id", "name", "amount"}]} once settled
   log: [],

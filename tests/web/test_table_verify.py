@@ -1,0 +1,228 @@
+"""The table page checks every deal itself (issue 12), in Chromium against the real tables
+API and a real Celery worker: the commitment is shown before Sit, the client seed is made in
+the browser (and refused with a message when it breaks the rule), the browser keeps both with
+the hands it is dealt, and after each deal it says "your deal N was verified", or, when what
+it saved disagrees with the public record, the mismatch; without Web Crypto it says it cannot
+check here.
+
+The deals go by quickly: the test settings scale the timers by 0.01, so the seated player's
+turns time out (the engine's default action) in a tenth of a second while the bots act at
+once; the page sees its hands from its seat's ``hand`` events all the same."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Deal, Seat
+from games.services import create_table
+from tests.web.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+TIMERS = {"choose_timer": 10, "double_timer": 10, "play_timer": 10}  # x0.01: 0.1 s each
+PREFIX = "trix.fairness/1:"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+NO_WEB_CRYPTO = "Object.defineProperty(window.crypto, 'subtle', {value: undefined})"
+
+
+@pytest.fixture
+def player(live_server, client, new_page):
+    """Open a page logged in as one player (each call: another browser context)."""
+    user = get_user_model().objects.create_user("nour", "nour@example.com", "pw-Nour-12345")
+
+    def open_page(**size):
+        page = new_page(**(size or DESKTOP))
+        log_in(page, live_server.url, client, user)
+        return page
+
+    open_page.user = user
+    return open_page
+
+
+@pytest.fixture
+def seated(player):
+    """A logged-in page at a new Complex table (8 deals) of the player's, not yet seated."""
+    table = create_table(user=player.user, variant="complex", options=TIMERS)
+    page = player()
+    page.goto(f"/tables/{table.pk}/")
+    page.locator("[data-testid=sit-0]").wait_for()
+    return page, table
+
+
+def kept(page) -> dict:
+    """The browser's saved entries (localStorage) of the fairness check, by key."""
+    return page.evaluate(
+        "(prefix) => Object.fromEntries(Object.keys(localStorage)"
+        ".filter((k) => k.startsWith(prefix))"
+        ".map((k) => [k, JSON.parse(localStorage.getItem(k))]))",
+        PREFIX,
+    )
+
+
+def seat_bots(page) -> None:
+    for seat in (1, 2, 3):
+        page.click(f"[data-testid=bot-{seat}]")
+        page.locator(f"[data-testid=bot-{seat}]").wait_for(state="hidden")
+
+
+def wait_over(page, timeout: float = 180_000) -> None:
+    """The match is over and the browser has checked all 8 deals (a still page)."""
+    page.wait_for_function(
+        "() => document.getElementById('table-app').dataset.phase === 'over'"
+        " && document.querySelectorAll('.deal-check:not(.checking)').length === 8",
+        timeout=timeout,
+    )
+
+
+def test_the_lobby_sit_opens_the_table_page_at_that_seat(seated):
+    """No seat is taken from the lobby: its Sit opens the table, which shows the commitment."""
+    page, table = seated
+    page.goto("/")
+    page.click(f"[data-testid=sit-{table.pk}-2]")
+    page.wait_for_url(f"**/tables/{table.pk}/#seat-2")
+    page.locator("[data-testid=sit-2]:focus").wait_for()
+    assert page.locator("[data-testid=commitment]").inner_text() == table.commitment
+    assert page.locator("#client-seed").input_value()
+    assert Seat.objects.get(table=table, seat=2).user_id is None
+
+
+def test_the_browser_keeps_the_newest_200_matches(seated):
+    page, table = seated
+    page.evaluate(
+        """(prefix) => { for (let i = 0; i < 205; i++) localStorage.setItem(prefix + "old-" + i
+            + ":" + "ab".repeat(32), JSON.stringify({saved_at: "2026-01-01T00:00:00." + (100 + i)
+            + "Z"})); }""",
+        PREFIX,
+    )
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    entries = kept(page)
+    assert len(entries) == 200
+    assert f"{PREFIX}table-{table.pk}:{table.commitment}" in entries
+    assert not any(f"{PREFIX}old-{i}:" in key for i in range(6) for key in entries)
+
+
+@pytest.mark.slow
+def test_commitment_before_sit_then_every_deal_verified_in_the_browser(
+    seated, player, worker, artifacts
+):
+    page, table = seated
+    # Before Sit: the commitment, the deal count, the algorithm and the match id, by the buttons.
+    box = page.locator("[data-testid=commitment-box]")
+    assert page.locator("[data-testid=commitment]").inner_text() == table.commitment
+    meta = page.locator("[data-testid=commitment-meta]").inner_text()
+    assert meta == f"8 deals · trix-shuffle/1 · match table-{table.pk}"
+    assert "fixed before anyone sits" in box.inner_text()
+    seed_box = page.locator("#client-seed")
+    assert len(seed_box.input_value()) == 32  # 16 random bytes as hex, made in the browser
+    page.screenshot(path=str(artifacts / "table-commitment-before-sit.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(artifacts / "table-commitment-before-sit-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+    # A seed the server would refuse is refused here, with the rule; nothing sent or kept.
+    for bad, message in [
+        ("café", 'only printable ASCII (letters, digits, space and ! to ~): "é"'),
+        ("", "Your client seed is empty"),
+        ("x" * 65, "has 65 characters: at most 64"),
+    ]:
+        seed_box.fill(bad)
+        page.click("[data-testid=sit-0]")
+        assert message in page.locator("[data-testid=seed-error]").inner_text()
+    assert kept(page) == {}
+    assert Seat.objects.get(table=table, seat=0).user_id is None
+
+    seed = "  my own seed, 42 ~ "
+    seed_box.fill(seed)
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    assert page.locator("[data-testid=seed-error]").is_hidden()
+    assert page.locator("[data-testid=seed-used]").inner_text() == seed.strip()
+    assert Seat.objects.get(table=table, seat=0).client_seed == seed.strip()
+    saved = kept(page)
+    key = f"{PREFIX}table-{table.pk}:{table.commitment}"
+    assert list(saved) == [key]
+    assert saved[key]["commitment"] == table.commitment
+    assert saved[key]["client_seed"] == seed.strip()
+    assert (saved[key]["seat"], saved[key]["deals"], saved[key]["hands"]) == (0, 8, {})
+    assert "saved this commitment" in page.locator("[data-testid=commitment-status]").inner_text()
+
+    seat_bots(page)
+    first = page.locator("[data-testid=deal-check-1]")
+    first.locator("a").wait_for(timeout=60_000)
+    page.wait_for_selector("[data-testid=deal-check-1].verified", timeout=30_000)
+    assert first.inner_text().startswith("✓ Your deal 1 was verified.")
+    deal = Deal.objects.get(table=table, number=1)
+    assert first.locator("a").get_attribute("href") == f"/verify/deals/{deal.pk}/"
+    assert page.locator("[data-testid=deal-mark-1]").inner_text().strip() == "✓"
+
+    wait_over(page)
+    for number in range(1, 9):
+        page.wait_for_selector(f"[data-testid=deal-check-{number}].verified", timeout=30_000)
+        text = page.locator(f"[data-testid=deal-check-{number}]").inner_text()
+        assert f"Your deal {number} was verified" in text
+    hands = kept(page)[key]["hands"]
+    assert sorted(hands) == [str(n) for n in range(1, 9)]
+    for number, cards in hands.items():  # the hands it kept are the ones dealt to seat 0
+        record = Deal.objects.get(table=table, number=int(number)).record
+        assert sorted(cards) == sorted(record["hands"]["0"])
+    assert page.locator(".deal-check.mismatch").count() == 0
+    page.locator("[data-testid=deal-check-8]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-deals-verified.png"))
+    page.set_viewport_size(PHONE)
+    page.locator("[data-testid=deal-check-8]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-deals-verified-phone.png"))
+
+    # The same player in another browser: it kept nothing, so it checks nothing, and says so.
+    elsewhere = player()
+    elsewhere.goto(f"/tables/{table.pk}/")
+    note = elsewhere.locator("[data-testid=browser-checks] .notice")
+    note.wait_for()
+    assert "did not save this match's commitment before you sat" in note.inner_text()
+    assert elsewhere.locator(".deal-check").count() == 0
+
+
+@pytest.mark.slow
+def test_a_tampered_saved_commitment_shows_the_mismatch_and_no_web_crypto_says_so(
+    seated, worker, artifacts
+):
+    page, table = seated
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    # What the browser kept is changed (as if the site had shown another commitment).
+    other = "0f" * 32
+    page.evaluate(
+        """([prefix, other]) => {
+            const key = Object.keys(localStorage).find((k) => k.startsWith(prefix));
+            const entry = JSON.parse(localStorage.getItem(key));
+            entry.commitment = other;
+            localStorage.setItem(key, JSON.stringify(entry));
+        }""",
+        [PREFIX, other],
+    )
+    seat_bots(page)
+    page.wait_for_selector("[data-testid=deal-check-1].mismatch", timeout=60_000)
+    text = page.locator("[data-testid=deal-check-1]").inner_text()
+    assert "Deal 1 does NOT match what your browser saved" in text
+    assert f"the record's commitment is {table.commitment}; before sitting you saw {other}" in text
+    assert f"the revealed seed of deal 1 hashes to {table.commitment}" in text
+    assert page.locator("[data-testid=deal-mark-1]").inner_text().strip() == "✗"
+    assert "your deal" not in text.lower()
+    wait_over(page)  # a still page for the screenshots (the panel is redrawn at each check)
+    page.locator("[data-testid=deal-check-1]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-deal-mismatch.png"))
+    page.set_viewport_size(PHONE)
+    page.locator("[data-testid=deal-check-1]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-deal-mismatch-phone.png"))
+    page.set_viewport_size(DESKTOP)
+
+    # Plain http at a non-localhost address has no crypto.subtle: the page says it cannot check.
+    page.context.add_init_script(NO_WEB_CRYPTO)
+    page.reload()
+    page.wait_for_selector("[data-testid=deal-check-1].unavailable", timeout=30_000)
+    assert "cannot be checked here" in page.locator("[data-testid=deal-check-1]").inner_text()
+    assert json.dumps(kept(page)).count(other) == 1  # the page wrote nothing over it

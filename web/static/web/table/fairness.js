@@ -1,0 +1,160 @@
+/* What this browser keeps to check the shuffles itself (issue 12), and the checks:
+   before sitting, the match's commitment (with its match id, deal count and algorithm) as the
+   page showed it and the client seed sent; during the match, the 13 cards dealt to the seat
+   each deal (the seat's `hand` events); after each deal, verify.js's check of the deal's
+   public record (/api/deals/{id}/record.json) against them.
+   Kept in localStorage under "trix.fairness/1:<match id>:<commitment>", one JSON object:
+     {match_id, commitment, deals, algorithm, table_id, seat, client_seed, saved_at,
+      hands: {"<deal>": [13 codes]}, receipt?, signature?}
+   (the receipt and its signature as the first deal checked carried them, once records do).
+   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+
+import { T, cfg, redraw, st } from "./state.js";
+import { checkDeal, cryptoAvailable } from "./verify.js";
+
+const PREFIX = "trix.fairness/1:";
+
+/* The match's commitment as the page was served with it (web.views.table). */
+export function shown() {
+  return { match_id: cfg.matchId, commitment: cfg.commitment, deals: Number(cfg.deals), algorithm: cfg.algorithm };
+}
+
+function store() {
+  try {
+    const s = window.localStorage;
+    s.getItem(PREFIX);
+    return s;
+  } catch (err) {
+    return null;
+  }
+}
+
+export function storageAvailable() {
+  return store() !== null;
+}
+
+/* The saved entry of this match ({...entry, key}) or null: the one under this commitment, else
+   the newest saved under this match id (so a commitment that changed shows as a mismatch). */
+export function saved() {
+  const s = store();
+  if (!s) return null;
+  const info = shown();
+  const exact = PREFIX + info.match_id + ":" + info.commitment;
+  const keys = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (k && k.startsWith(PREFIX + info.match_id + ":")) keys.push(k);
+  }
+  let best = null;
+  for (const k of keys) {
+    let entry;
+    try {
+      entry = JSON.parse(s.getItem(k));
+    } catch (err) {
+      continue;
+    }
+    if (!entry || typeof entry !== "object") continue;
+    entry.key = k;
+    if (k === exact) return entry;
+    if (!best || String(entry.saved_at) > String(best.saved_at)) best = entry;
+  }
+  return best;
+}
+
+function write(entry) {
+  const s = store();
+  if (!s) return;
+  const { key, ...data } = entry;
+  try {
+    s.setItem(key, JSON.stringify(data));
+  } catch (err) {
+    console.warn("not saved:", err.message);
+  }
+}
+
+const KEEP = 200; // matches kept; older entries are dropped when a new one is saved
+
+function prune(s) {
+  const entries = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (!k || !k.startsWith(PREFIX)) continue;
+    let at = "";
+    try {
+      at = String(JSON.parse(s.getItem(k)).saved_at || "");
+    } catch (err) {
+      at = "";
+    }
+    entries.push([at, k]);
+  }
+  entries.sort();
+  for (const [, k] of entries.slice(0, Math.max(0, entries.length - KEEP))) s.removeItem(k);
+}
+
+/* Before a Sit is sent: keep the commitment the page shows and the client seed. */
+export function saveBeforeSit(seat, clientSeed) {
+  const info = shown();
+  const key = PREFIX + info.match_id + ":" + info.commitment;
+  const old = saved();
+  const hands = old && old.key === key ? old.hands || {} : {};
+  write({ key, ...info, table_id: Number(cfg.tableId), seat, client_seed: clientSeed,
+    saved_at: new Date().toISOString(), hands });
+  const s = store();
+  if (s) prune(s);
+}
+
+/* A Sit the server refused: forget what was kept for it (nothing was dealt under it). */
+export function forgetSit() {
+  const entry = saved();
+  const s = store();
+  if (entry && s && !Object.keys(entry.hands || {}).length) s.removeItem(entry.key);
+}
+
+let queue = Promise.resolve();
+
+/* An event of the state poll (server.js's absorb, in order): deals, our hands, revealed seeds. */
+export function noteEvent(ev) {
+  if (ev.type === "deal_started") {
+    st.dealNow = ev.deal;
+  } else if (ev.type === "hand" && ev.seat === st.mySeat && st.dealNow) {
+    const entry = saved();
+    const key = String(st.dealNow);
+    if (entry && entry.seat === ev.seat && !(entry.hands || {})[key]) {
+      entry.hands = { ...(entry.hands || {}), [key]: ev.cards.slice() };
+      write(entry);
+    }
+  } else if (ev.type === "seed_revealed" && ev.deal_id && st.mySeat !== null && st.mySeat !== undefined) {
+    const deal = ev.deal;
+    if (st.checks[deal]) return;
+    st.checks[deal] = { status: "checking", deal_id: ev.deal_id, problems: [] };
+    queue = queue.then(() => check(deal, ev.deal_id));
+  }
+}
+
+async function check(deal, dealId) {
+  const entry = saved();
+  let result;
+  if (!entry) {
+    delete st.checks[deal];
+    st.notSaved = true;
+    redraw.all();
+    return;
+  }
+  if (!cryptoAvailable()) {
+    result = { status: "unavailable", problems: [] };
+  } else {
+    try {
+      const record = await T.api("GET", "/api/deals/" + dealId + "/record.json");
+      result = await checkDeal(record, { ...entry, hand: (entry.hands || {})[String(deal)] || null }, deal);
+      const s = record.shuffle || {};
+      if (result.status !== "mismatch" && s.receipt && !entry.receipt) {
+        // The match-start receipt, kept from the first deal checked: later deals must carry it.
+        write({ ...entry, receipt: s.receipt, signature: s.signature });
+      }
+    } catch (err) {
+      result = { status: "failed", problems: [], error: err.message };
+    }
+  }
+  st.checks[deal] = { ...result, deal_id: dealId };
+  redraw.all();
+}
