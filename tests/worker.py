@@ -34,18 +34,25 @@ def sending_to(broker_url: str, queue: str) -> Iterator[None]:
     broker) instead of the settings' broker and the session's queue."""
     from trix_site.celery import app
 
-    def switch(url: str | None, default_queue: str) -> None:
+    def switch(url: str | None, env_url: str | None, default_queue: str) -> None:
         app._pool = None  # the producer connections are made anew for the new URL
         app.amqp._producer_pool = None
+        # Celery reads CELERY_BROKER_URL from the environment before its configuration.
+        if env_url is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = env_url
         app.conf.broker_url = url
         app.conf.task_default_queue = default_queue
 
-    old_url, old_queue = app.conf.broker_url, app.conf.task_default_queue
-    switch(broker_url, queue)
+    old_env = os.environ.get("CELERY_BROKER_URL")
+    old_url, old_queue = app.conf.get("broker_url"), app.conf.task_default_queue
+    switch(broker_url, broker_url, queue)
     try:
+        assert app.connection_for_write().as_uri(include_password=True) == broker_url
         yield
     finally:
-        switch(old_url, old_queue)
+        switch(old_url, old_env, old_queue)
 
 
 def _database_url() -> str:

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "trix_site.middleware.ServiceUnavailableMiddleware",  # broker / Redis down: 503, not 500
     "games.api.middleware.ApiErrorsMiddleware",  # JSON 404 / 413 under /api/
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -176,13 +177,29 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 TRIX_ACTION_RATE = os.environ.get("TRIX_ACTION_RATE", "10/second")
 if not re.fullmatch(r"[0-9]+/(s|m|h|d)[a-z]*", TRIX_ACTION_RATE):
     raise RuntimeError(f"TRIX_ACTION_RATE must look like 10/second, not {TRIX_ACTION_RATE!r}")
-if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ["TRIX_CACHE_URL"],
-        }
+
+
+def redis_cache(url: str) -> dict:
+    """The cache of ``TRIX_CACHE_URL`` (``redis://host:6379/1``): django-redis with its errors
+    ignored (and logged; ``trix_site.cache``), so a cache outage degrades what the cache holds
+    (rate-limit counts: DRF's throttles, allauth's login and sign-up limits) instead of failing
+    or refusing the request; a dead cache answers within ``TRIX_CACHE_TIMEOUT`` seconds."""
+    return {
+        "BACKEND": "trix_site.cache.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": TRIX_CACHE_TIMEOUT,
+            "SOCKET_TIMEOUT": TRIX_CACHE_TIMEOUT,
+        },
     }
+
+
+# Seconds a cache operation may wait for a Redis that does not answer (then: a miss).
+TRIX_CACHE_TIMEOUT = float(os.environ.get("TRIX_CACHE_TIMEOUT", "0.5"))
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True  # a cache outage is logged, never raised
+if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
+    CACHES = {"default": redis_cache(os.environ["TRIX_CACHE_URL"])}
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -205,6 +222,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,  # the schema describes the API, not its own endpoint
 }
+
+# The longest timer a table may set, in seconds (a staked table must set all three).
+TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 
 # Celery: the engine's state changes run in workers.
 CELERY_BROKER_URL = os.environ.get(
@@ -236,8 +256,39 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # `x-max-priority` (with it, RabbitMQ's would run the other way: 9 first). A message a worker
 # already holds (a wake-up with a countdown waits in the worker) keeps its place: the
 # priority orders what is still waiting in the broker.
+#
+# Surviving a broker restart (issue 13, item 2; README "Running it"): the worker reconnects for
+# ever (Celery's default gives up after 100 attempts and the worker exits), and a connection
+# that went silent is found by redis-py's and kombu's health checks (kombu 5.7 checks the
+# BRPOP connection too) and by the socket timeouts, then dropped and made anew, instead of a
+# consumer waiting on it for ever. The visibility timeout (how long a message taken but not
+# acknowledged stays invisible before Redis hands it out again) is longer than the longest
+# countdown a wake-up can have (TRIX_MAX_TIMER), so a wake-up held by a live worker is not
+# delivered twice; messages lost with a worker or with Redis itself are re-sent sooner by the
+# beat's sweep (TRIX_SWEEP_LATE). A send after a commit that finds no broker does not fail the
+# request (games/services/dispatch.py: on_commit robust); the sweep re-sends it.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # reconnect for ever, never exit
+CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("TRIX_BROKER_TIMEOUT", "2"))
+# A send from a web request tries three times over about a second, then gives up (the sweep
+# re-sends): a request never waits long on a broker that is down.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.3,
+    "interval_max": 0.5,
+}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"priority_steps": [0, 3, 6, 9], "sep": "\x06\x16"}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "priority_steps": [0, 3, 6, 9],
+        "sep": "\x06\x16",
+        "visibility_timeout": max(3600, TRIX_MAX_TIMER + 600),
+        "health_check_interval": 10,
+        "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+        "socket_timeout": 15,  # above the 1 s BRPOP wait and the health check's interval
+        "socket_keepalive": True,
+        "retry_on_timeout": True,
+    }
 CELERY_TASK_DEFAULT_PRIORITY = 6  # every task not sent with its own priority
 TRIX_TOURNAMENT_TASK_PRIORITY = 0  # tournaments/dispatch.py: ahead of the tables' tasks
 
@@ -251,8 +302,6 @@ TRIX_PAYMENT_PROVIDER = os.environ.get("TRIX_PAYMENT_PROVIDER", "wallet.payments
 TRIX_DEMO_PAYMENT_LIMIT = int(os.environ.get("TRIX_DEMO_PAYMENT_LIMIT", "1000000"))
 # The largest stake per seat a table may ask (minor units; default 10,000.00).
 TRIX_MAX_STAKE = int(os.environ.get("TRIX_MAX_STAKE", "1000000"))
-# The longest timer a table may set, in seconds (a staked table must set all three).
-TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 # The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).
 # On by default where DEBUG is (./dev run); a production site (DJANGO_DEBUG=0) turns it off.
 TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
@@ -266,6 +315,11 @@ TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shr
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this
 TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
+# /health/ (trix_site/health.py) answers 503 when the beat's last completed sweep is older than
+# this many seconds: no worker consumes (or no beat runs), so tables and timers are frozen.
+TRIX_HEALTH_SWEEP_MAX_AGE = float(
+    os.environ.get("TRIX_HEALTH_SWEEP_MAX_AGE", str(max(60.0, 6 * TRIX_SWEEP_SECONDS)))
+)
 # Tournaments (tournaments app; rules and running it: docs/tournaments.md).
 # Seconds after a round opens by which a seated player must have looked at their table
 # (Seat.checked_in_at) or acted; later and never acted = a no-show, last at that table.
@@ -298,5 +352,4 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")
-CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
