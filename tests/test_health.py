@@ -44,6 +44,8 @@ def test_no_sweep_or_an_old_one_answers_503(client, settings):
     assert body["database"]["ok"] and body["broker"]["ok"]
     with pytest.raises(CommandError, match="unhealthy: sweep"):
         call_command("health")
+    with pytest.raises(CommandError, match="stuck"):  # the watchdog restarts the workers
+        call_command("health", "--stuck")
     _beat(1)
     r = client.get("/health/")
     assert r.status_code == 200 and r.json()["status"] == "ok"
@@ -59,3 +61,8 @@ def test_a_broker_that_is_down_answers_503(client):
     assert r.status_code == 503
     assert r.json()["broker"] == {"ok": False, "error": "OperationalError"}
     assert r.json()["sweep"]["ok"] and r.json()["database"]["ok"]
+    _beat(10_000)
+    with sending_to(dead_url(), new_queue()):
+        with pytest.raises(CommandError, match="unhealthy: broker, sweep"):
+            call_command("health")
+        call_command("health", "--stuck")  # the broker is down: not the workers' fault

@@ -48,7 +48,7 @@ def _broker() -> dict[str, Any]:
                 max_retries=1,
                 interval_start=0,
                 interval_step=0,
-                timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT,
+                timeout=settings.TRIX_BROKER_TIMEOUT,
             )
     except Exception as exc:  # noqa: BLE001
         return {"ok": False, "error": type(exc).__name__}

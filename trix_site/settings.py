@@ -9,7 +9,13 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
 - ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (``DEBUG`` is off unless
   ``DJANGO_DEBUG=1``; ``./dev run`` sets it)
 - ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so the API's rate limit counts across
-  processes (``TRIX_ACTION_RATE``, default ``10/second`` per user)
+  processes (``TRIX_ACTION_RATE``, default ``10/second`` per user); if that Redis is down the
+  limits are not counted, requests go on (``redis_cache`` below)
+- ``TRIX_VAR_DIR``: a writable directory (the beat's schedule file), e.g. ``/var/lib/trix``
+
+``deploy/trix.env.example`` is such an environment for the systemd units of ``deploy/systemd``
+(README, "Running it"). ``/health/`` (``trix_site/health.py``) reports the database, the broker
+and the age of the beat's last sweep (``TRIX_HEALTH_SWEEP_MAX_AGE``).
 
 Every ``TRIX_*`` setting is declared here with its default and meaning; code reads them as
 ``settings.TRIX_…`` (no hidden defaults elsewhere). The tests run on ``settings_test``.
@@ -269,9 +275,12 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # request (games/services/dispatch.py: on_commit robust); the sweep re-sends it.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # reconnect for ever, never exit
-CELERY_BROKER_CONNECTION_TIMEOUT = float(os.environ.get("TRIX_BROKER_TIMEOUT", "2"))
-# A send from a web request tries three times over about a second, then gives up (the sweep
-# re-sends): a request never waits long on a broker that is down.
+# Seconds one attempt to connect to the broker may take (sends, workers, /health/'s check).
+TRIX_BROKER_TIMEOUT = float(os.environ.get("TRIX_BROKER_TIMEOUT", "2"))
+CELERY_BROKER_CONNECTION_TIMEOUT = TRIX_BROKER_TIMEOUT
+# A send tries three times, 0.3 s apart, then gives up (after a commit: logged, and the sweep
+# re-sends): a request waits at most about 3 x TRIX_BROKER_TIMEOUT on a broker that is down
+# (a refused connection fails at once).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,
     "interval_start": 0,
@@ -284,7 +293,7 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
         "sep": "\x06\x16",
         "visibility_timeout": max(3600, TRIX_MAX_TIMER + 600),
         "health_check_interval": 10,
-        "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+        "socket_connect_timeout": TRIX_BROKER_TIMEOUT,
         "socket_timeout": 15,  # above the 1 s BRPOP wait and the health check's interval
         "socket_keepalive": True,
         "retry_on_timeout": True,
