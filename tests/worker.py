@@ -28,6 +28,31 @@ def new_queue(prefix: str = "trix-test") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
+def use_queue(queue: str) -> str:
+    """Make ``queue`` the default queue of the tasks this process sends; returns the one it
+    replaces. Celery 5.6 reads the Django setting's key (``CELERY_TASK_DEFAULT_QUEUE``, the
+    app's namespace) before the plain one and caches the default queue it resolved first
+    (``app.amqp.default_queue``): both keys are set and the cache is dropped."""
+    from trix_site.celery import app
+
+    old = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    app.conf["CELERY_TASK_DEFAULT_QUEUE"] = queue
+    app.amqp.__dict__.pop("default_queue", None)
+    assert app.conf.task_default_queue == queue
+    return old
+
+
+@contextmanager
+def sending_to_queue(queue: str) -> Iterator[None]:
+    """While inside: this process's tasks go to ``queue``."""
+    old = use_queue(queue)
+    try:
+        yield
+    finally:
+        use_queue(old)
+
+
 @contextmanager
 def sending_to(broker_url: str, queue: str) -> Iterator[None]:
     """While inside: this process's tasks go to ``queue`` on ``broker_url`` (a test's own
@@ -43,7 +68,8 @@ def sending_to(broker_url: str, queue: str) -> Iterator[None]:
         else:
             os.environ["CELERY_BROKER_URL"] = env_url
         app.conf.broker_url = url
-        app.conf.task_default_queue = default_queue
+        app.conf["CELERY_BROKER_URL"] = url
+        use_queue(default_queue)
 
     old_env = os.environ.get("CELERY_BROKER_URL")
     old_url, old_queue = app.conf.get("broker_url"), app.conf.task_default_queue
