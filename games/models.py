@@ -255,3 +255,18 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} deal {self.number}"
+
+
+class Heartbeat(models.Model):
+    """When a periodic job of the workers last completed: ``name`` -> ``at``. The beat's
+    sweep (:func:`games.services.clock.sweep`, name :data:`SWEEP`) records itself here, so the
+    health endpoint (``/health/``) sees beat, broker and a consuming worker at work, or their
+    absence: the sweep's age."""
+
+    SWEEP = "games.sweep"
+
+    name = models.CharField(max_length=50, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -19,7 +19,13 @@ from accounts.selectors import display_name
 from games import live, sql, state_store
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
-from games.models import Deal, Seat, Table, TableEvent, TableStatus
+from games.models import Deal, Heartbeat, Seat, Table, TableEvent, TableStatus
+
+
+def last_sweep():
+    """When the beat's sweep last completed on a worker (an aware datetime), or None if it
+    never has (:func:`games.services.clock.sweep`)."""
+    return Heartbeat.objects.filter(name=Heartbeat.SWEEP).values_list("at", flat=True).first()
 
 
 def tables(status: str | None = None) -> QuerySet[Table]:

@@ -32,16 +32,14 @@ def worker_queue() -> str:
 @pytest.fixture(scope="session")
 def session_worker(django_db_setup, django_db_blocker, worker_queue):
     """One worker for the session, on its own queue; tasks this process sends go there."""
-    from tests.worker import Worker
-    from trix_site.celery import app
+    from tests.worker import Worker, use_queue
 
     with django_db_blocker.unblock():
-        old = app.conf.task_default_queue
-        app.conf.task_default_queue = worker_queue
+        old = use_queue(worker_queue)
         worker = Worker(worker_queue)
         yield worker
         worker.stop()
-        app.conf.task_default_queue = old
+        use_queue(old)
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -24,6 +26,59 @@ ROOT = Path(__file__).resolve().parents[1]
 def new_queue(prefix: str = "trix-test") -> str:
     """A queue name of its own for one worker (or one session's worker)."""
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def use_queue(queue: str) -> str:
+    """Make ``queue`` the default queue of the tasks this process sends; returns the one it
+    replaces. Celery 5.6 reads the Django setting's key (``CELERY_TASK_DEFAULT_QUEUE``, the
+    app's namespace) before the plain one and caches the default queue it resolved first
+    (``app.amqp.default_queue``): both keys are set and the cache is dropped."""
+    from trix_site.celery import app
+
+    old = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    app.conf["CELERY_TASK_DEFAULT_QUEUE"] = queue
+    app.amqp.__dict__.pop("default_queue", None)
+    assert app.conf.task_default_queue == queue
+    return old
+
+
+@contextmanager
+def sending_to_queue(queue: str) -> Iterator[None]:
+    """While inside: this process's tasks go to ``queue``."""
+    old = use_queue(queue)
+    try:
+        yield
+    finally:
+        use_queue(old)
+
+
+@contextmanager
+def sending_to(broker_url: str, queue: str) -> Iterator[None]:
+    """While inside: this process's tasks go to ``queue`` on ``broker_url`` (a test's own
+    broker) instead of the settings' broker and the session's queue."""
+    from trix_site.celery import app
+
+    def switch(url: str | None, env_url: str | None, default_queue: str) -> None:
+        app._pool = None  # the producer connections are made anew for the new URL
+        app.amqp._producer_pool = None
+        # Celery reads CELERY_BROKER_URL from the environment before its configuration.
+        if env_url is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = env_url
+        app.conf.broker_url = url
+        app.conf["CELERY_BROKER_URL"] = url
+        use_queue(default_queue)
+
+    old_env = os.environ.get("CELERY_BROKER_URL")
+    old_url, old_queue = app.conf.get("broker_url"), app.conf.task_default_queue
+    switch(broker_url, broker_url, queue)
+    try:
+        assert app.connection_for_write().as_uri(include_password=True) == broker_url
+        yield
+    finally:
+        switch(old_url, old_env, old_queue)
 
 
 def _database_url() -> str:
@@ -40,7 +95,14 @@ class Worker:
     """``celery worker -B`` on ``queue`` on this process's settings module (``env`` overrides);
     :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would)."""
 
-    def __init__(self, queue: str, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        queue: str,
+        env: dict[str, str] | None = None,
+        *,
+        broker_url: str | None = None,
+        production: bool = False,
+    ):
         self.var = tempfile.mkdtemp(prefix="trix-worker-")
         self.log = Path(self.var) / "worker.log"
         full = {
@@ -51,15 +113,16 @@ class Worker:
             **(env or {}),
             "DATABASE_URL": _database_url(),
             "DATABASE_CONN_MAX_AGE": "60",
-            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "CELERY_BROKER_URL": broker_url or settings.CELERY_BROKER_URL,
             "CELERY_TASK_DEFAULT_QUEUE": queue,
             "TRIX_VAR_DIR": self.var,
         }
         cmd = [
             sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B", "-Q", queue,
-            "-c", "2", "-l", "info", "--without-heartbeat", "--without-gossip",
-            "--without-mingle", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
+            "-c", "2", "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
         ]  # fmt: skip
+        if not production:  # the README's production recipe keeps Celery's defaults
+            cmd += ["--without-heartbeat", "--without-gossip", "--without-mingle"]
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(
                 cmd, cwd=ROOT, env=full, stdout=out, stderr=subprocess.STDOUT,

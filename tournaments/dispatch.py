@@ -5,7 +5,9 @@ the next round open within 1 s of the last table ending), so every tournament ta
 at ``settings.TRIX_TOURNAMENT_TASK_PRIORITY`` while everything else has
 ``CELERY_TASK_DEFAULT_PRIORITY``: on the Redis broker a worker takes the first from its
 queue's list of the higher priority (the settings say how; docs/tournaments.md, "Running
-it"). Sends made inside a transaction go out after it commits.
+it"). Sends made inside a transaction go out after it commits, robustly: one that finds no
+broker is logged and does not fail the request whose change was saved; the beat's
+:func:`tournaments.services.sweep` re-sends what is due (starts, results, rounds, prizes).
 """
 
 from __future__ import annotations
@@ -26,5 +28,6 @@ def send(task_name: str, *args: Any, countdown: float | None = None) -> None:
 
 
 def send_on_commit(task_name: str, *args: Any, countdown: float | None = None) -> None:
-    """:func:`send` after the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: send(task_name, *args, countdown=countdown))
+    """:func:`send` after the current transaction commits (at once outside one); a failed send
+    is logged, not raised (``robust``: the sweep re-sends)."""
+    transaction.on_commit(lambda: send(task_name, *args, countdown=countdown), robust=True)

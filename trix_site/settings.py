@@ -9,7 +9,13 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
 - ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (``DEBUG`` is off unless
   ``DJANGO_DEBUG=1``; ``./dev run`` sets it)
 - ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so every limit counts across processes
-  (the login lockout, the API's rate limits, the long polls per client: docs/limits.md)
+  (the login lockout, the API's rate limits, the long polls per client: docs/limits.md); if
+  that Redis is down the limits are not counted and requests go on (``redis_cache`` below)
+- ``TRIX_VAR_DIR``: a writable directory (the beat's schedule file), e.g. ``/var/lib/trix``
+
+``deploy/trix.env.example`` is such an environment for the systemd units of ``deploy/systemd``
+(README, "Running it"). ``/health/`` (``trix_site/health.py``) reports the database, the broker
+and the age of the beat's last sweep (``TRIX_HEALTH_SWEEP_MAX_AGE``).
 
 Every ``TRIX_*`` setting is declared here with its default and meaning; code reads them as
 ``settings.TRIX_…`` (no hidden defaults elsewhere). The tests run on ``settings_test``.
@@ -146,6 +152,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "trix_site.middleware.ServiceUnavailableMiddleware",  # broker / Redis down: 503, not 500
     "games.api.middleware.ApiErrorsMiddleware",  # JSON 404 / 413 under /api/
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -277,13 +284,29 @@ TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))
 TRIX_EXPIRY_SWEEP_SECONDS = float(os.environ.get("TRIX_EXPIRY_SWEEP_SECONDS", "60"))
 # Tables per page of GET /api/tables/ and the lobby (?page=N).
 TRIX_TABLES_PAGE_SIZE = int(os.environ.get("TRIX_TABLES_PAGE_SIZE", "50"))
-if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ["TRIX_CACHE_URL"],
-        }
+
+
+def redis_cache(url: str) -> dict:
+    """The cache of ``TRIX_CACHE_URL`` (``redis://host:6379/1``): django-redis with its errors
+    ignored (and logged; ``trix_site.cache``), so a cache outage degrades what the cache holds
+    (rate-limit counts: DRF's throttles, allauth's login and sign-up limits) instead of failing
+    or refusing the request; a dead cache answers within ``TRIX_CACHE_TIMEOUT`` seconds."""
+    return {
+        "BACKEND": "trix_site.cache.RedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": TRIX_CACHE_TIMEOUT,
+            "SOCKET_TIMEOUT": TRIX_CACHE_TIMEOUT,
+        },
     }
+
+
+# Seconds a cache operation may wait for a Redis that does not answer (then: a miss).
+TRIX_CACHE_TIMEOUT = float(os.environ.get("TRIX_CACHE_TIMEOUT", "0.5"))
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True  # a cache outage is logged, never raised
+if os.environ.get("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
+    CACHES = {"default": redis_cache(os.environ["TRIX_CACHE_URL"])}
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # The login form's session only (issue 13): the form is the one place a password is
@@ -308,6 +331,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,  # the schema describes the API, not its own endpoint
 }
+
+# The longest timer a table may set, in seconds (a staked table must set all three).
+TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 
 # Celery: the engine's state changes run in workers.
 CELERY_BROKER_URL = os.environ.get(
@@ -339,8 +365,42 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # `x-max-priority` (with it, RabbitMQ's would run the other way: 9 first). A message a worker
 # already holds (a wake-up with a countdown waits in the worker) keeps its place: the
 # priority orders what is still waiting in the broker.
+#
+# Surviving a broker restart (issue 13, item 2; README "Running it"): the worker reconnects for
+# ever (Celery's default gives up after 100 attempts and the worker exits), and a connection
+# that went silent is found by redis-py's and kombu's health checks (kombu 5.7 checks the
+# BRPOP connection too) and by the socket timeouts, then dropped and made anew, instead of a
+# consumer waiting on it for ever. The visibility timeout (how long a message taken but not
+# acknowledged stays invisible before Redis hands it out again) is longer than the longest
+# countdown a wake-up can have (TRIX_MAX_TIMER), so a wake-up held by a live worker is not
+# delivered twice; messages lost with a worker or with Redis itself are re-sent sooner by the
+# beat's sweep (TRIX_SWEEP_LATE). A send after a commit that finds no broker does not fail the
+# request (games/services/dispatch.py: on_commit robust); the sweep re-sends it.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # reconnect for ever, never exit
+# Seconds one attempt to connect to the broker may take (sends, workers, /health/'s check).
+TRIX_BROKER_TIMEOUT = float(os.environ.get("TRIX_BROKER_TIMEOUT", "2"))
+CELERY_BROKER_CONNECTION_TIMEOUT = TRIX_BROKER_TIMEOUT
+# A send tries three times, 0.3 s apart, then gives up (after a commit: logged, and the sweep
+# re-sends): a request waits at most about 3 x TRIX_BROKER_TIMEOUT on a broker that is down
+# (a refused connection fails at once).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.3,
+    "interval_max": 0.5,
+}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"priority_steps": [0, 3, 6, 9], "sep": "\x06\x16"}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "priority_steps": [0, 3, 6, 9],
+        "sep": "\x06\x16",
+        "visibility_timeout": max(3600, TRIX_MAX_TIMER + 600),
+        "health_check_interval": 10,
+        "socket_connect_timeout": TRIX_BROKER_TIMEOUT,
+        "socket_timeout": 15,  # above the 1 s BRPOP wait and the health check's interval
+        "socket_keepalive": True,
+        "retry_on_timeout": True,
+    }
 CELERY_TASK_DEFAULT_PRIORITY = 6  # every task not sent with its own priority
 TRIX_TOURNAMENT_TASK_PRIORITY = 0  # tournaments/dispatch.py: ahead of the tables' tasks
 
@@ -360,8 +420,6 @@ for _name in ("TRIX_MAX_STAKE", "TRIX_DEMO_PAYMENT_LIMIT"):
         raise RuntimeError(
             f"{_name} must be from 1 to {_MAX_AMOUNT} minor units (wallet.inputs.MAX_AMOUNT)"
         )
-# The longest timer a table may set, in seconds (a staked table must set all three).
-TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 # The wallet page's demo deposit/withdraw forms (wallet.payments.DemoProvider: no real money).
 # On by default where DEBUG is (./dev run); a production site (DJANGO_DEBUG=0) turns it off.
 TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
@@ -379,6 +437,11 @@ TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long 
 # tables' state and the tournaments' live polls; above it a poll is answered at once
 # (games/waits.py). Counted in the cache (TRIX_CACHE_URL: across processes).
 TRIX_WAITS_PER_CLIENT = int(os.environ.get("TRIX_WAITS_PER_CLIENT", "4"))
+# /health/ (trix_site/health.py) answers 503 when the beat's last completed sweep is older than
+# this many seconds: no worker consumes (or no beat runs), so tables and timers are frozen.
+TRIX_HEALTH_SWEEP_MAX_AGE = float(
+    os.environ.get("TRIX_HEALTH_SWEEP_MAX_AGE", str(max(60.0, 6 * TRIX_SWEEP_SECONDS)))
+)
 # Tournaments (tournaments app; rules and running it: docs/tournaments.md).
 # Seconds after a round opens by which a seated player must have looked at their table
 # (Seat.checked_in_at) or acted; later and never acted = a no-show, last at that table.
@@ -415,5 +478,4 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")
-CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

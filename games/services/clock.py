@@ -27,7 +27,7 @@ from games.engine.bots import make_bot
 from games.engine.match import default_action, forced_action
 from games.engine.observation import observe
 from games.errors import BadRequest, NotFound
-from games.models import ActionStatus, MatchRecord, Table, TableAction, TableStatus
+from games.models import ActionStatus, Heartbeat, MatchRecord, Table, TableAction, TableStatus
 from games.policy import policy
 from games.services import actions, changes, dispatch, fast_turn
 
@@ -217,8 +217,10 @@ def _own_action(table: Table, seat: int, source: str, action: dict, due) -> Tabl
 
 
 def sweep() -> dict[str, int]:
-    """Beat: re-send lost wake-ups, pending actions and pot payments. Returns counts
-    (``woken``, ``pending``, ``settling``)."""
+    """Beat: re-send lost wake-ups, pending actions and pot payments (among them every send
+    that found no broker after its commit: :mod:`games.services.dispatch`), then record the
+    time in :class:`Heartbeat` (``Heartbeat.SWEEP``; its age is the health endpoint's sign of
+    a worker that is not consuming). Returns counts (``woken``, ``pending``, ``settling``)."""
     now = timezone.now()
     # A wake-up overdue by less than TRIX_SWEEP_LATE is still queued, not lost: re-sending
     # it would only add no-op tasks to a busy queue.
@@ -241,4 +243,5 @@ def sweep() -> dict[str, int]:
     ).values_list("pk", flat=True):
         dispatch.resend_pay_pot(table_id)
         settling += 1
+    Heartbeat.objects.update_or_create(name=Heartbeat.SWEEP, defaults={"at": timezone.now()})
     return {"woken": woken, "pending": pending, "settling": settling}

@@ -1,7 +1,10 @@
 """Every message the table services send: the only importer of :mod:`games.tasks`.
 
 Sends made inside a change's transaction go out only after it commits
-(``transaction.on_commit``), so a worker never looks at a change that was rolled back:
+(``transaction.on_commit``), so a worker never looks at a change that was rolled back. They
+are ``robust``: a send that fails after the commit (the broker is down) is logged and does not
+fail the request, whose change is saved; the beat's sweep re-sends what it finds waiting (a
+wake-up overdue by ``TRIX_SWEEP_LATE``, an action pending for 2 s, a finished table not paid):
 
 - :func:`send_wake`: look at the table at its ``wake_at`` (a bot's turn, a timeout, the next
   deal; :mod:`games.services.clock`);
@@ -36,17 +39,17 @@ def send_wake(table: Table) -> None:
         else:
             tasks.wake.delay(table_id, version)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)
 
 
 def send_action(action_id) -> None:
     """After commit, ask a worker to apply the action ``action_id`` (a UUID)."""
-    transaction.on_commit(lambda: tasks.apply_action.delay(str(action_id)))
+    transaction.on_commit(lambda: tasks.apply_action.delay(str(action_id)), robust=True)
 
 
 def send_pay_pot(table_id: int) -> None:
     """After commit, ask a worker to pay table ``table_id``'s pot."""
-    transaction.on_commit(lambda: tasks.pay_pot.delay(table_id))
+    transaction.on_commit(lambda: tasks.pay_pot.delay(table_id), robust=True)
 
 
 def announce_end(table: Table) -> None:

@@ -10,8 +10,7 @@ import pytest
 from games import services
 from games.models import Deal, Table, TableEvent
 from tests.games.helpers import wait_finished, wait_until
-from tests.worker import Worker
-from trix_site.celery import app
+from tests.worker import Worker, use_queue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,8 +54,7 @@ def test_a_killed_worker_loses_nothing(worker, django_user_model):
     # The uninterrupted run plays on the session's worker meanwhile.
     clean = _table(user)
     queue = f"trix-crash-{uuid.uuid4().hex[:8]}"
-    old = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
+    old = use_queue(queue)
     first = second = None
     try:
         first = Worker(queue)
@@ -72,7 +70,7 @@ def test_a_killed_worker_loses_nothing(worker, django_user_model):
         for w in (first, second):
             if w is not None:
                 w.stop()
-        app.conf.task_default_queue = old
+        use_queue(old)
     a, b = Table.objects.get(pk=crashed), Table.objects.get(pk=clean)
     assert a.result == b.result
     assert a.version == b.version

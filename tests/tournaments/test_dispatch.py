@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 
 from games import tasks as table_tasks
+from tests.worker import use_queue
 from tournaments import dispatch
 from trix_site.celery import app
 
@@ -17,10 +18,9 @@ from trix_site.celery import app
 def private_queue():
     """The tasks of this test go to a queue nobody consumes; read here, then deleted."""
     queue = f"trix-prio-{uuid.uuid4().hex[:8]}"
-    old = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
+    old = use_queue(queue)
     yield queue
-    app.conf.task_default_queue = old
+    use_queue(old)
     with app.connection_for_write() as conn:
         conn.SimpleQueue(queue).clear()
 

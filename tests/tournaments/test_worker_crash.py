@@ -15,10 +15,9 @@ import pytest
 
 from games.models import Table
 from tests.tournaments.helpers import QUICK, check_finished, check_in_everyone, run_until
-from tests.worker import Worker
+from tests.worker import Worker, use_queue
 from tournaments import services
 from tournaments.models import Round, RoundTable, Status, Tournament
-from trix_site.celery import app
 from wallet.models import Transaction
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,13 +47,12 @@ def _slow_successes(worker: Worker, task: str, at_least: float) -> list[float]:
 def own_queue(worker):
     """Tasks of this test go to a queue of its own (the crashing worker and its successor)."""
     queue = f"trix-tcrash-{uuid.uuid4().hex[:8]}"
-    old = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
+    old = use_queue(queue)
     workers: list[Worker] = []
     yield queue, workers
     for w in workers:
         w.stop()
-    app.conf.task_default_queue = old
+    use_queue(old)
 
 
 def _event(make_tournament, player, count: int):

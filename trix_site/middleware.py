@@ -1,0 +1,48 @@
+"""A request that finds the broker or a Redis cache down answers a clear 503, never a 500.
+
+Sends after a commit do not get here (``games.services.dispatch``: ``on_commit(...,
+robust=True)``, re-sent by the sweep) and the configured cache ignores its errors
+(``settings.redis_cache``); this catches what is left: a send or a cache call made before any
+change was saved, or a cache configured without ``IGNORE_EXCEPTIONS``. Under ``/api/`` the
+answer is the API's error shape ``{"error", "code": "unavailable"}``, elsewhere plain text;
+both with ``Retry-After``."""
+
+from __future__ import annotations
+
+import logging
+
+from django.http import HttpResponse, JsonResponse
+from kombu.exceptions import OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from games.api.middleware import API_PREFIX
+
+logger = logging.getLogger(__name__)
+
+OUTAGES = (OperationalError, RedisConnectionError, RedisTimeoutError)
+"""The exceptions of a broker or a Redis that does not answer."""
+
+RETRY_AFTER = "5"  # seconds
+MESSAGE = "the service is briefly unavailable (a backing service is down); try again shortly"
+
+
+class ServiceUnavailableMiddleware:
+    """Put it early in ``MIDDLEWARE`` (exceptions reach the earliest middleware last)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OUTAGES):
+            return None
+        logger.error("%s %s: %r", request.method, request.path, exception)
+        if request.path.startswith(API_PREFIX):
+            response = JsonResponse({"error": MESSAGE, "code": "unavailable"}, status=503)
+        else:
+            response = HttpResponse(MESSAGE, status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = RETRY_AFTER
+        return response
