@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import shuffles
+from games import sealing, shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
 from games.models import Seat, Table, TableAction, TableStatus
@@ -296,6 +296,22 @@ def check_parameters(
     }
 
 
+def _draw_context(t: Tournament) -> str:
+    return f"draw:{t.ref}"
+
+
+def seal_draw_secret(t: Tournament, secret: bytes) -> str:
+    """The draw secret (32 bytes) of saved tournament ``t`` sealed for the database
+    (:mod:`games.sealing`; associated data ``draw:tournament:<id>``)."""
+    return sealing.seal(secret, context=_draw_context(t))
+
+
+def open_draw_secret(t: Tournament) -> bytes:
+    """The draw secret of ``t`` (32 bytes), server only: revealed at the start. Raises
+    :class:`games.sealing.SealError` when it does not open."""
+    return sealing.unseal(t.draw_secret, context=_draw_context(t))
+
+
 def create_tournament(
     *,
     by: Any,
@@ -357,10 +373,12 @@ def create_tournament(
         t = Tournament.objects.create(
             **fields,
             status=Status.DRAFT if draft else Status.REGISTRATION,
-            draw_secret=secret.hex(),
             draw_commitment=draw.commitment(secret),
             created_by=by,
         )
+        # Sealed for this tournament: its id (the associated data) is known after the INSERT.
+        t.draw_secret = seal_draw_secret(t, secret)
+        t.save(update_fields=["draw_secret"])
         _record(t, by, "create", "", name=t.name)
     return t
 
@@ -652,10 +670,10 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
                 f"{len(units)} {unit} at the start, below the minimum of {t.min_entrants}",
             )
             return t
-        secret = bytes.fromhex(t.draw_secret)
+        secret = open_draw_secret(t)
         entrants = [e["entrant"] for e in t.entrants]
         seeds = {e["entrant"]: e["client_seed"] for e in t.entrants}
-        t.draw_seed = t.draw_secret
+        t.draw_seed = secret.hex()
         t.draw_key = draw.draw_key(
             secret=secret, event=t.ref, entrants=entrants, client_seeds=seeds
         ).hex()

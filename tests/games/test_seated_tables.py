@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import services
+from games import services, shuffles
 from games.engine import Options
 from games.errors import BadRequest
 from games.models import MatchRecord, Seat, Table, TableEvent
@@ -72,6 +72,12 @@ TABLE_FIELDS = [
 """Every field of a table but its id and its timestamps (compared for being set below)."""
 
 
+def _opened(stored: dict) -> tuple:
+    """A stored shuffle state without its sealed text, and what it shows once opened."""
+    chain = {k: v for k, v in stored["chain"].items() if k != "sealed"}
+    return {**stored, "chain": chain}, shuffles.public(stored)
+
+
 def _rows(table_id: int) -> dict:
     """What a table is in the database, ids and timestamps left out."""
     table = Table.objects.get(pk=table_id)
@@ -88,7 +94,8 @@ def _rows(table_id: int) -> dict:
             (e.version, e.type, e.payload, e.visible_to, e.log)
             for e in TableEvent.objects.filter(table_id=table_id).order_by("version")
         ],
-        "record": (record.state, record.state_version, record.shuffle),
+        # The shuffle state as it opens (its sealed text has a fresh nonce each time).
+        "record": (record.state, record.state_version, _opened(record.shuffle)),
     }
 
 

@@ -42,7 +42,8 @@ def test_only_staff_create_and_bad_parameters_are_named(player, make_tournament,
     refused(BadRequest, "table options", make_tournament, options={"speed": 3})
     t = make_tournament(variant="complex_partner", format="knockout", advance=2)
     assert t.team_mode and t.advance == 1 and t.status == Status.REGISTRATION
-    assert t.draw_commitment and len(t.draw_secret) == 64
+    assert t.draw_commitment and t.draw_secret.startswith("trix-seal/1:")  # sealed at rest
+    assert len(services.open_draw_secret(t)) == 32
     assert AdminAction.objects.filter(tournament=t, action="create", by=staff).exists()
 
 
@@ -188,7 +189,9 @@ def test_the_secret_is_not_shown_before_the_reveal(player, make_tournament):
     t = make_tournament()
     detail = selectors.tournament_detail(t.pk)
     assert detail["draw_commitment"] == t.draw_commitment
-    assert detail["draw_seed"] is None and t.draw_secret not in str(detail)
+    secret = services.open_draw_secret(t).hex()
+    assert detail["draw_seed"] is None and secret not in str(detail)
+    assert t.draw_secret not in str(detail)
     assert selectors.draw_record(t.pk) is None
 
 
