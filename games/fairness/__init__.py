@@ -1,7 +1,7 @@
 """Verifiable shuffles: commit-reveal seeds, the ``trix-shuffle/1`` shuffle and its checks.
 
-Pure Python (``hashlib``, ``hmac``, ``secrets``; the card codes of ``games.engine.cards``), no
-Django, so ``trix verify`` runs anywhere.
+Pure Python (``hashlib``, ``hmac``, ``secrets``, ``cryptography`` for Ed25519; the card codes of
+``games.engine.cards``), no Django, so ``trix verify`` runs anywhere.
 The construction, its limits and test vectors are in ``docs/fairness.md``.
 
 - ``stream``: HMAC-SHA256 counter-mode stream, unbiased ``below(n)``, Fisher-Yates (reusable
@@ -10,6 +10,9 @@ The construction, its limits and test vectors are in ``docs/fairness.md``.
   each revealed only after its deal ended.
 - ``shuffle``: ``shuffle()`` and ``deal_hands()`` of ``trix-shuffle/1``.
 - ``match``: ``MatchShuffle``, the fairness state of one match (what a table stores).
+- ``canonical``: the canonical JSON bytes that are hashed and signed.
+- ``receipt``: the match-start receipt ``trix-receipt/1`` and the site's Ed25519 signatures.
+- ``transparency``: the public hash-chained log ``trix-log/1`` of commitments, receipts, draws.
 - ``verify``: ``verify_record``, ``verify_match``, the public payloads, ``verify_cli``.
 - ``draw``: the tournament seating draw ``trix-draw/1`` (commitment, key, draw order).
 - ``seating``: knockout and Swiss seating, standings, the ``trix-draw/1`` record and its

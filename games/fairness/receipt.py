@@ -1,0 +1,224 @@
+"""The match-start receipt ``trix-receipt/1`` and the site's Ed25519 signatures.
+
+When the fourth seat of a match is taken and its client seeds lock, the site issues a receipt
+naming everything the match's deals depend on (match id, algorithm, commitment, deal count,
+variant and options, the four client seeds, the time) and signs its canonical bytes
+(``games.fairness.canonical``) with the site's Ed25519 key (RFC 8032). Every deal record of
+the match carries the receipt and its signature, and the public log holds it
+(``games.fairness.transparency``), so a match rebuilt afterwards from its last revealed seed,
+with other client seeds, no longer matches what was signed and logged at the start.
+
+Signatures are 64 bytes written as 128 lower-case hex digits; public keys are the 32 raw
+bytes of RFC 8032 as 64 hex digits. The site's key: ``TRIX_SIGNING_KEY``; its public half is
+served at ``/fairness/public-key.json``. Spec and test vectors: ``docs/fairness.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from games.fairness.canonical import canonical_bytes, sha256_hex
+from games.fairness.errors import FairnessError
+from games.fairness.shuffle import SEATS
+from games.fairness.stream import check_index, check_text
+
+__all__ = [
+    "RECEIPT_FORMAT",
+    "build_receipt",
+    "check_receipt",
+    "check_signature",
+    "key_id",
+    "load_private_key",
+    "load_public_key",
+    "new_private_key",
+    "private_key_text",
+    "public_key_hex",
+    "receipt_hash",
+    "sign",
+]
+
+RECEIPT_FORMAT = "trix-receipt/1"
+"""The receipt's format name; a change to its fields or meaning gets a new name."""
+
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+_FIELDS = {
+    "format": str,
+    "match_id": str,
+    "algorithm": str,
+    "commitment": str,
+    "deals": int,
+    "variant": str,
+    "options": dict,
+    "client_seeds": dict,
+    "issued_at": str,
+}
+
+
+def check_hex(value: object, field: str, digits: int = 64) -> str:
+    """``value`` if it is ``digits`` lower-case hex digits, else FairnessError naming ``field``."""
+    if not (isinstance(value, str) and re.fullmatch(f"[0-9a-f]{{{digits}}}", value)):
+        raise FairnessError(f"{field} must be {digits} lower-case hex digits")
+    return value
+
+
+def check_time(value: object, field: str) -> str:
+    """``value`` if it is a UTC time ``YYYY-MM-DDTHH:MM:SSZ``, else FairnessError."""
+    if not (isinstance(value, str) and _TIME.fullmatch(value)):
+        raise FairnessError(f"{field} must be a UTC time written YYYY-MM-DDTHH:MM:SSZ")
+    return value
+
+
+def build_receipt(
+    *,
+    match_id: str,
+    algorithm: str,
+    commitment: str,
+    deals: int,
+    variant: str,
+    options: Mapping[str, Any],
+    client_seeds: Sequence[str],
+    issued_at: str,
+) -> dict[str, Any]:
+    """The receipt of a match whose client seeds just locked (a dict, see ``docs/fairness.md``).
+
+    ``client_seeds``: the four seats' seeds in seat order (bots ``"bot"``); ``issued_at``:
+    ``YYYY-MM-DDTHH:MM:SSZ``. Raises FairnessError for any malformed field."""
+    if isinstance(client_seeds, str | bytes) or len(client_seeds) != SEATS:
+        raise FairnessError(f"a receipt needs exactly {SEATS} client seeds")
+    receipt = {
+        "format": RECEIPT_FORMAT,
+        "match_id": match_id,
+        "algorithm": algorithm,
+        "commitment": commitment,
+        "deals": deals,
+        "variant": variant,
+        "options": dict(options),
+        "client_seeds": {str(seat): seed for seat, seed in enumerate(client_seeds)},
+        "issued_at": issued_at,
+    }
+    check_receipt(receipt)
+    return receipt
+
+
+def check_receipt(receipt: object) -> dict[str, Any]:
+    """Return ``receipt`` if it is a well-formed ``trix-receipt/1``, else raise FairnessError
+    naming the first bad field (``receipt.<field>``). Does not check any signature."""
+    if not isinstance(receipt, dict):
+        raise FairnessError("receipt must be a JSON object")
+    missing = sorted(set(_FIELDS) - set(receipt))
+    extra = sorted(set(receipt) - set(_FIELDS))
+    if missing:
+        raise FairnessError(f"receipt: missing {', '.join(missing)}")
+    if extra:
+        raise FairnessError(f"receipt: unknown field {', '.join(extra)}")
+    for field, kind in _FIELDS.items():
+        value = receipt[field]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise FairnessError(f"receipt.{field} must be a {kind.__name__}")
+    if receipt["format"] != RECEIPT_FORMAT:
+        raise FairnessError(f"receipt.format must be {RECEIPT_FORMAT!r}")
+    check_text(receipt["match_id"], "receipt.match_id")
+    check_text(receipt["algorithm"], "receipt.algorithm")
+    check_text(receipt["variant"], "receipt.variant")
+    check_hex(receipt["commitment"], "receipt.commitment")
+    check_index(receipt["deals"], "receipt.deals")
+    canonical_bytes(receipt["options"])
+    seeds = receipt["client_seeds"]
+    if sorted(seeds) != [str(seat) for seat in range(SEATS)]:
+        raise FairnessError(f"receipt.client_seeds must have the seats 0..{SEATS - 1}")
+    for seat, seed in seeds.items():
+        check_text(seed, f"receipt.client_seeds.{seat}")
+    check_time(receipt["issued_at"], "receipt.issued_at")
+    return receipt
+
+
+def receipt_hash(receipt: Mapping[str, Any]) -> str:
+    """The receipt's id: hex SHA-256 of its canonical bytes."""
+    return sha256_hex(dict(receipt))
+
+
+# --- Ed25519 keys and signatures ------------------------------------------------------------
+
+
+def new_private_key() -> Ed25519PrivateKey:
+    """A fresh Ed25519 signing key (for the embedded default and tests)."""
+    return Ed25519PrivateKey.generate()
+
+
+def load_private_key(text: str) -> Ed25519PrivateKey:
+    """A signing key from 64 hex digits (the raw 32-byte RFC 8032 secret) or a PEM PKCS#8
+    block. Raises FairnessError (never echoing the key) when it is neither."""
+    text = text.strip()
+    if re.fullmatch(r"[0-9a-fA-F]{64}", text):
+        return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(text))
+    try:
+        key = serialization.load_pem_private_key(text.encode(), password=None)
+    except (ValueError, TypeError):
+        raise FairnessError("the signing key must be 64 hex digits or a PEM Ed25519 key") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise FairnessError("the signing key is not an Ed25519 key")
+    return key
+
+
+def private_key_text(key: Ed25519PrivateKey) -> str:
+    """The raw 32-byte secret of ``key`` as 64 hex digits (what ``load_private_key`` reads)."""
+    raw = key.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+    return raw.hex()
+
+
+def _public(key: Ed25519PrivateKey | Ed25519PublicKey) -> Ed25519PublicKey:
+    return key.public_key() if isinstance(key, Ed25519PrivateKey) else key
+
+
+def public_key_hex(key: Ed25519PrivateKey | Ed25519PublicKey) -> str:
+    """The 32 raw bytes of the public key (RFC 8032) as 64 hex digits."""
+    raw = _public(key).public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return raw.hex()
+
+
+def load_public_key(text: str) -> Ed25519PublicKey:
+    """A public key from 64 hex digits (raw RFC 8032 bytes) or a PEM SubjectPublicKeyInfo.
+    Raises FairnessError when it is neither."""
+    text = text.strip()
+    if re.fullmatch(r"[0-9a-fA-F]{64}", text):
+        return Ed25519PublicKey.from_public_bytes(bytes.fromhex(text))
+    try:
+        key = serialization.load_pem_public_key(text.encode())
+    except (ValueError, TypeError):
+        raise FairnessError("the public key must be 64 hex digits or a PEM Ed25519 key") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise FairnessError("the public key is not an Ed25519 key")
+    return key
+
+
+def key_id(key: Ed25519PrivateKey | Ed25519PublicKey) -> str:
+    """A short name of a key: the first 16 hex digits of SHA-256 of its raw public bytes."""
+    return hashlib.sha256(bytes.fromhex(public_key_hex(key))).hexdigest()[:16]
+
+
+def sign(payload: Mapping[str, Any], private_key: Ed25519PrivateKey) -> str:
+    """The Ed25519 signature (128 hex digits) of ``canonical_bytes(payload)``."""
+    return private_key.sign(canonical_bytes(dict(payload))).hex()
+
+
+def check_signature(
+    payload: Mapping[str, Any], signature: object, public_key: Ed25519PublicKey
+) -> None:
+    """Raise FairnessError unless ``signature`` (128 hex digits) is ``public_key``'s
+    Ed25519 signature of ``canonical_bytes(payload)``."""
+    check_hex(signature, "signature", 128)
+    try:
+        _public(public_key).verify(bytes.fromhex(signature), canonical_bytes(dict(payload)))
+    except InvalidSignature:
+        raise FairnessError("the signature does not match the site's public key") from None

@@ -1,0 +1,176 @@
+"""The public transparency log ``trix-log/1``: an append-only, hash-chained list of every
+match commitment, every match-start receipt and every tournament draw.
+
+Each entry holds the hash of the one before, so changing, removing or reordering any entry
+changes every hash after it: a head hash saved by anyone at any time (``log_head``) exposes a
+rewritten past. Entries (``docs/fairness.md``, "The transparency log")::
+
+    {"index": i, "prev": <hash of entry i-1, or GENESIS>, "kind": <kind>, "body": {...},
+     "logged_at": "YYYY-MM-DDTHH:MM:SSZ"}
+    hash(entry) = hex SHA-256 of canonical_bytes(entry)
+
+Kinds and bodies:
+
+- ``match-commitment``: ``{"match_id", "algorithm", "commitment", "deals"}`` (a table created);
+- ``match-receipt``: ``{"receipt": {...}, "signature": hex}`` (a match started;
+  ``games.fairness.receipt``);
+- ``draw-commitment``: ``{"event", "algorithm": "trix-draw/1", "commitment"}`` (a tournament
+  created);
+- ``draw-key``: ``{"event", "commitment", "server_seed", "entrants_hash"}`` (its draw made;
+  ``entrants_hash`` is ``sha256_hex`` of the draw record's ``entrants`` list).
+
+Pure Python; the site keeps the log in ``games.models`` and serves it at
+``/fairness/log.jsonl`` with its signed head at ``/fairness/log-head.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.fairness.canonical import sha256_hex
+from games.fairness.errors import FairnessError
+from games.fairness.receipt import check_hex, check_receipt, check_time, receipt_hash
+from games.fairness.stream import check_text
+
+__all__ = [
+    "GENESIS",
+    "HEAD_FORMAT",
+    "KINDS",
+    "LOG_FORMAT",
+    "check_entry",
+    "entry_hash",
+    "find_receipt",
+    "log_head",
+    "next_entry",
+    "parse_log",
+    "verify_log",
+]
+
+LOG_FORMAT = "trix-log/1"
+HEAD_FORMAT = "trix-log-head/1"
+GENESIS = "0" * 64
+"""The ``prev`` of the first entry (index 0), and the head of an empty log."""
+
+KINDS: dict[str, frozenset[str]] = {
+    "match-commitment": frozenset({"match_id", "algorithm", "commitment", "deals"}),
+    "match-receipt": frozenset({"receipt", "signature"}),
+    "draw-commitment": frozenset({"event", "algorithm", "commitment"}),
+    "draw-key": frozenset({"event", "commitment", "server_seed", "entrants_hash"}),
+}
+"""Each kind of entry and the exact fields of its body."""
+
+_ENTRY_FIELDS = frozenset({"index", "prev", "kind", "body", "logged_at"})
+
+
+def entry_hash(entry: Mapping[str, Any]) -> str:
+    """Hex SHA-256 of the entry's canonical bytes (64 digits)."""
+    return sha256_hex(dict(entry))
+
+
+def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
+    """Return ``entry`` if it is a well-formed log entry, else FairnessError naming ``where``
+    and the field. Does not check the chain (``verify_log`` does)."""
+    if not isinstance(entry, dict):
+        raise FairnessError(f"{where}: must be a JSON object")
+    if set(entry) != _ENTRY_FIELDS:
+        raise FairnessError(f"{where}: fields must be {', '.join(sorted(_ENTRY_FIELDS))}")
+    index = entry["index"]
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise FairnessError(f"{where}: index must be a whole number from 0")
+    check_hex(entry["prev"], f"{where}: prev")
+    check_time(entry["logged_at"], f"{where}: logged_at")
+    kind, body = entry["kind"], entry["body"]
+    if kind not in KINDS:
+        raise FairnessError(f"{where}: kind must be one of {', '.join(sorted(KINDS))}")
+    if not isinstance(body, dict) or set(body) != KINDS[kind]:
+        raise FairnessError(
+            f"{where}: a {kind} body has the fields {', '.join(sorted(KINDS[kind]))}"
+        )
+    if kind == "match-receipt":
+        check_receipt(body["receipt"])
+        check_hex(body["signature"], f"{where}: signature", 128)
+    else:
+        check_hex(body["commitment"], f"{where}: commitment")
+        if kind == "match-commitment":
+            check_text(body["match_id"], f"{where}: match_id")
+            check_text(body["algorithm"], f"{where}: algorithm")
+            deals = body["deals"]
+            if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+                raise FairnessError(f"{where}: deals must be a whole number from 1")
+        else:
+            check_text(body["event"], f"{where}: event")
+        if kind == "draw-commitment" and body["algorithm"] != "trix-draw/1":
+            raise FairnessError(f"{where}: algorithm must be 'trix-draw/1'")
+        if kind == "draw-key":
+            check_hex(body["server_seed"], f"{where}: server_seed")
+            check_hex(body["entrants_hash"], f"{where}: entrants_hash")
+    return entry
+
+
+def next_entry(
+    *, prev: Mapping[str, Any] | None, kind: str, body: Mapping[str, Any], logged_at: str
+) -> dict[str, Any]:
+    """The entry that follows ``prev`` (``None`` for the first entry). Raises FairnessError
+    for an unknown kind or a malformed body."""
+    entry = {
+        "index": 0 if prev is None else prev["index"] + 1,
+        "prev": GENESIS if prev is None else entry_hash(prev),
+        "kind": kind,
+        "body": dict(body),
+        "logged_at": logged_at,
+    }
+    return check_entry(entry, f"entry {entry['index']}")
+
+
+def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
+    """Check a whole log from index 0 and return its head hash (``GENESIS`` when empty).
+
+    Raises FairnessError naming the first entry that is malformed, out of place (index not
+    0, 1, 2, ...) or whose ``prev`` is not the hash of the entry before it."""
+    head, expected = GENESIS, 0
+    for entry in entries:
+        where = f"log entry {expected}"
+        check_entry(entry, where)
+        if entry["index"] != expected:
+            raise FairnessError(
+                f"{where}: has index {entry['index']} (an entry is missing or moved)"
+            )
+        if entry["prev"] != head:
+            raise FairnessError(f"{where}: prev is not the hash of entry {expected - 1}")
+        head, expected = entry_hash(entry), expected + 1
+    return head
+
+
+def parse_log(text: str) -> list[dict[str, Any]]:
+    """The entries of a JSON-lines log (one object per non-empty line). Raises FairnessError
+    naming the line that is not a JSON object."""
+    entries = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except (ValueError, RecursionError):
+            raise FairnessError(f"log line {number}: not JSON") from None
+        if not isinstance(entry, dict):
+            raise FairnessError(f"log line {number}: not a JSON object")
+        entries.append(entry)
+    return entries
+
+
+def log_head(size: int, head: str) -> dict[str, Any]:
+    """The payload the site signs to publish its head: ``{"format": "trix-log-head/1",
+    "size": n, "head": hex}`` (sign it with ``games.fairness.receipt.sign``)."""
+    return {"format": HEAD_FORMAT, "size": size, "head": check_hex(head, "head")}
+
+
+def find_receipt(entries: Iterable[Mapping[str, Any]], receipt_id: str) -> dict[str, Any] | None:
+    """The ``match-receipt`` entry whose receipt hashes to ``receipt_id``, or ``None``."""
+    for entry in entries:
+        if entry.get("kind") == "match-receipt" and isinstance(entry.get("body"), dict):
+            receipt = entry["body"].get("receipt")
+            if isinstance(receipt, dict) and receipt_hash(receipt) == receipt_id:
+                return dict(entry)
+    return None
