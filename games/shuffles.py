@@ -35,6 +35,8 @@ from games.fairness import (
     validate_client_seed,
 )
 from games.fairness.errors import FairnessError
+from games.fairness.receipt import build_receipt
+from games.fairness.shuffle import ALGORITHM
 from games.sealing import SealError, seal, unseal
 
 __all__ = [
@@ -48,7 +50,9 @@ __all__ = [
     "end_deal",
     "hands",
     "lock_client_seeds",
+    "announced",
     "public",
+    "receipt",
     "reseal",
     "seal_plain",
     "shuffle_block",
@@ -136,10 +140,57 @@ def end_deal(private: dict[str, Any], deal_number: int) -> dict[str, Any]:
     return _store(shuffle)
 
 
-def shuffle_block(private: dict[str, Any], deal_number: int) -> dict[str, Any]:
-    """The ``"shuffle"`` object of an ended deal's record (commitment, revealed seed, client
-    seeds, algorithm). Raises ``RevealRefused`` before the deal ended."""
-    return _open(private).shuffle_record(deal_number)
+def shuffle_block(
+    private: dict[str, Any],
+    deal_number: int,
+    *,
+    receipt: dict[str, Any] | None = None,
+    signature: str = "",
+) -> dict[str, Any]:
+    """The ``"shuffle"`` object of an ended deal's record: algorithm, match id, deal number,
+    commitment, revealed seed, client seeds, the match's deal count ``deals`` and, for a
+    match started with one, its signed receipt (``receipt``, ``signature``; issue 12).
+    Raises ``RevealRefused`` before the deal ended."""
+    shuffle = _open(private)
+    block = {**shuffle.shuffle_record(deal_number), "deals": shuffle.deals}
+    if receipt is not None:
+        block.update(receipt=receipt, signature=signature)
+    return block
+
+
+def announced(private: dict[str, Any]) -> dict[str, Any]:
+    """What a table's creation announces (the ``match-commitment`` log entry's body):
+    ``{"match_id", "algorithm", "commitment", "deals"}``, read without opening the secret."""
+    chain = private["chain"]
+    return {
+        "match_id": private["match_id"],
+        "algorithm": ALGORITHM,
+        "commitment": chain["commitment"],
+        "deals": chain["length"],
+    }
+
+
+def receipt(
+    private: dict[str, Any], *, variant: str, options: dict[str, Any], issued_at: str
+) -> dict[str, Any]:
+    """The match-start receipt ``trix-receipt/1`` of a match whose client seeds are locked:
+    match id, algorithm, commitment, deal count, ``variant``, ``options`` (the table's),
+    the four client seeds and ``issued_at`` (``YYYY-MM-DDTHH:MM:SSZ``). Public only; the
+    caller signs it (``games.signing``). Raises ``StateError`` before the seeds lock."""
+    shuffle = _open(private)
+    seeds = shuffle.client_seeds
+    if seeds is None:
+        raise FairnessError("no receipt before the client seeds are locked")
+    return build_receipt(
+        match_id=shuffle.match_id,
+        algorithm=ALGORITHM,
+        commitment=shuffle.commitment,
+        deals=shuffle.deals,
+        variant=variant,
+        options=options,
+        client_seeds=list(seeds),
+        issued_at=issued_at,
+    )
 
 
 def public(private: dict[str, Any]) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from games import sealing, shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
 from games.models import Seat, Table, TableAction, TableStatus
+from games.services import fairness_log
 from tournaments import dispatch, progress
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound, TournamentError
 from tournaments.models import (
@@ -379,6 +380,9 @@ def create_tournament(
         # Sealed for this tournament: its id (the associated data) is known after the INSERT.
         t.draw_secret = seal_draw_secret(t, secret)
         t.save(update_fields=["draw_secret"])
+        fairness_log.append(
+            [fairness_log.draw_commitment(event=t.ref, commitment=t.draw_commitment)]
+        )
         _record(t, by, "create", "", name=t.name)
     return t
 
@@ -681,6 +685,20 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
         t.status = Status.RUNNING
         t.started_at = now
         _save(t, "draw_seed", "draw_key", "prize_bps_at_start", "status", "started_at")
+        fairness_log.append(
+            [
+                fairness_log.draw_key(
+                    event=t.ref,
+                    commitment=t.draw_commitment,
+                    server_seed=t.draw_seed,
+                    # The draw record's "entrants" list (games.fairness.seating.build_record).
+                    entrants=[
+                        {"entrant": e, "client_seed": seeds[e]}
+                        for e in draw.sorted_entrants(list(seeds))
+                    ],
+                )
+            ]
+        )
         dispatch.send_on_commit("advance", t.pk)
     return t
 
