@@ -138,6 +138,18 @@ def _check_window(t: Tournament, now: datetime) -> None:
         )
 
 
+def _require_own_seed(t: Tournament, client_seed: Any) -> None:
+    """A tournament with an entry fee takes no entrant without the client seed they chose
+    (issue 12: the server never makes a staked entrant's seed; a free event makes one).
+    Raises :class:`BadRequest`."""
+    if client_seed is None and t.entry_fee > 0:
+        raise BadRequest(
+            f"{t.name} has an entry fee: send your client seed (client_seed, 1 to 64 printable "
+            "ASCII characters you chose; the tournament page makes one in your browser), so "
+            "the server alone never decides the seating or your cards"
+        )
+
+
 def _seed(client_seed: Any) -> str:
     try:
         return shuffles.clean_client_seed(client_seed)
@@ -406,8 +418,9 @@ def open_registration(*, tournament_id: int, by: Any) -> Tournament:
 def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """Enter ``by`` in the tournament and move the entry fee into its escrow.
 
-    ``client_seed`` (1..64 printable ASCII; a fresh one if None) is mixed into the seating
-    draw. In a partnership event the player starts a team of one and invites a partner with
+    ``client_seed`` (1..64 printable ASCII) is mixed into the seating draw and the player's
+    tables; required when the tournament has an entry fee (a free one makes a fresh one if
+    None). In a partnership event the player starts a team of one and invites a partner with
     :func:`invite_partner`. Refused (nothing written): already registered, account
     suspended, outside the registration window, full, not enough funds. Raises
     :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
@@ -422,6 +435,7 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
         if _unit_count(t) >= t.capacity:
             unit = "teams" if t.team_mode else "entrants"
             raise Conflict(f"{t.name} is full ({t.capacity} {unit})", "full")
+        _require_own_seed(t, client_seed)
         if entry is None:
             entry = Entry(tournament=t, user=by, attempt=1)
         else:  # registering again after unregistering: a new fee, a new key
@@ -521,6 +535,7 @@ def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> E
             )
         if team.members.count() != 1:
             raise Conflict("this team has no place for you any more", "team_complete")
+        _require_own_seed(t, client_seed)
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is None:
             entry = Entry(tournament=t, user=by, attempt=1)

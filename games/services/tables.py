@@ -408,9 +408,11 @@ def _open_seat(table: Table, seat_no: int) -> Seat:
 def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None) -> Table:
     """Seat ``user`` at ``seat`` (0..3) with their client seed, staking the table's stake.
 
-    When the fourth seat fills, the match starts (a worker deals). Raises
+    ``client_seed`` is required where the table's policy says so (staked tables: the server
+    never chooses a staked seat's seed); at a casual table the server makes one if it is
+    None. When the fourth seat fills, the match starts (a worker deals). Raises
     :class:`Conflict` (seat taken, already seated, match started), :class:`BadRequest`
-    (bad seed, short balance)."""
+    (bad or missing seed, short balance)."""
     try:
         seed = shuffles.clean_client_seed(client_seed)
     except shuffles.FairnessError as exc:
@@ -418,6 +420,13 @@ def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None)
     with transaction.atomic():
         table = changes.lock_table(table_id)
         row = _open_seat(table, seat)
+        if client_seed is None and policy(table.kind).client_seed_required:
+            raise BadRequest(
+                f"a {table.kind} table needs your client seed: send client_seed (1 to 64 "
+                "printable ASCII characters you chose; the table page makes one in your "
+                "browser), so the server alone never decides your cards",
+                "invalid",
+            )
         mine = changes.user_seat(table, user)
         if mine is not None:
             raise Conflict(f"you already sit at seat {mine.seat} of this table", "seated")

@@ -103,7 +103,7 @@ def test_entry_admin_disqualifies_through_the_service(admin_client_, make_tourna
     from tournaments.models import Entry
 
     t = make_tournament()
-    entry = services.register(tournament_id=t.pk, by=player())
+    entry = services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
     r = admin_client_.post(
         "/admin/tournaments/entry/",
         {"action": "disqualify", "_selected_action": [entry.pk], "reason": "cheating"},
