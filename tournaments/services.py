@@ -325,6 +325,22 @@ def open_draw_secret(t: Tournament) -> bytes:
     return sealing.unseal(t.draw_secret, context=_draw_context(t))
 
 
+def reseal_draw_secrets(**_signal) -> int:
+    """Seal every draw secret not sealed under the current ``TRIX_SEED_KEY`` anew (a key
+    rotation; ``manage.py reseal_secrets`` sends ``games.signals.reseal_requested``);
+    returns how many. Raises :class:`games.sealing.SealError` when one does not open."""
+    count = 0
+    for pk in Tournament.objects.values_list("pk", flat=True).iterator():
+        with transaction.atomic():
+            t = Tournament.objects.select_for_update().get(pk=pk)
+            if not sealing.needs_resealing(t.draw_secret):
+                continue
+            t.draw_secret = seal_draw_secret(t, open_draw_secret(t))
+            t.save(update_fields=["draw_secret"])
+            count += 1
+    return count
+
+
 def create_tournament(
     *,
     by: Any,

@@ -224,3 +224,40 @@ def test_the_embedded_default_makes_its_keys_once_in_the_data_dir(tmp_path):
         assert path.stat().st_mode & 0o777 == 0o600
     again = _start({"DJANGO_DEBUG": "1"}, tmp_path)
     assert again.stdout.split() == [seed_key, signing_key]
+
+
+@pytest.mark.django_db
+def test_reseal_secrets_moves_every_secret_to_the_new_key(django_user_model):
+    """A rotation: with the new key current and the old one retired, the command seals every
+    match and draw secret anew; then the old key can go and everything still opens."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from tournaments import services as tournaments
+
+    user = django_user_model.objects.create_user(username="u", is_staff=True)
+    table = services.create_table(user=user, variant="complex", shuffle_secret=SECRET)
+    now = timezone.now()
+    cup = tournaments.create_tournament(
+        by=user, name="Cup", format="swiss", variant="complex", rounds=2, capacity=16,
+        min_entrants=4, prize_bps=[10000], registration_opens_at=now,
+        registration_closes_at=now + timedelta(minutes=30), starts_at=now + timedelta(hours=1),
+    )  # fmt: skip
+    draw = tournaments.open_draw_secret(cup)
+    old = settings.TRIX_SEED_KEY
+    with override_settings(TRIX_SEED_KEY=OTHER_KEY, TRIX_SEED_OLD_KEYS=[old]):
+        from io import StringIO
+
+        out = StringIO()
+        call_command("reseal_secrets", stdout=out)
+        assert "2 secret(s) sealed anew" in out.getvalue()
+    with override_settings(TRIX_SEED_KEY=OTHER_KEY, TRIX_SEED_OLD_KEYS=[]):
+        stored = MatchRecord.objects.get(table=table).shuffle
+        assert shuffles.public(stored)["commitment"] == table.commitment
+        cup.refresh_from_db()
+        assert tournaments.open_draw_secret(cup) == draw
+    with pytest.raises(sealing.SealError):  # the old key alone no longer opens them
+        shuffles.public(MatchRecord.objects.get(table=table).shuffle)
