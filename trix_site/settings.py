@@ -85,10 +85,19 @@ TRIX_SEED_KEY = _site_key("TRIX_SEED_KEY", "seed_key")
 TRIX_SEED_OLD_KEYS = [
     k.strip() for k in os.environ.get("TRIX_SEED_OLD_KEYS", "").split(",") if k.strip()
 ]
+for _name, _key in [("TRIX_SEED_KEY", TRIX_SEED_KEY)] + [
+    ("TRIX_SEED_OLD_KEYS", k) for k in TRIX_SEED_OLD_KEYS
+]:
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", _key):
+        raise ImproperlyConfigured(f"{_name} must be 64 hex digits (32 bytes)")
 # The site's Ed25519 signing key (match receipts, the transparency log's head;
 # games/signing.py): PEM (PKCS#8) or 64 hex digits (the raw private key). Its public key is
 # published at /fairness/public-key.json.
 TRIX_SIGNING_KEY = _site_key("TRIX_SIGNING_KEY", "signing_key")
+if not (
+    re.fullmatch(r"[0-9a-fA-F]{64}", TRIX_SIGNING_KEY) or TRIX_SIGNING_KEY.startswith("-----BEGIN")
+):  # a PEM is parsed by the games app's system check (games/checks.py)
+    raise ImproperlyConfigured("TRIX_SIGNING_KEY must be 64 hex digits or a PEM Ed25519 key")
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")

@@ -261,3 +261,21 @@ def test_reseal_secrets_moves_every_secret_to_the_new_key(django_user_model):
         assert tournaments.open_draw_secret(cup) == draw
     with pytest.raises(sealing.SealError):  # the old key alone no longer opens them
         shuffles.public(MatchRecord.objects.get(table=table).shuffle)
+
+
+def test_malformed_keys_stop_the_site_with_their_name(tmp_path):
+    done = _start({"DJANGO_DEBUG": "0", "TRIX_SEED_KEY": "xyz", "TRIX_SIGNING_KEY": "51" * 32},
+                  tmp_path)  # fmt: skip
+    assert done.returncode != 0 and "TRIX_SEED_KEY must be 64 hex digits" in done.stderr
+    done = _start({"DJANGO_DEBUG": "0", "TRIX_SEED_KEY": "5e" * 32, "TRIX_SIGNING_KEY": "nope"},
+                  tmp_path)  # fmt: skip
+    assert "TRIX_SIGNING_KEY must be 64 hex digits or a PEM" in done.stderr
+
+
+def test_a_pem_signing_key_that_does_not_load_fails_the_system_check(settings):
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    settings.TRIX_SIGNING_KEY = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"
+    with pytest.raises(SystemCheckError, match="games.E001.*TRIX_SIGNING_KEY"):
+        call_command("check")
