@@ -10,7 +10,16 @@ from django.contrib import admin, messages
 
 from games import services
 from games.errors import TableError
-from games.models import Deal, MatchRecord, Seat, Table, TableAction, TableEvent, TableStatus
+from games.models import (
+    Deal,
+    LogEntry,
+    MatchRecord,
+    Seat,
+    Table,
+    TableAction,
+    TableEvent,
+    TableStatus,
+)
 from trix_site.admin import ReadOnlyAdmin
 
 
@@ -131,3 +140,12 @@ class MatchRecordAdmin(ReadOnlyAdmin):
     list_display = ("table", "state_version")
     fields = ("table", "state_version")
     readonly_fields = fields
+
+
+@admin.register(LogEntry)
+class LogEntryAdmin(ReadOnlyAdmin):
+    """The public transparency log (everything in it is public; it is served at
+    ``/fairness/log.jsonl``), read-only: it is append-only."""
+
+    list_display = ("index", "kind", "logged_at", "hash")
+    list_filter = ("kind",)
