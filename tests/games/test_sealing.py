@@ -279,3 +279,29 @@ def test_a_pem_signing_key_that_does_not_load_fails_the_system_check(settings):
     settings.TRIX_SIGNING_KEY = "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"
     with pytest.raises(SystemCheckError, match="games.E001.*TRIX_SIGNING_KEY"):
         call_command("check")
+
+
+@pytest.mark.django_db
+def test_the_migration_seals_plain_draw_secrets(django_user_model):
+    from datetime import timedelta
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.utils import timezone
+
+    from tournaments import services as tournaments
+    from tournaments.models import Tournament
+
+    user = django_user_model.objects.create_user(username="u", is_staff=True)
+    now = timezone.now()
+    cup = tournaments.create_tournament(
+        by=user, name="Cup", format="swiss", variant="complex", rounds=2, capacity=16,
+        min_entrants=4, prize_bps=[10000], registration_opens_at=now,
+        registration_closes_at=now + timedelta(minutes=30), starts_at=now + timedelta(hours=1),
+        draw_secret=SECRET,
+    )  # fmt: skip
+    Tournament.objects.filter(pk=cup.pk).update(draw_secret=SECRET.hex())  # as stored before
+    import_module("tournaments.migrations.0002_sealed_draw_secret").seal_secrets(apps, None)
+    cup.refresh_from_db()
+    assert sealing.is_sealed(cup.draw_secret) and SECRET.hex() not in cup.draw_secret
+    assert tournaments.open_draw_secret(cup) == SECRET
