@@ -42,6 +42,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
 os.environ.setdefault("DJANGO_DEBUG", "0")
 os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-not-a-secret")
+os.environ.setdefault("TRIX_SEED_KEY", "5e" * 32)  # benchmark-only keys, public
+os.environ.setdefault("TRIX_SIGNING_KEY", "51" * 32)
 DB_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_wallet_bench"
 )

@@ -55,6 +55,8 @@ def env(bot_delay: float) -> dict[str, str]:
         "DJANGO_DEBUG": "0",
         "DJANGO_HTTPS": "0",  # served over plain HTTP
         "DJANGO_SECRET_KEY": "benchmark-only-not-a-secret",
+        "TRIX_SEED_KEY": "5e" * 32,  # benchmark-only keys, public
+        "TRIX_SIGNING_KEY": "51" * 32,
         "DATABASE_CONN_MAX_AGE": "60",
         "DJANGO_SETTINGS_MODULE": "trix_site.settings",
         "TRIX_BOT_DELAY": str(bot_delay),

@@ -43,6 +43,8 @@ os.environ.update(
     DJANGO_DEBUG="0",
     DJANGO_HTTPS="0",
     DJANGO_SECRET_KEY="benchmark-only-not-a-secret",
+    TRIX_SEED_KEY="5e" * 32,  # benchmark-only keys, public
+    TRIX_SIGNING_KEY="51" * 32,
     DATABASE_CONN_MAX_AGE="60",
     TRIX_BOT_DELAY="0",
     TRIX_DEAL_PAUSE="0",

@@ -1,11 +1,25 @@
 """Django admin: tables, seats, events, actions and deals, all read-only (the state changes
-only through the services, applied by workers)."""
+only through the services, applied by workers).
+
+Staff see no hidden information of a live match (issue 12; tested by scanning every admin
+page of one, ``tests/games/test_admin.py``): no hand (private events show no payload, the
+match log and the stored state are never shown), no pending action or pick, no shuffle
+secret (sealed in the database anyway: ``games.sealing``) and no bot seed."""
 
 from django.contrib import admin, messages
 
 from games import services
 from games.errors import TableError
-from games.models import Deal, MatchRecord, Seat, Table, TableAction, TableEvent
+from games.models import (
+    Deal,
+    LogEntry,
+    MatchRecord,
+    Seat,
+    Table,
+    TableAction,
+    TableEvent,
+    TableStatus,
+)
 from trix_site.admin import ReadOnlyAdmin
 
 
@@ -20,6 +34,10 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
+    """Tables and their seats. The bot seed (it decides the bots' choices) is never shown;
+    the commitment and the client seeds are public."""
+
+    exclude = ("bot_seed",)
     list_display = (
         "id",
         "variant",
@@ -82,10 +100,31 @@ class TableEventAdmin(ReadOnlyAdmin):
         return obj.payload
 
 
+#: Table statuses whose match is still live: its actions (a pending card, a private pick,
+#: an error naming a card) are not shown.
+_LIVE = (TableStatus.OPEN, TableStatus.PLAYING)
+
+
 @admin.register(TableAction)
 class TableActionAdmin(ReadOnlyAdmin):
+    """Seat actions: what each was (and its error) is shown only once its table's match is
+    over, so no staff page shows a card not yet played or a simultaneous-doubling pick."""
+
     list_display = ("id", "table", "seat", "source", "version", "status", "http_status")
     list_filter = ("status", "source")
+    fields = (
+        *("id", "table", "seat", "user", "source", "version", "shown_action", "status"),
+        *("applied_version", "shown_error", "http_status", "submitted_at", "applied_at"),
+    )
+    readonly_fields = fields
+
+    @admin.display(description="action")
+    def shown_action(self, obj):
+        return "(hidden until the match is over)" if obj.table.status in _LIVE else obj.action
+
+    @admin.display(description="error")
+    def shown_error(self, obj):
+        return "(hidden until the match is over)" if obj.table.status in _LIVE else obj.error
 
 
 @admin.register(Deal)
@@ -101,3 +140,12 @@ class MatchRecordAdmin(ReadOnlyAdmin):
     list_display = ("table", "state_version")
     fields = ("table", "state_version")
     readonly_fields = fields
+
+
+@admin.register(LogEntry)
+class LogEntryAdmin(ReadOnlyAdmin):
+    """The public transparency log (everything in it is public; it is served at
+    ``/fairness/log.jsonl``), read-only: it is append-only."""
+
+    list_display = ("index", "kind", "logged_at", "hash")
+    list_filter = ("kind",)

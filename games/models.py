@@ -6,7 +6,8 @@ A :class:`Table` holds four :class:`Seat` rows from its creation. Its match live
 and the private shuffle state). Every change of a table appends :class:`TableEvent` rows
 (one version each; who may see each one) and bumps ``Table.version``. :class:`TableAction`
 keeps every seat action by its client-chosen id, so an action is applied exactly once.
-:class:`Deal` keeps each finished deal's ``trix-deal/1`` record.
+:class:`Deal` keeps each finished deal's ``trix-deal/1`` record. :class:`LogEntry` is the
+public transparency log of commitments, receipts and draws.
 """
 
 from __future__ import annotations
@@ -65,6 +66,14 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     wake_at = models.DateTimeField(null=True, blank=True, db_index=True)
     commitment = models.CharField(max_length=128, help_text="the shuffle commitment (public)")
+    receipt = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="the match-start receipt trix-receipt/1 (public; null until the seeds lock)",
+    )
+    receipt_signature = models.CharField(
+        max_length=128, blank=True, default="", help_text="the site's Ed25519 signature of it"
+    )
     bot_seed = models.CharField(max_length=64, help_text="seeds the bots' choices")
     seat_kinds = models.JSONField(
         default=list, help_text="per seat: 'human', a bot kind, or null (kept with the seats)"
@@ -270,3 +279,35 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class LogEntry(models.Model):
+    """One entry of the public transparency log ``trix-log/1`` (``games.fairness.transparency``,
+    docs/fairness.md): every match commitment, match-start receipt and tournament draw, each
+    entry holding the hash of the one before. Append-only (:class:`AppendOnlyError`); written
+    by ``games.services.fairness_log.append`` alone, served at ``/fairness/log.jsonl``.
+
+    ``logged_at`` is whole seconds (UTC); ``hash`` is the entry's hash (kept to read the head
+    without rehashing; ``manage.py fairness_log_check`` recomputes every one)."""
+
+    index = models.PositiveBigIntegerField(primary_key=True, help_text="0, 1, 2, ...")
+    prev = models.CharField(max_length=64, help_text="hash of the entry before (GENESIS at 0)")
+    kind = models.CharField(max_length=32)
+    body = models.JSONField()
+    logged_at = models.DateTimeField()
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["index"]
+        verbose_name_plural = "log entries"
+
+    def __str__(self) -> str:
+        return f"log entry {self.index} ({self.kind})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("the transparency log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("the transparency log is append-only")

@@ -46,6 +46,12 @@ class TablePolicy:
     seats_assigned: bool
     """The four seats are given at creation (no sitting, leaving before the start or bots
     seated by a player)."""
+    client_seed_required: bool
+    """A person taking a seat must send the client seed they chose (issue 12): the server
+    never makes one, so the server alone never decides a staked deal. At a casual table a
+    seat taken without one gets one made by the server (``games.fairness.new_client_seed``).
+    A tournament's seats come with its entrants' seeds (``tournaments.services.register``
+    requires one when the event has an entry fee)."""
 
     @property
     def bot_takes_over_leaver(self) -> bool:
@@ -61,6 +67,7 @@ _POLICIES = {
         pot_settled=False,
         announce_end=False,
         seats_assigned=False,
+        client_seed_required=False,
     ),
     TableKind.STAKED: TablePolicy(
         kind=TableKind.STAKED,
@@ -69,6 +76,7 @@ _POLICIES = {
         pot_settled=True,
         announce_end=False,
         seats_assigned=False,
+        client_seed_required=True,
     ),
     TableKind.TOURNAMENT: TablePolicy(
         kind=TableKind.TOURNAMENT,
@@ -77,6 +85,7 @@ _POLICIES = {
         pot_settled=False,
         announce_end=True,
         seats_assigned=True,
+        client_seed_required=True,
     ),
 }
 

@@ -87,6 +87,8 @@ def table_data(table: Table, user) -> dict[str, Any]:
             for s in seats
         ],
         "commitment": table.commitment,
+        "receipt": table.receipt,
+        "receipt_signature": table.receipt_signature or None,
         "result": table.result,
     }
 

@@ -12,7 +12,14 @@ starts (bots use the fixed public value), each deal's hands from ``trix-shuffle/
 deal's server seed revealed only after the deal ended.
 
 Every function takes and returns the private shuffle state: plain JSON for
-``MatchRecord.shuffle`` that holds the unrevealed seeds and never leaves the server.
+``MatchRecord.shuffle`` that never leaves the server. It is ``MatchShuffle.to_dict()`` with
+the chain's secret sealed (:mod:`games.sealing`, associated data ``match:<match id>``)::
+
+    {"algorithm", "match_id", "client_seeds": [4] | None,
+     "chain": {"length", "commitment", "ended_through", "sealed": "trix-seal/1:..."}}
+
+so the database holds no readable secret: each function opens it, works on the
+``MatchShuffle`` and seals it again (a fresh nonce, the current key).
 """
 
 from __future__ import annotations
@@ -28,10 +35,14 @@ from games.fairness import (
     validate_client_seed,
 )
 from games.fairness.errors import FairnessError
+from games.fairness.receipt import build_receipt
+from games.fairness.shuffle import ALGORITHM
+from games.sealing import SealError, seal, unseal
 
 __all__ = [
     "BOT_CLIENT_SEED",
     "FairnessError",
+    "SealError",
     "clean_client_seed",
     "deal_verification",
     "match_verification",
@@ -39,9 +50,52 @@ __all__ = [
     "end_deal",
     "hands",
     "lock_client_seeds",
+    "announced",
     "public",
+    "receipt",
+    "reseal",
+    "seal_plain",
     "shuffle_block",
 ]
+
+
+def _context(match_id: object) -> str:
+    return f"match:{match_id}"
+
+
+def _open(private: dict[str, Any]) -> MatchShuffle:
+    """The stored (sealed) state as a :class:`MatchShuffle`. Raises :class:`FairnessError`
+    when malformed or not sealed, :class:`SealError` when it does not open."""
+    if not isinstance(private, dict) or not isinstance(private.get("chain"), dict):
+        raise FairnessError("stored match shuffle must be an object with its chain")
+    chain = dict(private["chain"])
+    if "sealed" not in chain:
+        raise FairnessError("stored match shuffle is not sealed (run the migrations)")
+    secret = unseal(chain.pop("sealed"), context=_context(private.get("match_id")))
+    return MatchShuffle.from_dict({**private, "chain": {**chain, "secret": secret.hex()}})
+
+
+def _store(shuffle: MatchShuffle) -> dict[str, Any]:
+    """``shuffle.to_dict()`` with its secret sealed: what ``MatchRecord.shuffle`` holds."""
+    data = shuffle.to_dict()
+    chain = data["chain"]
+    secret = bytes.fromhex(chain.pop("secret"))
+    chain["sealed"] = seal(secret, context=_context(shuffle.match_id))
+    return data
+
+
+def seal_plain(stored: dict[str, Any]) -> dict[str, Any]:
+    """A state stored before secrets were sealed (its chain's ``"secret"`` in hex) sealed;
+    a sealed one unchanged. For the data migration."""
+    chain = stored.get("chain") if isinstance(stored, dict) else None
+    if not isinstance(chain, dict) or "secret" not in chain:
+        return stored
+    return _store(MatchShuffle.from_dict(stored))
+
+
+def reseal(stored: dict[str, Any]) -> dict[str, Any]:
+    """The state sealed anew under the current ``TRIX_SEED_KEY`` (after a key rotation)."""
+    return _store(_open(stored))
 
 
 def create(match_id: str, deals: int, secret: bytes | None = None) -> tuple[dict[str, Any], str]:
@@ -53,7 +107,7 @@ def create(match_id: str, deals: int, secret: bytes | None = None) -> tuple[dict
         if secret is None
         else MatchShuffle.from_secret(match_id, deals, secret)
     )
-    return shuffle.to_dict(), shuffle.commitment
+    return _store(shuffle), shuffle.commitment
 
 
 def clean_client_seed(value: Any) -> str:
@@ -67,31 +121,78 @@ def clean_client_seed(value: Any) -> str:
 
 def lock_client_seeds(private: dict[str, Any], seeds: list[str]) -> dict[str, Any]:
     """Fix the four client seeds (seat order) for every deal of the match."""
-    shuffle = MatchShuffle.from_dict(private)
+    shuffle = _open(private)
     shuffle.lock_client_seeds(seeds)
-    return shuffle.to_dict()
+    return _store(shuffle)
 
 
 def hands(private: dict[str, Any], deal_number: int) -> dict[str, list[str]]:
     """The four hands of deal ``deal_number`` (1-based) as the engine's ``deal`` action
     takes them: ``{"0": [13 codes], ...}``. Server only."""
-    dealt = MatchShuffle.from_dict(private).deal(deal_number)
+    dealt = _open(private).deal(deal_number)
     return {str(seat): list(cards) for seat, cards in enumerate(dealt)}
 
 
 def end_deal(private: dict[str, Any], deal_number: int) -> dict[str, Any]:
     """Mark deal ``deal_number`` ended (for any reason): its seed may now be revealed."""
-    shuffle = MatchShuffle.from_dict(private)
+    shuffle = _open(private)
     shuffle.end_deal(deal_number)
-    return shuffle.to_dict()
+    return _store(shuffle)
 
 
-def shuffle_block(private: dict[str, Any], deal_number: int) -> dict[str, Any]:
-    """The ``"shuffle"`` object of an ended deal's record (commitment, revealed seed, client
-    seeds, algorithm). Raises ``RevealRefused`` before the deal ended."""
-    return MatchShuffle.from_dict(private).shuffle_record(deal_number)
+def shuffle_block(
+    private: dict[str, Any],
+    deal_number: int,
+    *,
+    receipt: dict[str, Any] | None = None,
+    signature: str = "",
+) -> dict[str, Any]:
+    """The ``"shuffle"`` object of an ended deal's record: algorithm, match id, deal number,
+    commitment, revealed seed, client seeds, the match's deal count ``deals`` and, for a
+    match started with one, its signed receipt (``receipt``, ``signature``; issue 12).
+    Raises ``RevealRefused`` before the deal ended."""
+    shuffle = _open(private)
+    block = {**shuffle.shuffle_record(deal_number), "deals": shuffle.deals}
+    if receipt is not None:
+        block.update(receipt=receipt, signature=signature)
+    return block
+
+
+def announced(private: dict[str, Any]) -> dict[str, Any]:
+    """What a table's creation announces (the ``match-commitment`` log entry's body):
+    ``{"match_id", "algorithm", "commitment", "deals"}``, read without opening the secret."""
+    chain = private["chain"]
+    return {
+        "match_id": private["match_id"],
+        "algorithm": ALGORITHM,
+        "commitment": chain["commitment"],
+        "deals": chain["length"],
+    }
+
+
+def receipt(
+    private: dict[str, Any], *, variant: str, options: dict[str, Any], issued_at: str
+) -> dict[str, Any]:
+    """The match-start receipt ``trix-receipt/1`` of a match whose client seeds are locked:
+    match id, algorithm, commitment, deal count, ``variant``, ``options`` (the table's),
+    the four client seeds and ``issued_at`` (``YYYY-MM-DDTHH:MM:SSZ``). Public only; the
+    caller signs it (``games.signing``). Raises ``StateError`` before the seeds lock."""
+    shuffle = _open(private)
+    seeds = shuffle.client_seeds
+    if seeds is None:
+        raise FairnessError("no receipt before the client seeds are locked")
+    return build_receipt(
+        match_id=shuffle.match_id,
+        algorithm=ALGORITHM,
+        commitment=shuffle.commitment,
+        deals=shuffle.deals,
+        variant=variant,
+        options=options,
+        client_seeds=list(seeds),
+        issued_at=issued_at,
+    )
 
 
 def public(private: dict[str, Any]) -> dict[str, Any]:
     """What anyone may see at any time: commitment, client seeds, revealed seeds only."""
-    return MatchShuffle.from_dict(private).public()
+    return _open(private).public()

@@ -12,3 +12,8 @@ sweep, which reads finished tables by ``origin``.
 from django.dispatch import Signal
 
 table_finished = Signal()
+
+reseal_requested = Signal()
+"""Sent by ``manage.py reseal_secrets`` after the games app's secrets are sealed anew under
+the current ``TRIX_SEED_KEY``: each receiver reseals its own app's secrets and returns how
+many it sealed anew (the tournaments app: its draw secrets)."""

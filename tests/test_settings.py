@@ -96,7 +96,12 @@ def _env_file(path) -> dict[str, str]:
     }
 
 
-PRODUCTION_ENV = _env_file(ENV_EXAMPLE)
+# The two keys' change-me placeholders stop the site at start (on purpose): fill them in.
+PRODUCTION_ENV = {
+    **_env_file(ENV_EXAMPLE),
+    "TRIX_SEED_KEY": "5e" * 32,
+    "TRIX_SIGNING_KEY": "51" * 32,
+}
 
 
 def _site(env: dict[str, str], *args: str, code: str | None = None):

@@ -13,7 +13,7 @@ from django.contrib.admin.helpers import ActionForm
 
 from tournaments import services
 from tournaments.errors import TournamentError
-from tournaments.models import BASIS_POINTS, AdminAction, Entry, Round, Tournament
+from tournaments.models import BASIS_POINTS, AdminAction, Entry, Round, Status, Tournament
 from trix_site.admin import StrictLookupsAdmin
 
 #: Fields the add form takes (the rest are set by the services).
@@ -105,12 +105,20 @@ class AdminActionInline(admin.TabularInline):
         return False
 
 
+def _seed(entry: Entry) -> str:
+    """An entrant's client seed, shown (as on the public pages) once registration closed."""
+    if entry.tournament.status in (Status.DRAFT, Status.REGISTRATION):
+        return "(published when registration closes)"
+    return entry.client_seed
+
+
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
     can_delete = False
-    fields = ("user", "team", "status", "paid", "refunded", "place", "prize", "client_seed")
+    fields = ("user", "team", "status", "paid", "refunded", "place", "prize", "shown_seed")
     readonly_fields = fields
+    shown_seed = admin.display(description="client seed")(lambda self, obj: _seed(obj))
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -242,8 +250,9 @@ class EntryAdmin(StrictLookupsAdmin):
     action_form = ReasonActionForm
     actions = ["disqualify"]
     fields = ("tournament", "user", "team", "status", "attempt", "paid", "refunded", "place",
-              "prize", "client_seed", "registered_at")  # fmt: skip
+              "prize", "shown_seed", "registered_at")  # fmt: skip
     readonly_fields = fields
+    shown_seed = admin.display(description="client seed")(lambda self, obj: _seed(obj))
 
     def has_add_permission(self, request):
         return False

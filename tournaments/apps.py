@@ -11,10 +11,14 @@ class TournamentsConfig(AppConfig):
         from games import signals as games_signals
         from tournaments.live import notify_version
         from tournaments.models import Tournament
+        from tournaments.services import reseal_draw_secrets
         from tournaments.signals import on_table_finished
 
         games_signals.table_finished.connect(
             on_table_finished, dispatch_uid="tournaments.on_table_finished"
+        )
+        games_signals.reseal_requested.connect(
+            reseal_draw_secrets, dispatch_uid="tournaments.reseal_draw_secrets"
         )
         # The live page's long poll: NOTIFY '-<id>:<version>' when a tournament is saved.
         post_save.connect(notify_version, sender=Tournament, dispatch_uid="tournaments.live")

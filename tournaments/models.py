@@ -41,8 +41,9 @@ class Tournament(models.Model):
     copy made at the start, the one that pays. ``refund_bps`` is the share of the entry fee
     refunded to a player who unregisters before registration closes (10,000 = all).
 
-    The seating draw (``games.fairness.draw``, trix-draw/1): ``draw_secret`` (hex of 32
-    bytes) is server-only and never shown before the reveal; ``draw_commitment`` is public
+    The seating draw (``games.fairness.draw``, trix-draw/1): ``draw_secret`` (32 bytes,
+    sealed at rest by ``games.sealing`` under ``TRIX_SEED_KEY``: ``services.draw_secret``
+    opens it) is server-only and never shown before the reveal; ``draw_commitment`` is public
     from creation; ``draw_seed`` is the secret revealed at the start and ``draw_key`` the key
     mixed from it, the entrant list and the client seeds. ``entrants`` is the sorted entrant
     list published when registration closes.
@@ -82,7 +83,11 @@ class Tournament(models.Model):
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
-    draw_secret = models.CharField(max_length=64, editable=False, help_text="server-only")
+    draw_secret = models.CharField(
+        max_length=200,
+        editable=False,
+        help_text="server-only, sealed (games.sealing, context draw:tournament:<id>)",
+    )
     draw_commitment = models.CharField(max_length=128, editable=False)
     draw_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     draw_key = models.CharField(max_length=64, blank=True, default="", editable=False)

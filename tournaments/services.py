@@ -32,10 +32,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.selectors import display_name
-from games import shuffles
+from games import sealing, shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
 from games.models import Seat, Table, TableAction, TableStatus
+from games.services import fairness_log
 from tournaments import dispatch, progress
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound, TournamentError
 from tournaments.models import (
@@ -134,6 +135,18 @@ def _check_window(t: Tournament, now: datetime) -> None:
         raise Conflict(
             f"registration for {t.name} opens at {t.registration_opens_at:%Y-%m-%d %H:%M} UTC",
             "registration_closed",
+        )
+
+
+def _require_own_seed(t: Tournament, client_seed: Any) -> None:
+    """A tournament with an entry fee takes no entrant without the client seed they chose
+    (issue 12: the server never makes a staked entrant's seed; a free event makes one).
+    Raises :class:`BadRequest`."""
+    if client_seed is None and t.entry_fee > 0:
+        raise BadRequest(
+            f"{t.name} has an entry fee: send your client seed (client_seed, 1 to 64 printable "
+            "ASCII characters you chose; the tournament page makes one in your browser), so "
+            "the server alone never decides the seating or your cards"
         )
 
 
@@ -296,6 +309,38 @@ def check_parameters(
     }
 
 
+def _draw_context(t: Tournament) -> str:
+    return f"draw:{t.ref}"
+
+
+def seal_draw_secret(t: Tournament, secret: bytes) -> str:
+    """The draw secret (32 bytes) of saved tournament ``t`` sealed for the database
+    (:mod:`games.sealing`; associated data ``draw:tournament:<id>``)."""
+    return sealing.seal(secret, context=_draw_context(t))
+
+
+def open_draw_secret(t: Tournament) -> bytes:
+    """The draw secret of ``t`` (32 bytes), server only: revealed at the start. Raises
+    :class:`games.sealing.SealError` when it does not open."""
+    return sealing.unseal(t.draw_secret, context=_draw_context(t))
+
+
+def reseal_draw_secrets(**_signal) -> int:
+    """Seal every draw secret not sealed under the current ``TRIX_SEED_KEY`` anew (a key
+    rotation; ``manage.py reseal_secrets`` sends ``games.signals.reseal_requested``);
+    returns how many. Raises :class:`games.sealing.SealError` when one does not open."""
+    count = 0
+    for pk in Tournament.objects.values_list("pk", flat=True).iterator():
+        with transaction.atomic():
+            t = Tournament.objects.select_for_update().get(pk=pk)
+            if not sealing.needs_resealing(t.draw_secret):
+                continue
+            t.draw_secret = seal_draw_secret(t, open_draw_secret(t))
+            t.save(update_fields=["draw_secret"])
+            count += 1
+    return count
+
+
 def create_tournament(
     *,
     by: Any,
@@ -357,9 +402,14 @@ def create_tournament(
         t = Tournament.objects.create(
             **fields,
             status=Status.DRAFT if draft else Status.REGISTRATION,
-            draw_secret=secret.hex(),
             draw_commitment=draw.commitment(secret),
             created_by=by,
+        )
+        # Sealed for this tournament: its id (the associated data) is known after the INSERT.
+        t.draw_secret = seal_draw_secret(t, secret)
+        t.save(update_fields=["draw_secret"])
+        fairness_log.append(
+            [fairness_log.draw_commitment(event=t.ref, commitment=t.draw_commitment)]
         )
         _record(t, by, "create", "", name=t.name)
     return t
@@ -384,8 +434,9 @@ def open_registration(*, tournament_id: int, by: Any) -> Tournament:
 def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """Enter ``by`` in the tournament and move the entry fee into its escrow.
 
-    ``client_seed`` (1..64 printable ASCII; a fresh one if None) is mixed into the seating
-    draw. In a partnership event the player starts a team of one and invites a partner with
+    ``client_seed`` (1..64 printable ASCII) is mixed into the seating draw and the player's
+    tables; required when the tournament has an entry fee (a free one makes a fresh one if
+    None). In a partnership event the player starts a team of one and invites a partner with
     :func:`invite_partner`. Refused (nothing written): already registered, account
     suspended, outside the registration window, full, not enough funds. Raises
     :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
@@ -400,6 +451,7 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
         if _unit_count(t) >= t.capacity:
             unit = "teams" if t.team_mode else "entrants"
             raise Conflict(f"{t.name} is full ({t.capacity} {unit})", "full")
+        _require_own_seed(t, client_seed)
         if entry is None:
             entry = Entry(tournament=t, user=by, attempt=1)
         else:  # registering again after unregistering: a new fee, a new key
@@ -499,6 +551,7 @@ def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> E
             )
         if team.members.count() != 1:
             raise Conflict("this team has no place for you any more", "team_complete")
+        _require_own_seed(t, client_seed)
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is None:
             entry = Entry(tournament=t, user=by, attempt=1)
@@ -652,10 +705,10 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
                 f"{len(units)} {unit} at the start, below the minimum of {t.min_entrants}",
             )
             return t
-        secret = bytes.fromhex(t.draw_secret)
+        secret = open_draw_secret(t)
         entrants = [e["entrant"] for e in t.entrants]
         seeds = {e["entrant"]: e["client_seed"] for e in t.entrants}
-        t.draw_seed = t.draw_secret
+        t.draw_seed = secret.hex()
         t.draw_key = draw.draw_key(
             secret=secret, event=t.ref, entrants=entrants, client_seeds=seeds
         ).hex()
@@ -663,6 +716,20 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
         t.status = Status.RUNNING
         t.started_at = now
         _save(t, "draw_seed", "draw_key", "prize_bps_at_start", "status", "started_at")
+        fairness_log.append(
+            [
+                fairness_log.draw_key(
+                    event=t.ref,
+                    commitment=t.draw_commitment,
+                    server_seed=t.draw_seed,
+                    # The draw record's "entrants" list (games.fairness.seating.build_record).
+                    entrants=[
+                        {"entrant": e, "client_seed": seeds[e]}
+                        for e in draw.sorted_entrants(list(seeds))
+                    ],
+                )
+            ]
+        )
         dispatch.send_on_commit("advance", t.pk)
     return t
 

@@ -8,6 +8,9 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
 - ``CELERY_BROKER_URL``: e.g. ``redis://host:6379/0`` or ``amqp://guest:guest@host:5672//``
 - ``DJANGO_SECRET_KEY`` and ``DJANGO_ALLOWED_HOSTS`` (``DEBUG`` is off unless
   ``DJANGO_DEBUG=1``; ``./dev run`` sets it)
+- ``TRIX_SEED_KEY`` and ``TRIX_SIGNING_KEY`` (64 hex digits each; the signing key may be PEM):
+  the keys sealing the shuffle secrets and signing the match receipts, kept outside the
+  database (the embedded default draws them into ``var/``)
 - ``TRIX_CACHE_URL``: e.g. ``redis://host:6379/1``, so every limit counts across processes
   (the login lockout, the API's rate limits, the long polls per client: docs/limits.md); if
   that Redis is down the limits are not counted and requests go on (``redis_cache`` below)
@@ -26,6 +29,7 @@ import re
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from wallet.inputs import MAX_AMOUNT as _MAX_AMOUNT
 
@@ -55,6 +59,53 @@ if not _secret:
         key_file.write_text(secrets.token_urlsafe(50))
     _secret = key_file.read_text().strip()
 SECRET_KEY = _secret
+
+
+def _site_key(name: str, file_name: str) -> str:
+    """A key held outside the database: the environment variable ``name``; without it the
+    embedded default (``DEBUG`` on) draws 32 random bytes once into ``VAR_DIR/file_name``
+    (mode 0600, beside the SQLite database) and reads them back; a site with ``DEBUG`` off
+    refuses to start without it."""
+    value = os.environ.get(name, "").strip()
+    if value:
+        return value
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            f"{name} must be set when DJANGO_DEBUG is off (64 hex digits; see the README's "
+            "settings): without it the site would have no key for its shuffle secrets and "
+            "receipts"
+        )
+    path = VAR_DIR / file_name
+    if not path.exists():
+        import secrets
+
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+    return path.read_text().strip()
+
+
+# The key sealing the shuffle and draw secrets in the database (AES-256-GCM, games/sealing.py):
+# 64 hex digits (32 bytes), held outside the database. Keys retired by a rotation stay in
+# TRIX_SEED_OLD_KEYS (comma-separated, 64 hex each) until every secret is sealed anew
+# (`manage.py reseal_secrets`); each sealed secret names the id of the key that sealed it.
+TRIX_SEED_KEY = _site_key("TRIX_SEED_KEY", "seed_key")
+TRIX_SEED_OLD_KEYS = [
+    k.strip() for k in os.environ.get("TRIX_SEED_OLD_KEYS", "").split(",") if k.strip()
+]
+for _name, _key in [("TRIX_SEED_KEY", TRIX_SEED_KEY)] + [
+    ("TRIX_SEED_OLD_KEYS", k) for k in TRIX_SEED_OLD_KEYS
+]:
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", _key):
+        raise ImproperlyConfigured(f"{_name} must be 64 hex digits (32 bytes)")
+# The site's Ed25519 signing key (match receipts, the transparency log's head;
+# games/signing.py): PEM (PKCS#8) or 64 hex digits (the raw private key). Its public key is
+# published at /fairness/public-key.json.
+TRIX_SIGNING_KEY = _site_key("TRIX_SIGNING_KEY", "signing_key")
+if not (
+    re.fullmatch(r"[0-9a-fA-F]{64}", TRIX_SIGNING_KEY) or TRIX_SIGNING_KEY.startswith("-----BEGIN")
+):  # a PEM is parsed by the games app's system check (games/checks.py)
+    raise ImproperlyConfigured("TRIX_SIGNING_KEY must be 64 hex digits or a PEM Ed25519 key")
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")

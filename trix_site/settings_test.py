@@ -4,8 +4,9 @@ too, so the tests and their worker share one definition of the fast values.
 
 Changes from ``trix_site.settings``:
 
-- a fixed, public secret key when ``DJANGO_SECRET_KEY`` is not set (DEBUG is off, as it is
-  in production, and the site refuses to start without a key then);
+- a fixed, public secret key when ``DJANGO_SECRET_KEY`` is not set, and fixed public
+  ``TRIX_SEED_KEY`` / ``TRIX_SIGNING_KEY`` likewise (DEBUG is off, as it is in production,
+  and the site refuses to start without them then);
 - plain HTTP (``DJANGO_HTTPS=0`` unless set): no HTTPS redirect, HSTS or secure-only cookies;
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
 - timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second.
@@ -15,6 +16,9 @@ import os
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-a-secret")
 os.environ.setdefault("DJANGO_HTTPS", "0")  # the test client and live server speak HTTP
+# Fixed, public keys (the site refuses to start without them when DEBUG is off).
+os.environ.setdefault("TRIX_SEED_KEY", "5e" * 32)
+os.environ.setdefault("TRIX_SIGNING_KEY", "51" * 32)
 
 from .settings import *  # noqa: E402,F403
 from .settings import STORAGES  # noqa: E402

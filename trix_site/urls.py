@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/tournaments/", include("tournaments.api.urls")),
     path("api/", include("games.urls")),
     path("verify/", include("games.verify_urls")),
+    path("fairness/", include("games.fairness_urls")),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("wallet/", include("wallet.urls")),
     path("api/wallet/", include("wallet.api")),

@@ -90,6 +90,16 @@ class TableSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="one more for every event")
     seats = SeatSerializer(many=True)
     commitment = serializers.CharField(help_text="the match's shuffle commitment (hex)")
+    receipt = serializers.DictField(
+        allow_null=True,
+        help_text="the match-start receipt trix-receipt/1 (docs/fairness.md), issued when the "
+        "client seeds lock; null before",
+    )
+    receipt_signature = serializers.CharField(
+        allow_null=True,
+        help_text="the site's Ed25519 signature of the receipt (128 hex; the key at "
+        "/fairness/public-key.json); null before",
+    )
     result = MatchResultSerializer(allow_null=True, help_text="null until the match ends")
 
 

@@ -48,7 +48,8 @@ class TakeSeatSerializer(BodySerializer):
         required=False,
         max_length=64,
         trim_whitespace=False,
-        help_text="1 to 64 printable ASCII characters; omit it and the server makes one",
+        help_text="1 to 64 printable ASCII characters you chose; required at a staked table "
+        "(400 without it); at a casual table omit it and the server makes one",
     )
 
 

@@ -132,7 +132,9 @@ def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:
     """Deal ``number`` ended: reveal its server seed (``seed_revealed``) and keep its
     ``trix-deal/1`` record as a :class:`Deal` (not for a deal forfeited before it ended)."""
     record.shuffle = shuffles.end_deal(record.shuffle, number)
-    block = shuffles.shuffle_block(record.shuffle, number)
+    block = shuffles.shuffle_block(
+        record.shuffle, number, receipt=table.receipt, signature=table.receipt_signature
+    )
     if number <= len(state.records):
         rec = dict(state.records[number - 1])
         rec["shuffle"] = block

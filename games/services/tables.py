@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.selectors import display_name, display_names
-from games import shuffles, state_store
+from games import shuffles, signing, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
@@ -39,7 +39,7 @@ from games.models import (
     TableStatus,
 )
 from games.policy import TableKind, kind_for_stake, policy
-from games.services import changes, clock, dispatch, money
+from games.services import changes, clock, dispatch, fairness_log, money
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +163,24 @@ def _new_table(
     MatchRecord.objects.create(table=table, state=None, shuffle=private)
     Seat.objects.bulk_create([Seat(table=table, seat=s) for s in range(4)])
     changes.add_events(table, [{"type": "table_created", "commitment": commitment}])
+    fairness_log.append([fairness_log.match_commitment(**shuffles.announced(private))])
     return table
+
+
+def _issue_receipt(table: Table, private: dict[str, Any], now) -> tuple:
+    """Issue the match-start receipt of ``table`` whose client seeds just locked in
+    ``private``: built, signed with the site's key and kept on the table (the caller saves
+    it), started at ``now``. Returns its ``match-receipt`` log entry for the caller to
+    append in the same transaction."""
+    table.started_at = now
+    table.receipt = shuffles.receipt(
+        private,
+        variant=table.variant,
+        options=table.options,
+        issued_at=fairness_log.stamp(now),
+    )
+    table.receipt_signature = signing.sign(table.receipt)
+    return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)
 
 
 def create_seated_table(
@@ -342,11 +359,12 @@ def _create_seated(
         else:  # a database that cannot return the new ids: one INSERT each
             for row in rows:
                 row.save()
-        records, events = [], []
+        records, events, logged = [], [], []
         for row, p, table_seats in zip(rows, plans, seats, strict=True):
             private, row.commitment = shuffles.create(
                 p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
             )
+            logged.append(fairness_log.match_commitment(**shuffles.announced(private)))
             log = [{"type": "table_created", "commitment": row.commitment}]
             for s in table_seats:
                 if s.user is not None:
@@ -374,19 +392,25 @@ def _create_seated(
             events.extend(changes.event_rows(row, log))
             if row.version != _SEATED_EVENTS:
                 raise RuntimeError(f"a seated table's log has {row.version} events")
+            private = shuffles.lock_client_seeds(private, client_seeds)
+            logged.append(_issue_receipt(row, private, now.replace(microsecond=0)))
             records.append(
                 MatchRecord(
                     table=row,
                     state=new_match(parsed).to_json(),
                     state_version=row.version,
-                    shuffle=shuffles.lock_client_seeds(private, client_seeds),
+                    shuffle=private,
                 )
             )
         MatchRecord.objects.bulk_create(records)
         Seat.objects.bulk_create(s for table_seats in seats for s in table_seats)
         TableEvent.objects.bulk_create(events)
-        # The commitment names the table's id (its shuffle's match id): known after the INSERT.
-        Table.objects.bulk_update(rows, ["commitment"])
+        # The commitment names the table's id (its shuffle's match id): known after the INSERT;
+        # so does the receipt.
+        Table.objects.bulk_update(
+            rows, ["commitment", "receipt", "receipt_signature", "started_at"]
+        )
+        fairness_log.append(logged)
         for row in rows:
             dispatch.send_wake(row)
     return rows
@@ -437,9 +461,11 @@ def _open_seat(table: Table, seat_no: int) -> Seat:
 def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None) -> Table:
     """Seat ``user`` at ``seat`` (0..3) with their client seed, staking the table's stake.
 
-    When the fourth seat fills, the match starts (a worker deals). Raises
+    ``client_seed`` is required where the table's policy says so (staked tables: the server
+    never chooses a staked seat's seed); at a casual table the server makes one if it is
+    None. When the fourth seat fills, the match starts (a worker deals). Raises
     :class:`Conflict` (seat taken, already seated, match started), :class:`BadRequest`
-    (bad seed, short balance)."""
+    (bad or missing seed, short balance)."""
     try:
         seed = shuffles.clean_client_seed(client_seed)
     except shuffles.FairnessError as exc:
@@ -447,6 +473,13 @@ def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None)
     with transaction.atomic():
         table = changes.lock_table(table_id)
         row = _open_seat(table, seat)
+        if client_seed is None and policy(table.kind).client_seed_required:
+            raise BadRequest(
+                f"a {table.kind} table needs your client seed: send client_seed (1 to 64 "
+                "printable ASCII characters you chose; the table page makes one in your "
+                "browser), so the server alone never decides your cards",
+                "invalid",
+            )
         mine = changes.user_seat(table, user)
         if mine is not None:
             raise Conflict(f"you already sit at seat {mine.seat} of this table", "seated")
@@ -509,9 +542,9 @@ def _maybe_start(table: Table) -> None:
         return
     record = MatchRecord.objects.select_for_update().get(table=table)
     record.shuffle = shuffles.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
+    receipt_entry = _issue_receipt(table, record.shuffle, timezone.now().replace(microsecond=0))
     state = new_match(table.options)
     table.status = TableStatus.PLAYING
-    table.started_at = timezone.now()
     changes.add_events(
         table,
         [
@@ -525,6 +558,7 @@ def _maybe_start(table: Table) -> None:
     record.state = state.to_json()
     record.state_version = table.version
     record.save()
+    fairness_log.append([receipt_entry])
     table.wake_at = timezone.now()
     dispatch.send_wake(table)
 

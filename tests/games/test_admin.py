@@ -93,3 +93,155 @@ def test_admin_shows_no_hand_of_a_live_deal(admin_client, django_user_model, tas
         assert response.status_code == 200, page
         body = html.unescape(response.content.decode())
         assert not any(p.search(body) for p in patterns), page
+
+
+import uuid  # noqa: E402
+
+_SECRET = bytes(range(32))
+_DRAW_SECRET = bytes(range(32, 64))
+
+
+def _live_match(users):
+    """A staked-free table of one player and three bots, mid-way through its first deal (the
+    player to act, with a pending action), the shuffle secret known to the test."""
+    from games import services
+    from games.models import Table
+
+    alice = users[0]
+    table = services.create_seated_table(
+        created_by=alice,
+        variant="complex",
+        options={"choose_timer": 30, "double_timer": 30, "play_timer": 30},
+        seats=[{"user": alice, "client_seed": "alice-seed-1234"}] + [{"bot": "rules"}] * 3,
+        shuffle_secret=_SECRET,
+        bot_seed="b0" * 16,
+    )
+    from games import selectors
+    from games.models import TableEvent
+
+    for _ in range(400):  # bots act; the player too, until a card was played and it is theirs
+        version = Table.objects.get(pk=table.pk).version
+        services.wake(table_id=table.pk, version=version)
+        if Table.objects.get(pk=table.pk).version != version:
+            continue
+        if TableEvent.objects.filter(table=table, type="card_played").exists():
+            break
+        legal = selectors.table_state(table.pk, alice, None)["view"]["legal"]
+        action = {k: v for k, v in legal[0].items() if k != "seat"}
+        act = services.submit_action(
+            user=alice, table_id=table.pk, action_id=uuid.uuid4(), version=version, action=action
+        )
+        services.apply_action(action_id=act.pk)
+    return Table.objects.get(pk=table.pk)
+
+
+def _admin_pages(client) -> dict[str, str]:
+    """Every admin page: the index, and for every registered model its list, its add form
+    (where allowed) and the change and history page of each of its rows."""
+    import html
+
+    from django.contrib import admin
+    from django.urls import reverse
+
+    pages = {}
+
+    def get(url):
+        response = client.get(url)
+        assert response.status_code in (200, 403), (url, response.status_code)
+        pages[url] = html.unescape(response.content.decode())
+
+    get(reverse("admin:index"))
+    for model in admin.site._registry:
+        name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+        get(reverse(f"{name}_changelist"))
+        get(reverse(f"{name}_add"))
+        for pk in model._default_manager.values_list("pk", flat=True)[:50]:
+            get(reverse(f"{name}_change", args=[pk]))
+            get(reverse(f"{name}_history", args=[pk]))
+    return pages
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
+    admin_client, django_user_model, tasks_applied_here
+):
+    """Issue 12: as a superuser, every admin page (lists, change and history views of every
+    registered model) of a live match shows no card of a hand not yet played, no pick, no
+    chain secret or unrevealed seed (hex or bytes), no bot seed, no unpublished client seed
+    and no draw secret."""
+    import hashlib
+    import re
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services, shuffles
+    from games.models import MatchRecord, TableAction, TableEvent
+    from tests.games.test_sealing import _spellings
+    from tournaments import services as tournaments
+
+    users = [
+        django_user_model.objects.create_user(username=f"p{n}", password="pw") for n in range(2)
+    ]
+    table = _live_match(users)
+    assert table.status == "playing" and not table.deals.exists()
+    record = MatchRecord.objects.get(table=table)
+    hands = shuffles.hands(record.shuffle, 1)
+    played = {e.payload["card"] for e in TableEvent.objects.filter(table=table, type="card_played")}
+    assert played, "some cards were played"
+    # Cards every player saw announced (a double shows the card) are public too.
+    public = "".join(
+        str(e.payload) for e in TableEvent.objects.filter(table=table, visible_to__isnull=True)
+    )
+    unplayed = sorted(
+        c for hand in hands.values() for c in hand if c not in played and c not in public
+    )
+    # The player's pending action: a legal card of their hand, not yet applied.
+    from games import selectors
+
+    view = selectors.table_state(table.pk, users[0], None)["view"]
+    legal = [a for a in view["legal"] if a["type"] == "play"]
+    assert legal, view
+    pending = services.submit_action(
+        user=users[0],
+        table_id=table.pk,
+        action_id=uuid.uuid4(),
+        version=table.version,
+        action={"type": "play", "card": legal[0]["card"]},
+    )
+    assert TableAction.objects.get(pk=pending.pk).status == "pending"
+    # A tournament open for registration: its draw secret, an entrant's unpublished seed.
+    staff = django_user_model.objects.create_user(username="staff", is_staff=True)
+    now = timezone.now()
+    cup = tournaments.create_tournament(
+        by=staff,
+        name="Cup",
+        format="swiss",
+        variant="complex",
+        rounds=2,
+        capacity=16,
+        min_entrants=4,
+        prize_bps=[10000],
+        registration_opens_at=now - timedelta(minutes=1),
+        registration_closes_at=now + timedelta(minutes=30),
+        starts_at=now + timedelta(hours=1),
+        draw_secret=_DRAW_SECRET,
+    )
+    tournaments.register(tournament_id=cup.pk, by=users[1], client_seed="entrant-seed-5678")
+
+    seeds, seed = [], _SECRET
+    for _ in range(8):  # deal 8's seed is the secret, deal 1's its 7th hash: none revealed
+        seeds.append(seed)
+        seed = hashlib.sha256(seed).digest()
+    secrets = [s for value in [*seeds, _DRAW_SECRET] for s in _spellings(value)]
+    secrets += [table.bot_seed, "entrant-seed-5678"]
+    card = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(unplayed) + r")(?![A-Za-z0-9])")
+
+    pages = _admin_pages(admin_client)
+    assert len(pages) > 20
+    problems = []
+    for url, body in pages.items():
+        problems += [f"{url}: a secret {s[:8]}..." for s in secrets if s in body]
+        problems += [f"{url}: card {m.group(1)} ...{body[max(0, m.start() - 60):m.end() + 20]!r}"
+                     for m in card.finditer(body)]  # fmt: skip
+    assert not problems, "\n".join(problems[:20])

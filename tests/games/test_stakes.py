@@ -30,22 +30,34 @@ def test_staked_matches_settle_once(worker, api):
         _fund(c, 1000)
     # Solo table, two stakers, timers x0.01: nobody acts, the timeouts play the match.
     solo = new_table(alice, "complex", stake=300, choose_timer=2, double_timer=2, play_timer=2)
-    r = carol.post(f"/api/tables/{solo['id']}/seats/", {"seat": 3}, format="json")
+    r = carol.post(
+        f"/api/tables/{solo['id']}/seats/", {"seat": 3, "client_seed": "seed-3"}, format="json"
+    )
     assert r.status_code == 200 and wallet.wallet_balance(carol.user) == 700
     r = carol.post(f"/api/tables/{solo['id']}/leave/")  # before the start: refunded
     assert r.status_code == 200 and wallet.wallet_balance(carol.user) == 1000
     poor = api("poor")
-    r = poor.post(f"/api/tables/{solo['id']}/seats/", {"seat": 3}, format="json")
+    r = poor.post(
+        f"/api/tables/{solo['id']}/seats/", {"seat": 3, "client_seed": "seed-3"}, format="json"
+    )
     assert r.status_code == 400 and r.json()["code"] == "insufficient_funds"
     assert Table.objects.get(pk=solo["id"]).seats.get(seat=3).user is None
     for client, seat in ((alice, 0), (bob, 1)):
-        r = client.post(f"/api/tables/{solo['id']}/seats/", {"seat": seat}, format="json")
+        r = client.post(
+            f"/api/tables/{solo['id']}/seats/",
+            {"seat": seat, "client_seed": f"seed-{seat}"},
+            format="json",
+        )
         assert r.status_code == 200
     # Partnership table: carol forfeits mid-match.
     forfeit = new_table(
         carol, "complex_partner", stake=200, choose_timer=3600, double_timer=3600, play_timer=3600
     )
-    carol.post(f"/api/tables/{forfeit['id']}/seats/", {"seat": 0}, format="json")
+    carol.post(
+        f"/api/tables/{forfeit['id']}/seats/",
+        {"seat": 0, "client_seed": "seed-0"},
+        format="json",
+    )
     seat_bots(carol, forfeit["id"], [1, 2])
     seat_bots(alice, solo["id"], [2, 3])
     seat_bots(carol, forfeit["id"], [3])
@@ -84,3 +96,30 @@ def test_staked_matches_settle_once(worker, api):
     assert {"games.tasks.pay_pot", "games.tasks.settle"} <= set(app.tasks)
     tasks.settle(solo["id"])
     assert wallet.wallet_balance(alice.user) == a
+
+
+def test_a_staked_seat_needs_the_players_own_client_seed(api):
+    """Issue 12: at a staked table the server never makes a seat's client seed: a seat taken
+    without one is refused (400, nothing staked); a casual table still makes one; bots keep
+    the public "bot"."""
+    alice = api("alice")
+    _fund(alice, 1000)
+    staked = new_table(alice, "complex", stake=300, choose_timer=30, double_timer=30, play_timer=30)
+    r = alice.post(f"/api/tables/{staked['id']}/seats/", {"seat": 0}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert "a staked table needs your client seed" in r.json()["error"]
+    assert wallet.wallet_balance(alice.user) == 1000
+    row = Table.objects.get(pk=staked["id"])
+    assert row.seats.get(seat=0).user is None and row.version == staked["version"]
+    r = alice.post(
+        f"/api/tables/{staked['id']}/seats/", {"seat": 0, "client_seed": "mine"}, format="json"
+    )
+    assert r.status_code == 200 and wallet.wallet_balance(alice.user) == 700
+    seat_bots(alice, staked["id"], [1, 2, 3])
+    receipt = Table.objects.get(pk=staked["id"]).receipt
+    assert receipt["client_seeds"] == {"0": "mine", "1": "bot", "2": "bot", "3": "bot"}
+    casual = new_table(alice, "complex")
+    r = alice.post(f"/api/tables/{casual['id']}/seats/", {"seat": 0}, format="json")
+    assert r.status_code == 200
+    made = Table.objects.get(pk=casual["id"]).seats.get(seat=0).client_seed
+    assert len(made) == 32  # made by the server (documented for casual tables)

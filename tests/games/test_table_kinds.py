@@ -115,7 +115,11 @@ def test_cancel_refunds_every_stake_announces_and_is_idempotent(api, make_user):
         wallet.deposit(client.user, 1000, f"dep-{client.user.username}")
     table = new_table(alice, stake=300, **TIMERS)
     for client, seat in ((alice, 0), (bob, 1)):
-        r = client.post(f"/api/tables/{table['id']}/seats/", {"seat": seat}, format="json")
+        r = client.post(
+            f"/api/tables/{table['id']}/seats/",
+            {"seat": seat, "client_seed": f"seed-{seat}"},
+            format="json",
+        )
         assert r.status_code == 200, r.content
     assert wallet_balance(alice.user) == 700
     heard = []
@@ -137,7 +141,9 @@ def test_cancel_refunds_every_stake_announces_and_is_idempotent(api, make_user):
     assert heard == [(table["id"], "cancelled", "staked")]
     last = TableEvent.objects.filter(table=row).order_by("-version").first()
     assert last.type == "table_cancelled" and last.payload["reason"] == "staff test"
-    r = bob.post(f"/api/tables/{table['id']}/seats/", {"seat": 2}, format="json")
+    r = bob.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 2, "client_seed": "seed-2"}, format="json"
+    )
     assert r.status_code == 409
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tournaments import services
 from tournaments.models import AdminAction, Status, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,8 @@ def test_create_through_the_service_and_the_secret_is_never_shown(admin_client_)
     assert t.created_by == admin_client_.user and t.status == Status.REGISTRATION
     assert AdminAction.objects.filter(tournament=t, action="create").exists()
     page = admin_client_.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
-    assert t.draw_commitment in page and t.draw_secret not in page
+    secret = services.open_draw_secret(t).hex()
+    assert t.draw_commitment in page and secret not in page and t.draw_secret not in page
 
 
 def test_bad_form_is_refused_with_the_message(admin_client_):
@@ -101,7 +103,7 @@ def test_entry_admin_disqualifies_through_the_service(admin_client_, make_tourna
     from tournaments.models import Entry
 
     t = make_tournament()
-    entry = services.register(tournament_id=t.pk, by=player())
+    entry = services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
     r = admin_client_.post(
         "/admin/tournaments/entry/",
         {"action": "disqualify", "_selected_action": [entry.pk], "reason": "cheating"},

@@ -96,7 +96,7 @@ def test_list_groups_and_bad_group(make_tournament):
 def test_detail_and_unknown_tournament(make_tournament, player):
     t = make_tournament()
     alice = player()
-    services.register(tournament_id=t.pk, by=alice)
+    services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
     r = client_for(alice).get(f"{API}{t.pk}/")
     assert r.status_code == 200
     d = r.json()
@@ -120,7 +120,7 @@ def test_mine(make_tournament, player):
     t = make_tournament()
     make_tournament(name="Other cup")
     alice = player()
-    services.register(tournament_id=t.pk, by=alice)
+    services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
     assert client_for().get(f"{API}mine/").status_code == 401
     rows = client_for(alice).get(f"{API}mine/").json()
     assert [(x["id"], x["entry_status"]) for x in rows] == [(t.pk, "registered")]
@@ -173,6 +173,15 @@ def test_register_and_unregister(make_tournament, player):
     api = client_for(alice)
     url = f"{API}{t.pk}/register/"
     assert client_for().post(url, {}, format="json").status_code == 401
+    # Issue 12: an event with an entry fee takes no entrant without their own client seed.
+    before = snapshot()
+    r = api.post(url, {}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert "has an entry fee: send your client seed" in r.json()["error"]
+    assert snapshot() == before and wallet_balance(alice) == 10_000
+    free = make_tournament(entry_fee=0)
+    r = api.post(f"{API}{free.pk}/register/", {}, format="json")
+    assert r.status_code == 200 and len(free.entries.get(user=alice).client_seed) == 32
     r = api.post(url, {"client_seed": "my seed"}, format="json")
     assert r.status_code == 200, r.content
     assert r.json()["me"]["entry_status"] == "registered"
@@ -191,7 +200,7 @@ def test_register_and_unregister(make_tournament, player):
     r = api.post(f"{API}{t.pk}/unregister/", {}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "not_registered"
     poor = player(funds=0)
-    r = client_for(poor).post(url, {}, format="json")
+    r = client_for(poor).post(url, {"client_seed": "p"}, format="json")
     assert r.status_code == 409 and r.json()["code"] == "insufficient_funds"
     assert "/wallet/" in r.json()["error"]
 
@@ -200,7 +209,7 @@ def test_partner_invite_accept_and_decline(make_tournament, player):
     t = make_tournament(variant="complex_partner", min_entrants=2, capacity=4)
     alice, bob, carol = player("alice_p"), player("bob_p"), player("carol_p")
     a = client_for(alice)
-    a.post(f"{API}{t.pk}/register/", {}, format="json")
+    a.post(f"{API}{t.pk}/register/", {"client_seed": "alice-seed"}, format="json")
     r = a.post(f"{API}{t.pk}/invite/", {"display_name": "nobody-here"}, format="json")
     assert r.status_code == 404 and "nobody-here" in r.json()["error"]
     r = a.post(f"{API}{t.pk}/invite/", {}, format="json")
@@ -294,7 +303,7 @@ def test_staff_actions_happy_paths_and_bad_input(started, staff):
 def test_staff_start_reveals_the_draw(make_tournament, player, staff):
     t = make_tournament()
     for _ in range(4):
-        services.register(tournament_id=t.pk, by=player())
+        services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
     r = client_for(staff).post(f"{API}{t.pk}/start/", {}, format="json")
     assert r.status_code == 400 and "reason" in r.json()["fields"]
     r = client_for(staff).post(f"{API}{t.pk}/start/", {"reason": "all here"}, format="json")
@@ -430,7 +439,9 @@ def test_long_poll_waits_for_a_registration(make_tournament, player, settings):
     t = make_tournament()
     alice = player()
     version = client_for().get(f"{API}{t.pk}/live/").json()["version"]
-    thread = later(0.6, lambda: services.register(tournament_id=t.pk, by=alice))
+    thread = later(
+        0.6, lambda: services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
+    )
     took, d = poll(t.pk, version, 8)
     thread.join()
     assert d["version"] > version and [e["name"] for e in d["entrants"]] == [alice.username]
@@ -467,7 +478,7 @@ def test_long_poll_is_not_woken_by_a_tables_moves_only_by_its_result(
     settings.TRIX_STATE_WAIT_MAX = 10
     t = make_tournament()
     for _ in range(4):
-        services.register(tournament_id=t.pk, by=player())
+        services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
     services.start(tournament_id=t.pk, by=staff, reason="go")
     services.advance(tournament_id=t.pk)
     table_id = RoundTable.objects.get(round__tournament=t).table_id

@@ -48,7 +48,7 @@ def test_detail_page_for_anonymous_player_and_staff(client, make_tournament, pla
     alice = player()
     html = logged_in(client, alice).get(f"/tournaments/{t.pk}/").content.decode()
     assert 'data-testid="register-form"' in html and "staff-controls" not in html
-    services.register(tournament_id=t.pk, by=alice)
+    services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
     html = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert 'data-testid="unregister-form"' in html and alice.username in html
     # 250 in the pool less 10 %: 225 -> 50 % 30 % 20 %
@@ -71,7 +71,7 @@ def test_live_page_and_the_draw_check(client, make_tournament, player, staff):
     assert f'data-url="/api/tournaments/{t.pk}/live/"' in html and "tournaments/live.js" in html
     assert "revealed when the tournament starts" in html
     for _ in range(4):
-        services.register(tournament_id=t.pk, by=player())
+        services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
     services.start(tournament_id=t.pk, by=staff, reason="go")
     services.advance(tournament_id=t.pk)
     for url in (f"/tournaments/{t.pk}/live/", f"/tournaments/{t.pk}/"):
@@ -87,7 +87,7 @@ def test_my_tournaments(client, make_tournament, player):
     alice = player()
     html = logged_in(client, alice).get("/tournaments/mine/").content.decode()
     assert "not entered a tournament yet" in html
-    services.register(tournament_id=t.pk, by=alice)
+    services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
     html = client.get("/tournaments/mine/").content.decode()
     assert t.name in html and "registered" in html
 
@@ -112,7 +112,7 @@ def test_register_unregister_and_partner_forms(client, make_tournament, player):
     pairs = make_tournament(variant="complex_partner", min_entrants=2, capacity=4)
     bob, carol = player("bob_page"), player("carol_page")
     b = logged_in(client, bob)
-    b.post(f"/tournaments/{pairs.pk}/register/", {})
+    b.post(f"/tournaments/{pairs.pk}/register/", {"client_seed": "bob-seed"})
     r = b.post(f"/tournaments/{pairs.pk}/invite/", {"display_name": "carol_page"}, follow=True)
     assert "carol_page is invited" in r.content.decode()
     c = logged_in(client, carol)
@@ -144,7 +144,7 @@ def test_staff_controls_work_with_a_reason(client, make_tournament, player, staf
     t = make_tournament()
     players = [player() for _ in range(4)]
     for p in players:
-        services.register(tournament_id=t.pk, by=p)
+        services.register(tournament_id=t.pk, by=p, client_seed="my-seed")
     c = logged_in(client, staff)
     r = c.post(f"/tournaments/{t.pk}/staff/start/", {"reason": ""}, follow=True)
     assert "Give a reason" in r.content.decode()

@@ -42,7 +42,8 @@ def test_only_staff_create_and_bad_parameters_are_named(player, make_tournament,
     refused(BadRequest, "table options", make_tournament, options={"speed": 3})
     t = make_tournament(variant="complex_partner", format="knockout", advance=2)
     assert t.team_mode and t.advance == 1 and t.status == Status.REGISTRATION
-    assert t.draw_commitment and len(t.draw_secret) == 64
+    assert t.draw_commitment and t.draw_secret.startswith("trix-seal/1:")  # sealed at rest
+    assert len(services.open_draw_secret(t)) == 32
     assert AdminAction.objects.filter(tournament=t, action="create", by=staff).exists()
 
 
@@ -57,17 +58,18 @@ def test_register_pays_the_fee_and_refusals_write_nothing(player, make_tournamen
     assert e.code == "already_registered"
     poor = player("poor", funds=50)
     e = refused(Conflict, "not enough funds.*0.50 USD", services.register,
-                tournament_id=t.pk, by=poor)  # fmt: skip
+                tournament_id=t.pk, by=poor, client_seed="s")  # fmt: skip
     assert e.code == "insufficient_funds"
     broke = player("broke", funds=0)
-    refused(Conflict, "not enough funds", services.register, tournament_id=t.pk, by=broke)
+    refused(Conflict, "not enough funds", services.register, tournament_id=t.pk, by=broke,
+            client_seed="s")  # fmt: skip
     refused(BadRequest, "client seed", services.register, tournament_id=t.pk, by=bob,
             client_seed="")  # fmt: skip
     bob.is_active = False
     bob.save()
     e = refused(NotAllowed, "suspended", services.register, tournament_id=t.pk, by=bob)
     assert e.code == "suspended"
-    services.register(tournament_id=t.pk, by=player("dave"))
+    services.register(tournament_id=t.pk, by=player("dave"), client_seed="my-seed")
     e = refused(Conflict, "is full", services.register, tournament_id=t.pk, by=carol)
     assert e.code == "full"
     refused(NotFound, "no tournament", services.register, tournament_id=999999, by=carol)
@@ -92,15 +94,15 @@ def test_unregister_refunds_by_the_rule_and_may_register_again(player, make_tour
     full = make_tournament()
     half = make_tournament(refund_bps=5000)
     alice = player("alice")
-    services.register(tournament_id=full.pk, by=alice)
-    services.register(tournament_id=half.pk, by=alice)
+    services.register(tournament_id=full.pk, by=alice, client_seed="my-seed")
+    services.register(tournament_id=half.pk, by=alice, client_seed="my-seed")
     assert wallet_balance(alice) == 9_800
     services.unregister(tournament_id=full.pk, by=alice)
     entry = services.unregister(tournament_id=half.pk, by=alice)
     assert entry.status == EntryStatus.WITHDRAWN and entry.refunded == 50
     assert wallet_balance(alice) == 9_950 and escrow_balance(half.ref) == 50
     refused(Conflict, "not registered", services.unregister, tournament_id=full.pk, by=alice)
-    again = services.register(tournament_id=full.pk, by=alice)
+    again = services.register(tournament_id=full.pk, by=alice, client_seed="my-seed")
     assert again.attempt == 2 and again.paid == 100 and wallet_balance(alice) == 9_850
     services.close_registration(tournament_id=full.pk)
     refused(Conflict, "registration for .* is closed", services.unregister,
@@ -110,7 +112,7 @@ def test_unregister_refunds_by_the_rule_and_may_register_again(player, make_tour
 def test_free_tournament_moves_no_money(player, make_tournament):
     t = make_tournament(entry_fee=0)
     alice = player("alice", funds=0)
-    entry = services.register(tournament_id=t.pk, by=alice)
+    entry = services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
     assert entry.paid == 0 and escrow_balance(t.ref) == 0
     services.unregister(tournament_id=t.pk, by=alice)
 
@@ -118,7 +120,7 @@ def test_free_tournament_moves_no_money(player, make_tournament):
 def test_teams_invite_accept_decline_and_incomplete_refunded_at_close(player, make_tournament):
     t = make_tournament(variant="complex_partner", capacity=4, min_entrants=2)
     alice, bob, carol, dave = (player(n) for n in ("alice", "bob", "carol", "dave"))
-    services.register(tournament_id=t.pk, by=alice)
+    services.register(tournament_id=t.pk, by=alice, client_seed="my-seed")
     refused(NotFound, "no player is called", services.invite_partner,
             tournament_id=t.pk, by=alice, display_name="nobody")  # fmt: skip
     refused(BadRequest, "yourself", services.invite_partner,
@@ -136,7 +138,7 @@ def test_teams_invite_accept_decline_and_incomplete_refunded_at_close(player, ma
     refused(Conflict, "already complete", services.invite_partner,
             tournament_id=t.pk, by=alice, display_name="dave")  # fmt: skip
     # Dave's partner never accepts: refunded in full when registration closes.
-    services.register(tournament_id=t.pk, by=dave)
+    services.register(tournament_id=t.pk, by=dave, client_seed="my-seed")
     services.invite_partner(tournament_id=t.pk, by=dave, display_name="bob")
     assert [x["invitation"] for x in selectors.my_tournaments(bob)] == [
         Entry.objects.get(user=dave).team_id
@@ -159,7 +161,7 @@ def test_below_minimum_at_the_start_cancels_and_refunds(player, make_tournament)
     t = make_tournament(min_entrants=4)
     players = [player() for _ in range(3)]
     for p in players:
-        services.register(tournament_id=t.pk, by=p)
+        services.register(tournament_id=t.pk, by=p, client_seed="my-seed")
     Tournament.objects.filter(pk=t.pk).update(
         registration_closes_at=timezone.now(), starts_at=timezone.now()
     )
@@ -188,7 +190,9 @@ def test_the_secret_is_not_shown_before_the_reveal(player, make_tournament):
     t = make_tournament()
     detail = selectors.tournament_detail(t.pk)
     assert detail["draw_commitment"] == t.draw_commitment
-    assert detail["draw_seed"] is None and t.draw_secret not in str(detail)
+    secret = services.open_draw_secret(t).hex()
+    assert detail["draw_seed"] is None and secret not in str(detail)
+    assert t.draw_secret not in str(detail)
     assert selectors.draw_record(t.pk) is None
 
 

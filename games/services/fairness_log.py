@@ -1,0 +1,156 @@
+"""The one writer of the public transparency log ``trix-log/1`` (issue 12; the format is
+``games.fairness.transparency``, docs/fairness.md "The transparency log").
+
+:func:`append` adds entries at the head inside the caller's transaction, so an entry is
+logged exactly when what it records is committed (a table and its commitment, a match start
+and its receipt, a tournament and its draw commitment, a draw and its key). Appends are
+serialised: on PostgreSQL a transaction-scoped advisory lock (:data:`LOCK_KEY`) is taken
+before the head is read and held until the caller commits; SQLite serialises writing
+transactions itself (the embedded default takes the write lock when a transaction starts).
+The log's unique index on ``index`` and ``hash`` refuses a fork even so.
+
+The bodies are made here (:func:`match_commitment`, :func:`match_receipt`,
+:func:`draw_commitment`, :func:`draw_key`) from public values only: the log is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.fairness import transparency
+from games.fairness.canonical import sha256_hex
+from games.models import LogEntry
+
+LOCK_KEY = 0x7472_6978_6C6F_67  # "trixlog": pg_advisory_xact_lock's key for the log's head
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the log and the receipts write it: UTC, whole seconds."""
+    return moment.astimezone(UTC).strftime(TIME_FORMAT)
+
+
+def entry_of(row: LogEntry) -> dict[str, Any]:
+    """A stored entry as the log's JSON object (what is hashed and served)."""
+    return {
+        "index": row.index,
+        "prev": row.prev,
+        "kind": row.kind,
+        "body": row.body,
+        "logged_at": stamp(row.logged_at),
+    }
+
+
+def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
+    """Append ``(kind, body)`` entries in order, in the caller's transaction (one of its own
+    if there is none); returns the new rows. Raises ``FairnessError`` for a malformed body
+    (nothing appended)."""
+    if not items:
+        return []
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        head = LogEntry.objects.order_by("-index").first()
+        prev = None if head is None else entry_of(head)
+        now = timezone.now().replace(microsecond=0)
+        logged_at = stamp(now)
+        rows = []
+        for kind, body in items:
+            entry = transparency.next_entry(prev=prev, kind=kind, body=body, logged_at=logged_at)
+            rows.append(
+                LogEntry(
+                    index=entry["index"],
+                    prev=entry["prev"],
+                    kind=kind,
+                    body=entry["body"],
+                    logged_at=now,
+                    hash=transparency.entry_hash(entry),
+                )
+            )
+            prev = entry
+        LogEntry.objects.bulk_create(rows)
+    return rows
+
+
+def match_commitment(*, match_id: str, algorithm: str, commitment: str, deals: int) -> tuple:
+    """A ``match-commitment`` entry (a table created, before any seat is taken)."""
+    body = {"match_id": match_id, "algorithm": algorithm, "commitment": commitment, "deals": deals}
+    return ("match-commitment", body)
+
+
+def match_receipt(*, receipt: dict[str, Any], signature: str) -> tuple:
+    """A ``match-receipt`` entry (a match started: its signed receipt)."""
+    return ("match-receipt", {"receipt": receipt, "signature": signature})
+
+
+def draw_commitment(*, event: str, commitment: str) -> tuple:
+    """A ``draw-commitment`` entry (a tournament created, before anyone registers)."""
+    return (
+        "draw-commitment",
+        {"event": event, "algorithm": "trix-draw/1", "commitment": commitment},
+    )
+
+
+def draw_key(*, event: str, commitment: str, server_seed: str, entrants: list) -> tuple:
+    """A ``draw-key`` entry (a tournament's draw made): its revealed seed and the hash of the
+    draw record's ``entrants`` list (``[{"entrant", "client_seed"}, ...]``)."""
+    body = {
+        "event": event,
+        "commitment": commitment,
+        "server_seed": server_seed,
+        "entrants_hash": sha256_hex(entrants),
+    }
+    return ("draw-key", body)
+
+
+def entries(after: int = -1, before: int | None = None):
+    """The log's entries after index ``after`` (all by default) and before index ``before``
+    (the size of a head read first, so the lines match it), in order, as JSON objects; an
+    iterator reading in chunks (the log grows without end)."""
+    rows = LogEntry.objects.filter(index__gt=after).order_by("index")
+    if before is not None:
+        rows = rows.filter(index__lt=before)
+    for row in rows.iterator(chunk_size=2000):
+        yield entry_of(row)
+
+
+def head_hash() -> tuple[int, str]:
+    """``(size, head hash)`` of the log as committed now (``(0, GENESIS)`` when empty)."""
+    last = LogEntry.objects.order_by("-index").values_list("index", "hash").first()
+    return (0, transparency.GENESIS) if last is None else (last[0] + 1, last[1])
+
+
+def head() -> dict[str, Any]:
+    """The signed head: ``{"format": "trix-log-head/1", "size": n, "head": hex,
+    "signature": hex}`` (the signature over the first three, ``games.signing``)."""
+    from games import signing
+
+    payload = transparency.log_head(*head_hash())
+    return {**payload, "signature": signing.sign(payload)}
+
+
+def check() -> list[str]:
+    """Every problem of the stored log (``manage.py fairness_log_check``): the chain from
+    entry 0 (``transparency.verify_log``) and each stored hash. Empty when it is whole."""
+    from games.fairness.errors import FairnessError
+
+    problems = []
+
+    def stream():
+        for row in LogEntry.objects.order_by("index").iterator(chunk_size=2000):
+            entry = entry_of(row)
+            if transparency.entry_hash(entry) != row.hash:
+                problems.append(f"log entry {row.index}: its stored hash is not its hash")
+            yield entry
+
+    try:
+        transparency.verify_log(stream())
+    except FairnessError as exc:
+        problems.append(str(exc))
+    return problems
