@@ -28,7 +28,7 @@ DROP FUNCTION IF EXISTS games_log_refuse_change();
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_sealed_shuffle_secrets'),
+        ('games', '0006_sealed_shuffle_secrets'),
     ]
 
     operations = [

@@ -31,7 +31,7 @@ def open_secrets(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_table_kind_origin_checked_in"),
+        ("games", "0005_heartbeat"),
     ]
 
     operations = [
