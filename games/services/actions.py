@@ -43,6 +43,9 @@ def _stale(table: Table, state, version: int) -> str | None:
 def submit_action(*, user, table_id: int, action_id, version: int, action: dict) -> TableAction:
     """Check a user's action now and hand it to a worker; return its :class:`TableAction`
     (``status`` pending; the API answers it with :func:`games.api.answers.action_answer`).
+    A ``select`` (a private doubling pick, :mod:`games.services.picks`) is kept at once
+    instead, under the table's lock (``status`` applied, or rejected if the doubling ended
+    meanwhile): it changes nothing of the table, and no worker's queue carries it.
 
     ``action`` is the engine's JSON action without ``seat`` (the user's seat is filled in).
     A known ``action_id`` sent again with the same ``version`` and ``action`` returns the
@@ -82,8 +85,10 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
         raise Conflict(why, "stale_version")
     if illegal is not None:
         raise BadRequest(illegal, "illegal_action")
+    pick = full["type"] == "select"
     try:
         with transaction.atomic():
+            locked = changes.lock_table(table.pk) if pick else None
             row = TableAction.objects.create(
                 id=action_id,
                 table=table,
@@ -94,7 +99,10 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
                 action=full,
                 submitted_at=timezone.now(),
             )
-            dispatch.send_action(row.pk)
+            if pick:  # private: kept now, not queued behind (or ahead of) anyone's change
+                apply_locked(locked, row)
+            else:
+                dispatch.send_action(row.pk)
     except IntegrityError:
         existing = TableAction.objects.get(pk=action_id)
         return _duplicate(existing, user, table_id, version, action)

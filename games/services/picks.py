@@ -2,11 +2,12 @@
 
 While doubling is simultaneous a seat may tell the server its current pick (a ``select``
 action) before its answer, so a timeout commits it (000: "timer commits the current
-selection"). The pick is the seat's alone: it is kept in a :class:`~games.models.DoublingPick`
-row, not applied to the stored match state, and it writes no event, takes no table version,
-sets no deadline or wake-up and notifies nobody, so nothing anyone else can observe of the
-table (its version, its events, their count, its deadline, their timing) depends on it
-(issue 13). The seat sees it as ``view.doubling.selected``
+selection"). The pick is the seat's alone: the web request keeps it at once
+(:func:`games.services.actions.submit_action`, under the table's lock, no worker task) in a
+:class:`~games.models.DoublingPick` row, not in the stored match state; it writes no event,
+takes no table version, sets no deadline or wake-up and notifies nobody, so nothing anyone
+else can observe of the table (its version, its events, their count, its deadline, their
+timing) depends on it (issue 13). The seat sees it as ``view.doubling.selected``
 (:func:`games.selectors.table_state`); the timeout applies it as the seat's answer
 (:func:`games.services.clock.turn`), from which on it is public as any answer.
 """

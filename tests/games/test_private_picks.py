@@ -23,6 +23,7 @@ import time_machine
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 from django.test import override_settings
+from rest_framework.test import APIClient
 
 from games import selectors, services, sql, state_store
 from games.engine.cards import codes_of
@@ -379,3 +380,35 @@ def test_what_others_observe_of_a_whole_match_does_not_depend_on_private_picks(p
         if e["type"] == "doubles_revealed" and e["doubles"]
     ]
     assert doubled
+
+
+def test_the_seat_sees_its_pick_in_every_session_over_the_api(players):
+    """Over HTTP: a pick posted from one session of the seat's user is applied without a new
+    version; another session of that user sees it (``view.doubling.selected``), a spectator's
+    answer and a long poll's do not move."""
+    table = to_doubling(players, "queens")
+    f = facts(table.pk)
+    holder = next(s for s in range(4) if f["doublable"][s])
+    tab_a, tab_b, spectator = APIClient(), APIClient(), APIClient()
+    tab_a.force_login(players[holder])
+    tab_b.force_login(players[holder])
+    url = f"/api/tables/{table.pk}/"
+    before = spectator.get(url + "state/", {"since": table.version - 1}).json()
+    pick = f["doublable"][holder][-1:]
+    body = {
+        "id": str(uuid.uuid4()),
+        "version": table.version,
+        "action": {"type": "select", "cards": pick},
+    }
+    posted = tab_a.post(url + "actions/", body, format="json")
+    assert posted.status_code == 202, posted.content
+    services.apply_action(action_id=body["id"])
+    again = tab_a.post(url + "actions/", body, format="json").json()  # the id's result
+    assert again["status"] == "applied" and again["applied_version"] == table.version
+    mine = tab_b.get(url + "state/", {"since": table.version, "wait": 0}).json()
+    assert mine["version"] == table.version and mine["events"] == []
+    assert mine["view"]["doubling"]["selected"] == pick
+    after = spectator.get(url + "state/", {"since": table.version - 1}).json()
+    before.pop("server_time")
+    after.pop("server_time")
+    assert after == before
