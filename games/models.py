@@ -4,7 +4,8 @@ and deals.
 A :class:`Table` holds four :class:`Seat` rows from its creation. Its match lives in
 :class:`MatchRecord` (the engine's ``MatchState.to_json()``, i.e. the log that rebuilds it,
 and the private shuffle state). Every change of a table appends :class:`TableEvent` rows
-(one version each; who may see each one) and bumps ``Table.version``. :class:`TableAction`
+(one version each; who may see each one) and bumps ``Table.version``, except a seat's
+private doubling pick, a :class:`DoublingPick` that changes no version. :class:`TableAction`
 keeps every seat action by its client-chosen id, so an action is applied exactly once.
 :class:`Deal` keeps each finished deal's ``trix-deal/1`` record. :class:`LogEntry` is the
 public transparency log of commitments, receipts and draws.
@@ -198,6 +199,29 @@ class TableEvent(models.Model):
 
     def delete(self, *args, **kwargs):
         raise AppendOnlyError("table events are append-only")
+
+
+class DoublingPick(models.Model):
+    """A seat's current pick while doubling is simultaneous (a ``select`` action): not yet its
+    answer, seen by that seat alone, committed by a timeout (000: "timer commits the current
+    selection"). Kept here, out of the match state and the event log, so a pick never takes a
+    table version, an event or a deadline that anyone else could see (issue 13); one row per
+    seat, overwritten by its next pick; ``deal`` is the deal number it was made in (an older
+    deal's pick counts for nothing)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="picks")
+    seat = models.PositiveSmallIntegerField()
+    deal = models.PositiveSmallIntegerField()
+    cards = models.JSONField(default=list, help_text="card codes, e.g. ['KH']")
+    picked_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="games_pick_one_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} seat {self.seat} pick in deal {self.deal}"
 
 
 ACTION_TYPES = ("contract", "select", "double", "play", "pass")

@@ -19,7 +19,7 @@ from accounts.selectors import display_name
 from games import live, sql, state_store
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
-from games.models import Deal, Heartbeat, Seat, Table, TableEvent, TableStatus
+from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
 
 
 def last_sweep():
@@ -173,10 +173,27 @@ def _view(table: Table, seat: int | None, logs: tuple[int, list] | None):
     return seen
 
 
+def _with_pick(table_id: int, seat: int, seen: dict[str, Any]) -> dict[str, Any]:
+    """``seat``'s view with its private doubling pick (``doubling.selected``) while it is
+    still to answer a simultaneous doubling: the pick is kept apart from the match
+    (:mod:`games.services.picks`), so the view of a version does not hold it. A new dict
+    when changed (the cached view is shared)."""
+    doubling = seen.get("doubling")
+    if not doubling or "selected" not in doubling:
+        return seen
+    mine = DoublingPick.objects.filter(table_id=table_id, seat=seat, deal=seen["deal_number"])
+    cards = mine.values_list("cards", flat=True).first()
+    if cards is None:
+        return seen
+    return {**seen, "doubling": {**doubling, "selected": cards}}
+
+
 def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
     """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
     the spectator view; None before the match starts), ``events`` after ``since`` that the
-    caller may see, ``my_seat``, ``deadline`` and ``server_time`` (ISO 8601 UTC).
+    caller may see, ``my_seat``, ``deadline`` and ``server_time`` (ISO 8601 UTC). A seat's
+    view carries its private doubling pick, which changes no version (so a seat's answer at
+    one version may show a newer pick than an earlier answer at it).
 
     With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
@@ -215,6 +232,8 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     logs = (after, [(r[0], r[4]) for r in rows if r[4] is not None]) if with_log else None
     my_seat = seat_of(table, user)
     seen = None if table.status == TableStatus.OPEN else _view(table, my_seat, logs)
+    if seen is not None and my_seat is not None:
+        seen = _with_pick(table.pk, my_seat, seen)
     events = []
     if since is None or since < version:
         for ev_version, ev_type, payload, visible_to, *_ in rows:

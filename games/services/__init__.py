@@ -9,6 +9,8 @@
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the
   deadline and wake-up set after each change, :func:`wake` (next deal, a bot's turn,
   timeouts) and :func:`sweep`;
+- :mod:`~games.services.picks`: a seat's private doubling pick, kept beside the match (it
+  takes no version, event or deadline: nobody else can tell it happened);
 - :mod:`~games.services.fast_turn`: a bot's turn in one statement (PostgreSQL);
 - :mod:`~games.services.changes`: the one writer of a change (row lock, events, checkpoint,
   the end of a deal);

@@ -14,14 +14,14 @@ from games.engine import IllegalAction, apply
 from games.engine.match import check
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
 from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableEvent, TableStatus
-from games.services import changes, dispatch, tables
+from games.services import changes, dispatch, picks, tables
 
 
 def _stale(table: Table, state, version: int) -> str | None:
     """Why an action made against ``version`` is stale now, or None.
 
-    While doubling is simultaneous, the only changes are the seats' picks and Ready, so an
-    answer made since the doubling started still counts."""
+    While doubling is simultaneous, the only changes are the seats' Ready (their picks change
+    no version), so an answer made since the doubling started still counts."""
     if version > table.version:
         return f"version {version} is newer than the table's version {table.version}"
     if version == table.version:
@@ -29,7 +29,7 @@ def _stale(table: Table, state, version: int) -> str | None:
     if state is not None and state.phase == "double" and state.options.doubling == "simultaneous":
         moved = (
             TableEvent.objects.filter(table=table, version__gt=version)
-            .exclude(type__in=("double_ready", "double_selected"))
+            .exclude(type__in=("double_ready", "double_selected"))  # (older tables' picks)
             .exists()
         )
         if not moved:
@@ -43,6 +43,9 @@ def _stale(table: Table, state, version: int) -> str | None:
 def submit_action(*, user, table_id: int, action_id, version: int, action: dict) -> TableAction:
     """Check a user's action now and hand it to a worker; return its :class:`TableAction`
     (``status`` pending; the API answers it with :func:`games.api.answers.action_answer`).
+    A ``select`` (a private doubling pick, :mod:`games.services.picks`) is kept at once
+    instead, under the table's lock (``status`` applied, or rejected if the doubling ended
+    meanwhile): it changes nothing of the table, and no worker's queue carries it.
 
     ``action`` is the engine's JSON action without ``seat`` (the user's seat is filled in).
     A known ``action_id`` sent again with the same ``version`` and ``action`` returns the
@@ -82,8 +85,10 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
         raise Conflict(why, "stale_version")
     if illegal is not None:
         raise BadRequest(illegal, "illegal_action")
+    pick = full["type"] == "select"
     try:
         with transaction.atomic():
+            locked = changes.lock_table(table.pk) if pick else None
             row = TableAction.objects.create(
                 id=action_id,
                 table=table,
@@ -94,7 +99,10 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
                 action=full,
                 submitted_at=timezone.now(),
             )
-            dispatch.send_action(row.pk)
+            if pick:  # private: kept now, not queued behind (or ahead of) anyone's change
+                apply_locked(locked, row)
+            else:
+                dispatch.send_action(row.pk)
     except IntegrityError:
         existing = TableAction.objects.get(pk=action_id)
         return _duplicate(existing, user, table_id, version, action)
@@ -123,7 +131,8 @@ def apply_action(*, action_id) -> None:
     """Worker: apply a submitted action once (a no-op if already applied or rejected).
 
     Stale (the table moved on) or illegal by now: the action is rejected with its reason
-    and the table is unchanged."""
+    and the table is unchanged. A ``select`` (a doubling pick) is kept privately and
+    changes nothing of the table (:mod:`games.services.picks`)."""
     try:
         table_id = TableAction.objects.values_list("table_id", flat=True).get(pk=action_id)
     except TableAction.DoesNotExist:
@@ -150,6 +159,9 @@ def apply_locked(table: Table, act: TableAction) -> None:
         state_store.remember_on_commit(table, state)
         _reject(act, 409, why)
         return
+    if act.action.get("type") == "select":
+        _pick(table, state, act)
+        return
     try:
         _, events = apply(state, act.action)
     except IllegalAction as exc:
@@ -157,6 +169,21 @@ def apply_locked(table: Table, act: TableAction) -> None:
         _reject(act, 400, str(exc))
         return
     changes.commit(table, None, state, since, events, [act])
+
+
+def _pick(table: Table, state, act: TableAction) -> None:
+    """A doubling pick: kept privately (:mod:`games.services.picks`); the table, its state,
+    version, events and timers are left as they are, so nobody else can tell it happened."""
+    state_store.remember_on_commit(table, state)
+    try:
+        picks.store(table, state, act.action)
+    except IllegalAction as exc:
+        _reject(act, 400, str(exc))
+        return
+    act.status = ActionStatus.APPLIED
+    act.applied_version = table.version
+    act.applied_at = timezone.now()
+    act.save(update_fields=["status", "applied_version", "applied_at"])
 
 
 def _reject(act: TableAction, status: int, message: str) -> None:

@@ -29,7 +29,7 @@ from games.engine.observation import observe
 from games.errors import BadRequest, NotFound
 from games.models import ActionStatus, Heartbeat, MatchRecord, Table, TableAction, TableStatus
 from games.policy import policy
-from games.services import actions, changes, dispatch, fast_turn
+from games.services import actions, changes, dispatch, fast_turn, picks
 
 PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play_timer"}
 """The engine phase -> the option naming its timer (whole seconds, ``0`` = none)."""
@@ -102,18 +102,35 @@ def schedule(table: Table, state, events: list[dict], *, send: bool = True) -> N
     if humans and not keep:
         timer = _timer(table, state.phase)
         table.deadline = now + timedelta(seconds=timer) if timer else None
-        if state.options.auto_play_forced and state.phase == "play":
-            if forced_action(state, humans[0]) is not None:
-                forced = now + timedelta(seconds=settings.TRIX_FORCED_DELAY)
-                table.deadline = min(table.deadline or forced, forced)
     elif not humans:
         table.deadline = None
     candidates = [table.deadline] if table.deadline else []
     if bots:
         candidates.append(now + timedelta(seconds=settings.TRIX_BOT_DELAY))
+    if humans and _forced(state, humans[0]) is not None:
+        # The forced card is played at the private wake-up; the public deadline stays the
+        # phase timer (else it would tell the others the seat has one legal card).
+        candidates.append(now + timedelta(seconds=settings.TRIX_FORCED_DELAY))
     table.wake_at = min(candidates) if candidates else None
     if send:
         dispatch.send_wake(table)
+
+
+def _forced(state, seat: int) -> dict | None:
+    """``seat``'s one legal action when the table plays it for the seat
+    (``auto_play_forced``, 003), else None."""
+    if not state.options.auto_play_forced:
+        return None
+    return forced_action(state, seat)
+
+
+def forced_due(table: Table, state, now) -> dict | None:
+    """The forced action (:func:`_forced`) of the human seat to play, once its wake-up
+    (``TRIX_FORCED_DELAY`` after the change, never public) has come; else None."""
+    if table.wake_at is None or table.wake_at > now + timedelta(milliseconds=20):
+        return None
+    humans = [s for s in state.to_act() if table.seat_kinds[s] == "human"]
+    return _forced(state, humans[0]) if len(humans) == 1 else None
 
 
 def wake(*, table_id: int, version: int) -> None:
@@ -139,12 +156,16 @@ def wake(*, table_id: int, version: int) -> None:
         if table.wake_at > now + timedelta(milliseconds=20):
             dispatch.send_wake(table)  # woken early (e.g. by the sweep): sleep again
             return
-        if deadline_passed(table, now):
-            # A seat's action accepted before its deadline but not applied yet beats the
-            # timeout (its own task will find it done). If it is refused, time out as usual.
+        cutoff = table.deadline if deadline_passed(table, now) else None
+        if cutoff is None and table.options.get("auto_play_forced"):
+            cutoff = table.wake_at  # maybe a forced card's turn (forced_due)
+        if cutoff is not None:
+            # A seat's action accepted before its deadline (or its forced card's time) but
+            # not applied yet beats the timeout (its own task will find it done). If it is
+            # refused, time out as usual.
             pending = (
                 TableAction.objects.select_for_update()
-                .filter(table=table, status=ActionStatus.PENDING, submitted_at__lte=table.deadline)
+                .filter(table=table, status=ActionStatus.PENDING, submitted_at__lte=cutoff)
                 .order_by("submitted_at")
                 .first()
             )
@@ -174,7 +195,8 @@ def wake(*, table_id: int, version: int) -> None:
 
 def turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | None:
     """Apply to ``state`` what a wake-up of ``table`` (in a match, not waiting for a deal)
-    does now: one bot's action, or the default actions of the seats whose deadline passed.
+    does now: one bot's action, the default actions of the seats whose deadline passed, or
+    the forced card of a seat at an ``auto_play_forced`` table (:func:`forced_due`).
     Returns the events and the actions, or None if nothing is due (``state`` unchanged)."""
     kinds = table.seat_kinds
     to_act = state.to_act()
@@ -187,13 +209,20 @@ def turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | Non
         return events, [_own_action(table, seat, "bot", action, table.wake_at)]
     if deadline_passed(table, now):
         events, acts = [], []
+        chosen = picks.current(table.pk, state.deal_number) if state.phase == "double" else {}
         for seat in to_act:
-            action = default_action(state, seat)
+            action = picks.answer(state, seat, chosen) or default_action(state, seat)
             more = [{"type": "timeout", "seat": seat, "visible_to": "all"}]
             _, applied = apply(state, action)
             events += more + applied
             acts.append(_own_action(table, seat, "timeout", action, table.deadline))
         return events, acts
+    forced = forced_due(table, state, now)
+    if forced is not None:  # played as a timeout at its own, private, time
+        seat = forced["seat"]
+        _, applied = apply(state, forced)
+        events = [{"type": "timeout", "seat": seat, "visible_to": "all"}, *applied]
+        return events, [_own_action(table, seat, "timeout", forced, table.wake_at)]
     return None
 
 

@@ -37,8 +37,8 @@ def try_bot_turn(table_id: int, version: int) -> bool:
     and the table's new version, deadline and wake-up with :func:`games.sql.write_if_current`, which
     writes only if the table is still at ``version``. Returns True when done (written, or
     nothing to do for this version); False when the locking path must run (a deal to deal or
-    ending, the match ending, an early wake-up, a deadline passed, nothing due, or the race
-    lost)."""
+    ending, the match ending, an early wake-up, a deadline passed, a forced card to play,
+    nothing due, or the race lost)."""
     table = sql.read_table(table_id)
     if table is None or table.version != version or table.status != TableStatus.PLAYING:
         return True  # as the locking path: a wake-up for an old version is a no-op
@@ -57,6 +57,8 @@ def try_bot_turn(table_id: int, version: int) -> bool:
         state_store.put_back(table, state)
         return False
     events, actions = turn
+    if any(act.source == "timeout" for act in actions):
+        return False  # a forced card: a pending action of the seat may beat it, under the lock
     if state.phase in ("deal", "over") or any(e["type"] == "deal_ended" for e in events):
         return False  # the changed state is dropped; the locking path redoes the turn
     rows = changes.event_rows(table, events, state_store.increment(state, since))

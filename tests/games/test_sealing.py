@@ -169,7 +169,7 @@ def test_the_migration_seals_plain_secrets():
     user = get_user_model().objects.create_user(username="u", password="pw")
     table = services.create_table(user=user, variant="complex")
     MatchRecord.objects.filter(table=table).update(shuffle=plain)
-    migration = import_module("games.migrations.0005_sealed_shuffle_secrets")
+    migration = import_module("games.migrations.0006_sealed_shuffle_secrets")
     migration.seal_secrets(apps, None)
     stored = MatchRecord.objects.get(table=table).shuffle
     assert SECRET.hex() not in str(stored)

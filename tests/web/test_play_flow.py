@@ -55,8 +55,8 @@ def play_until_over(page, timeout: float = 240) -> dict:
     """Act whenever the page offers something: contract, doubles, a card, a pass; after each
     act, wait until the page shows the table after it (a newer version: on the seat's turn only
     its own action moves the table; for Ready also the button gone, as during simultaneous
-    doubling the other seats' picks and our own pick move the version too), so the loop never
-    clicks a control the next update removes."""
+    doubling the other seats' Ready moves the version too; a pick moves no version), so the
+    loop never clicks a control the next update removes."""
     seen = {"contract": 0, "double": 0, "plays": 0, "passes": 0, "vanished": 0}
     end = time.monotonic() + timeout
     while time.monotonic() < end:
