@@ -110,14 +110,17 @@ def test_sit_and_leave_cycles_are_throttled_per_user(api, settings):
     _fund(bob, 1000)
     table = new_table(alice, stake=100, **TIMERS)
     seats, leave = f"/api/tables/{table['id']}/seats/", f"/api/tables/{table['id']}/leave/"
-    assert bob.post(seats, {"seat": 1}, format="json").status_code == 200
+    assert bob.post(seats, {"seat": 1, "client_seed": "bob-seed"}, format="json").status_code == 200
     assert bob.post(leave).status_code == 200
-    assert bob.post(seats, {"seat": 1}, format="json").status_code == 200
+    assert bob.post(seats, {"seat": 1, "client_seed": "bob-seed"}, format="json").status_code == 200
     r = bob.post(leave)  # sit and leave share one count
     assert r.status_code == 429 and r.json()["code"] == "throttled"
     assert int(r["Retry-After"]) > 0
     assert wallet.wallet_balance(bob.user) == 900  # still seated: nothing happened
-    assert alice.post(seats, {"seat": 2}, format="json").status_code == 400  # not throttled
+    assert (
+        alice.post(seats, {"seat": 2, "client_seed": "alice-seed"}, format="json").status_code
+        == 400
+    )  # not throttled
     kinds = list(TableEvent.objects.filter(table_id=table["id"]).values_list("type", flat=True))
     assert kinds.count("seat_taken") == 2 and kinds.count("seat_left") == 1
 
@@ -139,7 +142,11 @@ def test_an_open_table_nobody_filled_expires_with_every_stake_refunded(api, sett
         _fund(c, 1000)
     old = new_table(alice, stake=300, **TIMERS)
     for client, seat in ((bob, 1), (carol, 2)):
-        r = client.post(f"/api/tables/{old['id']}/seats/", {"seat": seat}, format="json")
+        r = client.post(
+            f"/api/tables/{old['id']}/seats/",
+            {"seat": seat, "client_seed": f"seed-{seat}"},
+            format="json",
+        )
         assert r.status_code == 200
     services.seat_bot(user=alice.user, table_id=old["id"], seat=3, bot="rules")
     young = new_table(alice)
@@ -178,7 +185,9 @@ def test_a_worker_with_its_beat_expires_the_table_and_refunds(api):
     alice, bob = api("alice"), api("bob")
     _fund(bob, 1000)
     table = new_table(alice, stake=250, **TIMERS)
-    r = bob.post(f"/api/tables/{table['id']}/seats/", {"seat": 0}, format="json")
+    r = bob.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "bob-seed"}, format="json"
+    )
     assert r.status_code == 200 and wallet.wallet_balance(bob.user) == 750
     queue = new_queue("trix-expiry")
     env = {"TRIX_OPEN_TABLE_EXPIRY": "1", "TRIX_EXPIRY_SWEEP_SECONDS": "0.5"}
