@@ -142,3 +142,26 @@ def test_pages_lay_out_in_both_languages_at_both_widths(
                 if name == "live":
                     assert "مشتركين" in body or "مشترك" in body
                     assert "entrants" not in body and "Loading" not in body
+
+
+def test_the_scripts_write_money_and_numbers_as_the_server_does_in_arabic(
+    db, new_page, live_server
+):
+    """``Trix.formatMoney`` and ``formatNumber`` (i18n.js) on an Arabic page: Western digits,
+    the server's separators, the amount isolated as ``format_money`` isolates it."""
+    from django.utils import translation
+
+    from wallet.selectors import format_money
+
+    amounts = [0, 5, -12345, 123456789]
+    page = new_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto("/")
+    written = page.evaluate("(amounts) => amounts.map((a) => Trix.formatMoney(a))", amounts)
+    with translation.override("ar"):
+        assert written == [format_money(a) for a in amounts]
+    numbers = page.evaluate(
+        """async () => { const i18n = await import("/static/web/i18n.js");
+           return [i18n.language, i18n.formatNumber(1234567.5), i18n.gettext("Sit")]; }"""
+    )
+    assert numbers == ["ar", "1,234,567.5", "اجلس"]
