@@ -2,6 +2,7 @@
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import DISPLAY_NAME_MAX
 from accounts.services import check_display_name_free, clean_display_name, set_display_name
@@ -10,8 +11,8 @@ from accounts.services import check_display_name_free, clean_display_name, set_d
 class DisplayNameField(forms.CharField):
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", DISPLAY_NAME_MAX)
-        kwargs.setdefault("label", "Display name")
-        kwargs.setdefault("help_text", "Shown to the other players at a table.")
+        kwargs.setdefault("label", _("Display name"))
+        kwargs.setdefault("help_text", _("Shown to the other players at a table."))
         super().__init__(**kwargs)
         self.widget.attrs.update({"dir": "auto", "autocomplete": "nickname"})
 
@@ -26,7 +27,9 @@ class DisplayNameField(forms.CharField):
 class SignupForm(forms.Form):
     """allauth's ``ACCOUNT_SIGNUP_FORM_CLASS``: adds the display name to sign-up."""
 
-    display_name = DisplayNameField(widget=forms.TextInput(attrs={"placeholder": "e.g. Abu Fahd"}))
+    display_name = DisplayNameField(
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. Abu Fahd")})
+    )
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]

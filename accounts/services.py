@@ -6,13 +6,19 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX, Profile
 from accounts.names import has_visible_character, name_key
 
-TAKEN = "That display name is taken; choose another."
-LOOKS_LIKE_NAME = "That display name looks like another player's ({name}); choose another."
-LOOKS_LIKE_USERNAME = "That display name looks like another player's username; choose another."
+TAKEN = gettext_lazy("That display name is taken; choose another.")
+LOOKS_LIKE_NAME = gettext_lazy(
+    "That display name looks like another player's (%(name)s); choose another."
+)
+LOOKS_LIKE_USERNAME = gettext_lazy(
+    "That display name looks like another player's username; choose another."
+)
 
 
 def clean_display_name(name: object) -> str:
@@ -23,18 +29,22 @@ def clean_display_name(name: object) -> str:
     Raises ``ValidationError`` with a message saying what is wrong.
     """
     if not isinstance(name, str):
-        raise ValidationError("Display name must be text.")
+        raise ValidationError(_("Display name must be text."))
     name = " ".join(name.split())
     if not name:
-        raise ValidationError("Display name cannot be empty.")
+        raise ValidationError(_("Display name cannot be empty."))
     if len(name) > DISPLAY_NAME_MAX:
-        raise ValidationError(f"Display name must be at most {DISPLAY_NAME_MAX} characters.")
+        raise ValidationError(
+            _("Display name must be at most %(count)d characters.") % {"count": DISPLAY_NAME_MAX}
+        )
     if not name.isprintable():
-        raise ValidationError("Display name contains characters that cannot be shown.")
+        raise ValidationError(_("Display name contains characters that cannot be shown."))
     if not has_visible_character(name):
         raise ValidationError(
-            "Display name must have a visible character: a letter, a digit or a symbol, not "
-            "only spaces, combining marks or characters that show as blank."
+            _(
+                "Display name must have a visible character: a letter, a digit or a symbol, "
+                "not only spaces, combining marks or characters that show as blank."
+            )
         )
     return name
 
@@ -51,10 +61,10 @@ def check_display_name_free(name: str, user: Any = None) -> None:
     users = get_user_model().objects.all()
     users = users.exclude(pk=pk) if pk is not None else users
     if profiles.filter(display_name__iexact=name).exists():
-        raise ValidationError(TAKEN)
+        raise ValidationError(str(TAKEN))
     alike = profiles.filter(name_key=key).values_list("display_name", flat=True).first()
     if alike is not None:
-        raise ValidationError(LOOKS_LIKE_NAME.format(name=alike))
+        raise ValidationError(str(LOOKS_LIKE_NAME) % {"name": alike})
     if (
         users.filter(username__iexact=name).exists()
         or profiles.filter(username_key=key).exists()
@@ -64,7 +74,7 @@ def check_display_name_free(name: str, user: Any = None) -> None:
             for u in users.filter(profile__isnull=True).values_list("username", flat=True)
         )
     ):
-        raise ValidationError(LOOKS_LIKE_USERNAME)
+        raise ValidationError(str(LOOKS_LIKE_USERNAME))
 
 
 def set_display_name(user: Any, name: str) -> Profile:

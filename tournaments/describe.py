@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from tournaments.models import BASIS_POINTS, Format
 from tournaments.selectors import FORMAT_NAMES_AR
 from web.money import format_money
@@ -35,14 +38,14 @@ def percent(bps: int) -> str:
 
 
 def duration(seconds: int) -> str:
-    """``600`` -> ``"10 minutes"``; ``90`` -> ``"90 seconds"``."""
+    """``600`` -> ``"10 minutes"``; ``90`` -> ``"90 seconds"`` (in the active language)."""
     if seconds and seconds % 3600 == 0:
         hours = seconds // 3600
-        return f"{hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
     if seconds and seconds % 60 == 0:
         minutes = seconds // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return f"{seconds} seconds"
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 def names(t: dict[str, Any]) -> dict[str, dict[str, str]]:
@@ -50,68 +53,122 @@ def names(t: dict[str, Any]) -> dict[str, dict[str, str]]:
     return {"format": FORMATS[t["format"]], "mode": TEAM_MODES[bool(t["team_mode"])]}
 
 
+def _format(t: dict[str, Any]) -> str:
+    teams = t["team_mode"]
+    if t["format"] == Format.KNOCKOUT:
+        if teams:
+            return _(
+                "Each round seats the teams at four-seat tables; the winning team of each table "
+                "advances, until one final table. Bots fill only the seats the entrants do not "
+                "fill; they never advance and never take a prize."
+            )
+        return _(
+            "Each round seats the entrants at four-seat tables; the top %(advance)s of each "
+            "table advance, until one final table. Bots fill only the seats the entrants do not "
+            "fill; they never advance and never take a prize."
+        ) % {"advance": t["advance"]}
+    rounds = t["rounds"]
+    text = (
+        ngettext(
+            "%(rounds)d round, each seating the teams by standing, avoiding repeat opponents",
+            "%(rounds)d rounds, each seating the teams by standing, avoiding repeat opponents",
+            rounds,
+        )
+        if teams
+        else ngettext(
+            "%(rounds)d round, each seating the entrants by standing, avoiding repeat opponents",
+            "%(rounds)d rounds, each seating the entrants by standing, avoiding repeat opponents",
+            rounds,
+        )
+    ) % {"rounds": rounds}
+    if t["final_table"]:
+        text += (
+            _("; then a final table of the top 2 teams")
+            if teams
+            else _("; then a final table of the top 4")
+        )
+    points = _("win 2, draw 1, loss 0") if teams else _("3/2/1/0 by table place")
+    return (
+        text
+        + ". "
+        + _(
+            "Standing points: %(points)s (tied places share); tie-breaks: match score total, "
+            "opponents' points, the seating draw."
+        )
+        % {"points": points}
+    )
+
+
 def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
     """``[(label, sentence)]``: every rule and parameter of a tournament summary
-    (``selectors.summary``) in words, for the tournament page."""
-    unit = "teams" if t["team_mode"] else "entrants"
-    if t["format"] == Format.KNOCKOUT:
-        who = "the winning team" if t["team_mode"] else f"the top {t['advance']}"
-        fmt = (
-            f"Each round seats the {unit} at four-seat tables; {who} of each table advance, "
-            "until one final table. Bots fill only the seats the entrants do not fill; they "
-            "never advance and never take a prize."
-        )
-    else:
-        final = (
-            f"; then a final table of the top {'2 teams' if t['team_mode'] else '4'}"
-            if t["final_table"]
-            else ""
-        )
-        points = "win 2, draw 1, loss 0" if t["team_mode"] else "3/2/1/0 by table place"
-        fmt = (
-            f"{t['rounds']} round{'s' if t['rounds'] != 1 else ''}, each seating the {unit} by "
-            f"standing, avoiding repeat opponents{final}. Standing points: {points} (tied "
-            "places share); tie-breaks: match score total, opponents' points, the seating draw."
-        )
+    (``selectors.summary``) in words, for the tournament page, in the active language."""
     mode = (
-        "Teams of two: register, then invite a partner by display name; the partner accepts "
-        "and pays their own entry fee. A team incomplete when registration closes is refunded."
+        _(
+            "Teams of two: register, then invite a partner by display name; the partner accepts "
+            "and pays their own entry fee. A team incomplete when registration closes is "
+            "refunded."
+        )
         if t["team_mode"]
-        else "Every entrant plays for themself."
+        else _("Every entrant plays for themself.")
     )
     fee = t["entry_fee"]
     refund = t["refund_bps"]
     if fee == 0:
-        refund_text = "The event is free: no money moves."
+        refund_text = _("The event is free: no money moves.")
     elif refund == BASIS_POINTS:
-        refund_text = "Unregister before registration closes and the whole entry fee comes back."
+        refund_text = _("Unregister before registration closes and the whole entry fee comes back.")
     else:
-        refund_text = (
-            f"Unregister before registration closes and {percent(refund)} of the entry fee "
-            f"({format_money(fee * refund // BASIS_POINTS)}) comes back."
-        )
+        refund_text = _(
+            "Unregister before registration closes and %(percent)s of the entry fee "
+            "(%(amount)s) comes back."
+        ) % {"percent": percent(refund), "amount": format_money(fee * refund // BASIS_POINTS)}
     options = "; ".join(f"{label}: {text}" for label, text in describe_options(t["options"]))
+    capacity = t["capacity"]
+    places = (
+        ngettext(
+            "at most %(capacity)d team; at least %(minimum)d to start",
+            "at most %(capacity)d teams; at least %(minimum)d to start",
+            capacity,
+        )
+        if t["team_mode"]
+        else ngettext(
+            "at most %(capacity)d entrant; at least %(minimum)d to start",
+            "at most %(capacity)d entrants; at least %(minimum)d to start",
+            capacity,
+        )
+    ) % {"capacity": capacity, "minimum": t["min_entrants"]}
     return [
-        ("Format", fmt),
-        ("Players", mode),
-        ("Variant", variant_name(t["variant"])),
-        ("Table options", options),
-        ("Entry fee", "free" if fee == 0 else f"{format_money(fee)} each, into the prize pool"),
+        (_("Format"), _format(t)),
+        (_("Players"), mode),
+        (_("Variant"), variant_name(t["variant"])),
+        (_("Table options"), options),
         (
-            "House fee",
-            "none" if not t["house_fee_bps"] else f"{percent(t['house_fee_bps'])} of the pool",
-        ),
-        ("Places", f"at most {t['capacity']} {unit}; at least {t['min_entrants']} to start"),
-        ("Refunds", refund_text),
-        (
-            "Prizes",
-            "paid from the pool (less the house fee) by final place, "
-            f"{duration(t['review_seconds'])} after the end (the review window); tied places "
-            "share the prizes they span.",
+            _("Entry fee"),
+            pgettext("no entry fee", "free")
+            if fee == 0
+            else _("%(amount)s each, into the prize pool") % {"amount": format_money(fee)},
         ),
         (
-            "No-shows",
-            "A seat whose player has not looked at the table by the round's show-up deadline is "
-            "played by the timeout rules and ranks last at that table.",
+            _("House fee"),
+            pgettext("no house fee", "none")
+            if not t["house_fee_bps"]
+            else _("%(percent)s of the pool") % {"percent": percent(t["house_fee_bps"])},
+        ),
+        (_("Places"), places),
+        (_("Refunds"), refund_text),
+        (
+            _("Prizes"),
+            _(
+                "paid from the pool (less the house fee) by final place, %(duration)s after the "
+                "end (the review window); tied places share the prizes they span."
+            )
+            % {"duration": duration(t["review_seconds"])},
+        ),
+        (
+            _("No-shows"),
+            _(
+                "A seat whose player has not looked at the table by the round's show-up "
+                "deadline is played by the timeout rules and ranks last at that table."
+            ),
         ),
     ]

@@ -17,6 +17,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engine.options import Options
 from tournaments.describe import FORMATS
@@ -33,13 +35,15 @@ def parse_percent(text: str, field: str) -> int:
     ``forms.ValidationError`` naming ``field``."""
     text = (text or "").strip().rstrip("%").strip()
     if not _PERCENT.fullmatch(text):
-        raise forms.ValidationError(f"{field}: a percentage like 10 or 12.5")
+        raise forms.ValidationError(_("%(field)s: a percentage like 10 or 12.5") % {"field": field})
     try:
         bps = int(Decimal(text.replace(",", ".")) * 100)
     except InvalidOperation:
-        raise forms.ValidationError(f"{field}: a percentage like 10 or 12.5") from None
+        raise forms.ValidationError(
+            _("%(field)s: a percentage like 10 or 12.5") % {"field": field}
+        ) from None
     if not 0 <= bps <= BASIS_POINTS:
-        raise forms.ValidationError(f"{field}: from 0 to 100 %")
+        raise forms.ValidationError(_("%(field)s: from 0 to 100 %%") % {"field": field})
     return bps
 
 
@@ -66,61 +70,76 @@ def _dt(**kw: Any) -> forms.DateTimeField:
 class CreateTournamentForm(forms.Form):
     """Every parameter; ``to_parameters()`` gives ``services.create_tournament``'s keywords."""
 
-    name = forms.CharField(max_length=100)
+    name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
     format = forms.ChoiceField(
         choices=[(code, f"{n['en']} · {n['ar']}") for code, n in FORMATS.items()],
         initial=Format.SWISS,
-        help_text="Swiss pods: everyone plays every round. Knockout: the top k advance.",
+        help_text=gettext_lazy(
+            "Swiss pods: everyone plays every round. Knockout: the top k advance."
+        ),
     )
     variant = forms.ChoiceField(
         choices=[(code, f"{n['en']} · {n['ar']}") for code, n in VARIANTS.items()],
         initial="complex",
-        help_text="A Partner variant makes a partnership event (شراكة): teams of two.",
+        help_text=gettext_lazy(
+            "A Partner variant makes a partnership event (شراكة): teams of two."
+        ),
     )
     advance = forms.TypedChoiceField(
-        choices=[(2, "top 2 of each table"), (1, "top 1 of each table")],
+        choices=[
+            (2, gettext_lazy("top 2 of each table")),
+            (1, gettext_lazy("top 1 of each table")),
+        ],
         coerce=int,
         initial=2,
-        label="Knockout: who advances (solo)",
+        label=gettext_lazy("Knockout: who advances (solo)"),
     )
-    rounds = forms.IntegerField(min_value=1, initial=3, label="Swiss: rounds R")
+    rounds = forms.IntegerField(min_value=1, initial=3, label=gettext_lazy("Swiss: rounds R"))
     final_table = forms.BooleanField(
-        required=False, initial=True, label="Swiss: a final table of the top 4 (solo) or 2 teams"
+        required=False,
+        initial=True,
+        label=gettext_lazy("Swiss: a final table of the top 4 (solo) or 2 teams"),
     )
     entry_fee = forms.CharField(
         max_length=20,
         initial="0",
-        label=f"Entry fee ({settings.TRIX_CURRENCY})",
-        help_text="0 for a free event; like 5 or 5.50.",
+        help_text=gettext_lazy("0 for a free event; like 5 or 5.50."),
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "dir": "ltr"}),
     )
     house_fee = forms.CharField(
-        max_length=8, initial="0", label="House fee (% of the pool)", help_text="Like 10 or 2.5."
+        max_length=8,
+        initial="0",
+        label=gettext_lazy("House fee (percent of the pool)"),
+        help_text=gettext_lazy("Like 10 or 2.5."),
     )
-    capacity = forms.IntegerField(min_value=2, initial=16, label="Capacity (entrants or teams)")
+    capacity = forms.IntegerField(
+        min_value=2, initial=16, label=gettext_lazy("Capacity (entrants or teams)")
+    )
     min_entrants = forms.IntegerField(
-        min_value=2, initial=4, label="Minimum to start (entrants or teams)"
+        min_value=2, initial=4, label=gettext_lazy("Minimum to start (entrants or teams)")
     )
-    registration_opens_at = _dt(label="Registration opens")
-    registration_closes_at = _dt(label="Registration closes")
-    starts_at = _dt(label="Start")
+    registration_opens_at = _dt(label=gettext_lazy("Registration opens"))
+    registration_closes_at = _dt(label=gettext_lazy("Registration closes"))
+    starts_at = _dt(label=pgettext_lazy("tournament", "Start"))
     prizes = forms.CharField(
         max_length=400,
         initial="50, 30, 20",
-        label="Prize table (% of the pool by final place)",
-        help_text="Percentages for places 1, 2, 3…, summing to 100 (a dot for decimals: 12.5).",
+        label=gettext_lazy("Prize table (percent of the pool by final place)"),
+        help_text=gettext_lazy(
+            "Percentages for places 1, 2, 3…, summing to 100 (a dot for decimals: 12.5)."
+        ),
     )
     refund = forms.CharField(
         max_length=8,
         initial="100",
-        label="Refund on unregistering (% of the fee)",
-        help_text="Before registration closes. 100 = the whole fee.",
+        label=gettext_lazy("Refund on unregistering (percent of the fee)"),
+        help_text=gettext_lazy("Before registration closes. 100 = the whole fee."),
     )
     review_minutes = forms.IntegerField(
         min_value=0,
         initial=settings.TRIX_TOURNAMENT_REVIEW_SECONDS // 60,
-        label="Review window (minutes)",
-        help_text="Between the end and the payment of the prizes.",
+        label=gettext_lazy("Review window (minutes)"),
+        help_text=gettext_lazy("Between the end and the payment of the prizes."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -129,6 +148,9 @@ class CreateTournamentForm(forms.Form):
         self.fields["registration_opens_at"].initial = _when(0)
         self.fields["registration_closes_at"].initial = _when(60)
         self.fields["starts_at"].initial = _when(60)
+        self.fields["entry_fee"].label = _("Entry fee (%(currency)s)") % {
+            "currency": settings.TRIX_CURRENCY
+        }
         self.option_fields = []
         for spec in option_specs():
             if spec["name"] == "variant":
@@ -144,7 +166,8 @@ class CreateTournamentForm(forms.Form):
             field.help_text = (
                 spec["help"]
                 if spec["kind"] != "seconds"
-                else (f"Every tournament table has timers. Default {spec['default']} s.")
+                else _("Every tournament table has timers. Default %(seconds)s s.")
+                % {"seconds": spec["default"]}
             )
             self.fields[name] = field
             self.option_fields.append(name)
@@ -153,19 +176,24 @@ class CreateTournamentForm(forms.Form):
         return parse_fee(self.cleaned_data["entry_fee"])
 
     def clean_house_fee(self) -> int:
-        return parse_percent(self.cleaned_data["house_fee"], "house fee")
+        return parse_percent(self.cleaned_data["house_fee"], _("house fee"))
 
     def clean_refund(self) -> int:
-        return parse_percent(self.cleaned_data["refund"], "refund")
+        return parse_percent(self.cleaned_data["refund"], _("refund"))
 
     def clean_prizes(self) -> list[int]:
         parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["prizes"]) if p]
         if not parts:
-            raise forms.ValidationError("Give at least one percentage.")
-        out = [parse_percent(p, f"place {i}") for i, p in enumerate(parts, start=1)]
+            raise forms.ValidationError(_("Give at least one percentage."))
+        out = [
+            parse_percent(p, _("place %(place)s") % {"place": i})
+            for i, p in enumerate(parts, start=1)
+        ]
         if sum(out) != BASIS_POINTS:
             total = Decimal(sum(out)) / 100
-            raise forms.ValidationError(f"The prize table must add up to 100 %, not {total} %.")
+            raise forms.ValidationError(
+                _("The prize table must add up to 100 %%, not %(total)s %%.") % {"total": total}
+            )
         return out
 
     def to_parameters(self) -> dict[str, Any]:

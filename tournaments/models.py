@@ -11,25 +11,26 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 #: Basis points in one whole (100 %).
 BASIS_POINTS = 10_000
 
 
 class Format(models.TextChoices):
-    KNOCKOUT = "knockout", "knockout (shoot-out)"
-    SWISS = "swiss", "Swiss pods"
+    KNOCKOUT = "knockout", _("knockout (shoot-out)")
+    SWISS = "swiss", _("Swiss pods")
 
 
 class Status(models.TextChoices):
-    DRAFT = "draft", "draft (not yet open)"
-    REGISTRATION = "registration", "registration"
-    CLOSED = "closed", "registration closed"
-    RUNNING = "running", "running"
-    PAUSED = "paused", "paused"
-    REVIEW = "review", "review (prizes not yet paid)"
-    FINISHED = "finished", "finished"
-    CANCELLED = "cancelled", "cancelled"
+    DRAFT = "draft", _("draft (not yet open)")
+    REGISTRATION = "registration", _("registration")
+    CLOSED = "closed", _("registration closed")
+    RUNNING = "running", _("running")
+    PAUSED = "paused", _("paused")
+    REVIEW = "review", _("review (prizes not yet paid)")
+    FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
 
 
 class Tournament(models.Model):
@@ -118,17 +119,17 @@ class Tournament(models.Model):
 
 
 class EntryStatus(models.TextChoices):
-    REGISTERED = "registered", "registered"
-    WITHDRAWN = "withdrawn", "withdrawn (unregistered before the start)"
-    REFUNDED = "refunded", "refunded (team incomplete or event cancelled)"
-    DISQUALIFIED = "disqualified", "disqualified"
+    REGISTERED = "registered", _("registered")
+    WITHDRAWN = "withdrawn", _("withdrawn (unregistered before the start)")
+    REFUNDED = "refunded", _("refunded (team incomplete or event cancelled)")
+    DISQUALIFIED = "disqualified", _("disqualified")
 
 
 class TeamStatus(models.TextChoices):
-    PENDING = "pending", "pending (waiting for a partner)"
-    COMPLETE = "complete", "complete"
-    REFUNDED = "refunded", "refunded (incomplete when registration closed)"
-    WITHDRAWN = "withdrawn", "withdrawn"
+    PENDING = "pending", _("pending (waiting for a partner)")
+    COMPLETE = "complete", _("complete")
+    REFUNDED = "refunded", _("refunded (incomplete when registration closed)")
+    WITHDRAWN = "withdrawn", _("withdrawn")
 
 
 class Team(models.Model):
@@ -198,15 +199,15 @@ class Entry(models.Model):
 
 
 class RoundKind(models.TextChoices):
-    KNOCKOUT = "knockout", "knockout"
-    SWISS = "swiss", "Swiss"
-    FINAL = "final", "final table"
+    KNOCKOUT = "knockout", _("knockout")
+    SWISS = "swiss", _("Swiss")
+    FINAL = "final", _("final table")
 
 
 class RoundStatus(models.TextChoices):
-    OPENING = "opening", "opening"
-    RUNNING = "running", "running"
-    FINISHED = "finished", "finished"
+    OPENING = "opening", _("opening")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
 
 
 class Round(models.Model):

@@ -30,6 +30,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.selectors import display_name
 from games import sealing, shuffles
@@ -84,9 +85,9 @@ def _require_staff(by: Any, what: str) -> None:
 
 def _require_player(by: Any) -> None:
     if by is None or not getattr(by, "is_authenticated", False):
-        raise NotAllowed("log in to take part in a tournament", "not_authenticated")
+        raise NotAllowed(_("log in to take part in a tournament"), "not_authenticated")
     if not by.is_active:
-        raise NotAllowed("your account is suspended: it cannot enter tournaments", "suspended")
+        raise NotAllowed(_("your account is suspended: it cannot enter tournaments"), "suspended")
 
 
 def _reason(reason: Any) -> str:
@@ -125,15 +126,20 @@ def _unit_count(t: Tournament) -> int:
 
 def _check_window(t: Tournament, now: datetime) -> None:
     if t.status == Status.DRAFT:
-        raise Conflict(f"{t.name} is not open for registration yet", "registration_closed")
+        raise Conflict(
+            _("%(name)s is not open for registration yet") % {"name": t.name},
+            "registration_closed",
+        )
     if t.status != Status.REGISTRATION or now >= t.registration_closes_at:
         raise Conflict(
-            f"registration for {t.name} closed at {t.registration_closes_at:%Y-%m-%d %H:%M} UTC",
+            _("registration for %(name)s closed at %(when)s UTC")
+            % {"name": t.name, "when": f"{t.registration_closes_at:%Y-%m-%d %H:%M}"},
             "registration_closed",
         )
     if now < t.registration_opens_at:
         raise Conflict(
-            f"registration for {t.name} opens at {t.registration_opens_at:%Y-%m-%d %H:%M} UTC",
+            _("registration for %(name)s opens at %(when)s UTC")
+            % {"name": t.name, "when": f"{t.registration_opens_at:%Y-%m-%d %H:%M}"},
             "registration_closed",
         )
 
@@ -168,15 +174,19 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
         held = 0
     if held < t.entry_fee:
         raise Conflict(
-            f"not enough funds: the entry fee of {t.name} is {format_money(t.entry_fee)}; your "
-            f"wallet holds {format_money(held)}. Add money on your wallet page: /wallet/",
+            _(
+                "not enough funds: the entry fee of %(name)s is %(fee)s; your wallet holds "
+                "%(held)s. Add money on your wallet page: /wallet/"
+            )
+            % {"name": t.name, "fee": format_money(t.entry_fee), "held": format_money(held)},
             "insufficient_funds",
         )
     try:
         wallet.pay_entry_fee(entry.user_id, t.ref, t.entry_fee, _fee_key(t, entry, "fee"))
     except (InsufficientFunds, UnknownAccount):
         raise Conflict(
-            f"not enough funds: the entry fee of {t.name} is {format_money(t.entry_fee)}",
+            _("not enough funds: the entry fee of %(name)s is %(fee)s")
+            % {"name": t.name, "fee": format_money(t.entry_fee)},
             "insufficient_funds",
         ) from None
     except LedgerError as exc:
@@ -447,10 +457,17 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
         _check_window(t, timezone.now())
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is not None and entry.status in TAKING_PART:
-            raise Conflict(f"you are already registered in {t.name}", "already_registered")
+            raise Conflict(
+                _("you are already registered in %(name)s") % {"name": t.name},
+                "already_registered",
+            )
         if _unit_count(t) >= t.capacity:
-            unit = "teams" if t.team_mode else "entrants"
-            raise Conflict(f"{t.name} is full ({t.capacity} {unit})", "full")
+            full = (
+                _("%(name)s is full (%(capacity)s teams)")
+                if t.team_mode
+                else _("%(name)s is full (%(capacity)s entrants)")
+            )
+            raise Conflict(full % {"name": t.name, "capacity": t.capacity}, "full")
         _require_own_seed(t, client_seed)
         if entry is None:
             entry = Entry(tournament=t, user=by, attempt=1)
@@ -469,7 +486,7 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
 
 def _player_by_name(name: Any):
     if not isinstance(name, str) or not name.strip():
-        raise BadRequest("give the display name of the player to invite")
+        raise BadRequest(_("give the display name of the player to invite"))
     name = name.strip()
     users = list(
         get_user_model()
@@ -481,9 +498,12 @@ def _player_by_name(name: Any):
         .distinct()[:3]
     )
     if not users:
-        raise NotFound(f"no player is called {name!r}")
+        raise NotFound(_("no player is called “%(name)s”") % {"name": name})
     if len(users) > 1:
-        raise BadRequest(f"more than one player is called {name!r}: ask them for a unique name")
+        raise BadRequest(
+            _("more than one player is called “%(name)s”: ask them for a unique name")
+            % {"name": name}
+        )
     return users[0]
 
 
@@ -497,22 +517,32 @@ def invite_partner(*, tournament_id: int, by: Any, display_name: str) -> Team:
     with transaction.atomic():
         t = _lock(tournament_id)
         if not t.team_mode:
-            raise Conflict(f"{t.name} is a solo event: there are no teams", "not_partnership")
+            raise Conflict(
+                _("%(name)s is a solo event: there are no teams") % {"name": t.name},
+                "not_partnership",
+            )
         _check_window(t, timezone.now())
         entry = Entry.objects.filter(tournament=t, user=by, status=EntryStatus.REGISTERED).first()
         if entry is None or entry.team_id is None:
-            raise Conflict(f"register in {t.name} before inviting a partner", "not_registered")
+            raise Conflict(
+                _("register in %(name)s before inviting a partner") % {"name": t.name},
+                "not_registered",
+            )
         team = Team.objects.select_for_update().get(pk=entry.team_id)
         if team.members.count() >= 2:
-            raise Conflict("your team is already complete", "team_complete")
+            raise Conflict(_("your team is already complete"), "team_complete")
         invitee = _player_by_name(display_name)
         if invitee.pk == by.pk:
-            raise BadRequest("you cannot invite yourself")
+            raise BadRequest(_("you cannot invite yourself"))
         if not invitee.is_active:
-            raise Conflict(f"{display_name!r} cannot enter tournaments", "suspended")
+            raise Conflict(
+                _("“%(name)s” cannot enter tournaments") % {"name": display_name}, "suspended"
+            )
         if Entry.objects.filter(tournament=t, user=invitee, status__in=TAKING_PART).exists():
             raise Conflict(
-                f"{display_name!r} is already registered in {t.name}", "already_registered"
+                _("“%(player)s” is already registered in %(name)s")
+                % {"player": display_name, "name": t.name},
+                "already_registered",
             )
         team.invited = invitee
         team.save(update_fields=["invited"])
@@ -523,7 +553,7 @@ def invite_partner(*, tournament_id: int, by: Any, display_name: str) -> Team:
 def _team_for_answer(t: Tournament, team_id: int, by: Any) -> Team:
     team = Team.objects.select_for_update().filter(pk=team_id, tournament=t).first()
     if team is None or team.invited_id != by.pk:
-        raise NotAllowed("you have no invitation from this team", "not_invited")
+        raise NotAllowed(_("you have no invitation from this team"), "not_invited")
     return team
 
 
@@ -547,10 +577,11 @@ def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> E
         _check_window(t, timezone.now())
         if Entry.objects.filter(tournament=t, user=by, status__in=TAKING_PART).exists():
             raise Conflict(
-                f"you are already registered in {t.name}: unregister first", "already_registered"
+                _("you are already registered in %(name)s: unregister first") % {"name": t.name},
+                "already_registered",
             )
         if team.members.count() != 1:
-            raise Conflict("this team has no place for you any more", "team_complete")
+            raise Conflict(_("this team has no place for you any more"), "team_complete")
         _require_own_seed(t, client_seed)
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is None:
@@ -593,10 +624,13 @@ def unregister(*, tournament_id: int, by: Any) -> Entry:
         t = _lock(tournament_id)
         entry = Entry.objects.filter(tournament=t, user=by, status=EntryStatus.REGISTERED).first()
         if entry is None:
-            raise Conflict(f"you are not registered in {t.name}", "not_registered")
+            raise Conflict(
+                _("you are not registered in %(name)s") % {"name": t.name}, "not_registered"
+            )
         if t.status not in (Status.DRAFT, Status.REGISTRATION):
             raise Conflict(
-                f"registration for {t.name} is closed: the entrant list is final",
+                _("registration for %(name)s is closed: the entrant list is final")
+                % {"name": t.name},
                 "registration_closed",
             )
         _refund_fee(t, entry, entry.paid * t.refund_bps // BASIS_POINTS, "unregister")

@@ -17,6 +17,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import describe, selectors, services
@@ -31,22 +33,36 @@ from web.names import variant_name
 STAFF_CONTROLS = [
     (
         "start",
-        "Start now",
-        "Closes registration, reveals the draw and opens round 1.",
+        gettext_lazy("Start now"),
+        gettext_lazy("Closes registration, reveals the draw and opens round 1."),
         ("draft", "registration", "closed"),
     ),
-    ("pause", "Pause", "No new round opens; tables playing go on.", ("running",)),
-    ("resume", "Resume", "A round that became due while paused opens now.", ("paused",)),
+    (
+        "pause",
+        gettext_lazy("Pause"),
+        gettext_lazy("No new round opens; tables playing go on."),
+        ("running",),
+    ),
+    (
+        "resume",
+        gettext_lazy("Resume"),
+        gettext_lazy("A round that became due while paused opens now."),
+        ("paused",),
+    ),
     (
         "cancel",
-        "Cancel",
-        "Tables still playing end; every entry fee is refunded.",
+        gettext_lazy("Cancel"),
+        gettext_lazy("Tables still playing end; every entry fee is refunded."),
         ("draft", "registration", "closed", "running", "paused", "review"),
     ),
 ]
 #: Statuses in which an entrant can be disqualified.
 DISQUALIFY_STATUSES = ("running", "paused", "review")
-GROUP_TITLES = {"upcoming": "Upcoming", "running": "Running", "finished": "Finished"}
+GROUP_TITLES = {
+    "upcoming": gettext_lazy("Upcoming"),
+    "running": gettext_lazy("Running"),
+    "finished": gettext_lazy("Finished"),
+}
 
 
 def _decorate(t: dict[str, Any]) -> dict[str, Any]:
@@ -113,7 +129,7 @@ def mine(request):
     return render(request, "tournaments/mine.html", {"rows": rows})
 
 
-def _staff_only(request, what: str = "manage tournaments"):
+def _staff_only(request, what: str = gettext_lazy("manage tournaments")):
     """A 403 page for anyone but staff (the services refuse them too)."""
     if not request.user.is_staff:
         return render(request, "tournaments/forbidden.html", {"what": what}, status=403)
@@ -123,7 +139,7 @@ def _staff_only(request, what: str = "manage tournaments"):
 @login_required
 def new(request):
     """``/tournaments/new/`` (staff): create a tournament with every parameter."""
-    refused = _staff_only(request, "create tournaments")
+    refused = _staff_only(request, gettext_lazy("create tournaments"))
     if refused:
         return refused
     form = CreateTournamentForm(request.POST or None)
@@ -134,7 +150,9 @@ def new(request):
         except TournamentError as exc:
             error = exc.message
         else:
-            messages.success(request, f"{t.name} is created; registration is open.")
+            messages.success(
+                request, _("%(name)s is created; registration is open.") % {"name": t.name}
+            )
             return redirect("tournaments:detail", pk=t.pk)
     status = 400 if request.method == "POST" else 200
     option_fields = [form[name] for name in form.option_fields]
@@ -164,7 +182,7 @@ def register(request, pk: int):
         request,
         pk,
         lambda: services.register(tournament_id=pk, by=request.user, client_seed=_seed(request)),
-        "You are registered.",
+        _("You are registered."),
     )
 
 
@@ -175,7 +193,7 @@ def unregister(request, pk: int):
         request,
         pk,
         lambda: services.unregister(tournament_id=pk, by=request.user),
-        "You are unregistered; the refund is in your wallet.",
+        _("You are unregistered; the refund is in your wallet."),
     )
 
 
@@ -187,7 +205,7 @@ def invite(request, pk: int):
         request,
         pk,
         lambda: services.invite_partner(tournament_id=pk, by=request.user, display_name=name),
-        f"{name.strip()} is invited to your team.",
+        _("%(name)s is invited to your team.") % {"name": name.strip()},
     )
 
 
@@ -200,18 +218,21 @@ def answer(request, pk: int, team_id: int, choice: str):
         call = lambda: services.accept_invite(  # noqa: E731
             team_id=team_id, by=request.user, client_seed=_seed(request)
         )
-        done = "You joined the team: it is complete."
+        done = _("You joined the team: it is complete.")
     else:
         call = lambda: services.decline_invite(team_id=team_id, by=request.user)  # noqa: E731
-        done = "You declined the invitation."
+        done = _("You declined the invitation.")
     return _act(request, pk, call, done)
 
 
 STAFF_ACTIONS = {
-    "start": (services.start, "started"),
-    "pause": (services.pause, "paused"),
-    "resume": (services.resume, "resumed"),
-    "cancel": (services.cancel, "cancelled; every entry fee is refunded"),
+    "start": (services.start, gettext_lazy("The tournament is started.")),
+    "pause": (services.pause, gettext_lazy("The tournament is paused.")),
+    "resume": (services.resume, gettext_lazy("The tournament is resumed.")),
+    "cancel": (
+        services.cancel,
+        gettext_lazy("The tournament is cancelled; every entry fee is refunded."),
+    ),
 }
 
 
@@ -222,7 +243,7 @@ def staff_action(request, pk: int, action: str):
     disqualify, each with a reason (the services check staff and record who and why)."""
     if action != "disqualify" and action not in STAFF_ACTIONS:
         raise Http404(f"no action {action!r}")
-    refused = _staff_only(request, "start, pause, resume, cancel or disqualify")
+    refused = _staff_only(request, _("start, pause, resume, cancel or disqualify"))
     if refused:
         return refused
     reason = request.POST.get("reason", "")
@@ -230,7 +251,7 @@ def staff_action(request, pk: int, action: str):
         try:
             user_id = int(request.POST.get("user_id", ""))
         except ValueError:
-            messages.error(request, "Choose the entrant to disqualify.")
+            messages.error(request, _("Choose the entrant to disqualify."))
             return redirect("tournaments:detail", pk=pk)
         return _act(
             request,
@@ -238,15 +259,15 @@ def staff_action(request, pk: int, action: str):
             lambda: services.disqualify(
                 tournament_id=pk, by=request.user, user_id=user_id, reason=reason
             ),
-            "The entrant is disqualified.",
+            _("The entrant is disqualified."),
         )
     service, done = STAFF_ACTIONS[action]
     if action == "start" and not reason.strip():
-        messages.error(request, "Give a reason: it is shown on the tournament page.")
+        messages.error(request, _("Give a reason: it is shown on the tournament page."))
         return redirect("tournaments:detail", pk=pk)
     return _act(
         request,
         pk,
         lambda: service(tournament_id=pk, by=request.user, reason=reason),
-        f"The tournament is {done}.",
+        str(done),
     )

@@ -289,6 +289,13 @@ USE_I18N = True
 # The site's own translations (trix_site/locale/<lang>/LC_MESSAGES: django.po for Python and
 # templates, djangojs.po for the scripts, served by /jsi18n/); shipped as package data.
 LOCALE_PATHS = [BASE_DIR / "trix_site" / "locale"]
+# The language comes from the cookie set by the header's switch (Django's set_language view at
+# /i18n/setlang/), else from the browser's Accept-Language (LocaleMiddleware); kept a year.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Numbers in both languages use Western digits with "." for decimals and "," for thousands
+# (trix_site/formats/ar overrides Django's Arabic "," / "."): docs/i18n.md, "Numbers and money".
+FORMAT_MODULE_PATH = ["trix_site.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

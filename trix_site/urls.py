@@ -10,6 +10,7 @@ from trix_site.health import health
 urlpatterns = [
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -7,6 +7,8 @@ import uuid
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from wallet.inputs import MAX_AMOUNT
 from wallet.selectors import format_money
@@ -23,29 +25,37 @@ def parse_amount(text: str) -> int:
     decimals = settings.TRIX_CURRENCY_DECIMALS
     text = (text or "").strip()
     if not text:
-        raise forms.ValidationError("Enter an amount.")
+        raise forms.ValidationError(_("Enter an amount."))
     if text.startswith("-"):
-        raise forms.ValidationError("The amount must be positive.")
+        raise forms.ValidationError(_("The amount must be positive."))
     match = _AMOUNT.fullmatch(text)
     if not match:
         raise forms.ValidationError(
-            f"Enter an amount in {settings.TRIX_CURRENCY}, like 20 or 20.50."
+            _("Enter an amount in %(currency)s, like 20 or 20.50.")
+            % {"currency": settings.TRIX_CURRENCY}
         )
     if match.group(2) is not None and len(match.group(2)) == 3 and decimals < 3:
         # "1,000" or "1.000" is a thousands separator to most people, not 1.00.
         raise forms.ValidationError(
-            "Write the amount without a thousands separator, like 1000 or 1000.50."
+            _("Write the amount without a thousands separator, like 1000 or 1000.50.")
         )
     whole, frac = match.group(1), (match.group(2) or "").rstrip("0")
     if len(frac) > decimals:
         raise forms.ValidationError(
-            f"{settings.TRIX_CURRENCY} amounts have at most {decimals} decimals."
+            ngettext(
+                "%(currency)s amounts have at most %(decimals)d decimal.",
+                "%(currency)s amounts have at most %(decimals)d decimals.",
+                decimals,
+            )
+            % {"currency": settings.TRIX_CURRENCY, "decimals": decimals}
         )
     amount = int(whole) * 10**decimals + (int(frac.ljust(decimals, "0")) if frac else 0)
     if amount <= 0:
-        raise forms.ValidationError("The amount must be more than zero.")
+        raise forms.ValidationError(_("The amount must be more than zero."))
     if amount > MAX_AMOUNT:
-        raise forms.ValidationError(f"The amount must be at most {format_money(MAX_AMOUNT)}.")
+        raise forms.ValidationError(
+            _("The amount must be at most %(amount)s.") % {"amount": format_money(MAX_AMOUNT)}
+        )
     return amount
 
 
@@ -61,7 +71,7 @@ class MoneyForm(forms.Form):
 
     amount = forms.CharField(
         max_length=20,
-        error_messages={"required": "Enter an amount."},
+        error_messages={"required": gettext_lazy("Enter an amount.")},
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "dir": "ltr"}),
     )
     key = forms.CharField(widget=forms.HiddenInput)
@@ -72,5 +82,5 @@ class MoneyForm(forms.Form):
     def clean_key(self) -> str:
         key = self.cleaned_data["key"]
         if not _KEY.fullmatch(key):
-            raise forms.ValidationError("This form is out of date: reload the page.")
+            raise forms.ValidationError(_("This form is out of date: reload the page."))
         return key

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from wallet.errors import ImmutableEntry
 from wallet.inputs import MAX_AMOUNT
@@ -27,15 +28,15 @@ class AccountKind(models.TextChoices):
 
 
 class TransactionKind(models.TextChoices):
-    DEPOSIT = "deposit", "Deposit"
-    WITHDRAWAL = "withdrawal", "Withdrawal"
-    STAKE = "stake", "Stake"
-    REFUND = "refund", "Refund"
-    SETTLEMENT = "settlement", "Settlement"
-    ENTRY_FEE = "entry_fee", "Tournament entry fee"
-    ENTRY_FEE_REFUND = "entry_fee_refund", "Tournament entry fee refund"
-    PRIZES = "prizes", "Tournament prizes"
-    REVERSAL = "reversal", "Reversal"
+    DEPOSIT = "deposit", _("Deposit")
+    WITHDRAWAL = "withdrawal", _("Withdrawal")
+    STAKE = "stake", _("Stake")
+    REFUND = "refund", _("Refund")
+    SETTLEMENT = "settlement", _("Settlement")
+    ENTRY_FEE = "entry_fee", _("Tournament entry fee")
+    ENTRY_FEE_REFUND = "entry_fee_refund", _("Tournament entry fee refund")
+    PRIZES = "prizes", _("Tournament prizes")
+    REVERSAL = "reversal", _("Reversal")
 
 
 #: References of the two system accounts.

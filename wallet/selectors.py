@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
+from django.utils.formats import number_format
+from django.utils.translation import get_language_bidi, gettext_lazy
 
 from wallet import staking
 from wallet.models import Account, AccountKind, Entry
@@ -64,10 +67,10 @@ def is_escrow_closed(escrow_ref: str) -> bool:
 REFERENCE_URL_NAMES = {"table": "web:table", "tournament": "tournaments:detail"}
 REFERENCE_VERIFY_URL_NAMES = {"table": "verify-match"}
 REFERENCE_LABELS = {
-    "table": "Table {}",
-    "tournament": "Tournament {}",
-    "provider": "Payment ({})",
-    "admin": "Admin ({})",
+    "table": gettext_lazy("Table {}"),
+    "tournament": gettext_lazy("Tournament {}"),
+    "provider": gettext_lazy("Payment ({})"),
+    "admin": gettext_lazy("Admin ({})"),
 }
 
 
@@ -89,7 +92,7 @@ def reference_links(reference: str) -> dict[str, str | None]:
     return {
         "page": _reverse(REFERENCE_URL_NAMES.get(prefix), ident),
         "verify": _reverse(REFERENCE_VERIFY_URL_NAMES.get(prefix), ident),
-        "label": label.format(ident) if label and ident else None,
+        "label": str(label).format(ident) if label and ident else None,
     }
 
 
@@ -99,9 +102,13 @@ def reference_url(reference: str) -> str | None:
 
 
 def format_money(amount: int) -> str:
-    """``12345`` -> ``"123.45 USD"`` with ``settings.TRIX_CURRENCY_DECIMALS``."""
+    """``12345`` -> ``"123.45 USD"`` with ``settings.TRIX_CURRENCY_DECIMALS``, written for the
+    active language (Django's number formats: ``trix_site/formats``; Western digits, "." and
+    "," in both languages). In a right-to-left language the amount is wrapped in Unicode
+    directional isolates (U+2066 ... U+2069) so that "-5.00 USD" keeps its order inside an
+    Arabic sentence. ``web/static/web/api.js`` (``Trix.formatMoney``) writes the same."""
     decimals = settings.TRIX_CURRENCY_DECIMALS
-    sign = "-" if amount < 0 else ""
-    whole, frac = divmod(abs(amount), 10**decimals)
-    text = f"{whole:,}" + (f".{frac:0{decimals}d}" if decimals else "")
-    return f"{sign}{text} {settings.TRIX_CURRENCY}"
+    value = Decimal(amount).scaleb(-decimals)
+    number = number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
+    text = f"{number} {settings.TRIX_CURRENCY}"
+    return f"\u2066{text}\u2069" if get_language_bidi() else text

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from wallet import selectors, services
@@ -84,13 +85,14 @@ def demo_payment(request, action: str):
             balance = selectors.format_money(selectors.wallet_balance(request.user))
             form.add_error(
                 "amount",
-                f"Your balance is {balance}: you cannot withdraw {selectors.format_money(amount)}.",
+                _("Your balance is %(balance)s: you cannot withdraw %(amount)s.")
+                % {"balance": balance, "amount": selectors.format_money(amount)},
             )
         except PaymentDeclined:
             form.add_error(
                 "amount",
-                f"The demo payment provider declines amounts above "
-                f"{selectors.format_money(provider.limit)}.",
+                _("The demo payment provider declines amounts above %(limit)s.")
+                % {"limit": selectors.format_money(provider.limit)},
             )
         except IdempotencyConflict:
             # The same form was sent before with another amount (Back, edit, resend): offer
@@ -99,11 +101,15 @@ def demo_payment(request, action: str):
             data = {amount_field: request.POST.get(amount_field, ""), f"{action}-key": new_key()}
             form = _form(action, data)
             form.is_valid()
-            form.add_error(None, "That form was already used: check the amount and send again.")
+            form.add_error(None, _("That form was already used: check the amount and send again."))
         except LedgerError as exc:
             form.add_error("amount", str(exc))
         else:
-            verb = "Deposited" if action == "deposit" else "Withdrew"
-            messages.success(request, f"{verb} {selectors.format_money(amount)} (demo).")
+            done = (
+                _("Deposited %(amount)s (demo).")
+                if action == "deposit"
+                else _("Withdrew %(amount)s (demo).")
+            )
+            messages.success(request, done % {"amount": selectors.format_money(amount)})
             return redirect("wallet:page")
     return _render(request, {action: form}, status=400)

@@ -2,13 +2,18 @@
 
 Arabic contract names: ``shared/seeds/004_918501b053ed3a2d.txt`` («شايب الهاص», «البنات», «الديمن»,
 «اللطوش», «كمبلكس»; «دبل» to double, «تحقق» to verify). The labels of options follow
-``shared/trix-rules.md`` ("Table options").
+``shared/trix-rules.md`` ("Table options"); they are translated (``gettext_lazy``: Arabic in
+``trix_site/locale/ar``). In Arabic the contract and variant names are shown in Arabic only; in
+English as ``English · العربية``.
 """
 
 from __future__ import annotations
 
 from dataclasses import fields
 from typing import Any
+
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
 
 from games.engine.cards import RANKS
 from games.engine.options import Options, option_choices
@@ -36,67 +41,95 @@ TERMS: dict[str, dict[str, str]] = {
 
 #: Each option: label, a one-line explanation, and a label per value (default first).
 OPTION_INFO: dict[str, dict[str, Any]] = {
-    "variant": {"label": "Variant", "help": "Solo or partners; classic (20 deals) or Complex (8)."},
+    "variant": {
+        "label": gettext_lazy("Variant"),
+        "help": gettext_lazy("Solo or partners; classic (20 deals) or Complex (8)."),
+    },
     "doubling": {
-        "label": "Doubling",
-        "help": "How holders double the K♥ and queens before the first lead.",
+        "label": gettext_lazy("Doubling"),
+        "help": gettext_lazy("How holders double the K♥ and queens before the first lead."),
         "values": {
-            "simultaneous": "Simultaneous: secret picks, Ready, revealed together",
-            "sequential": "Sequential: each holder answers in turn from the owner",
+            "simultaneous": gettext_lazy("Simultaneous: secret picks, Ready, revealed together"),
+            "sequential": gettext_lazy("Sequential: each holder answers in turn from the owner"),
         },
     },
     "self_double": {
-        "label": "Taking your own doubled card",
-        "help": "What happens when a doubler takes the card they doubled.",
+        "label": gettext_lazy("Taking your own doubled card"),
+        "help": gettext_lazy("What happens when a doubler takes the card they doubled."),
         "values": {
-            "leader_gains": "Taker pays double, the trick's leader gains the single value",
-            "single_penalty": "Doubler pays only the single value, nobody gains",
-            "double_no_gain": "Doubler pays double, nobody gains",
+            "leader_gains": gettext_lazy(
+                "Taker pays double, the trick's leader gains the single value"
+            ),
+            "single_penalty": gettext_lazy("Doubler pays only the single value, nobody gains"),
+            "double_no_gain": gettext_lazy("Doubler pays double, nobody gains"),
         },
     },
     "show_twos": {
-        "label": "Show 2s in partnership Trix",
-        "help": "Each 2 is shown beside its holder until played (unless one team holds all four).",
+        "label": gettext_lazy("Show 2s in partnership Trix"),
+        "help": gettext_lazy(
+            "Each 2 is shown beside its holder until played (unless one team holds all four)."
+        ),
     },
     "partner_tie": {
-        "label": "Level team totals",
-        "help": "Partnership matches that end level.",
+        "label": gettext_lazy("Level team totals"),
+        "help": gettext_lazy("Partnership matches that end level."),
         "values": {
-            "draw": "Draw: every stake refunded",
-            "last_trix_first_out": "The team whose seat went out first in the latest Trix wins",
+            "draw": gettext_lazy("Draw: every stake refunded"),
+            "last_trix_first_out": gettext_lazy(
+                "The team whose seat went out first in the latest Trix wins"
+            ),
         },
     },
     "contract_timeout": {
-        "label": "Contract on timeout",
-        "help": "What the owner gets when the choose timer runs out.",
-        "values": {"first_unplayed": "The first unplayed contract"},
+        "label": gettext_lazy("Contract on timeout"),
+        "help": gettext_lazy("What the owner gets when the choose timer runs out."),
+        "values": {"first_unplayed": gettext_lazy("The first unplayed contract")},
     },
-    "choose_timer": {"label": "Choose timer (s)", "help": "0 = no timer (free tables only)."},
-    "double_timer": {"label": "Double timer (s)", "help": "0 = no timer (free tables only)."},
-    "play_timer": {"label": "Play timer (s)", "help": "0 = no timer (free tables only)."},
+    "choose_timer": {
+        "label": gettext_lazy("Choose timer (s)"),
+        "help": gettext_lazy("0 = no timer (free tables only)."),
+    },
+    "double_timer": {
+        "label": gettext_lazy("Double timer (s)"),
+        "help": gettext_lazy("0 = no timer (free tables only)."),
+    },
+    "play_timer": {
+        "label": gettext_lazy("Play timer (s)"),
+        "help": gettext_lazy("0 = no timer (free tables only)."),
+    },
     "auto_play_forced": {
-        "label": "Auto-play forced moves",
-        "help": "A seat with exactly one legal action plays it after a short delay.",
+        "label": gettext_lazy("Auto-play forced moves"),
+        "help": gettext_lazy("A seat with exactly one legal action plays it after a short delay."),
     },
     "leave_paid_table": {
-        "label": "Leaving a paid table",
-        "help": "The leaver (and partner) rank last; the others keep their places by score.",
-        "values": {"forfeit": "Forfeit"},
+        "label": gettext_lazy("Leaving a paid table"),
+        "help": gettext_lazy(
+            "The leaver (and partner) rank last; the others keep their places by score."
+        ),
+        "values": {"forfeit": gettext_lazy("Forfeit")},
     },
 }
 
 
+def _in_language(names: dict[str, str]) -> str:
+    """Arabic only in Arabic; ``English · العربية`` otherwise."""
+    if (get_language() or "en").split("-")[0] == "ar":
+        return names["ar"]
+    return f"{names['en']} · {names['ar']}"
+
+
 def contract_name(code: str | None) -> str:
-    """``"king"`` -> ``"King of Hearts · شايب الهاص"``."""
+    """``"king"`` -> ``"King of Hearts · شايب الهاص"`` (in Arabic: ``"شايب الهاص"``)."""
     if not code:
         return ""
     names = CONTRACTS.get(code)
-    return f"{names['en']} · {names['ar']}" if names else code
+    return _in_language(names) if names else code
 
 
 def variant_name(code: str) -> str:
+    """``"trix_partner"`` -> ``"Trix Partner · تركس شراكة"`` (in Arabic: ``"تركس شراكة"``)."""
     names = VARIANTS.get(code)
-    return f"{names['en']} · {names['ar']}" if names else code
+    return _in_language(names) if names else code
 
 
 def option_specs() -> list[dict[str, Any]]:
@@ -106,11 +139,13 @@ def option_specs() -> list[dict[str, Any]]:
     specs = []
     for f in fields(Options):
         info = OPTION_INFO.get(f.name, {"label": f.name.replace("_", " ").capitalize()})
+        # The labels are lazy (translated when the page renders): str() them here, in the
+        # request's language, so the specs are plain JSON for the scripts.
         spec: dict[str, Any] = {
             "name": f.name,
             "default": f.default,
-            "label": info["label"],
-            "help": info.get("help", ""),
+            "label": str(info["label"]),
+            "help": str(info.get("help", "")),
         }
         if f.name in choices:
             spec["kind"] = "choice"
@@ -120,7 +155,7 @@ def option_specs() -> list[dict[str, Any]]:
                     value,
                     variant_name(value)
                     if labels
-                    else info.get("values", {}).get(value, value.replace("_", " ")),
+                    else str(info.get("values", {}).get(value, value.replace("_", " "))),
                 )
                 for value in choices[f.name]
             ]
@@ -142,9 +177,9 @@ def describe_options(options: dict[str, Any]) -> list[tuple[str, str]]:
         if spec["kind"] == "choice":
             text = dict(spec["values"]).get(value, str(value))
         elif spec["kind"] == "bool":
-            text = "yes" if value else "no"
+            text = _("yes") if value else _("no")
         else:
-            text = f"{value} s" if value else "no timer"
+            text = _("%(seconds)s s") % {"seconds": value} if value else _("no timer")
         out.append((spec["label"], text))
     return out
 

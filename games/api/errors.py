@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -32,17 +33,20 @@ def api_exception_handler(exc, context):
         return Response({"error": exc.message, "code": exc.code}, status=exc.status)
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         return Response(
-            {"error": "log in first (/accounts/login/)", "code": "not_authenticated"},
+            {"error": _("log in first (/accounts/login/)"), "code": "not_authenticated"},
             status=status.HTTP_401_UNAUTHORIZED,
         )
     response = exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        message = "; ".join(_flatten(exc.detail)) or "invalid input"
+        message = "; ".join(_flatten(exc.detail)) or _("invalid input")
         response.data = {"error": message, "code": "invalid", "fields": exc.detail}
     elif isinstance(exc, exceptions.ParseError):
-        response.data = {"error": f"malformed JSON body: {exc.detail}", "code": "malformed"}
+        response.data = {
+            "error": _("malformed JSON body: %(detail)s") % {"detail": exc.detail},
+            "code": "malformed",
+        }
     else:
         detail = getattr(exc, "detail", str(exc))
         code = getattr(exc, "default_code", "error")

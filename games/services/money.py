@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.engine import Options
 from games.errors import NotFound
@@ -47,8 +48,11 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
         _require_wallet().stake(user, table_ref, amount, key)
     except InsufficientFunds as exc:
         raise StakeError(
-            f"Your wallet holds {format_money(wallet_balance(user))}; this table's stake is "
-            f"{format_money(amount)}. Add money on your wallet page: /wallet/"
+            _(
+                "Your wallet holds %(balance)s; this table's stake is %(stake)s. Add money on "
+                "your wallet page: /wallet/"
+            )
+            % {"balance": format_money(wallet_balance(user)), "stake": format_money(amount)}
         ) from exc
     except LedgerError as exc:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc

@@ -23,6 +23,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.selectors import display_name, display_names
 from games import shuffles, signing, state_store
@@ -71,11 +73,14 @@ def create_table(
     except InvalidOptions as exc:
         raise BadRequest(str(exc), "invalid") from None
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-        raise BadRequest("stake must be a whole number of minor units >= 0", "invalid")
+        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
     if stake > settings.TRIX_MAX_STAKE:
         raise BadRequest(
-            f"stake must be at most {money.format_money(settings.TRIX_MAX_STAKE)} "
-            f"({settings.TRIX_MAX_STAKE} minor units)",
+            _("stake must be at most %(amount)s (%(minor)s minor units)")
+            % {
+                "amount": money.format_money(settings.TRIX_MAX_STAKE),
+                "minor": settings.TRIX_MAX_STAKE,
+            },
             "invalid",
         )
     kind = kind_for_stake(stake)
@@ -111,8 +116,12 @@ def _expiry_text() -> str:
     seconds = settings.TRIX_OPEN_TABLE_EXPIRY
     if seconds >= 60 and seconds % 60 == 0:
         minutes = int(seconds // 60)
-        return f"{minutes} minute{'' if minutes == 1 else 's'}"
-    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    if seconds == int(seconds):
+        return ngettext("%(count)d second", "%(count)d seconds", int(seconds)) % {
+            "count": int(seconds)
+        }
+    return _("%(count)s seconds") % {"count": f"{seconds:g}"}
 
 
 def _check_open_tables(user) -> None:
@@ -125,10 +134,16 @@ def _check_open_tables(user) -> None:
     count = _open_tables_of(user)
     if count >= cap:
         raise Conflict(
-            f"You already have {count} open table{'' if count == 1 else 's'} waiting for "
-            f"players, the most one player may have ({cap}). Fill one with players or bots, "
-            f"or wait: an open table nobody fills is closed after {_expiry_text()}, its "
-            "stakes refunded.",
+            ngettext(
+                "You already have %(count)d open table waiting for players, the most one "
+                "player may have (%(cap)d). Fill one with players or bots, or wait: an open "
+                "table nobody fills is closed after %(expiry)s, its stakes refunded.",
+                "You already have %(count)d open tables waiting for players, the most one "
+                "player may have (%(cap)d). Fill one with players or bots, or wait: an open "
+                "table nobody fills is closed after %(expiry)s, its stakes refunded.",
+                count,
+            )
+            % {"count": count, "cap": cap, "expiry": _expiry_text()},
             "too_many_open_tables",
         )
 
@@ -449,12 +464,12 @@ def _seat_specs(seats: Any) -> list[tuple[Any, str, str]]:
 
 def _open_seat(table: Table, seat_no: int) -> Seat:
     if table.status != TableStatus.OPEN:
-        raise Conflict("the match has already started: no seat can be taken", "not_open")
+        raise Conflict(_("the match has already started: no seat can be taken"), "not_open")
     if isinstance(seat_no, bool) or not isinstance(seat_no, int) or not 0 <= seat_no <= 3:
         raise BadRequest("seat must be 0..3", "invalid")
     seat = Seat.objects.select_for_update().get(table=table, seat=seat_no)
     if seat.kind is not None:
-        raise Conflict(f"seat {seat_no} is taken", "seat_taken")
+        raise Conflict(_("seat %(seat)s is taken") % {"seat": seat_no + 1}, "seat_taken")
     return seat
 
 
@@ -482,7 +497,10 @@ def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None)
             )
         mine = changes.user_seat(table, user)
         if mine is not None:
-            raise Conflict(f"you already sit at seat {mine.seat} of this table", "seated")
+            raise Conflict(
+                _("you already sit at seat %(seat)s of this table") % {"seat": mine.seat + 1},
+                "seated",
+            )
         try:
             money.stake(
                 user=user,
@@ -523,7 +541,7 @@ def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
     with transaction.atomic():
         table = changes.lock_table(table_id)
         if table.created_by_id != user.pk:
-            raise NotAllowed("only the table's creator may seat a bot", "not_creator")
+            raise NotAllowed(_("only the table's creator may seat a bot"), "not_creator")
         row = _open_seat(table, seat)
         row.bot = bot
         row.client_seed = shuffles.BOT_CLIENT_SEED
@@ -577,7 +595,7 @@ def leave(*, user, table_id: int) -> Table:
         table = changes.lock_table(table_id)
         seat = changes.user_seat(table, user)
         if seat is None:
-            raise NotAllowed("you have no seat at this table", "not_seated")
+            raise NotAllowed(_("you have no seat at this table"), "not_seated")
         if table.status == TableStatus.OPEN:
             money.refund(
                 user=user,
@@ -595,7 +613,7 @@ def leave(*, user, table_id: int) -> Table:
             table.save(update_fields=["version", "seat_kinds"])
             return table
         if table.status != TableStatus.PLAYING:
-            raise Conflict("the match is over", "match_over")
+            raise Conflict(_("the match is over"), "match_over")
         if policy(table.kind).leaver_forfeits:
             pending = _pending_forfeit(table)
             if pending is not None and pending.seat == seat.seat:

@@ -29,7 +29,7 @@ def sign_up(page, username: str, name: str) -> None:
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.fill("input[name=display_name]", name)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")  # not the header's language switch
     page.wait_for_url(re.compile(r".*/$"))
 
 

@@ -2,7 +2,38 @@
    GET /api/tournaments/<id>/live/?since=<version>&wait=<s>, answered at once when anything
    changed (a registration, a round, a table's result, an admin action) and otherwise
    held by the server for a few seconds. Renders rounds, tables (linked to their table pages),
-   scores, who advanced, standings, final places and prizes, entrants and admin actions. */
+   scores, who advanced, standings, final places and prizes, entrants and admin actions.
+   A module (live.html): its words come from the site's i18n.js; window.Trix from api.js. */
+import { gettext as _, interpolate, ngettext, pgettext } from "../web/i18n.js";
+
+/* Statuses and kinds as the badges show them (the API sends codes). */
+const STATUS = {
+  open: pgettext("table status", "open"),
+  playing: pgettext("table status", "playing"),
+  finished: pgettext("table status", "finished"),
+  cancelled: pgettext("table status", "cancelled"),
+  opening: pgettext("round status", "opening"),
+  running: pgettext("round status", "running"),
+  registered: pgettext("entry status", "registered"),
+  disqualified: pgettext("entry status", "disqualified"),
+  withdrawn: pgettext("entry status", "withdrawn"),
+  refunded: pgettext("entry status", "refunded"),
+  pending: pgettext("entry status", "pending"),
+};
+const KIND = { swiss: _("Swiss"), knockout: _("knockout"), final: _("final table") };
+const said = (code) => STATUS[code] || code;
+/* The admin actions the services record (tournaments/templatetags/tournament_names.py). */
+const ACTIONS = {
+  create: pgettext("admin action", "created"),
+  open_registration: pgettext("admin action", "registration opened"),
+  close_registration: pgettext("admin action", "registration closed"),
+  start: pgettext("admin action", "started"),
+  pause: pgettext("admin action", "paused"),
+  resume: pgettext("admin action", "resumed"),
+  cancel: pgettext("admin action", "cancelled"),
+  disqualify: pgettext("admin action", "disqualified"),
+};
+
 (function () {
   "use strict";
   const T = window.Trix;
@@ -27,7 +58,7 @@
   function when(iso) {
     if (!iso) return "";
     const d = new Date(iso);
-    return d.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    return interpolate(_("%s UTC"), [d.toISOString().slice(0, 16).replace("T", " ")]);
   }
 
   /* One seat (solo), or one side of partners (seats 1 & 3 or 2 & 4: a team's unit sits at
@@ -40,17 +71,17 @@
       el("span", { class: unit ? "name" : "empty", dir: "auto", text: seat.name }));
     const res = unit && resultByUnit[unit];
     const scores = table.scores;
-    if (res) row.append(el("span", { class: "num", text: "score " + res.score }));
+    if (res) row.append(el("span", { class: "num", text: interpolate(_("score %s"), [res.score]) }));
     else if (!teamMode && scores && scores[String(seat.seat)] !== undefined) {
-      row.append(el("span", { class: "num", text: "score " + scores[String(seat.seat)] }));
+      row.append(el("span", { class: "num", text: interpolate(_("score %s"), [scores[String(seat.seat)]]) }));
     }
-    if (res) row.append(el("span", { class: "badge", text: "place " + res.place }));
+    if (res) row.append(el("span", { class: "badge", text: interpolate(_("place %s"), [res.place]) }));
     if (unit && table.advanced.includes(unit)) {
-      row.append(el("span", { class: "badge status-open", text: "advanced" }));
+      row.append(el("span", { class: "badge status-open", text: _("advanced") }));
     }
-    if (unit && table.no_show.includes(unit)) row.append(el("span", { class: "badge double", text: "no-show" }));
+    if (unit && table.no_show.includes(unit)) row.append(el("span", { class: "badge double", text: _("no-show") }));
     if (unit && table.disqualified.includes(unit)) {
-      row.append(el("span", { class: "badge double", text: "disqualified" }));
+      row.append(el("span", { class: "badge double", text: said("disqualified") }));
     }
     return row;
   }
@@ -60,28 +91,29 @@
     for (const r of table.result || []) if (r.unit) resultByUnit[r.unit] = r;
     return el("article", { class: "table-card", dataset: { testid: "live-table", tableId: String(table.table_id) } },
       el("h3", {},
-        el("a", { href: "/tables/" + table.table_id + "/", text: "Table " + (table.index + 1) }),
-        el("span", { class: "badge status-" + table.table_status, text: table.table_status })),
+        el("a", { href: "/tables/" + table.table_id + "/", text: interpolate(_("Table %s"), [table.index + 1]) }),
+        el("span", { class: "badge status-" + table.table_status, text: said(table.table_status) })),
       el("ul", { class: "seat-list" }, ...(teamMode ? table.seats.slice(0, 2) : table.seats)
         .map((s) => seatRow(table, s, resultByUnit, teamMode))),
       el("p", { class: "card-actions" },
-        el("a", { href: "/tables/" + table.table_id + "/", text: table.table_status === "playing" ? "Watch" : "Open the table" }),
+        el("a", { href: "/tables/" + table.table_id + "/", text: table.table_status === "playing" ? _("Watch") : _("Open the table") }),
         " · ",
-        el("a", { href: "/verify/matches/" + table.table_id + "/", text: "verify the shuffles" })));
+        el("a", { href: "/verify/matches/" + table.table_id + "/", text: _("verify the shuffles") })));
   }
 
   function renderRounds(rounds, teamMode) {
     if (!rounds.length) {
-      fill($("#rounds"), [el("p", { class: "empty", text: "No round yet: round 1 opens at the start." })]);
+      fill($("#rounds"), [el("p", { class: "empty", text: _("No round yet: round 1 opens at the start.") })]);
       return;
     }
     const out = [];
     for (const r of rounds.slice().reverse()) {
-      const kind = { swiss: "Swiss", knockout: "knockout", final: "final table" }[r.kind] || r.kind;
-      const head = el("h3", { text: "Round " + r.number + " · " + kind + " " },
-        el("span", { class: "badge status-" + (r.status === "running" ? "playing" : r.status), text: r.status }));
-      const meta = el("p", { class: "help", text: "Opened " + when(r.opened_at) + " · show up by " + when(r.show_up_deadline) +
-        (r.byes.length ? " · byes: " + r.byes.join(", ") : "") });
+      const kind = KIND[r.kind] || r.kind;
+      const head = el("h3", { text: interpolate(_("Round %s"), [r.number]) + " · " + kind + " " },
+        el("span", { class: "badge status-" + (r.status === "running" ? "playing" : r.status), text: said(r.status) }));
+      const meta = el("p", { class: "help", text: interpolate(_("Opened %s"), [when(r.opened_at)]) + " · " +
+        interpolate(_("show up by %s"), [when(r.show_up_deadline)]) +
+        (r.byes.length ? " · " + interpolate(_("byes: %s"), [r.byes.join(", ")]) : "") });
       out.push(el("section", { class: "round", dataset: { round: String(r.number) } }, head, meta,
         el("div", { class: "table-list" }, ...r.tables.map((x) => tableCard(x, teamMode)))));
     }
@@ -99,8 +131,9 @@
     const badge = $("#live-status");
     badge.textContent = d.status_name;
     badge.className = "badge status-" + d.status;
-    $("#live-line").textContent = (d.registered + (d.team_mode ? " teams" : " entrants")) + " · " +
-      (DONE.includes(d.status) ? "final" : "updates by itself") + " · version " + d.version;
+    $("#live-line").textContent = interpolate(d.team_mode ? ngettext("%s team", "%s teams", d.registered)
+      : ngettext("%s entrant", "%s entrants", d.registered), [d.registered]) + " · " +
+      (DONE.includes(d.status) ? _("final") : _("updates by itself")) + " · " + interpolate(_("version %s"), [d.version]);
     renderRounds(d.rounds, d.team_mode);
     $("#standings-panel").hidden = !d.standings.length;
     rows($("#standings-body"), d.standings, (s) => [
@@ -115,20 +148,20 @@
     fill($("#entrants"), d.entrants.map((e) => el("li", { dataset: { testid: "live-entrant" } },
       el("span", { class: "name", dir: "auto", text: e.name }),
       e.team ? el("span", { class: "badge", text: e.team }) : null,
-      e.status !== "registered" ? el("span", { class: "badge", text: e.status }) : null,
-      e.place ? el("span", { class: "badge owner", text: "place " + e.place }) : null)));
+      e.status !== "registered" ? el("span", { class: "badge", text: said(e.status) }) : null,
+      e.place ? el("span", { class: "badge owner", text: interpolate(_("place %s"), [e.place]) }) : null)));
     rows($("#prize-body"), d.prize_table, (p) => [{ text: String(p.place) }, { class: "num", dir: "ltr", text: p.text }]);
     fill($("#admin-actions"), d.admin_actions.map((a) => el("li", {},
-      el("strong", { text: a.action }), " by " + (a.by || "the site") + " · " + when(a.at),
+      el("strong", { text: ACTIONS[a.action] || a.action }), " " + interpolate(_("by %s"), [a.by || _("the site")]) + " · " + when(a.at),
       a.reason ? el("span", { dir: "auto", text: ": " + a.reason }) : null)));
     if (d.draw.record_available && !root.querySelector("[data-testid=draw-record]")) {
       const pending = root.querySelector("[data-testid=draw-pending]");
       if (pending) pending.remove();
       $("#draw").append(
-        el("p", {}, "Revealed seed: ", el("code", { text: d.draw.seed })),
+        el("p", {}, _("Revealed seed:") + " ", el("code", { text: d.draw.seed })),
         el("p", {}, el("a", { href: "/api/tournaments/" + d.id + "/draw.json",
-          "data-testid": "draw-record", text: "Download the draw record (trix-draw/1)" }),
-          " and check it with trix verify; reload the page for the site's own check."));
+          "data-testid": "draw-record", text: _("Download the draw record (trix-draw/1)") }),
+          " " + _("and check it with trix verify; reload the page for the site's own check.")));
     }
   }
 
@@ -148,7 +181,7 @@
         // TRIX_WAITS_PER_CLIENT): do not spin.
         if (before !== null && version === before) await sleep(400);
       } catch (err) {
-        notice(err.message + " Retrying…");
+        notice(err.message + " " + _("Retrying…"));
         backoff = Math.min(backoff ? backoff * 2 : 1000, 15000);
         await sleep(backoff);
       }

@@ -3,6 +3,14 @@
 (function () {
   "use strict";
   const Trix = (window.Trix = window.Trix || {});
+  /* A classic script cannot import ../i18n.js (the modules' door to the translations): it
+     reads the same catalog (Django's /jsi18n/, window.django) with the same English fallback. */
+  const catalog = window.django;
+  const _ = (text) => (catalog ? catalog.gettext(text) : text);
+  const interpolate = (format, values) =>
+    catalog ? catalog.interpolate(format, values) : format.replace(/%s/g, () => String(values.shift()));
+  const rtl = document.documentElement.dir === "rtl";
+  const arabic = (document.documentElement.lang || "en").split("-")[0] === "ar";
 
   function cookie(name) {
     const m = document.cookie.match("(?:^|; )" + name + "=([^;]*)");
@@ -40,7 +48,7 @@
       res = await fetch(url, init);
     } catch (err) {
       if (err.name === "AbortError") throw err;
-      throw new ApiError("The server cannot be reached. Check your connection.", 0, "network");
+      throw new ApiError(_("The server cannot be reached. Check your connection."), 0, "network");
     }
     let data = null;
     const text = await res.text();
@@ -59,9 +67,9 @@
           .join("; ");
       }
       if (res.status === 401 || res.status === 403) {
-        message = message || "Log in to do that.";
+        message = message || _("Log in to do that.");
       }
-      throw new ApiError(message || "Request failed (" + res.status + ").", res.status,
+      throw new ApiError(message || interpolate(_("Request failed (%s)."), [res.status]), res.status,
         (data && data.code) || String(res.status));
     }
     return data;
@@ -85,7 +93,7 @@
   }
 
   const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  const SUIT_NAME = { C: _("clubs"), D: _("diamonds"), H: _("hearts"), S: _("spades") };
   /* Hand order: suits alternate colour (♠ ♥ ♣ ♦), ranks low to high. */
   const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
 
@@ -117,7 +125,7 @@
     el.className = "card suit-" + code[1] + (code[1] === "H" || code[1] === "D" ? " red" : "");
     if (opts.small) el.classList.add("small");
     el.dataset.card = code;
-    el.setAttribute("aria-label", rankText(code[0]) + " of " + SUIT_NAME[code[1]]);
+    el.setAttribute("aria-label", interpolate(_("%s of %s"), [rankText(code[0]), SUIT_NAME[code[1]]]));
     const rank = document.createElement("span");
     rank.className = "rank";
     rank.textContent = rankText(code[0]);
@@ -143,13 +151,18 @@
     return Trix._names;
   }
 
-  /* "King of Hearts · شايب الهاص" as an element with the Arabic part marked up. */
+  /* "King of Hearts · شايب الهاص" as an element with the Arabic part marked up; on an Arabic
+     page the Arabic name alone (web.names shows them the same way). */
   function bilingual(kind, code) {
     const entry = names()[kind][code];
     const span = document.createElement("span");
     span.className = "bilingual";
     if (!entry) {
       span.textContent = code || "";
+      return span;
+    }
+    if (arabic) {
+      span.textContent = entry.ar;
       return span;
     }
     const en = document.createElement("span");
@@ -169,14 +182,16 @@
     return { code: cfg.currency, decimals: parseInt(cfg.currencyDecimals, 10) };
   }
 
-  /* 123456 -> "1,234.56 USD": exactly as the server writes it (wallet.selectors.format_money). */
+  /* 123456 -> "1,234.56 USD": exactly as the server writes it (wallet.selectors.format_money),
+     Western digits in both languages, wrapped in directional isolates on a right-to-left page. */
   function formatMoney(amount) {
     const { code, decimals } = currency();
     const unit = Math.pow(10, decimals);
     const abs = Math.abs(amount);
     const whole = String(Math.floor(abs / unit)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     const frac = decimals ? "." + String(abs % unit).padStart(decimals, "0") : "";
-    return (amount < 0 ? "-" : "") + whole + frac + " " + code;
+    const text = (amount < 0 ? "-" : "") + whole + frac + " " + code;
+    return rtl ? "\u2066" + text + "\u2069" : text;
   }
 
   /* "20" / "20.5" / "20,50" -> minor units (2000 / 2050 / 2050 with 2 decimals); null when

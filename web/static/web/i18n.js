@@ -2,9 +2,11 @@
    classic script before any module) defines window.django with gettext, ngettext, interpolate
    and the active language's formats. Every script imports its words from here, never from
    window directly, so a page without the catalog still shows English:
-     import { gettext as _, ngettext, interpolate, language } from "../i18n.js";
+     import { gettext as _, ngettext, interpolate, language } from <this file>
+   (written as "../i18n.js" in web/table/, "./i18n.js" in web/; not spelled out here as an
+   import statement: collectstatic's import rewriting would read it as one and fail);
      _("Your turn");  interpolate(ngettext("%s card", "%s cards", n), [n]);
-   Numbers and money are formatted for the page's language with Intl (formatNumber). */
+   Numbers are formatted for the page's language with Intl (formatNumber), Western digits. */
 
 const catalog = globalThis.django;
 
@@ -23,7 +25,9 @@ export const interpolate = catalog
 /** The page's language (<html lang>), e.g. "ar" or "en". */
 export const language = document.documentElement.lang || "en";
 
-/** A number written for the page's language (Arabic-Indic digits in Arabic, etc.). */
+/** A number written for the page's language: Western digits in every language ("nu-latn",
+    as the server's formats and the Arabic card sites our players use: docs/i18n.md), the
+    language's own separators (CLDR: "1,234.5" in both English and Arabic). */
 export function formatNumber(value, options = {}) {
-  return new Intl.NumberFormat(language, options).format(value);
+  return new Intl.NumberFormat(`${language}-u-nu-latn`, options).format(value);
 }

@@ -1,7 +1,18 @@
 /* The lobby: lists open tables (GET /api/tables/?status=open) and those playing, a page at
    a time (the API's pages, newest first: "Newer" / "Older"), creates a table (POST
    /api/tables/), leaves seats, seats bots; all through the tables API. A Sit opens the table
-   page at that seat (the commitment is shown and kept there first). */
+   page at that seat (the commitment is shown and kept there first).
+   A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
+import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
+
+/* A table's status as the badge shows it. */
+const STATUS = {
+  open: pgettext("table status", "open"),
+  playing: pgettext("table status", "playing"),
+  finished: pgettext("table status", "finished"),
+  cancelled: pgettext("table status", "cancelled"),
+};
+
 (function () {
   "use strict";
   const T = window.Trix;
@@ -26,8 +37,8 @@
       if (spec.kind === "choice") {
         const hit = spec.values.find((pair) => pair[0] === value);
         text = hit ? hit[1] : String(value);
-      } else if (spec.kind === "bool") text = value ? "yes" : "no";
-      else text = value ? value + " s" : "no timer";
+      } else if (spec.kind === "bool") text = value ? _("yes") : _("no");
+      else text = value ? interpolate(_("%s s"), [value]) : _("no timer");
       const dd = el("dd", { text });
       if (value !== spec.default) dd.classList.add("changed");
       dl.append(el("dt", { text: spec.label }), dd);
@@ -39,15 +50,16 @@
   function summary(options) {
     const o = (name) => (options[name] === undefined ? specs.find((x) => x.name === name).default : options[name]);
     const timers = ["choose_timer", "double_timer", "play_timer"].map(o);
-    const parts = [timers.every((x) => !x) ? "No timers" : "Timers " + timers.map((x) => (x ? x + "s" : "—")).join(" / ")];
+    const parts = [timers.every((x) => !x) ? _("No timers")
+      : interpolate(_("Timers %s"), [timers.map((x) => (x ? interpolate(_("%s s"), [x]) : "—")).join(" / ")])];
     for (const spec of specs) {
       if (spec.name === "variant" || spec.kind === "seconds") continue;
       if (o(spec.name) === spec.default) continue;
       const value = o(spec.name);
       const hit = spec.kind === "choice" ? spec.values.find((pair) => pair[0] === value) : null;
-      parts.push(spec.label + ": " + (hit ? hit[1] : spec.kind === "bool" ? (value ? "yes" : "no") : value));
+      parts.push(spec.label + ": " + (hit ? hit[1] : spec.kind === "bool" ? (value ? _("yes") : _("no")) : value));
     }
-    if (parts.length === 1) parts.push("default rules");
+    if (parts.length === 1) parts.push(_("default rules"));
     return parts.join(" · ");
   }
 
@@ -73,34 +85,35 @@
     const free = t.seats.filter((s) => !s.kind).length;
     const card = el("article", { class: "table-card", "data-table": String(t.id), "data-testid": "table-" + t.id });
     card.append(el("header", {},
-      el("h3", {}, el("a", { href: "/tables/" + t.id + "/" }, "Table " + t.id), " ", T.bilingual("variants", t.variant)),
+      el("h3", {}, el("a", { href: "/tables/" + t.id + "/" }, interpolate(_("Table %s"), [t.id])), " ", T.bilingual("variants", t.variant)),
       el("p", { class: "meta" },
-        el("span", { class: "stake", text: t.stake ? "Stake " + T.formatMoney(t.stake) : "Casual" }),
-        el("span", { class: "badge status-" + t.status, text: t.status }),
-        t.status === "open" ? el("span", { class: "free", text: free + " free seat" + (free === 1 ? "" : "s") }) : null,
-        t.created_by ? el("span", { class: "creator" }, "by ", el("span", { dir: "auto", text: t.created_by.name })) : null)));
+        el("span", { class: "stake", text: t.stake ? interpolate(_("Stake %s"), [T.formatMoney(t.stake)]) : _("Casual") }),
+        el("span", { class: "badge status-" + t.status, text: STATUS[t.status] || t.status }),
+        t.status === "open" ? el("span", { class: "free",
+          text: interpolate(ngettext("%s free seat", "%s free seats", free), [free]) }) : null,
+        t.created_by ? el("span", { class: "creator" }, _("by") + " ", el("span", { dir: "auto", text: t.created_by.name })) : null)));
     const seats = el("ol", { class: "seat-list compact" });
     t.seats.forEach((s, i) => {
       const li = el("li", { class: "seat-row" }, el("span", { class: "seat-no", text: String(i + 1) }));
       if (s.kind) {
         li.append(s.kind === "bot"
-          ? el("span", { class: "name", text: "Bot " + (i + 1) }, el("span", { class: "badge", text: s.bot || "bot" }))
+          ? el("span", { class: "name", text: interpolate(_("Bot %s"), [i + 1]) + " " }, el("span", { class: "badge", text: s.bot || _("bot") }))
           : el("span", { class: "name", dir: "auto", text: s.name }));
         if (s.is_me && t.status === "open") {
           li.append(el("button", { type: "button", class: "secondary", "data-testid": "leave-" + t.id,
-            text: "Leave", onclick: () => call("/api/tables/" + t.id + "/leave/", {}, card.querySelector(".notice")) }));
+            text: _("Leave"), onclick: () => call("/api/tables/" + t.id + "/leave/", {}, card.querySelector(".notice")) }));
         }
       } else if (t.status === "open") {
-        li.append(el("span", { class: "empty", text: "free" }));
+        li.append(el("span", { class: "empty", text: pgettext("seat", "free") }));
         if (!mine && cfg.authenticated === "1") {
           // Sitting happens on the table page: it shows the match's commitment first, makes the
           // client seed and keeps both in this browser to check the deals (issue 12).
           li.append(el("a", { class: "button primary", "data-testid": "sit-" + t.id + "-" + i,
-            href: "/tables/" + t.id + "/#seat-" + i, text: "Sit…" }));
+            href: "/tables/" + t.id + "/#seat-" + i, text: _("Sit…") }));
         }
         if (isCreator) {
           li.append(el("button", { type: "button", class: "secondary", "data-testid": "bot-" + t.id + "-" + i,
-            text: "Bot", onclick: () => call("/api/tables/" + t.id + "/bots/", { seat: i, bot: "rules" },
+            text: _("Bot"), onclick: () => call("/api/tables/" + t.id + "/bots/", { seat: i, bot: "rules" },
               card.querySelector(".notice")) }));
         }
       }
@@ -108,9 +121,9 @@
     });
     card.append(seats, el("p", { class: "notice", role: "alert", hidden: true }));
     card.append(el("p", { class: "options-summary", "data-testid": "options-summary", text: summary(t.options || {}) }));
-    card.append(el("details", {}, el("summary", { text: "All table options" }), optionsList(t.options || {})));
+    card.append(el("details", {}, el("summary", { text: _("All table options") }), optionsList(t.options || {})));
     card.append(el("p", { class: "card-actions" }, el("a", { class: "button " + (mine ? "primary" : "secondary"),
-      href: "/tables/" + t.id + "/", text: mine ? "Go to your table" : t.status === "open" ? "Open" : "Watch" })));
+      href: "/tables/" + t.id + "/", text: mine ? _("Go to your table") : t.status === "open" ? pgettext("verb", "Open") : _("Watch") })));
     return card;
   }
 
@@ -138,11 +151,11 @@
       pages[status] += delta;
       load();
     };
-    return el("nav", { class: "pager", "aria-label": status + " tables pages", "data-testid": "pager-" + status },
-      el("button", { type: "button", class: "secondary", text: "‹ Newer", disabled: !data.previous,
+    return el("nav", { class: "pager", "aria-label": status === "open" ? _("Pages of open tables") : _("Pages of tables playing"), "data-testid": "pager-" + status },
+      el("button", { type: "button", class: "secondary", text: _("‹ Newer"), disabled: !data.previous,
         "data-testid": "newer-" + status, onclick: go(-1) }),
-      el("span", { class: "page-no", "data-testid": "page-" + status, text: "Page " + pages[status] + " of " + total }),
-      el("button", { type: "button", class: "secondary", text: "Older ›", disabled: !data.next,
+      el("span", { class: "page-no", "data-testid": "page-" + status, text: interpolate(_("Page %s of %s"), [pages[status], total]) }),
+      el("button", { type: "button", class: "secondary", text: _("Older ›"), disabled: !data.next,
         "data-testid": "older-" + status, onclick: go(1) }));
   }
 
@@ -152,13 +165,13 @@
       const [open, playing] = await Promise.all([fetchPage("open"), fetchPage("playing")]);
       box.replaceChildren();
       const openList = open.results || [];
-      if (!openList.length) box.append(el("p", { class: "empty", text: "No open tables. Create one below." }));
+      if (!openList.length) box.append(el("p", { class: "empty", text: _("No open tables. Create one below.") }));
       openList.forEach((t) => box.append(tableCard(t)));
       const openPager = pager("open", open);
       if (openPager) box.append(openPager);
       const playingList = playing.results || [];
       if (playingList.length) {
-        box.append(el("h2", { text: "Playing now" }));
+        box.append(el("h2", { text: _("Playing now") }));
         playingList.forEach((t) => box.append(tableCard(t)));
         const playingPager = pager("playing", playing);
         if (playingPager) box.append(playingPager);
@@ -175,7 +188,7 @@
       const box = $("#create-notice");
       const stake = T.parseMoney(form.stake.value);
       if (stake === null) {
-        notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
+        notice(box, _("Stake must be 0 or a positive amount, like 5 or 2.50."));
         return;
       }
       const options = {};
@@ -185,7 +198,7 @@
         else if (kind === "seconds") {
           const n = Number(input.value);
           if (!Number.isInteger(n) || n < 0) {
-            notice(box, input.labels[0].textContent + " must be a whole number of seconds, 0 or more.");
+            notice(box, interpolate(_("%s must be a whole number of seconds, 0 or more."), [input.labels[0].textContent]));
             return;
           }
           options[input.name] = n;

@@ -1,0 +1,121 @@
+"""The Arabic catalogs are complete and their compiled .mo files match them (issue 14).
+
+The .mo files are committed (installing or testing the site needs no gettext tools), so a
+.po edited without ``./dev messages`` (docs/i18n.md) must fail here: every entry of each
+``trix_site/locale/ar/LC_MESSAGES/*.po`` is translated (no empty msgstr, no ``#, fuzzy``), its
+placeholders are those of the English, and the .mo read back with the standard library's
+``gettext`` holds exactly the .po's translations. No msgfmt at test time: the .po is read by
+the small parser below."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+
+LOCALE = Path(__file__).resolve().parents[1] / "trix_site" / "locale"
+CATALOGS = sorted((LOCALE / "ar" / "LC_MESSAGES").glob("*.po"))
+PYTHON_FORMAT = re.compile(r"%\((\w+)\)[sd]|%[sd]")
+
+
+def read_po(path: Path) -> list[dict]:
+    """The entries of a .po file: ``{"flags", "ctx", "id", "plural", "strs"}`` (obsolete
+    ``#~`` entries skipped; ``strs`` maps None, or the plural index, to the translation)."""
+    entries, entry, key = [], None, None
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        if not line.strip():
+            if entry:
+                entries.append(entry)
+            entry = None
+            continue
+        if line.startswith("#~"):
+            continue
+        entry = entry or {"flags": set(), "ctx": None, "id": None, "plural": None, "strs": {}}
+        if line.startswith("#,"):
+            entry["flags"] |= {flag.strip() for flag in line[2:].split(",")}
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            value = ast.literal_eval(line)
+            if key[0] == "strs":
+                entry["strs"][key[1]] += value
+            else:
+                entry[key[0]] += value
+        else:
+            word, _, text = line.partition(" ")
+            value = ast.literal_eval(text)
+            if word == "msgctxt":
+                key = ("ctx", None)
+            elif word == "msgid":
+                key = ("id", None)
+            elif word == "msgid_plural":
+                key = ("plural", None)
+            else:
+                index = int(word[7:-1]) if word.startswith("msgstr[") else None
+                key = ("strs", index)
+                entry["strs"][index] = value
+                continue
+            entry[key[0]] = value
+    return [e for e in entries if e["id"] is not None]
+
+
+def placeholders(text: str) -> set[str]:
+    return {m.group(1) or m.group(0) for m in PYTHON_FORMAT.finditer(text)}
+
+
+def test_there_are_arabic_catalogs_for_python_and_scripts():
+    assert [p.name for p in CATALOGS] == ["django.po", "djangojs.po"]
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
+def test_every_entry_is_translated_and_none_is_fuzzy(po):
+    entries = read_po(po)
+    header = next(e for e in entries if e["id"] == "")
+    assert "fuzzy" not in header["flags"] and "Language: ar\n" in header["strs"][None]
+    bad = [
+        (e["ctx"], e["id"])
+        for e in entries
+        if e["id"] and ("fuzzy" in e["flags"] or not all(e["strs"].values()))
+    ]
+    assert not bad, f"{po.name}: untranslated or fuzzy entries (docs/i18n.md): {bad}"
+    plural = [e for e in entries if e["plural"] is not None]
+    assert all(sorted(e["strs"]) == list(range(6)) for e in plural)  # Arabic's six forms
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
+def test_translations_keep_the_named_placeholders(po):
+    for e in read_po(po):
+        if not e["id"] or "python-format" not in e["flags"]:
+            continue
+        english = placeholders(e["id"]) | placeholders(e["plural"] or "")
+        named = {p for p in english if not p.startswith("%")}
+        for text in e["strs"].values():
+            # Every named value the code passes must be in the Arabic, but a plural form that
+            # spells its number out ("دقيقتان") may drop it: checked for the "other" form.
+            if e["plural"] is None or text == e["strs"][5]:
+                assert named <= placeholders(text), (e["id"], text)
+            assert placeholders(text) <= english, (e["id"], text)
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
+def test_the_compiled_catalog_is_the_po(po):
+    """The committed .mo has exactly the .po's translations: a .po changed without running
+    ``./dev messages`` (compilemessages) fails here."""
+    mo = po.with_suffix(".mo")
+    assert mo.exists(), f"{mo.name} is missing: run ./dev messages"
+    with mo.open("rb") as fp:
+        compiled = gettext.GNUTranslations(fp)._catalog
+    expected = {}
+    for e in read_po(po):
+        msgid = e["id"] if e["ctx"] is None else f"{e['ctx']}\x04{e['id']}"
+        if e["plural"] is None:
+            expected[msgid] = e["strs"][None]
+        else:
+            for index, text in e["strs"].items():
+                expected[(msgid, index)] = text
+    compiled = {k: v for k, v in compiled.items() if k != ""}
+    expected.pop("", None)
+    assert compiled == expected, f"{mo.name} is out of date with {po.name}: run ./dev messages"
