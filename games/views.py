@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import render
 
-from games import selectors
+from games import display, selectors
 from games.errors import NotFound
 
 
@@ -14,7 +14,12 @@ def verify_deal(request, deal_id: int):
         check = selectors.deal_verification(deal_id)
     except NotFound as exc:
         raise Http404(str(exc)) from None
-    return render(request, "games/verify_deal.html", {"check": check})
+    context = {
+        "check": check,
+        "hands": display.seat_hands(check.get("hands")),
+        "seeds": display.seat_seeds(check.get("client_seeds")),
+    }
+    return render(request, "games/verify_deal.html", context)
 
 
 def verify_match(request, table_id: int):
