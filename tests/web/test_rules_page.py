@@ -154,3 +154,43 @@ def test_a_logged_in_players_header_links_to_the_rules(client):
     for url in ("/", "/wallet/"):
         html = client.get(url).content.decode()
         assert 'data-testid="nav-rules"' in html, url
+
+
+WIDER_THAN_THE_SCREEN = """() => {
+    const out = [];
+    for (const el of document.querySelectorAll("body *")) {
+        const r = el.getBoundingClientRect();
+        let clipped = false;  // inside a box that scrolls or clips it
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+            if (getComputedStyle(a).overflowX !== "visible") clipped = true;
+        }
+        if (!clipped && (r.right > window.innerWidth + 1 || r.left < -1)) {
+            out.push(el.tagName + "." + el.className + " " + Math.round(r.left) + ".." +
+                Math.round(r.right));
+        }
+    }
+    return out.slice(0, 12);
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_rules_page_fits_a_phone_and_a_desktop(new_page, artifacts, language, width, height):
+    """Nothing wider than the screen (tables scroll inside their box), the Arabic text right to
+    left, the header's Rules link leads to the page; screenshots are artifacts."""
+    page = new_page(width=width, height=height)
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto("/")
+    page.click("[data-testid=nav-rules]")
+    page.wait_for_url("**/rules/")
+    article = page.locator("[data-testid=rules]")
+    assert article.evaluate("(a) => getComputedStyle(a).direction") == (
+        "rtl" if language == "ar" else "ltr"
+    )
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, page.evaluate(WIDER_THAN_THE_SCREEN)
+    page.screenshot(path=artifacts / f"rules-{language}-{width}x{height}.png")
+    page.locator("#money").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / f"rules-{language}-{width}x{height}-money.png")
