@@ -248,7 +248,8 @@
      read again from GET /api/wallet/ after every answer that moved the player's money (below),
      when a tab comes back into view, and when the page is shown from the back/forward cache.
      The amount is the element [data-testid=nav-balance-amount] inside it when the header has
-     one, else the amount at the end of its text. */
+     one, else the amount at the end of its text; GET /api/wallet/'s in_play fills
+     [data-testid=nav-in-play] when there is one. */
   const WALLET_API = "/api/wallet/";
   const MONEY_PATHS = [
     /^\/api\/tables\/\d+\/(seats|leave)\/$/, // stake, refund, forfeit (POST)
@@ -277,7 +278,7 @@
         });
         if (!res.ok) return null;
         const data = await res.json();
-        showBalance(box, data.balance);
+        showBalance(box, data.balance, data.in_play);
         return data.balance;
       } catch (e) {
         return null; // offline: the next change or visit reads it again
@@ -288,7 +289,9 @@
     return balanceCall;
   }
 
-  function showBalance(box, amount) {
+  /* The amount in the header; and what is held in open escrows ([data-testid=nav-in-play],
+     when the header has one; hidden at 0). */
+  function showBalance(box, amount, inPlay) {
     const text = formatMoney(amount);
     const inner = box.querySelector("[data-testid=nav-balance-amount]");
     if (inner) {
@@ -303,6 +306,11 @@
       }
     }
     box.dataset.balance = String(amount);
+    const held = document.querySelector("[data-testid=nav-in-play]");
+    if (held && inPlay !== undefined) {
+      held.textContent = inPlay ? formatMoney(inPlay) : "";
+      held.hidden = !inPlay;
+    }
   }
 
   document.addEventListener("visibilitychange", () => {
