@@ -85,3 +85,27 @@ def test_the_match_page_says_how_seats_are_numbered(client, deal_row):
     deal, _ = deal_row
     text = _text(client.get(f"/verify/matches/{deal.table_id}/").content.decode())
     assert "0–3" in text and "1–4" in text
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_deal_page_on_a_phone(new_page, artifacts, language):
+    """The hands fit a phone's width (no page-wide horizontal scroll; long seeds scroll inside
+    their table); screenshots are artifacts."""
+    user = User.objects.create_user("vera", "vera@example.com", "pw-Vera-12345")
+    table = tables.create_table(user=user, variant="complex")
+    record = simulated_records("complex", 1)[0]
+    deal = Deal.objects.create(table=table, number=1, contract=record["contract"], record=record)
+    page = new_page(width=390, height=844)
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(f"/verify/deals/{deal.pk}/")
+    hands = page.locator("[data-testid^=hand-]")
+    assert hands.count() == 4
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    row = page.locator("[data-testid=hand-1]")
+    assert row.locator("[data-suit=H]").evaluate("(n) => getComputedStyle(n).color") != (
+        row.locator("[data-suit=S]").evaluate("(n) => getComputedStyle(n).color")
+    )  # red suits in red
+    page.locator("h2").first.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / f"verify-deal-{language}-390.png")
