@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_GET
 
-from games import selectors, signing
+from games import display, selectors, signing
 from games.errors import NotFound
 from games.fairness.canonical import canonical_bytes
 from games.services import fairness_log
@@ -23,7 +23,12 @@ def verify_deal(request, deal_id: int):
         check = selectors.deal_verification(deal_id)
     except NotFound as exc:
         raise Http404(str(exc)) from None
-    return render(request, "games/verify_deal.html", {"check": check})
+    context = {
+        "check": check,
+        "hands": display.seat_hands(check.get("hands")),
+        "seeds": display.seat_seeds(check.get("client_seeds")),
+    }
+    return render(request, "games/verify_deal.html", context)
 
 
 def verify_match(request, table_id: int):

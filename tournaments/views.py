@@ -25,6 +25,7 @@ from tournaments import describe, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import CreateTournamentForm
 from tournaments.selectors import LIST_GROUPS
+from web.links import link_paths
 from web.money import format_money
 from web.names import variant_name
 
@@ -165,7 +166,7 @@ def _act(request, pk: int, call, done: str):
     try:
         call()
     except TournamentError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, link_paths(exc.message))  # "/wallet/" as a link
     else:
         messages.success(request, done)
     return redirect("tournaments:detail", pk=pk)

@@ -192,6 +192,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served as our static files (/api/docs/)
     "allauth",
     "allauth.account",
     "accounts",
@@ -388,6 +389,13 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tables, seats, actions, wallets and deal verification for Trix.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,  # the schema describes the API, not its own endpoint
+    # /api/docs/ from the site's own static files (drf-spectacular-sidecar, pinned with the
+    # package): no CDN, so it works offline and shows the Swagger UI version we tested.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Swagger UI's default validatorUrl sends the schema to validator.swagger.io: none.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # The longest timer a table may set, in seconds (a staked table must set all three).

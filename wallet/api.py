@@ -1,6 +1,8 @@
 """REST API of the wallet (read-only; money moves through services, not through the API).
 
-``GET /api/wallet/``: ``{"currency", "balance", "balance_display"}``;
+``GET /api/wallet/``: ``{"currency", "balance", "balance_display", "in_play",
+"in_play_display"}`` (``in_play``: stakes and entry fees held in escrows not yet paid out or
+refunded, not part of ``balance``; the pages' header reads this after money moves);
 ``GET /api/wallet/history/?page=N``: the user's entries, newest first, paginated.
 Amounts are integers in minor units. Both need an authenticated user.
 """
@@ -22,6 +24,10 @@ class WalletSerializer(serializers.Serializer):
     currency = serializers.CharField()
     balance = serializers.IntegerField(help_text="minor units")
     balance_display = serializers.CharField()
+    in_play = serializers.IntegerField(
+        help_text="minor units held in escrows not yet paid out or refunded (not in balance)"
+    )
+    in_play_display = serializers.CharField()
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -54,10 +60,13 @@ class WalletView(APIView):
     @extend_schema(responses=WalletSerializer)
     def get(self, request):
         balance = selectors.wallet_balance(request.user)
+        held = selectors.in_play(request.user)
         data = {
             "currency": settings.TRIX_CURRENCY,
             "balance": balance,
             "balance_display": selectors.format_money(balance),
+            "in_play": held,
+            "in_play_display": selectors.format_money(held),
         }
         return Response(WalletSerializer(data).data)
 

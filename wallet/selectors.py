@@ -29,6 +29,12 @@ def wallet_balance(user: Any) -> int:
     return value or 0
 
 
+def in_play(user: Any) -> int:
+    """What the user's stakes and entry fees hold in escrows still open (minor units): money
+    that left the wallet's balance for a table or tournament not yet paid out or refunded."""
+    return staking.staked_in_open_escrows(_user_id(user))
+
+
 def wallet_history(user: Any) -> QuerySet[Entry]:
     """The user's wallet entries, newest first, with their transactions.
 

@@ -8,7 +8,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Q, Sum
 
 from wallet.executor_pg import STAKE_KINDS_ARRAY, pg_array, prepared_cursor, use_function
-from wallet.models import AccountKind, Entry
+from wallet.models import Account, AccountKind, Entry
 from wallet.rules import STAKE_KINDS
 
 _STAKED_SQL = "SELECT user_id, staked FROM wallet_staked(%s, %s::text[], %s::bigint[])"
@@ -34,3 +34,17 @@ def staked(escrow: str, user_ids: Iterable[int] | None = None) -> dict[int, int]
         rows = rows.filter(account__owner_id__in=list(user_ids))
     totals = rows.values("account__owner_id").annotate(total=Sum("amount"))
     return {r["account__owner_id"]: -r["total"] for r in totals if r["total"] != 0}
+
+
+def staked_in_open_escrows(user_id: int) -> int:
+    """What the user has in escrows not yet closed (tables not yet paid out or refunded,
+    tournaments before their prizes): net stakes and entry fees, minor units, 0 if none.
+    The same net as :func:`staked`, summed over the open escrows the user put money in."""
+    open_escrows = Account.objects.filter(kind=AccountKind.ESCROW, closed=False).values("reference")
+    total = Entry.objects.filter(
+        Q(transaction__kind__in=STAKE_KINDS) | Q(transaction__reverses__kind__in=STAKE_KINDS),
+        transaction__reference__in=open_escrows,
+        account__kind=AccountKind.WALLET,
+        account__owner_id=user_id,
+    ).aggregate(total=Sum("amount"))["total"]
+    return -(total or 0)

@@ -1,4 +1,6 @@
-"""What every page's header shows: the player's display name, wallet link and balance."""
+"""What every page's header shows: the player's display name, wallet link and balance (and,
+for a template that shows it, ``in_play_text``: what the player's stakes hold in escrows still
+open, which is not in the balance)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,12 @@ def _wallet_url() -> str | None:
         return None
 
 
+def _in_play_text(user) -> str:
+    """``"5.00 USD"`` held in escrows still open, or ``""`` when nothing is."""
+    held = money.in_play_of(user)
+    return money.format_money(held) if held else ""
+
+
 def site(request):
     def build():
         user = getattr(request, "user", None)
@@ -32,6 +40,9 @@ def site(request):
             data["balance"] = money.balance_of(user)
             if data["balance"] is not None:
                 data["balance_text"] = money.format_money(data["balance"])
+            # Read only by a template that shows it (a callable: one query, when used):
+            # "in play" beside the balance, the stakes held in escrows still open.
+            data["in_play_text"] = lambda: _in_play_text(user)
         return data
 
     return {"trix": SimpleLazyObject(build)}

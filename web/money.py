@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wallet.selectors import format_money, wallet_balance
+from wallet.selectors import format_money, in_play, wallet_balance
 
 
 def balance_of(user: Any) -> int:
@@ -12,4 +12,9 @@ def balance_of(user: Any) -> int:
     return wallet_balance(user)
 
 
-__all__ = ["balance_of", "format_money"]
+def in_play_of(user: Any) -> int:
+    """The user's stakes and entry fees held in escrows not yet paid out (minor units)."""
+    return in_play(user)
+
+
+__all__ = ["balance_of", "format_money", "in_play_of"]

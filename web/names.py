@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.cards import RANKS
 from games.engine.options import Options, option_choices
+from web.links import linked_paths
 
 CONTRACTS: dict[str, dict[str, str]] = {
     "king": {"en": "King of Hearts", "ar": "شايب الهاص"},
@@ -185,6 +186,13 @@ def describe_options(options: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def js_names() -> dict[str, Any]:
-    """The names the pages' scripts need (passed with ``json_script``), and the card ranks
-    low to high (``games.engine.cards.RANKS``: the scripts' one source of them)."""
-    return {"contracts": CONTRACTS, "variants": VARIANTS, "terms": TERMS, "ranks": RANKS}
+    """The names the pages' scripts need (passed with ``json_script``), the card ranks
+    low to high (``games.engine.cards.RANKS``: the scripts' one source of them) and the
+    site paths a message may name (``web.links.linked_paths``)."""
+    return {
+        "contracts": CONTRACTS,
+        "variants": VARIANTS,
+        "terms": TERMS,
+        "ranks": RANKS,
+        "links": linked_paths(),  # paths a message may name, shown as links (web/links.py)
+    }

@@ -1,4 +1,5 @@
-"""The pages: the lobby and the table page, plus the table's payout as JSON for the page.
+"""The pages: the lobby, the table page and the rules and help page, plus the table's payout
+as JSON for the page.
 
 Thin: the tables' data and every action go through the tables API (``/api/tables/``);
 these views render the shells, the table's options and the names the scripts need.
@@ -7,10 +8,12 @@ these views render the shells, the table's options and the names the scripts nee
 from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 
 from games import selectors as tables
 from games import services
 from games.errors import NotFound
+from web.money import format_money
 from web.names import describe_options, js_names, option_specs, variant_name
 from web.selectors import table_payout
 
@@ -51,3 +54,23 @@ def table_payout_json(request, pk: int):
     """The pot as the ledger settled it (public, like the match result)."""
     _table_or_404(pk)
     return JsonResponse(table_payout(pk))
+
+
+#: The rules page's text, one template per language (long prose: a template per language
+#: rather than hundreds of msgids); other languages get the English one.
+RULES_TEMPLATES = {"en": "web/rules_en.html", "ar": "web/rules_ar.html"}
+
+
+def rules(request):
+    """``/rules/``: the rules we play (``shared/trix-rules.md`` and its clarifications), every
+    table option, stakes and pots, checking a shuffle, tournaments; in the request's language
+    (``LocaleMiddleware``: the browser's or the chosen one)."""
+    language = (get_language() or "en").split("-")[0]
+    context = {
+        "option_specs": option_specs(),
+        "max_timer": settings.TRIX_MAX_TIMER,
+        "max_stake_text": format_money(settings.TRIX_MAX_STAKE),
+        "currency": settings.TRIX_CURRENCY,
+        "open_table_minutes": round(settings.TRIX_OPEN_TABLE_EXPIRY / 60),
+    }
+    return render(request, RULES_TEMPLATES.get(language, RULES_TEMPLATES["en"]), context)

@@ -374,3 +374,25 @@ def test_percentages_and_fees_as_typed():
     for bad in ("101", "-1", "1.234", "ten", ""):
         with pytest.raises(django_forms.ValidationError):
             parse_percent(bad, "house fee")
+
+
+def test_a_short_wallet_message_links_to_the_wallet_page(client, make_tournament, player):
+    """Issue 14: "/wallet/" in the short-wallet message is a link on the page (the API's
+    message stays plain text, tests/tournaments/test_api.py)."""
+    t = make_tournament(entry_fee=500)
+    poor = player(funds=100)
+    r = logged_in(client, poor).post(f"/tournaments/{t.pk}/register/", {}, follow=True)
+    html = r.content.decode()
+    assert "Add money on your wallet page:" in html
+    assert '<a href="/wallet/">/wallet/</a>' in html
+    assert not t.entries.filter(user=poor).exists()
+
+
+def test_the_message_link_escapes_the_rest_of_the_text(client, make_tournament, player):
+    """A tournament's name is the staff's text: it stays escaped beside the link."""
+    t = make_tournament(entry_fee=500, name="<b>Cup</b>")
+    poor = player(funds=100)
+    html = logged_in(client, poor).post(f"/tournaments/{t.pk}/register/", {}, follow=True)
+    html = html.content.decode()
+    assert "&lt;b&gt;Cup&lt;/b&gt;" in html and "<b>Cup</b>" not in html
+    assert '<a href="/wallet/">/wallet/</a>' in html

@@ -44,7 +44,13 @@ def test_wallet_api(client, player, make_user):
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
     client.force_login(player)
     data = client.get("/api/wallet/").json()
-    assert data == {"currency": "USD", "balance": 10_345, "balance_display": "103.45 USD"}
+    assert data == {
+        "currency": "USD",
+        "balance": 10_345,
+        "balance_display": "103.45 USD",
+        "in_play": 2_000,  # the stake at table 5, held in its escrow until the pot is paid
+        "in_play_display": "20.00 USD",
+    }
     history = client.get("/api/wallet/history/").json()
     assert history["count"] == 2
     assert [(r["kind"], r["amount"], r["balance_after"]) for r in history["results"]] == [
@@ -54,6 +60,27 @@ def test_wallet_api(client, player, make_user):
     assert history["results"][0]["reference"] == "table:5"
     assert history["results"][0]["link"] == "/tables/5/"
     assert history["results"][1]["link"] is None  # provider:demo has no page
+
+
+def test_in_play_follows_stakes_refunds_and_payouts(client, player, make_user):
+    """Issue 14 ("45.00 shown with 50.00 held"): what the wallet has in escrows still open is
+    said beside the balance, and is 0 again once every escrow paid or refunded it."""
+    from wallet.selectors import in_play
+
+    bob = make_user("bob")
+    services.deposit(bob, 5_000, "d-bob")
+    services.stake(bob, "table:5", 2_000, "s-bob")
+    services.stake(player, "table:6", 300, "s-6")
+    assert (in_play(player), in_play(bob)) == (2_300, 2_000)
+    services.refund(player, "table:5", "r1", amount=500)
+    assert in_play(player) == 1_800
+    services.settle("table:5", {player: 3_500}, "settle-5")  # the pot; closes the escrow
+    assert (in_play(player), in_play(bob)) == (300, 0)
+    assert wallet_balance(player) == 12_345 - 2_000 - 300 + 500 + 3_500
+    client.force_login(player)
+    assert client.get("/api/wallet/").json()["in_play"] == 300
+    services.refund_all("table:6", "cancel-6")
+    assert in_play(player) == 0
 
 
 def test_api_is_read_only(client, player):

@@ -59,6 +59,7 @@
         data = null;
       }
     }
+    if (res.ok && movesMoney(method, url)) refreshBalance();
     if (!res.ok) {
       let message = data && (data.error || data.detail);
       if (!message && data && typeof data === "object") {
@@ -222,8 +223,121 @@
     return node;
   }
 
+  /* The site paths a message may name, shown as links (web/links.py's list, passed with the
+     page's names; the API's messages stay plain text). */
+  function linkedPaths() {
+    return names().links || ["/wallet/"];
+  }
+
+  /* "... wallet page: /wallet/" -> [text, <a href="/wallet/">/wallet/</a>]: nodes to append. */
+  function messageNodes(text) {
+    const paths = linkedPaths();
+    const out = [];
+    let rest = String(text || "");
+    while (rest) {
+      let at = -1;
+      let hit = null;
+      for (const p of paths) {
+        const i = rest.indexOf(p);
+        if (i >= 0 && (at < 0 || i < at)) [at, hit] = [i, p];
+      }
+      if (!hit) {
+        out.push(rest);
+        break;
+      }
+      if (at) out.push(rest.slice(0, at));
+      out.push(el("a", { href: hit, text: hit }));
+      rest = rest.slice(at + hit.length);
+    }
+    return out;
+  }
+
+  /* A notice box showing a message (its site paths as links); hidden when there is none. */
+  function showMessage(box, text) {
+    box.replaceChildren(...messageNodes(text));
+    box.hidden = !text;
+  }
+
+  /* The header's balance ([data-testid=nav-balance], web.context_processors.site) goes stale
+     when money moves while a page stays open (issue 14): a stake, a refund, a payout. It is
+     read again from GET /api/wallet/ after every answer that moved the player's money (below),
+     when a tab comes back into view, and when the page is shown from the back/forward cache.
+     The amount is the element [data-testid=nav-balance-amount] inside it when the header has
+     one, else the amount at the end of its text; GET /api/wallet/'s in_play fills
+     [data-testid=nav-in-play] when there is one. */
+  const WALLET_API = "/api/wallet/";
+  const MONEY_PATHS = [
+    /^\/api\/tables\/\d+\/(seats|leave)\/$/, // stake, refund, forfeit (POST)
+    /^\/tables\/\d+\/payout\.json$/, // the table page reads the payout once settled (GET)
+  ];
+
+  function movesMoney(method, url) {
+    let path;
+    try {
+      path = new URL(url, location.href).pathname;
+    } catch (e) {
+      return false;
+    }
+    return MONEY_PATHS.some((re, i) => re.test(path) && (i > 0 || method !== "GET"));
+  }
+
+  let balanceCall = null;
+  async function refreshBalance() {
+    const box = document.querySelector("[data-testid=nav-balance]");
+    if (!box) return null;
+    if (balanceCall) return balanceCall;
+    balanceCall = (async () => {
+      try {
+        const res = await fetch(WALLET_API, {
+          credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store",
+        });
+        if (!res.ok) return null;
+        const data = await res.json();
+        showBalance(box, data.balance, data.in_play);
+        return data.balance;
+      } catch (e) {
+        return null; // offline: the next change or visit reads it again
+      } finally {
+        balanceCall = null;
+      }
+    })();
+    return balanceCall;
+  }
+
+  /* The amount in the header; and what is held in open escrows ([data-testid=nav-in-play],
+     when the header has one; hidden at 0). */
+  function showBalance(box, amount, inPlay) {
+    const text = formatMoney(amount);
+    const inner = box.querySelector("[data-testid=nav-balance-amount]");
+    if (inner) {
+      inner.textContent = text;
+    } else {
+      const last = Array.from(box.childNodes).reverse().find((n) => n.nodeType === 3 && n.textContent.trim());
+      const amountAtEnd = /-?[\d,.]+\s+\S+\s*$/;
+      if (last && amountAtEnd.test(last.textContent)) {
+        last.textContent = last.textContent.replace(amountAtEnd, text);
+      } else {
+        box.append(" " + text);
+      }
+    }
+    box.dataset.balance = String(amount);
+    const held = document.querySelector("[data-testid=nav-in-play]");
+    if (held && inPlay !== undefined) {
+      held.textContent = inPlay ? formatMoney(inPlay) : "";
+      held.hidden = !inPlay;
+    }
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refreshBalance();
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) refreshBalance();
+  });
+
   Object.assign(Trix, {
     api, ApiError, uuid, randomHex, cardEl, backEl, cardLabel, sortHand, bilingual,
     formatMoney, parseMoney, names, el, SUIT_SYMBOL, ranks,
+    messageNodes, showMessage, refreshBalance,
   });
 })();

@@ -24,8 +24,7 @@ const STATUS = {
   const specs = T.names().options || [];
 
   function notice(box, text) {
-    box.textContent = text || "";
-    box.hidden = !text;
+    T.showMessage(box, text); // "/wallet/" in a message as a link
   }
 
   function optionsList(options) {
