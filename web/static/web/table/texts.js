@@ -151,5 +151,11 @@ export function tn(key, count) {
   return PLURALS[key](count).replace("%s", formatNumber(count));
 }
 
-/* A number (a score, a seat number) written for the page's language. */
-export const num = (value) => formatNumber(value);
+/* A number (a score, a seat number) written for the page's language. In a right-to-left page
+   a negative one is isolated left to right (U+2066 ... U+2069), so -15 does not read 15-. */
+export function num(value) {
+  const text = formatNumber(value);
+  const page = document.getElementById("table-app") || document.documentElement;
+  return value < 0 && page.closest("[dir=rtl]") !== null
+    ? "\u2066" + text + "\u2069" : text;
+}
