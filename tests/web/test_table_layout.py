@@ -280,10 +280,19 @@ def test_my_card_lands_in_the_trick_before_the_server_answers_then_is_confirmed(
     playable.first.wait_for()
     card = playable.first.get_attribute("data-card")
     server.mode = "hold"
-    playable.first.click()
     # At once, the server has not answered: the card is in the trick (pending), not in the hand.
+    shown_after_ms = page.evaluate(
+        """(code) => new Promise((done) => {
+          const start = performance.now();
+          document.querySelector(`#hand .card[data-card="${code}"]`).click();
+          const look = () => document.querySelector("[data-testid=pending-card]")
+            ? done(performance.now() - start) : requestAnimationFrame(look);
+          look();
+        })""",
+        card,
+    )
+    assert shown_after_ms < 50, shown_after_ms  # drawn in the click's own task
     pending = page.locator("[data-testid=pending-card]")
-    pending.wait_for(timeout=1_000)
     assert pending.get_attribute("data-card") == card
     assert int(pending.get_attribute("data-seat")) == me
     assert page.locator(f"#hand .card[data-card='{card}']").is_hidden()
