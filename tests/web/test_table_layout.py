@@ -359,6 +359,15 @@ def test_a_taken_trick_goes_to_its_taker_unless_motion_is_reduced(table_id, open
             )
             == "to-" + ["bottom", "right", "top", "left"][(taker - me) % 4]
         )
+        # The felt drawn again meanwhile (the taker leads at once): the gathering goes on
+        # where it had got to, it does not start over.
+        server.answer = answer(table_id, after, "complex_partner", me, version=7)
+        page.wait_for_function("() => document.getElementById('table-app').dataset.version === '7'")
+        delay = page.evaluate(
+            "() => { const c = document.querySelector('.trick.collect');"
+            " return c ? parseFloat(c.style.animationDelay) : null; }"
+        )
+        assert delay is None or delay < 0.25, delay
         page.locator(".trick.collect").wait_for(state="detached", timeout=3_000)
 
 

@@ -90,21 +90,40 @@ function currentTrick(v) {
   return wrap;
 }
 
-/* A trick just taken: its four cards where they lay, then gathered towards the taker. */
+/* A trick just taken: its four cards where they lay for GATHER_PAUSE s, then gathered towards
+   the taker (site.css's .trick.collect, .25 s). The felt is drawn again on every change (a bot
+   leads the next trick ~0.6 s later): the gathering is then drawn again where it had got to
+   (a negative animation-delay), not started over. */
+const GATHER_PAUSE = 0.3;
+const GATHER_END = GATHER_PAUSE + 0.25;
+let gather = null; // {key, last, before: the cards on the table before it was taken, start}
+
 function collecting(v) {
   const last = v.last_trick;
   const key = last ? (v.deal_number || 0) + ":" + trickKey(last) : null;
-  const fresh = seen.ready && key && key !== seen.lastTrick;
+  if (seen.ready && key && key !== seen.lastTrick) {
+    gather = { key, last, before: seen.trick, start: performance.now() };
+  }
   seen.lastTrick = key;
-  if (!fresh) return null;
+  if (!gather || gather.key !== key) return null;
+  const elapsed = (performance.now() - gather.start) / 1000;
+  if (elapsed >= GATHER_END) {
+    gather = null;
+    return null;
+  }
   const wrap = el("div", { class: "trick collect to-" + position(last.taker), "aria-hidden": "true" });
-  const before = seen.trick;
-  for (const played of last.cards) {
+  wrap.style.animationDelay = (GATHER_PAUSE - elapsed).toFixed(3) + "s";
+  for (const played of gather.last.cards) {
     // the card that completed the trick was not on the table yet: it slides in first
-    wrap.append(trickCard(played, before.has(played.seat + played.card) ? "" : "enter"));
+    const c = trickCard(played, gather.before.has(played.seat + played.card) ? "" : "enter");
+    c.style.animationDelay = (-elapsed).toFixed(3) + "s";
+    wrap.append(c);
   }
   wrap.addEventListener("animationend", (e) => {
-    if (e.target === wrap) wrap.remove();
+    if (e.target === wrap) {
+      wrap.remove();
+      gather = null;
+    }
   });
   return wrap;
 }
