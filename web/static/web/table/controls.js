@@ -3,29 +3,30 @@
 
 import { $, T, el, legal, root, seatName, st, unchanged } from "./state.js";
 import { selectDoubles, send } from "./server.js";
+import { num, t as text } from "./texts.js";
 
 function statusText() {
   const v = st.view;
   const t = st.table;
-  if (!t) return "Loading…";
-  if (t.status === "open") return "The match starts when all four seats are taken.";
-  if (t.status === "cancelled") return "This table was cancelled.";
-  if (!v) return "Dealing…";
-  if (v.phase === "over") return "The match is over.";
+  if (!t) return text("status_loading");
+  if (t.status === "open") return text("status_open");
+  if (t.status === "cancelled") return text("status_cancelled");
+  if (!v) return text("status_dealing");
+  if (v.phase === "over") return text("status_over");
   const toAct = v.to_act || [];
   const mine = st.mySeat !== null && toAct.includes(st.mySeat);
   if (v.phase === "choose") {
-    return mine ? "Your kingdom: choose a contract." : seatName(v.owner) + " is choosing a contract.";
+    return mine ? text("status_choose_mine") : text("status_choose", { name: seatName(v.owner) });
   }
   if (v.phase === "double") {
-    if (mine) return "Double a card or say Ready.";
-    return "Doubling: waiting for " + toAct.map(seatName).join(", ") + ".";
+    if (mine) return text("status_double_mine");
+    return text("status_double", { names: toAct.map(seatName).join(text("list_sep")) });
   }
   if (v.phase === "play") {
     if (mine) {
-      return legal().some((a) => a.type === "pass") ? "No card fits: pass." : "Your turn: play a card.";
+      return legal().some((a) => a.type === "pass") ? text("status_pass_mine") : text("status_play_mine");
     }
-    return toAct.length ? seatName(toAct[0]) + " to play." : "";
+    return toAct.length ? text("status_play", { name: seatName(toAct[0]) }) : "";
   }
   return "";
 }
@@ -41,7 +42,7 @@ export function renderActions() {
   const acts = legal();
   const contracts = acts.filter((a) => a.type === "contract");
   if (contracts.length) {
-    const group = el("div", { class: "choices", role: "group", "aria-label": "Choose a contract" });
+    const group = el("div", { class: "choices", role: "group", "aria-label": text("choose_contract") });
     for (const a of contracts) {
       group.append(el("button", { type: "button", class: "primary contract-choice",
         "data-contract": a.contract, onclick: () => send({ type: "contract", contract: a.contract }) },
@@ -61,18 +62,18 @@ export function renderActions() {
       const chosen = Array.from(st.selected).filter((c) => doublable.includes(c));
       panel.append(el("div", { class: "doubling" },
         el("p", { text: doublable.length
-          ? "Tap a card marked in your hand to double it (" + doublable.map(T.cardLabel).join(", ") +
-            "), then Ready."
-          : "You hold nothing to double." }),
+          ? text("double_hint", { cards: doublable.map(T.cardLabel).join(text("list_sep")) })
+          : text("double_nothing") }),
         el("button", { type: "button", class: "primary", "data-testid": "ready",
-          text: chosen.length ? "Ready · double " + chosen.map(T.cardLabel).join(" ") : "Ready",
+          text: chosen.length ? text("ready_double", { cards: chosen.map(T.cardLabel).join(" ") }) : text("ready"),
           onclick: () => send({ type: "double", cards: chosen }) })));
     } else if (d.mine) {
-      panel.append(el("p", { text: d.mine.length ? "You doubled " + d.mine.map(T.cardLabel).join(", ") + "." : "You are ready." }));
+      panel.append(el("p", { text: d.mine.length
+        ? text("you_doubled", { cards: d.mine.map(T.cardLabel).join(text("list_sep")) }) : text("you_ready") }));
     }
   }
   if (acts.some((a) => a.type === "pass")) {
-    panel.append(el("button", { type: "button", class: "primary", "data-testid": "pass", text: "Pass",
+    panel.append(el("button", { type: "button", class: "primary", "data-testid": "pass", text: text("pass"),
       onclick: () => send({ type: "pass" }) }));
   }
 }
@@ -89,7 +90,7 @@ export function renderHand() {
   if (v.hand_face_down) {
     const n = (v.hand_counts && v.hand_counts[String(st.mySeat)]) || 13;
     for (let i = 0; i < n; i++) box.append(T.backEl());
-    box.append(el("p", { class: "hint", text: "Your hand is face down until the contract is announced." }));
+    box.append(el("p", { class: "hint", text: text("face_down") }));
     return;
   }
   const hand = v.hand || [];
@@ -129,13 +130,11 @@ export function renderHand() {
 
 export function tick() {
   const clocks = root.querySelectorAll("[data-clock]");
-  let text = "";
-  if (st.deadline) {
-    const left = Math.max(0, Math.ceil((st.deadline - (Date.now() + st.clockSkew)) / 1000));
-    text = left + " s";
-  }
-  clocks.forEach((c) => (c.textContent = text));
+  let left = null;
+  if (st.deadline) left = Math.max(0, Math.ceil((st.deadline - (Date.now() + st.clockSkew)) / 1000));
+  const shown = left === null ? "" : text("seconds", { s: num(left) });
+  clocks.forEach((c) => (c.textContent = shown));
   const mine = $("#my-clock");
   const myTurn = st.view && st.mySeat !== null && (st.view.to_act || []).includes(st.mySeat);
-  mine.textContent = myTurn && text ? text + " left" : "";
+  mine.textContent = myTurn && left !== null ? text("seconds_left", { s: num(left) }) : "";
 }

@@ -8,15 +8,21 @@
      header.js, seating.js, felt.js, controls.js, scores.js, result.js: one region each
      fairness.js  what this browser keeps (commitment, client seed, hands) and its checks
      verify.js    the self-contained check of a deal record (trix-shuffle/1, WebCrypto)
-     texts.js     the fairness words, in one place for translation */
+     texts.js     every word the scripts show, in one place, through ../i18n.js (gettext)
+   The page's direction follows its language (base.html's <html dir>, or the language here);
+   the felt is drawn the same in both directions (table.html). */
 
 import { tick } from "./controls.js";
 import { render } from "./render.js";
 import { renderResult } from "./result.js";
 import { poll } from "./server.js";
 import { $, T, redraw, root } from "./state.js";
+import { language } from "../i18n.js";
 
 if (root) {
+  if (!document.documentElement.getAttribute("dir")) {
+    root.dir = ["ar", "fa", "he", "ur"].includes(language.split("-")[0]) ? "rtl" : "ltr";
+  }
   redraw.all = render;
   redraw.result = renderResult;
   setInterval(tick, 250);

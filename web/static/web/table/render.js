@@ -2,7 +2,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { renderActions, renderHand, tick } from "./controls.js";
-import { renderCenter, renderSeats } from "./felt.js";
+import { markPendingInHand, renderCenter, renderSeats } from "./felt.js";
 import { contractLine, renderHeader } from "./header.js";
 import { renderResult } from "./result.js";
 import { renderScores } from "./scores.js";
@@ -16,6 +16,7 @@ export function render() {
   renderCenter();
   renderActions();
   renderHand();
+  markPendingInHand();
   renderScores();
   renderResult();
   tick();

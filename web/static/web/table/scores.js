@@ -2,7 +2,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { $, T, cfg, el, nameEl, seatName, st } from "./state.js";
-import { t as text } from "./texts.js";
+import { TEXTS, num, t as text } from "./texts.js";
 
 function verifyDealUrl(d) {
   if (d.deal_id) return cfg.verifyDealUrl.replace(/0\/$/, d.deal_id + "/");
@@ -15,53 +15,57 @@ export function renderScores() {
   box.replaceChildren();
   if (!v) return;
   const table = el("table", { class: "scores", "data-testid": "scores" });
-  const head = el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Total" }));
-  if (v.deal_scores) head.append(el("th", { text: "This deal" }));
+  const head = el("tr", {}, el("th", { text: text("seat_col") }), el("th", { class: "num", text: text("total_col") }));
+  if (v.deal_scores) head.append(el("th", { class: "num", text: text("this_deal_col") }));
   table.append(el("thead", {}, head));
   const body = el("tbody");
   for (let s = 0; s < 4; s++) {
     const row = el("tr", { class: s === st.mySeat ? "me" : "" }, el("td", {}, nameEl(s)),
-      el("td", { class: "num", text: String(v.totals[String(s)]) }));
-    if (v.deal_scores) row.append(el("td", { class: "num", text: String(v.deal_scores[String(s)]) }));
+      el("td", { class: "num", text: num(v.totals[String(s)]) }));
+    if (v.deal_scores) row.append(el("td", { class: "num", text: num(v.deal_scores[String(s)]) }));
     body.append(row);
   }
   table.append(body);
-  box.append(el("h2", { text: "Scores" }), table);
+  box.append(el("h2", { text: text("scores") }), table);
   if (v.teams) {
     const team = (label, a, b, key) => el("li", {}, label + " (",
-      nameEl(a), " + ", nameEl(b), "): ", el("strong", { text: String(v.teams[key]) }));
+      nameEl(a), " + ", nameEl(b), "): ", el("strong", { text: num(v.teams[key]) }));
     box.append(el("ul", { class: "teams", "data-testid": "teams" },
-      team("Team A", 0, 2, "0+2"), team("Team B", 1, 3, "1+3")));
+      team(text("team_line_a"), 0, 2, "0+2"), team(text("team_line_b"), 1, 3, "1+3")));
   }
   const kingdom = el("div", { class: "kingdom" });
-  kingdom.append(el("h3", {}, "Kingdom " + v.kingdom + " of 4" + (v.owner !== null ? " · " : ""),
+  kingdom.append(el("h3", {}, text("kingdom_of", { n: num(v.kingdom) }) + (v.owner !== null ? " · " : ""),
     v.owner !== null ? nameEl(v.owner) : ""));
   const ul = el("ul", { class: "contracts" });
   const played = new Set(v.played || []);
   const all = (v.played || []).concat((v.remaining || []).filter((c) => !played.has(c)));
   for (const c of all) {
     const now = c === v.contract && v.phase !== "over" && v.phase !== "deal";
-    const state = now ? "now" : played.has(c) ? "played" : "to play";
-    ul.append(el("li", { class: state.replace(" ", "-"), title: state },
+    const state = now ? "now" : played.has(c) ? "played" : "to-play";
+    ul.append(el("li", { class: state, title: text("contract_" + state.replace("-", "_")) },
       now ? "▶ " : played.has(c) ? "✓ " : "○ ", T.bilingual("contracts", c)));
   }
   kingdom.append(ul);
   box.append(kingdom);
   if (st.deals.length) {
+    // Phone first: short name headers (the full name in the title), the verify link under
+    // the contract, so seven narrow columns fit 390 px; the box scrolls if they do not.
     const list = el("table", { class: "deals", "data-testid": "deals" });
-    list.append(el("thead", {}, el("tr", {}, el("th", { text: "#" }), el("th", { text: "Contract" }),
-      ...[0, 1, 2, 3].map((s) => el("th", { class: "num" }, el("span", { class: "name", dir: "auto", text: seatName(s) }))),
-      el("th", { text: "" }))));
+    list.append(el("thead", {}, el("tr", {}, el("th", { text: text("deal_col") }),
+      el("th", { text: text("contract_col") }),
+      ...[0, 1, 2, 3].map((s) => el("th", { class: "num", scope: "col", title: seatName(s) },
+        el("span", { class: "name short", dir: "auto", text: seatName(s) }))))));
     const tb = el("tbody");
     for (const d of st.deals) {
-      tb.append(el("tr", {}, el("td", { text: String(d.deal) }),
-        el("td", {}, T.bilingual("contracts", d.contract)),
-        ...[0, 1, 2, 3].map((s) => el("td", { class: "num", text: String(d.scores[String(s)]) })),
-        el("td", {}, el("a", { href: verifyDealUrl(d), class: "verify", "data-testid": "verify-deal" },
-          T.bilingual("terms", "verify")), checkMark(d.deal))));
+      tb.append(el("tr", {}, el("td", { text: num(d.deal) }),
+        el("td", { class: "contract" }, T.bilingual("contracts", d.contract),
+          el("span", { class: "verify-line" }, el("a", { href: verifyDealUrl(d), class: "verify",
+            "data-testid": "verify-deal", title: text("verify_deal_title", { deal: num(d.deal) }) },
+          text("verify")), checkMark(d.deal))),
+        ...[0, 1, 2, 3].map((s) => el("td", { class: "num", text: num(d.scores[String(s)]) }))));
     }
     list.append(tb);
-    box.append(el("h3", { text: "Deals" }), list);
+    box.append(el("h3", { text: text("deals") }), el("div", { class: "deals-box" }, list));
   }
   const checks = browserChecks();
   if (checks) box.append(checks);
@@ -73,7 +77,7 @@ function checkMark(deal) {
   const c = st.checks[deal];
   if (!c) return null;
   return el("span", { class: "check-mark " + c.status, "data-testid": "deal-mark-" + deal,
-    title: c.status, text: " " + (MARK[c.status] || "?") });
+    title: TEXTS["check_" + c.status + "_short"] || c.status, text: " " + (MARK[c.status] || "?") });
 }
 
 /* This browser's own check of each finished deal (fairness.js, verify.js), one line each. */

@@ -4,7 +4,7 @@
 import { forgetSit, saveBeforeSit, saved, shown, storageAvailable } from "./fairness.js";
 import { $, T, cfg, el, nameEl, partnership, st, unchanged } from "./state.js";
 import { tableCall } from "./server.js";
-import { t as text } from "./texts.js";
+import { num, t as text } from "./texts.js";
 import { clientSeedProblem } from "./verify.js";
 
 /* The match's commitment, its deal count and algorithm, with one line on what it is for:
@@ -49,24 +49,26 @@ export function renderSeating() {
   const isCreator = cfg.userId && t.created_by && String(t.created_by.id) === cfg.userId;
   t.seats.forEach((s, i) => {
     const li = el("li", { class: "seat-row", dataset: { seat: String(i) } },
-      el("span", { class: "seat-no", text: "Seat " + (i + 1) + (partnership() ? (i % 2 ? " · team B" : " · team A") : "") }));
+      el("span", { class: "seat-no", text: partnership()
+        ? text("seat_team", { n: num(i + 1), team: text(i % 2 ? "team_b" : "team_a") })
+        : text("seat_n", { n: num(i + 1) }) }));
     if (s.kind) {
       li.append(nameEl(i));
-      if (s.staked) li.append(el("span", { class: "staked", text: "staked " + T.formatMoney(s.staked) }));
+      if (s.staked) li.append(el("span", { class: "staked", text: text("staked", { money: T.formatMoney(s.staked) }) }));
       if (s.is_me) {
         li.append(el("button", { type: "button", class: "secondary", "data-testid": "leave",
-          text: "Leave", onclick: () => tableCall(cfg.leaveUrl, {}) }));
+          text: text("leave"), onclick: () => tableCall(cfg.leaveUrl, {}) }));
       }
     } else {
-      li.append(el("span", { class: "empty", text: "empty" }));
+      li.append(el("span", { class: "empty", text: text("empty") }));
       if (!mine) {
         li.append(el("button", { type: "button", class: "primary", "data-testid": "sit-" + i,
-          text: t.stake ? "Sit · stake " + T.formatMoney(t.stake) : "Sit",
+          text: t.stake ? text("sit_stake", { money: T.formatMoney(t.stake) }) : text("sit"),
           onclick: () => sit(i) }));
       }
       if (isCreator) {
         li.append(el("button", { type: "button", class: "secondary", "data-testid": "bot-" + i,
-          text: "Seat a bot", onclick: () => tableCall(cfg.botsUrl, { seat: i, bot: "rules" }) }));
+          text: text("seat_bot"), onclick: () => tableCall(cfg.botsUrl, { seat: i, bot: "rules" }) }));
       }
     }
     list.append(li);

@@ -3,6 +3,7 @@
 
 import { noteEvent } from "./fairness.js";
 import { T, cfg, notice, legal, redraw, root, st } from "./state.js";
+import { t as text } from "./texts.js";
 
 export function stillLegal(action) {
   return legal().some((a) => a.type === action.type &&
@@ -15,6 +16,11 @@ export async function send(action) {
   if (st.sending) return;
   st.sending = true;
   root.classList.add("sending");
+  if (action.type === "play" && st.mySeat !== null) {
+    // Instant: the card leaves the hand for the trick now, faded until the server has it.
+    st.pending = { seat: st.mySeat, card: action.card, version: st.version };
+    redraw.all();
+  }
   try {
     try {
       await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
@@ -28,7 +34,14 @@ export async function send(action) {
     }
     notice("");
   } catch (err) {
-    notice(err.message);
+    if (st.pending && action.type === "play") {
+      // Refused: the card goes back to the hand, with the reason.
+      st.pending = null;
+      notice(text("card_refused", { card: T.cardLabel(action.card), reason: err.message }));
+      redraw.all();
+    } else {
+      notice(err.message);
+    }
   } finally {
     st.sending = false;
     root.classList.remove("sending");
@@ -75,6 +88,18 @@ export async function loadPayout() {
   }
 }
 
+/* My pending card after a new version: gone from my hand (played: confirmed), or, with it
+   still in my hand, no longer my turn (the worker refused it or a timeout played another):
+   back to the hand. Otherwise it stays pending (the worker has not applied it yet). */
+function settlePending() {
+  const p = st.pending;
+  if (!p) return;
+  const v = st.view;
+  const inHand = Boolean(v && (v.hand || []).includes(p.card));
+  const myTurn = Boolean(v && (v.to_act || []).includes(p.seat));
+  if (!inHand || !myTurn || st.mySeat !== p.seat) st.pending = null;
+}
+
 export function absorb(data) {
   if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
   if (st.table && data.version === st.version && !(data.events || []).length) {
@@ -102,6 +127,7 @@ export function absorb(data) {
       loadPayout();
     }
   }
+  settlePending();
   root.dataset.version = String(st.version);
   root.dataset.phase = (st.view && st.view.phase) || (st.table && st.table.status) || "";
   redraw.all();

@@ -1,6 +1,8 @@
 /* The table page's one state object, its root element and helpers that read the state.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
+import { num, t } from "./texts.js";
+
 export const T = window.Trix; // web/static/web/api.js (a classic script loaded before)
 export const el = T.el;
 export const root = document.getElementById("table-app");
@@ -26,6 +28,7 @@ export const st = {
   selected: new Set(), // cards selected for doubling
   doublingKey: null,
   sending: false,
+  pending: null, // {seat, card, version}: my card shown in the trick before the server has it (server.js)
   stopped: false,
 };
 
@@ -36,9 +39,9 @@ export const redraw = { all: () => {}, result: () => {} };
 
 export function seatName(seat) {
   const s = st.table && st.table.seats[seat];
-  if (!s || !s.kind) return "Seat " + (seat + 1);
-  if (s.kind === "bot") return "Bot " + (seat + 1);
-  return s.name || "Seat " + (seat + 1);
+  if (!s || !s.kind || (s.kind !== "bot" && !s.name)) return t("seat_n", { n: num(seat + 1) });
+  if (s.kind === "bot") return t("bot_n", { n: num(seat + 1) });
+  return s.name;
 }
 
 export function nameEl(seat, extra) {
@@ -47,6 +50,10 @@ export function nameEl(seat, extra) {
     s && s.kind === "bot" ? el("span", { class: "badge", text: s.bot || "bot" }) : null, extra || null);
 }
 
+/* Where a seat sits on the felt, seen from the viewer's seat (a spectator sees from seat 0):
+   own seat at the bottom, partner across at the top, the next seat in play order on the right
+   (play goes to the right: shared/seeds/004, "Play goes to the right"), the previous on the left.
+   The felt is a picture of a table, so it is not mirrored in right-to-left languages. */
 export function position(seat) {
   const me = st.mySeat === null || st.mySeat === undefined ? 0 : st.mySeat;
   return ["bottom", "right", "top", "left"][(seat - me + 4) % 4];

@@ -1,0 +1,471 @@
+"""The table page phone first, instant and right to left (issue 14), in Chromium.
+
+The state API is answered from matches the engine drove to each phase (``engine_states``), as in
+``test_table_render.py``; the actions POST is held or refused by the test, so the optimistic card
+is seen before the server answers and taken back when it refuses. Every test checks boxes, not
+just presence: the seats around the trick from the viewer's seat, the hand inside a 390x844
+screen, no text over other text, every rank of the Trix layout showing. Screenshots at 1280x800
+and 390x844, in English and in Arabic (``lang="ar"``, right to left), go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.engine import apply
+from tests.web.conftest import log_in
+from tests.web.engine_states import match_at, state_answer, table_json
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+NAMES = ["Nour Al-Hashimi", "Bot 2", "سارة الحربي", "Bot 4"]
+
+#: Text boxes of #table-app that overlap (each text node's line boxes, clipped by an ancestor
+#: that hides its overflow; the two lines of one card, rank over suit, are one box).
+OVERLAPS_JS = """() => {
+  const root = document.getElementById("table-app");
+  const boxes = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim()) continue;
+    const parent = node.parentElement;
+    if (parent.closest("[hidden], .collect, option")) continue;
+    const style = getComputedStyle(parent);
+    if (style.visibility === "hidden" || parseFloat(style.opacity) === 0) continue;
+    const owner = parent.closest(".card") || parent;
+    let clip = null;
+    for (let a = parent; a && a !== root; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const r = a.getBoundingClientRect();
+        clip = clip ? { l: Math.max(clip.l, r.left), t: Math.max(clip.t, r.top),
+          r: Math.min(clip.r, r.right), b: Math.min(clip.b, r.bottom) }
+          : { l: r.left, t: r.top, r: r.right, b: r.bottom };
+      }
+    }
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+      if (clip) box = { l: Math.max(box.l, clip.l), t: Math.max(box.t, clip.t),
+        r: Math.min(box.r, clip.r), b: Math.min(box.b, clip.b) };
+      if (box.r - box.l < 1 || box.b - box.t < 1) continue;
+      boxes.push({ box, owner, node, text: node.textContent.trim().slice(0, 40) });
+    }
+  }
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.node === b.node || a.owner === b.owner) continue;
+      const w = Math.min(a.box.r, b.box.r) - Math.max(a.box.l, b.box.l);
+      const h = Math.min(a.box.b, b.box.b) - Math.max(a.box.t, b.box.t);
+      if (w <= 0 || h <= 0) continue;
+      const area = (x) => (x.box.r - x.box.l) * (x.box.b - x.box.t);
+      const small = Math.min(area(a), area(b));
+      if (w * h > 0.15 * small) out.push([a.text, b.text, Math.round(w), Math.round(h)]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture
+def table_id(django_user_model):
+    """A real table row (the page 404s without one); its state answers are the engine's."""
+    from games.services import create_table
+
+    owner = django_user_model.objects.create_user("owner")
+    return create_table(user=owner, variant="complex_partner", stake=0).pk
+
+
+@pytest.fixture
+def open_page(live_server, client, browser):
+    """A logged-in page of its own browser context: size, and ``locale`` for Accept-Language."""
+    user = get_user_model().objects.create_user("nour", "nour@example.com", "pw-Nour-12345")
+    contexts = []
+
+    def open_as(size=PHONE, locale="en-US", reduced_motion="no-preference"):
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport=size,
+            locale=locale,
+            extra_http_headers={"Accept-Language": locale},
+            reduced_motion=reduced_motion,
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, live_server.url, client, user)
+        if locale.startswith("ar"):
+            page.route("**/tables/*/", arabic_page)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def arabic_page(route):
+    """The table page as an Arabic browser gets it: ``<html lang="ar">`` (until base.html sets
+    the active language, the page is served ``lang="en"`` whatever the browser asks; the
+    i18n work sets it, and ``dir``, from the request). Without ``dir`` the page sets its own."""
+    response = route.fetch()
+    body = response.text()
+    if not re.search(r'<html[^>]*lang="ar', body):
+        body = re.sub(r"<html[^>]*>", '<html lang="ar">', body, count=1)
+    route.fulfill(response=response, body=body)
+
+
+class Server:
+    """The state API's answer (switchable) and the actions POST (held, accepted or refused)."""
+
+    def __init__(self, page, answer: dict):
+        self.answer = answer
+        self.posted: list[dict] = []
+        self.held: list = []
+        self.mode = "accept"  # "hold": keep the POST unanswered; "refuse": 409
+        table_id = answer["table"]["id"]
+        page.route(f"**/api/tables/{table_id}/state/**", self.on_state)
+        page.route(f"**/api/tables/{table_id}/actions/", self.on_action)
+
+    def on_state(self, route):
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(self.answer))
+
+    def on_action(self, route):
+        self.posted.append(json.loads(route.request.post_data))
+        if self.mode == "hold":
+            self.held.append(route)
+        elif self.mode == "refuse":
+            route.fulfill(
+                status=409,
+                content_type="application/json",
+                body=json.dumps({"error": "It is not your turn.", "code": "stale_version"}),
+            )
+        else:
+            self.accept(route)
+
+    def accept(self, route):
+        body = {"accepted": True, "id": self.posted[-1]["id"], "version": 6}
+        route.fulfill(status=202, content_type="application/json", body=json.dumps(body))
+
+
+def answer(table_id, state, variant, seat, version=5, events=()):
+    table = table_json(table_id, variant, me=seat, names=NAMES)
+    table["seats"][2].update(kind="human", bot=None, user_id=2, staked=table["stake"])  # a partner
+    return state_answer(state, table, seat, version=version, events=events)
+
+
+def box(page, selector: str) -> dict:
+    found = page.locator(selector).first.bounding_box()
+    assert found, selector
+    return found
+
+
+def assert_seats_around_the_trick(page, me: int) -> None:
+    """Own seat below the trick, partner above, the next seat (play goes to the right) on the
+    right, the previous on the left: on the screen, whatever the page's direction."""
+    trick = box(page, ".trick-area")
+    seat = {s: box(page, f".seat-box[data-seat='{s}']") for s in range(4)}
+    mine, right, across, left = (seat[(me + k) % 4] for k in range(4))
+    assert mine["y"] >= trick["y"] + trick["height"] - 1
+    assert across["y"] + across["height"] <= trick["y"] + 1
+    assert right["x"] >= trick["x"] + trick["width"] - 1
+    assert left["x"] + left["width"] <= trick["x"] + 1
+    # Each card of the trick lies on its player's side of the trick's centre.
+    cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
+    cards = page.locator("[data-testid=trick] .card")
+    for i in range(cards.count()):
+        played = int(cards.nth(i).get_attribute("data-seat"))
+        b = cards.nth(i).bounding_box()
+        x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        where = (played - me) % 4
+        assert {0: y > cy, 1: x > cx, 2: y < cy, 3: x < cx}[where], (played, me, b, trick)
+
+
+def assert_hand_on_screen(page, size: dict) -> None:
+    """Every card of the hand inside the screen at scroll 0, at least 32 px of it showing, and
+    the card itself under the pointer at the middle of that part (so a tap reaches it)."""
+    assert page.evaluate("window.scrollY") == 0
+    cards = page.locator("#hand .card[data-card]:visible")
+    assert cards.count() >= 10
+    for i in range(cards.count()):
+        b = cards.nth(i).bounding_box()
+        assert b["x"] >= 0 and b["x"] + b["width"] <= size["width"], b
+        assert b["y"] >= 0 and b["y"] + b["height"] <= size["height"], b
+    shown = page.evaluate(
+        """() => Array.from(document.querySelectorAll("#hand .card[data-card]"))
+          .filter((c) => c.offsetParent !== null).map((c) => {
+            const r = c.getBoundingClientRect();
+            const next = c.nextElementSibling && c.nextElementSibling.getBoundingClientRect();
+            const over = next && next.top < r.bottom && next.bottom > r.top && next.left < r.right;
+            const covered = over ? Math.max(0, r.right - next.left) : 0;
+            const width = r.width - covered;
+            const hit = document.elementFromPoint(r.left + width / 2, r.top + r.height / 2);
+            return { card: c.dataset.card, width, hit: Boolean(hit && hit.closest(".card") === c) };
+          })"""
+    )
+    for card in shown:
+        assert card["width"] >= 32 and card["hit"], card
+
+
+def assert_no_overlaps(page) -> None:
+    assert page.evaluate(OVERLAPS_JS) == []
+
+
+def assert_no_sideways_scroll(page, size) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+def wait_still(page) -> None:
+    """The moves' animations (at most ~0.75 s) are over."""
+    page.wait_for_timeout(900)
+
+
+@pytest.mark.parametrize(
+    ("size", "locale", "name"),
+    [
+        (PHONE, "en-US", "phone-en"),
+        (DESKTOP, "en-US", "desktop-en"),
+        (PHONE, "ar", "phone-ar"),
+        (DESKTOP, "ar", "desktop-ar"),
+    ],
+)
+def test_seats_sit_around_the_trick_and_the_hand_fits_the_screen(
+    table_id, open_page, artifacts, size, locale, name
+):
+    state = match_at(contract="complex", plays=6)  # two cards of trick 2 on the table
+    me = state.to_act()[0]
+    page = open_page(size, locale)
+    Server(page, answer(table_id, state, "complex_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#hand .card.playable").first.wait_for()
+    wait_still(page)
+    assert page.locator("[data-testid=trick] .card").count() == 2
+    rtl = page.evaluate("getComputedStyle(document.getElementById('table-app')).direction")
+    assert rtl == ("rtl" if locale == "ar" else "ltr")
+    assert page.evaluate("document.documentElement.lang").startswith(locale[:2])
+    assert_seats_around_the_trick(page, me)
+    assert_hand_on_screen(page, size)
+    assert_no_overlaps(page)
+    assert_no_sideways_scroll(page, size)
+    page.screenshot(path=str(artifacts / f"table-layout-play-{name}.png"))
+    # A spectator sees from seat 0.
+    if name == "phone-en":
+        watcher = open_page(size, locale)
+        Server(watcher, answer(table_id, state, "complex_partner", None))
+        watcher.goto(f"/tables/{table_id}/")
+        watcher.locator("[data-testid=spectating]").wait_for()
+        watcher.locator("[data-testid=trick] .card").first.wait_for()
+        assert_seats_around_the_trick(watcher, 0)
+
+
+def test_my_card_lands_in_the_trick_before_the_server_answers_then_is_confirmed(
+    table_id, open_page, artifacts
+):
+    state = match_at(contract="complex", plays=5)
+    me = state.to_act()[0]
+    page = open_page(PHONE)
+    server = Server(page, answer(table_id, state, "complex_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    playable = page.locator("#hand .card.playable")
+    playable.first.wait_for()
+    card = playable.first.get_attribute("data-card")
+    server.mode = "hold"
+    # At once, the server has not answered: the card is in the trick (pending), not in the hand.
+    shown_after_ms = page.evaluate(
+        """(code) => new Promise((done) => {
+          const start = performance.now();
+          document.querySelector(`#hand .card[data-card="${code}"]`).click();
+          const look = () => document.querySelector("[data-testid=pending-card]")
+            ? done(performance.now() - start) : requestAnimationFrame(look);
+          look();
+        })""",
+        card,
+    )
+    assert shown_after_ms < 50, shown_after_ms  # drawn in the click's own task
+    pending = page.locator("[data-testid=pending-card]")
+    assert pending.get_attribute("data-card") == card
+    assert int(pending.get_attribute("data-seat")) == me
+    assert page.locator(f"#hand .card[data-card='{card}']").is_hidden()
+    assert len(server.held) == 1 and server.posted[0]["action"] == {"type": "play", "card": card}
+    assert_seats_around_the_trick(page, me)  # the pending card lies on my side
+    page.screenshot(path=str(artifacts / "table-layout-pending-phone-en.png"))
+    # The server takes it, and its next version has the card in the trick: confirmed.
+    after = copy.deepcopy(state)
+    apply(after, {"type": "play", "seat": me, "card": card})
+    server.answer = answer(table_id, after, "complex_partner", me, version=6)
+    server.accept(server.held.pop())
+    page.wait_for_function("() => document.getElementById('table-app').dataset.version === '6'")
+    assert pending.count() == 0
+    mine = page.locator(f"[data-testid=trick] .card[data-card='{card}']")
+    assert mine.count() == 1 and "pending" not in mine.get_attribute("class")
+    assert page.locator(f"#hand .card[data-card='{card}']").count() == 0
+
+
+def test_a_refused_card_goes_back_to_the_hand_with_the_reason(table_id, open_page):
+    state = match_at(contract="complex", plays=5)
+    me = state.to_act()[0]
+    page = open_page(PHONE)
+    server = Server(page, answer(table_id, state, "complex_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    playable = page.locator("#hand .card.playable")
+    playable.first.wait_for()
+    card = playable.first.get_attribute("data-card")
+    server.mode = "refuse"
+    playable.first.click()
+    notice = page.locator("#notice")
+    notice.wait_for()
+    assert "was not played" in notice.inner_text()
+    assert "It is not your turn." in notice.inner_text()
+    assert page.locator("[data-testid=pending-card]").count() == 0
+    assert page.locator(f"#hand .card[data-card='{card}']").is_visible()
+    assert page.locator(f"[data-testid=trick] .card[data-card='{card}']").count() == 0
+
+
+def test_a_taken_trick_goes_to_its_taker_unless_motion_is_reduced(table_id, open_page):
+    state = match_at(contract="complex", plays=7)  # three cards of trick 2: the next one takes it
+    me = state.to_act()[0]
+    for reduced in ("no-preference", "reduce"):
+        page = open_page(DESKTOP, reduced_motion=reduced)
+        server = Server(page, answer(table_id, state, "complex_partner", me))
+        page.goto(f"/tables/{table_id}/")
+        playable = page.locator("#hand .card.playable")
+        playable.first.wait_for()
+        card = playable.first.get_attribute("data-card")
+        after = copy.deepcopy(state)
+        apply(after, {"type": "play", "seat": me, "card": card})
+        server.answer = answer(table_id, after, "complex_partner", me, version=6)
+        playable.first.click()
+        page.wait_for_function("() => document.getElementById('table-app').dataset.version === '6'")
+        taker = after.deal.tricks[-1][2]
+        gathering = page.locator(".trick.collect")
+        if reduced == "reduce":
+            assert gathering.is_hidden()
+            continue
+        assert gathering.count() == 1
+        assert "to-" in gathering.get_attribute("class")
+        assert (
+            page.evaluate(
+                "() => getComputedStyle(document.querySelector('.trick.collect')).animationName"
+            )
+            == "to-" + ["bottom", "right", "top", "left"][(taker - me) % 4]
+        )
+        # The felt drawn again meanwhile (the taker leads at once): the gathering goes on
+        # where it had got to, it does not start over.
+        server.answer = answer(table_id, after, "complex_partner", me, version=7)
+        page.wait_for_function("() => document.getElementById('table-app').dataset.version === '7'")
+        delay = page.evaluate(
+            "() => { const c = document.querySelector('.trick.collect');"
+            " return c ? parseFloat(c.style.animationDelay) : null; }"
+        )
+        assert delay is None or delay < 0.25, delay
+        page.locator(".trick.collect").wait_for(state="detached", timeout=3_000)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ar"])
+def test_the_trix_layout_shows_every_rank_on_a_phone(table_id, open_page, artifacts, locale):
+    state = match_at(variant="trix_partner", contract="trix", plays=30, seed=11)
+    me = state.to_act()[0]
+    page = open_page(PHONE, locale)
+    Server(page, answer(table_id, state, "trix_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=layout]").wait_for()
+    layout = state.deal
+    opened = state_answer(state, {}, me)["view"]["layout"]
+    assert sum(1 for row in opened.values() if row) >= 3
+    expected = sum(
+        "23456789TJQKA".index(row["high"][0]) - "23456789TJQKA".index(row["low"][0]) + 1
+        for row in opened.values()
+        if row
+    )
+    cards = page.locator("[data-testid=layout] .card")
+    assert cards.count() == expected >= 12, layout
+    # Every rank shows: the rank's middle is the rank itself (nothing over it), inside the
+    # screen, and no two cards of the layout overlap.
+    ranks = page.evaluate(
+        """() => Array.from(document.querySelectorAll("[data-testid=layout] .card")).map((c) => {
+          const r = c.querySelector(".rank").getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return { card: c.dataset.card, ok: Boolean(hit && c.contains(hit)),
+            box: [r.left, r.right, r.top, r.bottom], card_box: c.getBoundingClientRect().toJSON() };
+        })"""
+    )
+    for rank in ranks:
+        assert rank["ok"] and rank["box"][0] >= 0 and rank["box"][1] <= PHONE["width"], rank
+    boxes = [r["card_box"] for r in ranks]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not (
+                a["left"] < b["right"] - 0.5
+                and b["left"] < a["right"] - 0.5
+                and a["top"] < b["bottom"] - 0.5
+                and b["top"] < a["bottom"] - 0.5
+            ), (a, b)
+    # The rows are suits, the columns ranks: every jack in one column.
+    jacks = page.locator("[data-testid=layout] .card[data-card^=J]")
+    xs = {round(jacks.nth(i).bounding_box()["x"]) for i in range(jacks.count())}
+    assert len(xs) == 1
+    assert_hand_on_screen(page, PHONE) if page.locator("#hand .card.playable").count() else None
+    assert_no_overlaps(page)
+    assert_no_sideways_scroll(page, PHONE)
+    page.screenshot(path=str(artifacts / f"table-layout-trix-phone-{locale[:2]}.png"))
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ar"])
+def test_the_deals_table_reads_on_a_phone(table_id, open_page, artifacts, locale):
+    state = match_at(contract="complex", plays=9)
+    me = state.to_act()[0]
+    scores = [
+        {"0": -150, "1": 25, "2": -35, "3": -340},
+        {"0": 200, "1": 150, "2": 100, "3": 50},
+        {"0": -75, "1": -100, "2": -130, "3": -195},
+    ]
+    events = [
+        {"type": "deal_ended", "deal": n + 1, "contract": c, "scores": s, "totals": s}
+        for n, (c, s) in enumerate(zip(["complex", "trix", "complex"], scores, strict=True))
+    ]
+    page = open_page(PHONE, locale)
+    server = Server(page, answer(table_id, state, "complex_partner", me, events=events))
+    page.goto(f"/tables/{table_id}/")
+    table = page.locator("[data-testid=deals]")
+    table.wait_for()
+    server.answer = answer(table_id, state, "complex_partner", me)  # nothing new: a still page
+    page.wait_for_timeout(600)
+    assert table.locator("tbody tr").count() == 3
+    table.scroll_into_view_if_needed()
+    shot = artifacts / f"table-layout-deals-phone-{locale[:2]}.png"
+    page.locator("#scores").screenshot(path=str(shot))
+    # Every verify link inside the deals' box, whole (not cut off), and no sideways scroll
+    # (measured in one go: the panel is drawn again when the browser's deal checks move).
+    frame, links, widths = page.evaluate(
+        """() => {
+          const b = document.querySelector(".deals-box");
+          const r = b.getBoundingClientRect();
+          const links = Array.from(document.querySelectorAll("[data-testid=verify-deal]"))
+            .map((a) => { const x = a.getBoundingClientRect(); return [x.left, x.right]; });
+          return [[r.left, r.right], links, [b.scrollWidth, b.clientWidth]];
+        }"""
+    )
+    assert len(links) == 3
+    for left, right in links:
+        assert frame[0] - 0.5 <= left and right <= frame[1] + 0.5, (links, frame)
+    assert widths[0] <= widths[1], widths
+    # Short name headers: at most two lines each, the full name in the title.
+    heads = page.evaluate(
+        """() => Array.from(document.querySelectorAll("[data-testid=deals] thead th")).slice(2)
+          .map((th) => [th.title, th.getBoundingClientRect().height])"""
+    )
+    titles = [title for title, _ in heads]
+    assert titles[0] == NAMES[0] and titles[2] == NAMES[2] and all(titles), titles
+    assert all(height < 40 for _, height in heads), heads
+    assert_no_overlaps(page)
+    assert_no_sideways_scroll(page, PHONE)
