@@ -1,6 +1,7 @@
 /* The table page's felt: the four seats, the trick or the layout, the last trick.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
+import { formatNumber, interpolate, ngettext } from "../i18n.js";
 import { $, T, el, nameEl, partnership, position, st } from "./state.js";
 
 export function renderSeats() {
@@ -22,9 +23,11 @@ export function renderSeats() {
       if (v.deal_scores) facts.append(el("span", { class: "deal-score", title: "this deal",
         text: "deal " + v.deal_scores[String(seat)] }));
       if (v.tricks_taken) facts.append(el("span", { title: "tricks taken",
-        text: v.tricks_taken[String(seat)] + (v.tricks_taken[String(seat)] === 1 ? " trick" : " tricks") }));
+        text: interpolate(ngettext("%s trick", "%s tricks", v.tricks_taken[String(seat)]),
+          [formatNumber(v.tricks_taken[String(seat)])]) }));
       if (v.hand_counts && seat !== st.mySeat) facts.append(el("span", { class: "count",
-        title: "cards in hand", text: v.hand_counts[String(seat)] + " cards" }));
+        title: "cards in hand", text: interpolate(ngettext("%s card", "%s cards", v.hand_counts[String(seat)]),
+          [formatNumber(v.hand_counts[String(seat)])]) }));
       if (v.out && v.out.includes(seat)) facts.append(el("span", { class: "badge out",
         text: "out #" + (v.out.indexOf(seat) + 1) }));
       if (toAct.includes(seat)) facts.append(el("span", { class: "clock", "data-clock": "1" }));
