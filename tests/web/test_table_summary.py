@@ -343,7 +343,9 @@ def test_leave_states_the_forfeit_and_asks_first(table_id, player, artifacts):
     server.leave = (200, ans["table"])
     page.click("[data-testid=leave-match]")
     page.click("[data-testid=leave-confirm]")
-    page.wait_for_function("() => document.getElementById('notice').textContent.startsWith('You left')")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.startsWith('You left')"
+    )
     assert page.locator("#notice").inner_text() == "You left: the match ends with your forfeit."
 
 
@@ -357,18 +359,20 @@ def test_leave_at_a_free_table_says_a_bot_takes_over_and_with_bots_the_stake_com
     server = Server(page, ans)
     page.goto(f"/tables/{table_id}/")
     page.click("[data-testid=leave-match]")
-    assert "a bot, which plays the rest of the match" in page.locator(
-        "[data-testid=leave-consequence]"
-    ).inner_text()
+    assert (
+        "a bot, which plays the rest of the match"
+        in page.locator("[data-testid=leave-consequence]").inner_text()
+    )
     page.click("[data-testid=leave-cancel]")
     staked = answer(table_id, state, 0, stake=500, version=6)
     staked["table"]["kind"] = "staked"
     server.answer = staked
     page.wait_for_function("() => document.getElementById('table-app').dataset.version === '6'")
     page.click("[data-testid=leave-match]")
-    assert "bots never stake), so your stake of 5.00 USD comes back" in page.locator(
-        "[data-testid=leave-consequence]"
-    ).inner_text()
+    assert (
+        "bots never stake), so your stake of 5.00 USD comes back"
+        in page.locator("[data-testid=leave-consequence]").inner_text()
+    )
 
 
 # -- away -------------------------------------------------------------------------------------
