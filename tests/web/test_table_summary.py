@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -222,7 +223,8 @@ def test_the_match_result_is_at_the_top_with_the_payout_reason(table_id, player,
     top = box.bounding_box()
     assert top["y"] < 800 and top["y"] < page.locator(".felt").bounding_box()["y"]
     assert page.locator("[data-testid=back-to-lobby]").get_attribute("href") == "/"
-    assert page.locator("[data-testid=final-scores] li").count() == 4
+    teams = page.locator("[data-testid=final-scores] li").all_inner_texts()
+    assert len(teams) == 2 and "Team A (Ana + Bot 3" in "".join(teams)
     shot(page, artifacts, "table-match-result")
     page.set_viewport_size({"width": PHONE, "height": 844})
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -251,6 +253,7 @@ def test_a_won_pot_says_the_share_and_the_house_fee(table_id, player):
     assert reason.inner_text() == (
         "You won 11.40 USD: your share of the pot of 20.00 USD less the house fee of 1.00 USD."
     )
+    assert page.locator("[data-testid=final-scores] li").count() == 4
     place = page.locator("[data-testid=place-line]").inner_text()
     assert place.startswith("You placed " + ["1st", "2nd", "3rd", "4th"][me_first["0"] - 1])
 
@@ -475,3 +478,43 @@ def test_the_top_bar_balance_follows_the_stake(player, user, live_server):
         "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('20.00')"
     )
     assert get_user_model().objects.get(pk=user.pk)
+
+
+# -- the whole path against the real API and a worker ------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_staked_match_with_bots_ends_with_a_summary_and_the_stake_back(
+    player, user, worker, artifacts
+):
+    """The seated player's turns time out (timers x0.01), the bots play at once; at the end the
+    last deal's summary, the result at the top with the real settlement's reason, and the top
+    bar's balance back to what it was."""
+    wallet_services.deposit(user, 20_00, key="test:summary:whole")
+    table = create_table(user=user, variant="complex", stake=500, options=TIMERS)
+    page = player()
+    page.goto(f"/tables/{table.pk}/")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('15.00')"
+    )
+    for seat in (1, 2, 3):
+        page.click(f"[data-testid=bot-{seat}]")
+        page.locator(f"[data-testid=bot-{seat}]").wait_for(state="hidden")
+    page.locator("[data-testid=deal-summary]").wait_for(timeout=120_000)
+    assert re.match(r"Deal \d is over", page.locator("[data-testid=deal-summary]").inner_text())
+    page.wait_for_function(
+        "() => document.getElementById('table-app').dataset.phase === 'over'", timeout=180_000
+    )
+    reason = page.locator("[data-testid=payout-reason]").first
+    reason.wait_for(timeout=30_000)
+    assert reason.inner_text() == (
+        "Bots never stake, so there was no pot to win: your stake of 5.00 USD came back."
+    )
+    assert "Deal 8 is over" in page.locator("[data-testid=deal-summary]").inner_text()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('20.00')"
+    )
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, artifacts, "table-match-over-real")

@@ -56,18 +56,29 @@ function placeLine(r) {
 }
 
 function scoresList(r) {
-  const ranking = [0, 1, 2, 3].sort((a, b) => r.placements[String(a)] - r.placements[String(b)] || a - b);
-  const ol = el("ul", { class: "placements", "data-testid": "final-scores" });
-  for (const s of ranking) {
-    ol.append(el("li", { class: s === st.mySeat ? "me" : "" },
-      el("span", { class: "place", text: ordinal(r.placements[String(s)]) + " " }),
-      nameEl(s), el("span", { class: "num", text: " " + formatNumber(r.scores[String(s)]) })));
-  }
-  const out = [ol];
+  const out = [];
   if (r.teams) {
-    out.push(el("p", { "data-testid": "winner", text: interpolate(
-      _("Team A (seats 1 + 3): %(a)s · Team B (seats 2 + 4): %(b)s"),
-      { a: formatNumber(r.teams["0+2"]), b: formatNumber(r.teams["1+3"]) }, true) }));
+    // Partnership: the two teams, the winner first, each with its seats and total.
+    const keys = r.winner === "1+3" ? ["1+3", "0+2"] : ["0+2", "1+3"];
+    const ul = el("ul", { class: "placements", "data-testid": "final-scores" });
+    for (const key of keys) {
+      const [a, b] = key === "0+2" ? [0, 2] : [1, 3];
+      const label = key === "0+2" ? _("Team A") : _("Team B");
+      const place = r.draw ? _("Draw") : key === r.winner ? _("1st") : _("2nd");
+      ul.append(el("li", { class: a === st.mySeat || b === st.mySeat ? "me" : "" },
+        el("span", { class: "place", text: place + " " }), label + " (", nameEl(a), " + ", nameEl(b), "): ",
+        el("strong", { class: "num", text: formatNumber(r.teams[key]) })));
+    }
+    out.push(ul);
+  } else {
+    const ranking = [0, 1, 2, 3].sort((a, b) => r.placements[String(a)] - r.placements[String(b)] || a - b);
+    const ol = el("ul", { class: "placements", "data-testid": "final-scores" });
+    for (const s of ranking) {
+      ol.append(el("li", { class: s === st.mySeat ? "me" : "" },
+        el("span", { class: "place", text: ordinal(r.placements[String(s)]) + " " }),
+        nameEl(s), el("span", { class: "num", text: " " + formatNumber(r.scores[String(s)]) })));
+    }
+    out.push(ol);
   }
   if (r.forfeit !== null && r.forfeit !== undefined) {
     out.push(el("p", { class: "forfeit", "data-testid": "forfeit", text: interpolate(r.teams
