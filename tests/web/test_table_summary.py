@@ -311,6 +311,43 @@ def test_your_turn_changes_the_title_and_icon_and_beeps_when_asked(table_id, pla
     assert not fresh.is_checked("[data-testid=turn-sound]")
 
 
+HIDDEN_TAB = """
+Object.defineProperty(document, "visibilityState",
+  {get: () => (window.__hidden ? "hidden" : "visible")});
+window.__notes = [];
+const Real = window.Notification;
+class Counted extends Real {
+  constructor(title, options) { window.__notes.push(title); super(title, options); }
+}
+Object.defineProperty(Counted, "permission", {get: () => Real.permission});
+Counted.requestPermission = (...args) => Real.requestPermission(...args);
+window.Notification = Counted;
+"""
+
+
+def test_a_notification_on_your_turn_when_the_tab_is_hidden(table_id, player, live_server):
+    state = match_at(contract="complex", plays=0)
+    me = state.to_act()[0]
+    page = player()
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.add_init_script(HIDDEN_TAB)  # counts the browser's notifications; a hidden tab
+    server = Server(page, answer(table_id, state, (me + 1) % 4))
+    page.goto(f"/tables/{table_id}/")
+    page.check("[data-testid=turn-notify]")
+    assert page.evaluate("() => localStorage.getItem('trix.turn-notify')") == "1"
+    # Visible tab: the title changes, no notification.
+    server.answer = answer(table_id, state, me, version=6)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    assert page.evaluate("() => window.__notes") == []
+    # Hidden tab: a notification when the turn comes again.
+    server.answer = answer(table_id, state, (me + 1) % 4, version=7)
+    page.wait_for_function("() => !document.title.startsWith('●')")
+    page.evaluate("() => { window.__hidden = true; }")
+    server.answer = answer(table_id, state, me, version=8)
+    page.wait_for_function("() => window.__notes.length === 1")
+    assert page.evaluate("() => window.__notes") == ["Your turn"]
+
+
 # -- Leave ------------------------------------------------------------------------------------
 
 
