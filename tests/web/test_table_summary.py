@@ -176,6 +176,21 @@ def test_the_deal_summary_says_who_took_what_and_stays_until_the_next_contract(
     box.wait_for(state="hidden")
 
 
+def test_the_summary_gives_way_at_once_when_the_seat_must_act_in_the_next_deal(table_id, player):
+    state = finished_deal("complex")
+    nxt = finished_deal("complex")
+    deal(nxt, 11)
+    me = nxt.to_act()[0]
+    page = player()
+    server = Server(page, answer(table_id, state, me, stake=0))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+    server.answer = answer(table_id, nxt, me, stake=0, version=9)
+    box.wait_for(state="hidden")
+    page.locator("#hand .card.playable").first.wait_for()
+
+
 def test_the_layout_summary_gives_the_finishing_order_and_can_be_closed(table_id, player):
     state = finished_deal("trix", variant="trix")
     out = state.deal.out

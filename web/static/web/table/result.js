@@ -207,7 +207,8 @@ export function renderResult() {
   const pay = payoutBox(r);
   if (pay) box.append(pay);
   const actions = el("p", { class: "result-actions" });
-  if (t.kind !== "tournament" && cfg.authenticated === "1") {
+  const seated = st.mySeat !== null && st.mySeat !== undefined;
+  if (t.kind !== "tournament" && cfg.authenticated === "1" && seated) {
     actions.append(el("button", { type: "button", class: "primary", "data-testid": "play-again",
       text: _("Play again"), onclick: (e) => playAgain(e.currentTarget) }), " ");
   }

@@ -4,7 +4,7 @@
    browser's own check. From the view's deal_summary (games.engine.observation.deal_summary);
    the page keeps the newest one shown until the next deal's contract is announced, and at
    least SUMMARY_MIN_MS (the next deal is dealt about 2 s after the last one ends, too soon to
-   read it), or until the player closes it. An ES module of the table page (no build step): main.js starts it. */
+   read it) unless the seat must act in that deal, or until the player closes it. An ES module of the table page (no build step): main.js starts it. */
 
 import { gettext as _, formatNumber, interpolate, ngettext } from "../i18n.js";
 import { verifyDealUrl } from "./scores.js";
@@ -51,7 +51,9 @@ export function noteSummary() {
     st.summary = v.deal_summary;
   } else if (st.summary && v && v.contract && v.deal_number > st.summary.deal_number) {
     const left = st.summaryAt + SUMMARY_MIN_MS - Date.now();
-    if (left <= 0) st.summary = null;
+    // Gone at once when the seat must act in the next deal: the hand comes first.
+    const mine = st.mySeat !== null && st.mySeat !== undefined && (v.to_act || []).includes(st.mySeat);
+    if (left <= 0 || mine) st.summary = null;
     else if (!later) later = setTimeout(() => { later = null; renderDealSummary(); }, left + 50);
   }
 }
