@@ -157,6 +157,7 @@ def test_the_deal_summary_says_who_took_what_and_stays_until_the_next_contract(
         "/verify/deals/77/"
     )
     assert "Contract chosen by" in box.inner_text()
+    box.scroll_into_view_if_needed()
     shot(page, artifacts, "table-deal-summary")
     page.set_viewport_size({"width": PHONE, "height": 844})
     box.scroll_into_view_if_needed()
