@@ -2,7 +2,7 @@
    classic script before any module) defines window.django with gettext, ngettext, interpolate
    and the active language's formats. Every script imports its words from here, never from
    window directly, so a page without the catalog still shows English:
-     import { gettext as _, ngettext, interpolate, language } from "../i18n.js";
+     import { gettext as _, ngettext, interpolate, language } from "../i18n.js"
      _("Your turn");  interpolate(ngettext("%s card", "%s cards", n), [n]);
    Numbers and money are formatted for the page's language with Intl (formatNumber). */
 
