@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .cards import ALL_CARDS, CODES, SUITS, codes_of
-from .deal import PHASE_DOUBLE, PHASE_PLAY
+from .deal import DEAL_FINISHED, PHASE_DOUBLE, PHASE_PLAY
 from .match import (
     ALL,
     PHASE_CHOOSE,
@@ -152,7 +152,9 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     ``hand`` (own codes, or None when face down / spectator), ``hand_counts``, ``legal``
     (own legal actions), ``trick``, ``last_trick``, ``tricks_taken``, ``deal_scores``,
     ``layout`` (per suit ``{"low", "high"}`` or None), ``out``, ``doubling``, ``doubles``,
-    ``shown`` (face-up cards beside each holder), ``last_deal``, ``result``."""
+    ``shown`` (face-up cards beside each holder), ``last_deal``, ``result``, and once the
+    current deal is finished (until the next one is dealt) ``deal_summary``
+    (:func:`deal_summary`)."""
     opts = state.options
     deal = state.deal
     out: dict[str, Any] = {
@@ -183,6 +185,7 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "doubles": {},
         "shown": {},
         "last_deal": None,
+        "deal_summary": None,
         "result": state.result,
     }
     if opts.partnership:
@@ -256,7 +259,43 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     out["shown"] = {
         str(s): codes_of(deal.hands[s] & shown_mask) for s in range(4) if deal.hands[s] & shown_mask
     }
+    if deal.phase == DEAL_FINISHED:
+        out["deal_summary"] = deal_summary(state)
     return out
+
+
+def deal_summary(state: MatchState) -> dict[str, Any]:
+    """The finished current deal (``state.deal``) in a few public facts, for the table page's
+    summary: ``deal_number``, ``contract``, ``owner``, ``scores`` (the deal's points per seat),
+    ``totals`` (match points per seat after it), ``tricks`` (tricks taken per seat; None in
+    the layout), ``captured`` (per seat, the cards of the tricks it took, sorted; None in the
+    layout), ``doubles`` (per seat, its doubled cards) and ``out`` (the layout's finishing
+    order, seats first to last; None in a trick contract). Every fact is public once the deal
+    is over: each card was played face up and each trick's taker seen by all (trix-rules.md).
+    """
+    deal = state.deal
+    trix = deal.contract == "trix"
+    tricks = captured = None
+    if not trix:
+        taken = [0, 0, 0, 0]
+        masks = [0, 0, 0, 0]
+        for _, cards, taker in deal.tricks:
+            taken[taker] += 1
+            for c in cards:
+                masks[taker] |= 1 << c
+        tricks = {str(s): taken[s] for s in range(4)}
+        captured = {str(s): codes_of(masks[s]) for s in range(4)}
+    return {
+        "deal_number": state.deal_number,
+        "contract": deal.contract,
+        "owner": deal.owner,
+        "scores": {str(s): deal.scores[s] for s in range(4)},
+        "totals": {str(s): state.totals[s] for s in range(4)},
+        "tricks": tricks,
+        "captured": captured,
+        "doubles": {str(s): codes_of(deal.doubles[s]) for s in range(4)},
+        "out": list(deal.out) if trix else None,
+    }
 
 
 def spectator_view(state: MatchState) -> dict[str, Any]:

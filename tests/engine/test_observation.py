@@ -132,3 +132,38 @@ def test_a_bot_acts_on_the_observation_alone(kind):
     assert bot.act(observe(state, seat), random.Random(5)) == bot.act(
         observe(twin, seat), random.Random(5)
     )
+
+
+@pytest.mark.parametrize("variant", ["complex", "trix"])
+def test_a_finished_deal_has_a_public_summary_until_the_next_deal(variant):
+    rng = random.Random(21)
+    state = new_match({"variant": variant})
+    apply(state, {"type": "deal", "hands": random_hands(rng)})
+    for seat in SEATS:
+        assert view(state, seat)["deal_summary"] is None  # not before the deal ends
+    bot = make_bot("rules")
+    while state.phase != "deal":
+        seat = state.to_act()[0]
+        apply(state, bot.act(observe(state, seat), rng))
+    deal = state.deal
+    summary = view(state, 0)["deal_summary"]
+    # The same for every seat and a spectator: nothing private in it.
+    assert all(view(state, s)["deal_summary"] == summary for s in (1, 2, 3, None))
+    assert summary["deal_number"] == 1 and summary["contract"] == deal.contract
+    assert summary["owner"] == deal.owner
+    assert summary["scores"] == {str(s): deal.scores[s] for s in SEATS}
+    assert summary["totals"] == {str(s): state.totals[s] for s in SEATS}
+    assert summary["doubles"] == {str(s): codes_of(deal.doubles[s]) for s in SEATS}
+    if deal.contract == "trix":
+        assert summary["out"] == list(deal.out) and summary["captured"] is None
+    else:
+        assert summary["out"] is None
+        assert sum(summary["tricks"].values()) == len(deal.tricks)
+        taken = [c for s in SEATS for c in summary["captured"][str(s)]]
+        assert len(taken) == len(set(taken)) == 4 * len(deal.tricks)
+        # Each trick's four cards are credited to its taker.
+        for _, cards, taker in deal.tricks:
+            assert set(codes_of(sum(1 << c for c in cards))) <= set(summary["captured"][str(taker)])
+    # The next deal replaces it.
+    apply(state, {"type": "deal", "hands": random_hands(rng)})
+    assert view(state, 0)["deal_summary"] is None

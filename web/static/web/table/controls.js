@@ -31,9 +31,25 @@ function statusText() {
   return "";
 }
 
+/* The doubling pick shown: reset for a new doubling, and taken from the server when it shows
+   another pick of this seat's (view.doubling.selected: made in another tab or device). */
+function syncPick() {
+  const v = st.view;
+  const d = v && v.phase === "double" && v.doubling;
+  if (!d) return;
+  const key = v.deal_number + ":" + v.contract;
+  const pick = JSON.stringify((d.selected || []).slice().sort());
+  if (st.doublingKey !== key || (d.selected && st.serverPick !== pick)) {
+    st.doublingKey = key;
+    st.serverPick = pick;
+    st.selected = new Set(d.selected || []);
+  }
+}
+
 export function renderActions() {
   const v = st.view;
   const panel = $("#actions");
+  syncPick();
   $("#status").textContent = statusText();
   if (unchanged(panel, [st.mySeat, v && v.phase, legal(), Array.from(st.selected),
     v && v.doubling && v.doubling.mine, v && v.deal_number])) return;
@@ -52,11 +68,6 @@ export function renderActions() {
   }
   if (v.phase === "double" && v.doubling) {
     const d = v.doubling;
-    const key = v.deal_number + ":" + v.contract;
-    if (st.doublingKey !== key) {
-      st.doublingKey = key;
-      st.selected = new Set(d.selected || []);
-    }
     if (acts.some((a) => a.type === "double")) {
       const doublable = d.doublable || [];
       const chosen = Array.from(st.selected).filter((c) => doublable.includes(c));

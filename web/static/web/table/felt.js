@@ -4,6 +4,7 @@
    and my own card shown in the trick before the server has it (st.pending, server.js).
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
+import { formatNumber, interpolate, ngettext } from "../i18n.js";
 import { $, T, el, nameEl, partnership, position, st } from "./state.js";
 import { num, t, tn } from "./texts.js";
 

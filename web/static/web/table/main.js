@@ -6,6 +6,12 @@
                   it asks for a redraw (state.js's redraw), it imports no region
      render.js    render(): every region from the state
      header.js, seating.js, felt.js, controls.js, scores.js, result.js: one region each
+     summary.js   the deal summary (the view's deal_summary), kept into the next deal
+     result.js    the match result at the top: won/lost/draw, place, payout and its reason,
+                  Play again, Back to the lobby
+     leave.js     Leave during the match: its consequence, a confirmation, the outcome
+     presence.js  the away marks on the seats and the notice to the returning player
+     turn.js      your turn: the tab title, the favicon, an optional beep, a notification
      fairness.js  what this browser keeps (commitment, client seed, hands) and its checks
      verify.js    the self-contained check of a deal record (trix-shuffle/1, WebCrypto)
      texts.js     every word the scripts show, in one place, through ../i18n.js (gettext)

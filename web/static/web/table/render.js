@@ -7,6 +7,10 @@ import { contractLine, renderHeader } from "./header.js";
 import { renderResult } from "./result.js";
 import { renderScores } from "./scores.js";
 import { renderSeating } from "./seating.js";
+import { renderLeave } from "./leave.js";
+import { renderAway } from "./presence.js";
+import { renderDealSummary } from "./summary.js";
+import { renderTurn } from "./turn.js";
 
 export function render() {
   renderHeader();
@@ -19,5 +23,10 @@ export function render() {
   markPendingInHand();
   renderScores();
   renderResult();
+  // tablesummary: the deal summary, Leave, away marks (after renderSeats), your-turn signals
+  renderDealSummary();
+  renderLeave();
+  renderAway();
+  renderTurn();
   tick();
 }

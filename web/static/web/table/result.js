@@ -1,63 +1,227 @@
-/* The table page's result panel: placements, the winner, the payout.
-   An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
+/* The table page's match result, at the top of the page once the match ends: won / lost /
+   draw and the place (solo: 1-4, ties share; partnership: the team), the final scores, the
+   payout with its reason in words (wallet/settlement.py's split_pot: bots never stake, fewer
+   than two stakers or a partnership draw give every stake back, a won pot less the house fee
+   is split by place, a forfeit ranks the leaver last), "Play again" (a new table with the same
+   options and stake, the same bots seated, a link for the other players) and "Back to the
+   lobby". An ES module of the table page (no build step): main.js starts it. */
 
-import { $, T, cfg, el, nameEl, seatName, st } from "./state.js";
+import { gettext as _, formatNumber, interpolate } from "../i18n.js";
+import { $, T, cfg, el, nameEl, root, seatName, st } from "./state.js";
 
-/* The pot's settlement from the ledger (web's payout endpoint), once the table settled. */
-function payoutLines() {
-  if (!st.payout || !st.payout.payouts) return [];
-  return st.payout.payouts.map((p) => {
-    const seat = st.table.seats.findIndex((s) => s.user_id === p.user_id);
-    return [seat >= 0 ? seatName(seat) : p.name, p.amount];
-  });
+const money = (amount) => T.formatMoney(amount);
+
+function matchResult() {
+  const v = st.view;
+  const t = st.table;
+  return (v && v.result) || (t && t.result) || null;
 }
+
+function ordinal(place) {
+  return [_("1st"), _("2nd"), _("3rd"), _("4th")][place - 1] || String(place);
+}
+
+/* The headline for the viewer: [text, tone] with tone won / lost / draw / neutral. */
+function headline(r) {
+  const me = st.mySeat;
+  const seated = me !== null && me !== undefined;
+  if (r.teams) {
+    if (r.draw) return [_("Draw"), "draw"];
+    const winners = r.winner === "0+2" ? _("Team A") : _("Team B");
+    if (!seated) return [interpolate(_("%s wins"), [winners]), "neutral"];
+    const mine = me % 2 === 0 ? "0+2" : "1+3";
+    return r.winner === mine ? [_("Your team won"), "won"] : [_("Your team lost"), "lost"];
+  }
+  const places = r.placements;
+  if (!seated) {
+    const first = [0, 1, 2, 3].filter((s) => places[String(s)] === 1).map(seatName).join(", ");
+    return [interpolate(_("%s wins"), [first]), "neutral"];
+  }
+  const place = places[String(me)];
+  const sharing = [0, 1, 2, 3].filter((s) => s !== me && places[String(s)] === place);
+  if (place === 1) {
+    return sharing.length ? [_("You tied for first place"), "draw"] : [_("You won"), "won"];
+  }
+  return [_("You lost"), "lost"];
+}
+
+function placeLine(r) {
+  const me = st.mySeat;
+  if (r.teams || me === null || me === undefined) return null;
+  const place = r.placements[String(me)];
+  const sharing = [0, 1, 2, 3].filter((s) => s !== me && r.placements[String(s)] === place);
+  const text = interpolate(_("You placed %(place)s of 4"), { place: ordinal(place) }, true) +
+    (sharing.length ? " " + interpolate(_("(tied with %s)"), [sharing.map(seatName).join(", ")]) : "");
+  return el("p", { class: "place-line", "data-testid": "place-line", text });
+}
+
+function scoresList(r) {
+  const out = [];
+  if (r.teams) {
+    // Partnership: the two teams, the winner first, each with its seats and total.
+    const keys = r.winner === "1+3" ? ["1+3", "0+2"] : ["0+2", "1+3"];
+    const ul = el("ul", { class: "placements", "data-testid": "final-scores" });
+    for (const key of keys) {
+      const [a, b] = key === "0+2" ? [0, 2] : [1, 3];
+      const label = key === "0+2" ? _("Team A") : _("Team B");
+      const place = r.draw ? _("Draw") : key === r.winner ? _("1st") : _("2nd");
+      ul.append(el("li", { class: a === st.mySeat || b === st.mySeat ? "me" : "" },
+        el("span", { class: "place", text: place + " " }), label + " (", nameEl(a), " + ", nameEl(b), "): ",
+        el("strong", { class: "num", text: formatNumber(r.teams[key]) })));
+    }
+    out.push(ul);
+  } else {
+    const ranking = [0, 1, 2, 3].sort((a, b) => r.placements[String(a)] - r.placements[String(b)] || a - b);
+    const ol = el("ul", { class: "placements", "data-testid": "final-scores" });
+    for (const s of ranking) {
+      ol.append(el("li", { class: s === st.mySeat ? "me" : "" },
+        el("span", { class: "place", text: ordinal(r.placements[String(s)]) + " " }),
+        nameEl(s), el("span", { class: "num", text: " " + formatNumber(r.scores[String(s)]) })));
+    }
+    out.push(ol);
+  }
+  if (r.forfeit !== null && r.forfeit !== undefined) {
+    out.push(el("p", { class: "forfeit", "data-testid": "forfeit", text: interpolate(r.teams
+      ? _("%s left the table during the match: a forfeit, so that team ranks last.")
+      : _("%s left the table during the match: a forfeit, so that seat ranks last."), [seatName(r.forfeit)]) }));
+  }
+  return out;
+}
+
+/* Why the pot went where it went, in words, from the settlement and the seats' stakes. */
+export function payoutReason(r) {
+  const t = st.table;
+  const p = st.payout;
+  const stakers = t.seats.filter((s) => s.staked > 0);
+  const me = st.mySeat !== null && st.mySeat !== undefined ? t.seats[st.mySeat] : null;
+  const myStake = me ? me.staked : 0;
+  const mine = me && p.payouts.find((x) => x.user_id === me.user_id);
+  const got = mine ? mine.amount : 0;
+  const refunded = !p.house_fee && p.payouts.length > 0 && p.payouts.every((x) => {
+    const seat = t.seats.find((s) => s.user_id === x.user_id);
+    return seat && x.amount === seat.staked;
+  });
+  const lines = [];
+  if (r && r.forfeit !== null && r.forfeit !== undefined) {
+    lines.push(interpolate(_("A forfeit: %s left during the match and ranks last."), [seatName(r.forfeit)]));
+  }
+  if (stakers.length < 2) {
+    const bots = t.seats.some((s) => s.kind === "bot");
+    lines.push(myStake
+      ? interpolate(bots ? _("Bots never stake, so there was no pot to win: your stake of %s came back.")
+        : _("No other seat staked, so there was no pot to win: your stake of %s came back."), [money(myStake)])
+      : _("Fewer than two seats staked: every stake came back."));
+  } else if (refunded) {
+    lines.push(r && r.draw ? _("A draw: every stake came back, no house fee.")
+      : _("The winning team had no staker (bots never stake): every stake came back, no house fee."));
+  } else {
+    const pot = p.house_fee
+      ? interpolate(_("the pot of %(pot)s less the house fee of %(fee)s"), { pot: money(p.pot), fee: money(p.house_fee) }, true)
+      : interpolate(_("the pot of %(pot)s"), { pot: money(p.pot) }, true);
+    if (!me || !myStake) lines.push(interpolate(_("Paid out by place: %s."), [pot]));
+    else if (got > 0) lines.push(interpolate(_("You won %(amount)s: your share of %(pot)s."), { amount: money(got), pot }, true));
+    else lines.push(interpolate(_("You lost your stake of %(stake)s: %(pot)s went to the better placed."), { stake: money(myStake), pot }, true));
+  }
+  return lines;
+}
+
+function payoutBox(r) {
+  const t = st.table;
+  if (t.kind === "tournament") return null;
+  if (!t.stake) {
+    return el("p", { class: "payout", "data-testid": "payout", text: _("A free table: no stakes, no payout.") });
+  }
+  const box = el("div", { class: "payout", "data-testid": "payout" }, el("h3", { text: _("Payout") }));
+  const p = st.payout;
+  if (!p || !p.settled) {
+    box.append(el("p", { text: t.status === "finished" ? _("Settling the pot…") : _("Paid out when the match ends.") }));
+    return box;
+  }
+  for (const line of payoutReason(r)) box.append(el("p", { class: "payout-reason", "data-testid": "payout-reason", text: line }));
+  const ul = el("ul", { class: "payouts" });
+  for (const x of p.payouts) {
+    const seat = t.seats.findIndex((s) => s.user_id === x.user_id);
+    ul.append(el("li", {}, el("span", { dir: "auto", text: seat >= 0 ? seatName(seat) : x.name }),
+      ": " + money(x.amount)));
+  }
+  box.append(ul);
+  return box;
+}
+
+/* Play again: a new table with this one's options and stake, the same bots on the same seats
+   (the creator seats them); the page then offers the new table's link for the other players
+   and opens it at the viewer's old seat (the player sits there: commitment first). */
+async function playAgain(button) {
+  const t = st.table;
+  const status = $("#play-again-status");
+  button.disabled = true;
+  status.textContent = _("Creating the table…");
+  try {
+    const fresh = await T.api("POST", cfg.createUrl, { variant: t.variant, stake: t.stake, options: t.options });
+    for (const s of t.seats) {
+      if (s.kind === "bot") {
+        await T.api("POST", cfg.createUrl + fresh.id + "/bots/", { seat: s.seat, bot: s.bot || "rules" });
+      }
+    }
+    const url = new URL("/tables/" + fresh.id + "/", location.href).href;
+    const seat = st.mySeat !== null && st.mySeat !== undefined ? "#seat-" + st.mySeat : "";
+    const others = t.seats.filter((s) => s.kind === "human" && !s.is_me);
+    status.replaceChildren(el("a", { href: url + seat, "data-testid": "play-again-open",
+      text: interpolate(_("Table %s is ready: take your seat"), [formatNumber(fresh.id)]) }));
+    if (others.length) {
+      status.append(el("br"), interpolate(_("Send the other players this link: %s"), [url]));
+    } else {
+      window.location.href = url + seat;
+    }
+  } catch (err) {
+    button.disabled = false;
+    status.textContent = err.status === 401 ? _("Log in to play again.") : err.message;
+  }
+}
+
+let shownOnce = false;
 
 export function renderResult() {
   const box = $("#result");
-  const v = st.view;
   const t = st.table;
-  const r = (v && v.result) || (t && t.result && t.result.match) || null;
-  box.hidden = !r && !(t && t.status === "finished");
+  const r = matchResult();
+  const over = Boolean(t && (r || t.status === "finished"));
+  const key = over ? JSON.stringify([r, st.payout, st.mySeat, t.status, t.seats]) : "";
+  if (box.dataset.sig === key) return;
+  box.dataset.sig = key;
+  const keep = $("#play-again-status") ? $("#play-again-status").cloneNode(true) : null;
   box.replaceChildren();
-  if (box.hidden) return;
-  box.append(el("h2", { text: "Match result" }));
+  box.hidden = !over;
+  box.className = "panel result";
+  if (!over) return;
   if (r) {
-    const ranking = [0, 1, 2, 3].sort((a, b) => r.placements[String(a)] - r.placements[String(b)]);
-    const ol = el("ul", { class: "placements" });
-    for (const s of ranking) {
-      ol.append(el("li", {}, el("span", { class: "place", text: "#" + r.placements[String(s)] + " " }),
-        nameEl(s), el("span", { class: "num", text: " " + r.scores[String(s)] })));
-    }
-    box.append(ol);
-    if (r.teams) {
-      box.append(el("p", { "data-testid": "winner", text: r.draw
-        ? "Draw: " + r.teams["0+2"] + " to " + r.teams["1+3"] + "."
-        : (r.winner === "0+2" ? "Team A wins, " + r.teams["0+2"] + " to " + r.teams["1+3"]
-          : "Team B wins, " + r.teams["1+3"] + " to " + r.teams["0+2"]) + "." }));
-    }
-    if (r.forfeit !== null && r.forfeit !== undefined) {
-      box.append(el("p", { text: seatName(r.forfeit) + " left the table: forfeit." }));
-    }
+    const [text, tone] = headline(r);
+    box.classList.add("tone-" + tone);
+    box.append(el("h2", { "data-testid": "match-headline", text: _("Match over") + ": " + text }));
+    const place = placeLine(r);
+    if (place) box.append(place);
+    box.append(...scoresList(r));
+  } else {
+    box.append(el("h2", { "data-testid": "match-headline", text: _("Match over") }));
   }
-  const pay = payoutLines();
-  if (t && t.stake) {
-    const pot = el("div", { class: "payout", "data-testid": "payout" },
-      el("h3", { text: "Payout" }));
-    if (pay.length) {
-      const ul = el("ul");
-      for (const [who, amount] of pay) ul.append(el("li", {}, el("span", { dir: "auto", text: who }), ": " + T.formatMoney(amount)));
-      pot.append(ul);
-    } else {
-      pot.append(el("p", { text: t.status === "finished" ? "Settling the pot…" : "Paid out when the match ends." }));
-    }
-    if (st.payout && st.payout.pot) {
-      pot.append(el("p", { class: "help", text: "Pot " + T.formatMoney(st.payout.pot) +
-        (st.payout.house_fee ? ", house fee " + T.formatMoney(st.payout.house_fee) : "") + "." }));
-    }
-    box.append(pot);
-  } else if (t) {
-    box.append(el("p", { "data-testid": "payout", text: "Casual table: no stakes, no payout." }));
+  const pay = payoutBox(r);
+  if (pay) box.append(pay);
+  const actions = el("p", { class: "result-actions" });
+  const seated = st.mySeat !== null && st.mySeat !== undefined;
+  if (t.kind !== "tournament" && cfg.authenticated === "1" && seated) {
+    actions.append(el("button", { type: "button", class: "primary", "data-testid": "play-again",
+      text: _("Play again"), onclick: (e) => playAgain(e.currentTarget) }), " ");
   }
+  actions.append(el("a", { class: "button secondary", href: cfg.lobbyUrl || "/", "data-testid": "back-to-lobby",
+    text: _("Back to the lobby") }));
+  box.append(actions, keep || el("p", { id: "play-again-status", class: "help", "aria-live": "polite" }));
   box.append(el("p", {}, el("a", { href: cfg.verifyMatchUrl, "data-testid": "verify-match" },
-    "Verify every shuffle of this match · ", el("span", { lang: "ar", dir: "rtl", text: "تحقق" }))));
+    _("Verify every shuffle of this match"))));
+  if (!shownOnce) {
+    shownOnce = true;
+    // The result sits under the page's header: bring the top of the table page into view.
+    if (box.getBoundingClientRect().top < 0 || box.getBoundingClientRect().top > window.innerHeight / 2) {
+      root.scrollIntoView({ block: "start" });
+    }
+  }
 }

@@ -4,7 +4,7 @@
 import { $, T, cfg, el, nameEl, seatName, st } from "./state.js";
 import { TEXTS, num, t as text } from "./texts.js";
 
-function verifyDealUrl(d) {
+export function verifyDealUrl(d) {
   if (d.deal_id) return cfg.verifyDealUrl.replace(/0\/$/, d.deal_id + "/");
   return cfg.verifyMatchUrl + "#deal-" + d.deal;
 }
@@ -13,6 +13,7 @@ export function renderScores() {
   const v = st.view;
   const box = $("#scores");
   box.replaceChildren();
+  box.hidden = !v; // before the start there is nothing to show: no empty "Scores" box
   if (!v) return;
   const table = el("table", { class: "scores", "data-testid": "scores" });
   const head = el("tr", {}, el("th", { text: text("seat_col") }), el("th", { class: "num", text: text("total_col") }));

@@ -2,8 +2,20 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { noteEvent } from "./fairness.js";
-import { T, cfg, notice, legal, redraw, root, st } from "./state.js";
+import { $, T, cfg, notice, legal, redraw, root, st } from "./state.js";
 import { t as text } from "./texts.js";
+
+/* The top bar's balance: api.js's one refresher (Trix.refreshBalance, GET /api/wallet/),
+   which T.api also calls by itself after a stake, a refund or the payout's fetch. */
+export const refreshBalance = () => T.refreshBalance();
+
+/* The poll's last error shown in the notice: hidden again by the next good answer. */
+let pollError = null;
+
+function pollRecovered() {
+  if (pollError !== null && $("#notice") && $("#notice").textContent === pollError) notice("");
+  pollError = null;
+}
 
 export function stillLegal(action) {
   return legal().some((a) => a.type === action.type &&
@@ -67,6 +79,7 @@ export async function tableCall(url, body) {
       st.table = table;
       redraw.all();
     }
+    refreshBalance(); // a seat taken or left moves a stake
     return true;
   } catch (err) {
     if (err.status === 401) {
@@ -83,6 +96,7 @@ export async function loadPayout() {
   try {
     st.payout = await T.api("GET", cfg.payoutUrl);
     redraw.result();
+    if (st.payout && st.payout.settled) refreshBalance();
   } catch (err) {
     notice(err.message);
   }
@@ -103,8 +117,14 @@ function settlePending() {
 export function absorb(data) {
   if (data.server_time) st.clockSkew = Date.parse(data.server_time) - Date.now();
   if (st.table && data.version === st.version && !(data.events || []).length) {
-    // Nothing new (a long poll that timed out): keep the page as it is, under the cursor.
+    // Nothing new (a long poll that timed out): keep the page as it is, under the cursor,
+    // but for this seat's doubling pick, which moves no version (made in another tab).
     st.deadline = data.deadline ? Date.parse(data.deadline) : null;
+    const pick = (v) => JSON.stringify(v && v.doubling ? v.doubling.selected || null : null);
+    if (data.view && pick(data.view) !== pick(st.view)) {
+      st.view = data.view;
+      redraw.all();
+    }
     return;
   }
   st.version = data.version;
@@ -128,6 +148,11 @@ export function absorb(data) {
     }
   }
   settlePending();
+  if (st.table && st.table.status === "finished" && st.table.stake && !st.payout && !st.payoutAsked) {
+    // Opened after the end (the settled event may be older than this page): ask once.
+    st.payoutAsked = true;
+    loadPayout();
+  }
   root.dataset.version = String(st.version);
   root.dataset.phase = (st.view && st.view.phase) || (st.table && st.table.status) || "";
   redraw.all();
@@ -139,6 +164,7 @@ export async function poll() {
     try {
       const before = st.version;
       const data = await T.api("GET", cfg.stateUrl + "?since=" + st.version);
+      pollRecovered();
       if (data) absorb(data);
       delay = 0;
       if (!data || data.version === before) {
@@ -152,6 +178,7 @@ export async function poll() {
       }
     } catch (err) {
       notice(err.message);
+      pollError = err.message;
       delay = Math.min(delay ? delay * 2 : 500, 5000);
       await new Promise((r) => setTimeout(r, delay));
     }

@@ -27,6 +27,10 @@ export const st = {
   log: [],
   selected: new Set(), // cards selected for doubling
   doublingKey: null,
+  serverPick: null, // the seat's pick as the server last showed it (view.doubling.selected), JSON
+  summary: null, // the newest finished deal's deal_summary (summary.js), kept into the next deal
+  summaryClosed: false,
+  summaryAt: 0, // when this browser first showed it (Date.now())
   sending: false,
   pending: null, // {seat, card, version}: my card shown in the trick before the server has it (server.js)
   stopped: false,

@@ -1,0 +1,573 @@
+"""The table page's end of a deal and of a match, the your-turn signals, Leave, the away mark
+and small defects (issue 14), in Chromium.
+
+Most tests answer the state API from matches the real engine drove (``engine_states``), as
+``test_table_render`` does; Play again, the balance and the wallet go to the real APIs."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.engine import apply, new_match, observe
+from games.engine.bots import RulesBot
+from games.models import Seat
+from games.services import create_table
+from tests.web.conftest import log_in
+from tests.web.engine_states import deal, match_at, state_answer, table_json
+from wallet import services as wallet_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = 1280
+PHONE = 390
+TIMERS = {"choose_timer": 10, "double_timer": 10, "play_timer": 10}
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("ana", "ana@example.com", "pw-Ana-12345")
+
+
+@pytest.fixture
+def table_id(user):
+    return create_table(user=user, variant="complex_partner", stake=0, options=TIMERS).pk
+
+
+@pytest.fixture
+def player(live_server, client, user, new_page):
+    def open_as(width: int = DESKTOP):
+        page = new_page(width=width, height=800 if width == DESKTOP else 844)
+        log_in(page, live_server.url, client, user)
+        return page
+
+    return open_as
+
+
+class Server:
+    """The page's state polls answered with ``self.answer`` (changeable), the payout with
+    ``self.payout``, the leave with ``self.leave`` ((status, body)); posts are recorded."""
+
+    def __init__(self, page, answer: dict, payout: dict | None = None):
+        self.answer = answer
+        self.payout = payout or {"settled": False, "pot": 0, "house_fee": 0, "payouts": []}
+        self.leave = (200, answer["table"])
+        self.fail = 0
+        self.posted: list[dict] = []
+        tid = answer["table"]["id"]
+        page.route(f"**/api/tables/{tid}/state/**", self.on_state)
+        page.route(f"**/tables/{tid}/payout.json", self.on_payout)
+        page.route(f"**/api/tables/{tid}/leave/", self.on_leave)
+        page.route(f"**/api/tables/{tid}/actions/", self.on_action)
+
+    def on_state(self, route):
+        if self.fail:
+            self.fail -= 1
+            route.abort("connectionrefused")
+            return
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(self.answer))
+
+    def on_payout(self, route):
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(self.payout))
+
+    def on_leave(self, route):
+        status, body = self.leave
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+    def on_action(self, route):
+        self.posted.append(json.loads(route.request.post_data))
+        route.fulfill(
+            status=202,
+            content_type="application/json",
+            body=json.dumps({"accepted": True, "id": self.posted[-1]["id"], "version": 5}),
+        )
+
+
+def answer(table_id, state, seat, *, variant="complex_partner", version=5, events=(), **table):
+    return state_answer(
+        state, table_json(table_id, variant, me=seat, **table), seat, version, events
+    )
+
+
+def play_deal(state, rng) -> None:
+    """The owner picks its first contract; the rules bot plays every seat to the deal's end."""
+    bot = RulesBot()
+    while state.phase not in ("deal", "over"):
+        seat = state.to_act()[0]
+        apply(state, bot.act(observe(state, seat), rng))
+
+
+def finished_deal(contract: str, variant: str = "complex_partner", seed: int = 7):
+    """A match whose first deal (``contract``, chosen by its owner) was just played out."""
+    state = match_at(variant=variant, contract=contract, stop="double", seed=seed)
+    play_deal(state, random.Random(seed))
+    assert state.phase == "deal" and state.deal_number == 1
+    return state
+
+
+def finished_match(variant: str = "complex_partner", seed: int = 3):
+    state = new_match({"variant": variant})
+    rng = random.Random(seed)
+    while state.phase != "over":
+        deal(state, seed + state.deal_number)
+        play_deal(state, rng)
+    return state
+
+
+def shot(page, artifacts, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=False)
+
+
+# -- the deal summary -------------------------------------------------------------------------
+
+
+def test_the_deal_summary_says_who_took_what_and_stays_until_the_next_contract(
+    table_id, player, artifacts
+):
+    state = finished_deal("complex")
+    summary = state_answer(state, {}, 0)["view"]["deal_summary"]
+    seed_event = {"version": 4, "type": "seed_revealed", "deal": 1, "deal_id": 77}
+    page = player()
+    page.clock.install()
+    server = Server(page, answer(table_id, state, 0, stake=0, events=[seed_event]))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+    assert "Deal 1 is over" in box.inner_text() and "Complex" in box.inner_text()
+    # Every seat's deal points and running total, and the K♥ in its taker's row.
+    taker = next(s for s in range(4) if "KH" in summary["captured"][str(s)])
+    row = page.locator(f"[data-testid=summary-seat-{taker}]")
+    assert row.locator(".card[data-card=KH]").count() == 1
+    for s in range(4):
+        cells = page.locator(f"[data-testid=summary-seat-{s}] td").all_inner_texts()
+        points = summary["scores"][str(s)]
+        assert cells[2] == (f"+{points}" if points > 0 else str(points))
+        assert cells[3] == str(summary["totals"][str(s)])
+        tricks = summary["tricks"][str(s)]
+        assert f"{tricks} trick" in cells[1]  # complex counts tricks too
+        assert ("1 tricks" not in cells[1]) and ("1 trick" in cells[1] or tricks != 1)
+    teams = page.locator("[data-testid=summary-teams]").inner_text()
+    team_a = summary["scores"]["0"] + summary["scores"]["2"]
+    assert f"Team A (seats 1 + 3): {'+' if team_a > 0 else ''}{team_a} this deal" in teams
+    assert page.locator("[data-testid=summary-verify]").get_attribute("href") == (
+        "/verify/deals/77/"
+    )
+    assert "Contract chosen by" in box.inner_text()
+    box.scroll_into_view_if_needed()
+    shot(page, artifacts, "table-deal-summary")
+    page.set_viewport_size({"width": PHONE, "height": 844})
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-deal-summary-phone.png"), full_page=True)
+
+    # The next deal is dealt, its contract announced at once (the kingdom's last, trix): the
+    # summary stays 15 s, then goes.
+    deal(state, 11)
+    assert state.deal.contract == "trix"
+    server.answer = answer(table_id, state, 0, stake=0, version=9)
+    page.wait_for_function("() => document.getElementById('table-app').dataset.version === '9'")
+    assert box.is_visible()
+    page.clock.fast_forward("00:10")
+    page.wait_for_timeout(300)
+    assert box.is_visible()
+    page.clock.fast_forward("00:06")
+    box.wait_for(state="hidden")
+
+
+def test_the_summary_gives_way_at_once_when_the_seat_must_act_in_the_next_deal(table_id, player):
+    state = finished_deal("complex")
+    nxt = finished_deal("complex")
+    deal(nxt, 11)
+    me = nxt.to_act()[0]
+    page = player()
+    server = Server(page, answer(table_id, state, me, stake=0))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+    server.answer = answer(table_id, nxt, me, stake=0, version=9)
+    box.wait_for(state="hidden")
+    page.locator("#hand .card.playable").first.wait_for()
+
+
+def test_the_layout_summary_gives_the_finishing_order_and_can_be_closed(table_id, player):
+    state = finished_deal("trix", variant="trix")
+    out = state.deal.out
+    page = player(PHONE)
+    Server(page, answer(table_id, state, 0, variant="trix", stake=0))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+    assert "first out" in page.locator(f"[data-testid=summary-seat-{out[0]}]").inner_text()
+    assert "last" in page.locator(f"[data-testid=summary-seat-{out[3]}]").inner_text()
+    page.click("[data-testid=summary-close]")
+    box.wait_for(state="hidden")
+
+
+# -- the match result -------------------------------------------------------------------------
+
+
+def test_the_match_result_is_at_the_top_with_the_payout_reason(table_id, player, artifacts):
+    state = finished_match()
+    seat = 0
+    result = state.result
+    page = player()
+    ans = answer(table_id, state, seat, status="finished", version=300)
+    ans["table"]["result"] = result
+    pay = {
+        "settled": True,
+        "pot": 500,
+        "house_fee": 0,
+        "payouts": [{"user_id": 1, "name": "Ana", "amount": 500}],
+    }
+    Server(page, ans, pay)
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=result]")
+    box.wait_for()
+    headline = page.locator("[data-testid=match-headline]").inner_text()
+    team = "0+2"
+    expected = "Draw" if result["draw"] else "won" if result["winner"] == team else "lost"
+    assert expected in headline
+    reason = page.locator("[data-testid=payout-reason]").first
+    reason.wait_for()
+    assert reason.inner_text() == (
+        "Bots never stake, so there was no pot to win: your stake of 5.00 USD came back."
+    )
+    # At the top of the page, in view.
+    top = box.bounding_box()
+    assert top["y"] < 800 and top["y"] < page.locator(".felt").bounding_box()["y"]
+    assert page.locator("[data-testid=back-to-lobby]").get_attribute("href") == "/"
+    teams = page.locator("[data-testid=final-scores] li").all_inner_texts()
+    assert len(teams) == 2 and "Team A (Ana + Bot 3" in "".join(teams)
+    shot(page, artifacts, "table-match-result")
+    page.set_viewport_size({"width": PHONE, "height": 844})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator("[data-testid=result]").scroll_into_view_if_needed()
+    shot(page, artifacts, "table-match-result-phone")
+
+
+def test_a_won_pot_says_the_share_and_the_house_fee(table_id, player):
+    state = finished_match(variant="complex", seed=5)
+    page = player()
+    ans = answer(table_id, state, 0, variant="complex", status="finished", version=300)
+    for s in ans["table"]["seats"]:
+        s["staked"] = 500
+        s["kind"], s["user_id"] = "human", s["seat"] + 1
+    me_first = {**state.result["placements"]}
+    pay = {
+        "settled": True,
+        "pot": 2000,
+        "house_fee": 100,
+        "payouts": [{"user_id": 1, "name": "Ana", "amount": 1140}],
+    }
+    Server(page, ans, pay)
+    page.goto(f"/tables/{table_id}/")
+    reason = page.locator("[data-testid=payout-reason]").first
+    reason.wait_for()
+    assert reason.inner_text() == (
+        "You won 11.40 USD: your share of the pot of 20.00 USD less the house fee of 1.00 USD."
+    )
+    assert page.locator("[data-testid=final-scores] li").count() == 4
+    place = page.locator("[data-testid=place-line]").inner_text()
+    assert place.startswith("You placed " + ["1st", "2nd", "3rd", "4th"][me_first["0"] - 1])
+
+
+def test_play_again_makes_the_same_table_with_the_same_bots(table_id, player, user):
+    state = finished_match()
+    page = player()
+    ans = answer(table_id, state, 0, status="finished", stake=0, version=300)
+    ans["table"]["options"] = {"variant": "complex_partner", **TIMERS}
+    ans["table"]["result"] = state.result
+    Server(page, ans)
+    page.goto(f"/tables/{table_id}/")
+    page.click("[data-testid=play-again]")
+    page.wait_for_url("**/tables/*/#seat-0")
+    new_id = int(page.url.split("/tables/")[1].split("/")[0])
+    assert new_id != table_id
+    seats = {s.seat: s.bot for s in Seat.objects.filter(table_id=new_id)}
+    assert seats[0] in ("", None) and all(seats[s] == "rules" for s in (1, 2, 3))
+    from games.models import Table
+
+    fresh = Table.objects.get(pk=new_id)
+    assert fresh.created_by_id == user.pk and fresh.stake == 0
+    assert fresh.options["play_timer"] == 10 and fresh.variant == "complex_partner"
+
+
+# -- your turn --------------------------------------------------------------------------------
+
+
+def test_your_turn_changes_the_title_and_icon_and_beeps_when_asked(table_id, player):
+    state = match_at(contract="complex", plays=0)
+    me = state.to_act()[0]
+    other = (me + 1) % 4
+    page = player()
+    server = Server(page, answer(table_id, state, other))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=turn-sound]").wait_for()
+    assert not page.title().startswith("●")
+    page.check("[data-testid=turn-sound]")  # plays a sample beep
+    assert page.evaluate("() => localStorage.getItem('trix.turn-sound')") == "1"
+    beeps = int(page.evaluate("() => document.documentElement.dataset.beeps || '0'"))
+    server.answer = answer(table_id, state, me, version=6)
+    page.wait_for_function("() => document.title.startsWith('● Your turn · ')")
+    assert page.evaluate("() => document.querySelector('link[rel=icon]').href").startswith(
+        "data:image/svg+xml"
+    )
+    page.wait_for_function(f"() => Number(document.documentElement.dataset.beeps) > {beeps}")
+    # Remembered: the toggle is on after a reload; off by default in a fresh context.
+    page.reload()
+    page.locator("[data-testid=turn-sound]").wait_for()
+    assert page.is_checked("[data-testid=turn-sound]")
+    fresh = player()
+    Server(fresh, answer(table_id, state, other))
+    fresh.goto(f"/tables/{table_id}/")
+    fresh.locator("[data-testid=turn-sound]").wait_for()
+    assert not fresh.is_checked("[data-testid=turn-sound]")
+
+
+HIDDEN_TAB = """
+Object.defineProperty(document, "visibilityState",
+  {get: () => (window.__hidden ? "hidden" : "visible")});
+window.__notes = [];
+const Real = window.Notification;
+class Counted extends Real {
+  constructor(title, options) { window.__notes.push(title); super(title, options); }
+}
+Object.defineProperty(Counted, "permission", {get: () => Real.permission});
+Counted.requestPermission = (...args) => Real.requestPermission(...args);
+window.Notification = Counted;
+"""
+
+
+def test_a_notification_on_your_turn_when_the_tab_is_hidden(table_id, player, live_server):
+    state = match_at(contract="complex", plays=0)
+    me = state.to_act()[0]
+    page = player()
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.add_init_script(HIDDEN_TAB)  # counts the browser's notifications; a hidden tab
+    server = Server(page, answer(table_id, state, (me + 1) % 4))
+    page.goto(f"/tables/{table_id}/")
+    page.check("[data-testid=turn-notify]")
+    assert page.evaluate("() => localStorage.getItem('trix.turn-notify')") == "1"
+    # Visible tab: the title changes, no notification.
+    server.answer = answer(table_id, state, me, version=6)
+    page.wait_for_function("() => document.title.startsWith('● Your turn')")
+    assert page.evaluate("() => window.__notes") == []
+    # Hidden tab: a notification when the turn comes again.
+    server.answer = answer(table_id, state, (me + 1) % 4, version=7)
+    page.wait_for_function("() => !document.title.startsWith('●')")
+    page.evaluate("() => { window.__hidden = true; }")
+    server.answer = answer(table_id, state, me, version=8)
+    page.wait_for_function("() => window.__notes.length === 1")
+    assert page.evaluate("() => window.__notes") == ["Your turn"]
+
+
+# -- Leave ------------------------------------------------------------------------------------
+
+
+def test_leave_states_the_forfeit_and_asks_first(table_id, player, artifacts):
+    state = match_at(contract="complex", plays=3)
+    page = player()
+    ans = answer(table_id, state, 0, stake=500)
+    ans["table"]["kind"] = "staked"
+    for s in (1, 2):  # two other stakers: the leaver loses the stake
+        ans["table"]["seats"][s].update(kind="human", user_id=s + 1, staked=500, bot=None)
+    server = Server(page, ans)
+    page.goto(f"/tables/{table_id}/")
+    page.click("[data-testid=leave-match]")
+    words = page.locator("[data-testid=leave-consequence]").inner_text()
+    assert words == (
+        "Leaving now is a forfeit: the match ends, you and your partner rank last and you "
+        "lose your stake of 5.00 USD."
+    )
+    assert page.locator("[data-testid=leave-confirm]").inner_text() == "Leave and forfeit 5.00 USD"
+    page.locator("[data-testid=leave-dialog]").scroll_into_view_if_needed()
+    shot(page, artifacts, "table-leave-confirm")
+    page.set_viewport_size({"width": PHONE, "height": 844})
+    page.locator("[data-testid=leave-dialog]").scroll_into_view_if_needed()
+    shot(page, artifacts, "table-leave-confirm-phone")
+    page.click("[data-testid=leave-cancel]")
+    assert page.locator("[data-testid=leave-dialog]").count() == 0
+    # A simultaneous leave got there first: the answer says this one did not count.
+    server.leave = (409, {"error": "seat 1 left first", "code": "match_over"})
+    page.click("[data-testid=leave-match]")
+    page.click("[data-testid=leave-confirm]")
+    page.wait_for_function("() => document.getElementById('notice').textContent.length > 0")
+    assert page.locator("#notice").inner_text() == "Your leave did not count: seat 1 left first"
+    server.leave = (200, ans["table"])
+    page.click("[data-testid=leave-match]")
+    page.click("[data-testid=leave-confirm]")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.startsWith('You left')"
+    )
+    assert page.locator("#notice").inner_text() == "You left: the match ends with your forfeit."
+
+
+def test_leave_at_a_free_table_says_a_bot_takes_over_and_with_bots_the_stake_comes_back(
+    table_id, player
+):
+    state = match_at(contract="complex", plays=3)
+    page = player()
+    ans = answer(table_id, state, 0, stake=0)
+    ans["table"]["kind"] = "casual"
+    server = Server(page, ans)
+    page.goto(f"/tables/{table_id}/")
+    page.click("[data-testid=leave-match]")
+    assert (
+        "a bot, which plays the rest of the match"
+        in page.locator("[data-testid=leave-consequence]").inner_text()
+    )
+    page.click("[data-testid=leave-cancel]")
+    staked = answer(table_id, state, 0, stake=500, version=6)
+    staked["table"]["kind"] = "staked"
+    server.answer = staked
+    page.wait_for_function("() => document.getElementById('table-app').dataset.version === '6'")
+    page.click("[data-testid=leave-match]")
+    assert (
+        "bots never stake), so your stake of 5.00 USD comes back"
+        in page.locator("[data-testid=leave-consequence]").inner_text()
+    )
+
+
+# -- away -------------------------------------------------------------------------------------
+
+
+def test_the_away_mark_and_the_notice_to_the_returning_player(table_id, player, artifacts):
+    state = match_at(contract="complex", plays=2)
+    page = player()
+    ans = answer(table_id, state, 0)
+    ans["table"]["seats"][2]["away"] = True
+    ans["table"]["seats"][0]["away"] = True
+    server = Server(page, ans)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=away-2]").wait_for()
+    assert page.locator("[data-testid=away-2]").inner_text() == "away"
+    assert page.locator("[data-testid=away-1]").count() == 0
+    assert "marked away" in page.locator("[data-testid=away-notice]").inner_text()
+    shot(page, artifacts, "table-away")
+    page.set_viewport_size({"width": PHONE, "height": 844})
+    page.locator("[data-testid=away-2]").scroll_into_view_if_needed()
+    shot(page, artifacts, "table-away-phone")
+    back = answer(table_id, state, 0, version=6)
+    back["table"]["seats"][2]["away"] = True
+    server.answer = back
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=away-notice]').textContent"
+        ".startsWith('Welcome back')"
+    )
+    assert page.locator("[data-testid=away-2]").is_visible()
+
+
+# -- small defects ----------------------------------------------------------------------------
+
+
+def test_no_empty_scores_box_before_the_start(table_id, player):
+    page = player()
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=sit-0]").wait_for()
+    assert page.locator("#scores").is_hidden()
+
+
+def test_one_card_is_singular(table_id, player):
+    state = match_at(contract="complex", plays=48)  # 12 tricks: one card each
+    page = player()
+    Server(page, answer(table_id, state, state.to_act()[0]))
+    page.goto(f"/tables/{table_id}/")
+    page.locator(".seat-facts .count").first.wait_for()
+    counts = page.locator(".seat-facts .count").all_inner_texts()
+    assert counts and all(c == "1 card" for c in counts)
+
+
+def test_the_unreachable_banner_goes_when_the_server_answers_again(table_id, player):
+    state = match_at(contract="complex", plays=1)
+    page = player()
+    server = Server(page, answer(table_id, state, 0))
+    server.fail = 2
+    page.goto(f"/tables/{table_id}/")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('cannot be reached')"
+    )
+    page.locator("#notice").wait_for(state="hidden", timeout=10_000)
+    assert page.locator("[data-testid=trick] .card").count() == 1
+
+
+def test_a_doubling_pick_made_in_another_tab_shows_here(table_id, player):
+    state = match_at(stop="double", contract="complex")
+    seat = state.to_act()[0]
+    page = player()
+    ans = answer(table_id, state, seat)
+    doublable = ans["view"]["doubling"]["doublable"]
+    assert doublable, "the seed's deal has a doublable card for the first seat"
+    ans["view"]["doubling"]["selected"] = []
+    server = Server(page, ans)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=ready]").wait_for()
+    assert page.locator("#hand .card.selected").count() == 0
+    # The other tab picked a card: the server shows it in this seat's view (same version).
+    picked = json.loads(json.dumps(ans))
+    picked["view"]["doubling"]["selected"] = [doublable[0]]
+    server.answer = picked
+    page.locator(f"#hand .card.selected[data-card='{doublable[0]}']").wait_for()
+    assert doublable[0][0] in page.locator("[data-testid=ready]").inner_text()
+
+
+def test_the_top_bar_balance_follows_the_stake(player, user, live_server):
+    wallet_services.deposit(user, 20_00, key="test:summary:ana")
+    table = create_table(user=user, variant="complex", stake=500, options=TIMERS)
+    page = player()
+    page.goto(f"/tables/{table.pk}/")
+    balance = page.locator("[data-testid=nav-balance]")
+    assert "20.00" in balance.inner_text()
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('15.00')"
+    )
+    assert balance.inner_text().startswith("Wallet · ")
+    page.click("[data-testid=leave]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('20.00')"
+    )
+    assert get_user_model().objects.get(pk=user.pk)
+
+
+# -- the whole path against the real API and a worker ------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_staked_match_with_bots_ends_with_a_summary_and_the_stake_back(
+    player, user, worker, artifacts
+):
+    """The seated player's turns time out (timers x0.01), the bots play at once; at the end the
+    last deal's summary, the result at the top with the real settlement's reason, and the top
+    bar's balance back to what it was."""
+    wallet_services.deposit(user, 20_00, key="test:summary:whole")
+    table = create_table(user=user, variant="complex", stake=500, options=TIMERS)
+    page = player()
+    page.goto(f"/tables/{table.pk}/")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('15.00')"
+    )
+    for seat in (1, 2, 3):
+        page.click(f"[data-testid=bot-{seat}]")
+        page.locator(f"[data-testid=bot-{seat}]").wait_for(state="hidden")
+    page.locator("[data-testid=deal-summary]").wait_for(timeout=120_000)
+    assert re.match(r"Deal \d is over", page.locator("[data-testid=deal-summary]").inner_text())
+    page.wait_for_function(
+        "() => document.getElementById('table-app').dataset.phase === 'over'", timeout=180_000
+    )
+    reason = page.locator("[data-testid=payout-reason]").first
+    reason.wait_for(timeout=30_000)
+    assert reason.inner_text() == (
+        "Bots never stake, so there was no pot to win: your stake of 5.00 USD came back."
+    )
+    assert "Deal 8 is over" in page.locator("[data-testid=deal-summary]").inner_text()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=nav-balance]').textContent.includes('20.00')"
+    )
+    page.evaluate("() => window.scrollTo(0, 0)")
+    shot(page, artifacts, "table-match-over-real")

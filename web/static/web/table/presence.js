@@ -1,0 +1,44 @@
+/* The table page's presence marks: a seat whose player missed two turns in a row is "away"
+   (the seat's public info in the table state, "away": true; the server then plays its
+   default action at once); the returning player is told what happened while they were away.
+   Drawn on the seat boxes that felt.js renders (after it). An ES module of the table page
+   (no build step): main.js starts it. */
+
+import { gettext as _ } from "../i18n.js";
+import { $, el, root, st } from "./state.js";
+
+let wasAway = false;
+
+export function renderAway() {
+  const t = st.table;
+  if (!t) return;
+  for (let seat = 0; seat < 4; seat++) {
+    const box = root.querySelector(".seat-box[data-seat='" + seat + "']");
+    if (!box) continue;
+    const away = Boolean(t.seats[seat] && t.seats[seat].away);
+    box.classList.toggle("away", away);
+    const head = box.querySelector(".seat-head");
+    const mark = box.querySelector(".away-mark");
+    if (away && !mark && head) {
+      head.append(el("span", { class: "badge away-mark", "data-testid": "away-" + seat,
+        title: _("Missed two turns in a row: their turns are played at once by default"), text: _("away") }));
+    } else if (!away && mark) {
+      mark.remove();
+    }
+  }
+  const me = st.mySeat;
+  const mine = me !== null && me !== undefined && Boolean(t.seats[me] && t.seats[me].away);
+  const line = $("#away-notice");
+  if (mine) {
+    line.textContent = _("You missed two turns in a row, so you are marked away: your turns are played at once with the default move. Make your next move yourself to come back.");
+    line.className = "notice error away-notice";
+    line.hidden = false;
+  } else if (wasAway) {
+    line.textContent = _("Welcome back: while you were away your turns were played with the default move.");
+    line.className = "notice info away-notice";
+    line.hidden = false;
+    setTimeout(() => { if (line.classList.contains("info")) line.hidden = true; }, 20000);
+  }
+  wasAway = mine;
+  if (!mine && line.hidden === false && !line.classList.contains("info")) line.hidden = true;
+}
