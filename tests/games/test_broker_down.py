@@ -48,12 +48,20 @@ def test_sends_that_find_no_broker_do_not_fail_the_request(redis_server, api):
             )  # fmt: skip
             table_id = table["id"]
             for seat, client in enumerate(clients[:3]):
-                r = client.post(f"/api/tables/{table_id}/seats/", {"seat": seat}, format="json")
+                r = client.post(
+                    f"/api/tables/{table_id}/seats/",
+                    {"seat": seat, "client_seed": f"seed-{seat}"},
+                    format="json",
+                )
                 assert r.status_code == 200, r.content
 
             redis_server.stop()
             # The fourth seat starts the match: its wake-up cannot be sent.
-            r = clients[3].post(f"/api/tables/{table_id}/seats/", {"seat": 3}, format="json")
+            r = clients[3].post(
+                f"/api/tables/{table_id}/seats/",
+                {"seat": 3, "client_seed": "seed-3"},
+                format="json",
+            )
             assert r.status_code == 200, r.content
             assert r.json()["status"] == "playing"
             assert wallet.wallet_balance(clients[3].user) == 900

@@ -42,7 +42,11 @@ def test_the_match_survives_a_broker_restart(redis_server, api):
             )
             table_id = table["id"]
             for client, seat in ((alice, 0), (bob, 1)):
-                r = client.post(f"/api/tables/{table_id}/seats/", {"seat": seat}, format="json")
+                r = client.post(
+                    f"/api/tables/{table_id}/seats/",
+                    {"seat": seat, "client_seed": f"seed-{seat}"},
+                    format="json",
+                )
                 assert r.status_code == 200, r.content
             seat_bots(alice, table_id, [2, 3])
             for at in (60, 200):  # twice: the second finds the worker's reconnected state
