@@ -95,8 +95,8 @@ def site(db):
         registration_closes_at=now + timedelta(minutes=30),
         starts_at=now + timedelta(hours=1),
     )
-    tournaments.register(tournament_id=cup.pk, by=ana)
-    tournaments.register(tournament_id=cup.pk, by=bo)
+    tournaments.register(tournament_id=cup.pk, by=ana, client_seed="ana-seed")
+    tournaments.register(tournament_id=cup.pk, by=bo, client_seed="bo-seed")
     return {"ana": ana, "cup": cup}
 
 
