@@ -43,10 +43,16 @@ def _log(table_id: int) -> list:
 
 
 def _records(table_id: int) -> list:
-    return [
-        {k: v for k, v in d.record.items() if k != "match"}
-        for d in Deal.objects.filter(table_id=table_id).order_by("number")
-    ]
+    """The deal records less what names the table or the moment: the table number, and the
+    receipt's issue time and hence its signature (the receipt is otherwise the same)."""
+    out = []
+    for d in Deal.objects.filter(table_id=table_id).order_by("number"):
+        record = {k: v for k, v in d.record.items() if k != "match"}
+        shuffle = dict(record["shuffle"])
+        shuffle.pop("signature")
+        shuffle["receipt"] = {k: v for k, v in shuffle["receipt"].items() if k != "issued_at"}
+        out.append({**record, "shuffle": shuffle})
+    return out
 
 
 def test_a_killed_worker_loses_nothing(worker, django_user_model):
