@@ -71,6 +71,12 @@ class Table(models.Model):
     )
     result = models.JSONField(null=True, blank=True)
     settled = models.BooleanField(default=False)
+    away = models.JSONField(
+        default=list, help_text="the seats marked away (public; games.services.presence)"
+    )
+    missed = models.JSONField(
+        default=list, help_text="per seat: turns timed out in a row ([] = none; public)"
+    )
 
     class Meta:
         ordering = ["-id"]

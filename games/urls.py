@@ -9,6 +9,7 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.TableDetailView.as_view(), name="table"),
     path("tables/<int:table_id>/seats/", views.SeatsView.as_view(), name="table-seats"),
     path("tables/<int:table_id>/leave/", views.LeaveView.as_view(), name="table-leave"),
+    path("tables/<int:table_id>/back/", views.BackView.as_view(), name="table-back"),
     path("tables/<int:table_id>/bots/", views.BotsView.as_view(), name="table-bots"),
     path("tables/<int:table_id>/state/", views.StateView.as_view(), name="table-state"),
     path("tables/<int:table_id>/actions/", views.ActionsView.as_view(), name="table-actions"),

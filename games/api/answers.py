@@ -49,6 +49,10 @@ class SeatSerializer(serializers.Serializer):
     bot = serializers.CharField(allow_null=True, help_text="the bot's kind")
     staked = serializers.IntegerField(help_text="minor units this seat has staked")
     is_me = serializers.BooleanField(help_text="the caller's seat")
+    away = serializers.BooleanField(
+        help_text="missed two turns in a row: plays its default action at once until its "
+        "player acts again (games.services.presence)"
+    )
 
 
 class MatchResultSerializer(serializers.Serializer):
@@ -123,6 +127,10 @@ class TableStateSerializer(serializers.Serializer):
     my_seat = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True, help_text="the seat to act's timeout")
     server_time = serializers.DateTimeField()
+    returned_from_away = serializers.BooleanField(
+        help_text="this answer's events (after since) clear the caller's seat's away mark "
+        "(seat_back): tell the player they are back"
+    )
 
 
 # -- actions ---------------------------------------------------------------------------------

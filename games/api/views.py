@@ -117,6 +117,23 @@ class LeaveView(APIView):
         return Response(_table(table_id, request))
 
 
+class BackView(APIView):
+    """Say you are back at your seat without acting: its away mark is cleared
+    (``seat_back``) and its turns get the full timer again; nothing changes when it is not
+    away. Counted with the actions (``TRIX_ACTION_RATE``)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [throttles.ActionThrottle]
+
+    @extend_schema(
+        request=None,
+        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 429)},
+    )
+    def post(self, request, table_id: int):
+        services.come_back(user=request.user, table_id=table_id)
+        return Response(_table(table_id, request))
+
+
 class BotsView(APIView):
     """Seat a bot (the table's creator only)."""
 

@@ -9,6 +9,8 @@
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the
   deadline and wake-up set after each change, :func:`wake` (next deal, a bot's turn,
   timeouts) and :func:`sweep`;
+- :mod:`~games.services.presence`: a seat away after two timeouts in a row, played at once
+  until its player acts or says they are back (:func:`come_back`);
 - :mod:`~games.services.fast_turn`: a bot's turn in one statement (PostgreSQL);
 - :mod:`~games.services.changes`: the one writer of a change (row lock, events, checkpoint,
   the end of a deal);
@@ -30,6 +32,7 @@ from games.errors import TableError
 from games.services.actions import apply_action, submit_action
 from games.services.clock import sweep, wake
 from games.services.money import pay_pot
+from games.services.presence import come_back
 from games.services.tables import (
     cancel_table,
     check_in,
@@ -48,6 +51,7 @@ __all__ = [
     "apply_action",
     "cancel_table",
     "check_in",
+    "come_back",
     "create_seated_table",
     "create_seated_tables",
     "create_table",
