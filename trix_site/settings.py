@@ -339,6 +339,13 @@ TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 CELERY_BROKER_URL = os.environ.get(
     "CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
 )
+# The embedded default (a SQLite file, kombu's SQLAlchemy transport; `sqla+sqlite://` URLs)
+# is polled every TRIX_BROKER_POLL seconds by the worker, not kombu's 1 s (trix_site/broker.py):
+# a move reaches the worker within that (issue 14; benchmarks/embedded_latency.py).
+TRIX_BROKER_POLL = float(os.environ.get("TRIX_BROKER_POLL", "0.05"))
+if CELERY_BROKER_URL.startswith("sqla+sqlite://"):
+    CELERY_BROKER_URL = CELERY_BROKER_URL.removeprefix("sqla+")
+    CELERY_BROKER_TRANSPORT = "trix_site.broker:SQLiteTransport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
