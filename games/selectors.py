@@ -12,7 +12,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import display_name
@@ -40,6 +40,15 @@ def tables(status: str | None = None) -> QuerySet[Table]:
     if status:
         qs = qs.filter(status=status)
     return qs
+
+
+def listed_tables(user, status: str | None = None) -> QuerySet[Table]:
+    """:func:`tables` as the lobby lists them to ``user``: private tables only to their
+    creator and their seated players (:mod:`games.services.lobby`)."""
+    qs = tables(status)
+    if user is None or not user.is_authenticated:
+        return qs.filter(private=False)
+    return qs.filter(Q(private=False) | Q(created_by=user) | Q(seats__user=user)).distinct()
 
 
 def get_table(table_id: int) -> Table:
@@ -92,6 +101,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
         ],
         "commitment": table.commitment,
         "result": table.result,
+        "private": table.private,
     }
 
 

@@ -7,5 +7,6 @@ app_name = "web"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/<int:pk>/", views.table, name="table"),
+    path("invite/<str:token>/", views.invite, name="invite"),
     path("tables/<int:pk>/payout.json", views.table_payout_json, name="table_payout"),
 ]

@@ -95,6 +95,25 @@ class TableSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True)
     commitment = serializers.CharField(help_text="the match's shuffle commitment (hex)")
     result = MatchResultSerializer(allow_null=True, help_text="null until the match ends")
+    private = serializers.BooleanField(
+        help_text="not listed in the lobby: its creator shares an invite link"
+    )
+
+
+class QuickPlayAnswerSerializer(serializers.Serializer):
+    """Quick play's answer: where you sit (``games.services.lobby.quick_play``)."""
+
+    table = TableSerializer()
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    url = serializers.CharField(help_text="the table page")
+
+
+class TableInviteSerializer(serializers.Serializer):
+    """A table's invite link (its creator only)."""
+
+    table_id = serializers.IntegerField()
+    private = serializers.BooleanField()
+    invite_url = serializers.CharField(help_text="/invite/<secret token>/: opens a free seat")
 
 
 class TablePageSerializer(serializers.Serializer):
