@@ -16,6 +16,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.engine import Options
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
@@ -39,9 +40,9 @@ def quick_play(*, user, stake: int = 0, client_seed: str | None = None) -> tuple
     seed, ``insufficient_funds``), :class:`Conflict` (``too_many_open_tables`` when a table
     must be created)."""
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-        raise BadRequest("stake must be a whole number of minor units >= 0", "invalid")
+        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
     if stake and not client_seed:
-        raise BadRequest("a staked table needs your client seed", "invalid")
+        raise BadRequest(_("a staked table needs your client seed"), "invalid")
     candidates = (
         Table.objects.filter(
             status=TableStatus.OPEN,
@@ -83,9 +84,10 @@ def invite(*, user, table_id: int, private: bool = True) -> Table:
     with transaction.atomic():
         table = changes.lock_table(table_id)
         if table.created_by_id != getattr(user, "pk", None):
-            raise NotAllowed("only the table's creator can invite to it", "not_creator")
+            raise NotAllowed(_("only the table's creator can invite to it"), "not_creator")
         if table.status != TableStatus.OPEN:
-            raise Conflict("the match has started: there is no free seat to invite to", "not_open")
+            message = _("the match has started: there is no free seat to invite to")
+            raise Conflict(message, "not_open")
         if not table.invite_token:
             table.invite_token = secrets.token_urlsafe(16)
         table.private = bool(private)
@@ -97,10 +99,10 @@ def table_for_invite(token: str) -> tuple[Table, int | None]:
     """The table an invite token opens and its first free seat (None: no free seat any more).
     Raises :class:`NotFound` for an unknown token."""
     if not token:
-        raise NotFound("no such invitation")
+        raise NotFound(_("no such invitation"))
     table = Table.objects.filter(invite_token=token).first()
     if table is None:
-        raise NotFound("no such invitation")
+        raise NotFound(_("no such invitation"))
     seat = None
     if table.status == TableStatus.OPEN:
         seat = (

@@ -22,6 +22,7 @@ table's row locked by the caller and writes the two fields only when they change
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.errors import BadRequest, NotAllowed
 from games.models import Table, TableStatus
@@ -106,9 +107,9 @@ def come_back(*, user, table_id: int) -> Table:
         table = changes.lock_table(table_id)
         seat = changes.user_seat(table, user)
         if seat is None:
-            raise NotAllowed("you have no seat at this table", "not_seated")
+            raise NotAllowed(_("you have no seat at this table"), "not_seated")
         if table.status != TableStatus.PLAYING:
-            raise BadRequest("the match is not being played", "not_playing")
+            raise BadRequest(_("the match is not being played"), "not_playing")
         events = acted(table, seat.seat)
         if not events:
             return table
