@@ -81,6 +81,22 @@ class Table(models.Model):
     )
     result = models.JSONField(null=True, blank=True)
     settled = models.BooleanField(default=False)
+    away = models.JSONField(
+        default=list, help_text="the seats marked away (public; games.services.presence)"
+    )
+    missed = models.JSONField(
+        default=list, help_text="per seat: turns timed out in a row ([] = none; public)"
+    )
+    private = models.BooleanField(
+        default=False, help_text="not listed in the lobby (its creator shares an invite link)"
+    )
+    invite_token = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="the secret of the table's invite link /invite/<token>/ ('' = none yet)",
+    )
 
     class Meta:
         ordering = ["-id"]

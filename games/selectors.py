@@ -12,7 +12,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import display_name
@@ -20,6 +20,8 @@ from games import live, sql, state_store
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
 from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
+from games.services.presence import EVENT_TYPES as PRESENCE_EVENTS
+from games.services.presence import SEAT_BACK, away_seats
 
 
 def last_sweep():
@@ -38,6 +40,15 @@ def tables(status: str | None = None) -> QuerySet[Table]:
     if status:
         qs = qs.filter(status=status)
     return qs
+
+
+def listed_tables(user, status: str | None = None) -> QuerySet[Table]:
+    """:func:`tables` as the lobby lists them to ``user``: private tables only to their
+    creator and their seated players (:mod:`games.services.lobby`)."""
+    qs = tables(status)
+    if user is None or not user.is_authenticated:
+        return qs.filter(private=False)
+    return qs.filter(Q(private=False) | Q(created_by=user) | Q(seats__user=user)).distinct()
 
 
 def get_table(table_id: int) -> Table:
@@ -62,6 +73,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
     """The table as the API shows it (shape: ``games.api.answers.TableSerializer``)."""
     me = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
     seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.seat)
+    away = away_seats(table)
     return {
         "id": table.pk,
         "variant": table.variant,
@@ -83,6 +95,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
                 "bot": s.bot or None,
                 "staked": s.staked,
                 "is_me": me is not None and s.user_id == me,
+                "away": s.seat in away,
             }
             for s in seats
         ],
@@ -90,6 +103,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
         "receipt": table.receipt,
         "receipt_signature": table.receipt_signature or None,
         "result": table.result,
+        "private": table.private,
     }
 
 
@@ -104,7 +118,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
 # current. The view of a version is computed once per seat (None: spectators) and reused
 # (_views).
 
-_SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left"})
+_SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left", *PRESENCE_EVENTS})
 _STATIC_TTL = 1.0
 _BEHIND = 64  # a cache further behind than this many versions is not brought up to date
 _static: dict[int, tuple[int, float, Table]] = {}  # id -> (version, monotonic read, table)
@@ -191,9 +205,11 @@ def _with_pick(table_id: int, seat: int, seen: dict[str, Any]) -> dict[str, Any]
 def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
     """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
     the spectator view; None before the match starts), ``events`` after ``since`` that the
-    caller may see, ``my_seat``, ``deadline`` and ``server_time`` (ISO 8601 UTC). A seat's
-    view carries its private doubling pick, which changes no version (so a seat's answer at
-    one version may show a newer pick than an earlier answer at it).
+    caller may see, ``my_seat``, ``deadline``, ``server_time`` (ISO 8601 UTC) and
+    ``returned_from_away``: True in the answer whose events (with a ``since``) hold the
+    caller's seat's ``seat_back`` (their away mark cleared: :mod:`games.services.presence`).
+    A seat's view carries its private doubling pick, which changes no version (so a seat's
+    answer at one version may show a newer pick than an earlier answer at it).
 
     With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
     ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
@@ -249,6 +265,9 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
         "my_seat": my_seat,
         "deadline": table.deadline.isoformat() if table.deadline else None,
         "server_time": timezone.now().isoformat(),
+        "returned_from_away": since is not None
+        and my_seat is not None
+        and any(e["type"] == SEAT_BACK and e.get("seat") == my_seat for e in events),
     }
 
 

@@ -99,3 +99,35 @@ def test_long_polls_on_the_embedded_default_poll_the_table(tmp_path):
     """SQLite has no NOTIFY: a waiting state poll looks at the table every 50 ms, and still
     returns soon after a change (and after its wait when nothing changes)."""
     run_embedded(LONG_POLL, tmp_path)
+
+
+BROKER = """
+import threading, time, django
+django.setup()
+from trix_site.celery import app
+from trix_site.broker import SQLiteTransport
+with app.connection_for_write() as conn:
+    assert isinstance(conn.transport, SQLiteTransport), type(conn.transport)
+    assert conn.transport.polling_interval == 0.05, conn.transport.polling_interval
+    queue = conn.SimpleQueue("embedded-latency")
+    def send():
+        time.sleep(0.3)
+        with app.connection_for_write() as other:
+            q = other.SimpleQueue("embedded-latency")
+            q.put({"sent": time.monotonic()})
+            q.close()
+    threading.Thread(target=send).start()
+    message = queue.get(block=True, timeout=10)
+    waited = time.monotonic() - message.payload["sent"]
+    message.ack()
+    queue.close()
+assert waited < 0.25, waited  # kombu's default polling (1 s) took up to a second
+print("ok")
+"""
+
+
+def test_the_embedded_broker_is_polled_often(tmp_path):
+    """Issue 14: on ``./dev run`` a move waited up to a second for the worker (kombu's
+    SQLAlchemy transport looks once a second); the embedded default now looks every
+    ``TRIX_BROKER_POLL`` (0.05 s) seconds."""
+    run_embedded(BROKER, tmp_path)

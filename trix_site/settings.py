@@ -405,6 +405,13 @@ TRIX_MAX_TIMER = int(os.environ.get("TRIX_MAX_TIMER", "3600"))
 CELERY_BROKER_URL = os.environ.get(
     "CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
 )
+# The embedded default (a SQLite file, kombu's SQLAlchemy transport; `sqla+sqlite://` URLs)
+# is polled every TRIX_BROKER_POLL seconds by the worker, not kombu's 1 s (trix_site/broker.py):
+# a move reaches the worker within that (issue 14; benchmarks/embedded_latency.py).
+TRIX_BROKER_POLL = float(os.environ.get("TRIX_BROKER_POLL", "0.05"))
+if CELERY_BROKER_URL.startswith("sqla+sqlite://"):
+    CELERY_BROKER_URL = CELERY_BROKER_URL.removeprefix("sqla+")
+    CELERY_BROKER_TRANSPORT = "trix_site.broker:SQLiteTransport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -495,6 +502,8 @@ TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
 TRIX_BOT_DELAY = float(os.environ.get("TRIX_BOT_DELAY", "0.6"))  # seconds a bot "thinks"
 TRIX_DEAL_PAUSE = float(os.environ.get("TRIX_DEAL_PAUSE", "2.0"))  # seconds between deals
 TRIX_FORCED_DELAY = float(os.environ.get("TRIX_FORCED_DELAY", "0.8"))  # auto_play_forced
+# Seconds an away seat's turn waits before its default action (games/services/presence.py).
+TRIX_AWAY_DELAY = float(os.environ.get("TRIX_AWAY_DELAY", "1.0"))
 TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shrink timers
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this

@@ -7,12 +7,13 @@ these views render the shells, the table's options and the names the scripts nee
 
 from django.conf import settings
 from django.http import Http404, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 
 from games import selectors as tables
 from games import services
 from games.errors import NotFound
+from games.services import lobby as lobby_services
 from web.money import format_money
 from web.names import describe_options, js_names, option_specs, variant_name
 from web.selectors import table_payout
@@ -74,3 +75,15 @@ def rules(request):
         "open_table_minutes": round(settings.TRIX_OPEN_TABLE_EXPIRY / 60),
     }
     return render(request, RULES_TEMPLATES.get(language, RULES_TEMPLATES["en"]), context)
+
+
+def invite(request, token: str):
+    """An invite link (``/invite/<token>/``): the table page at its first free seat (the page
+    shows the commitment and makes the client seed before Sit, as from the lobby); the table
+    page alone once no seat is free. 404 for an unknown token."""
+    try:
+        table, seat = lobby_services.table_for_invite(token)
+    except NotFound as exc:
+        raise Http404(str(exc)) from None
+    url = f"/tables/{table.pk}/"
+    return redirect(url + (f"#seat-{seat}" if seat is not None else ""))

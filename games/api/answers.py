@@ -49,6 +49,10 @@ class SeatSerializer(serializers.Serializer):
     bot = serializers.CharField(allow_null=True, help_text="the bot's kind")
     staked = serializers.IntegerField(help_text="minor units this seat has staked")
     is_me = serializers.BooleanField(help_text="the caller's seat")
+    away = serializers.BooleanField(
+        help_text="missed two turns in a row: plays its default action at once until its "
+        "player acts again (games.services.presence)"
+    )
 
 
 class MatchResultSerializer(serializers.Serializer):
@@ -101,6 +105,25 @@ class TableSerializer(serializers.Serializer):
         "/fairness/public-key.json); null before",
     )
     result = MatchResultSerializer(allow_null=True, help_text="null until the match ends")
+    private = serializers.BooleanField(
+        help_text="not listed in the lobby: its creator shares an invite link"
+    )
+
+
+class QuickPlayAnswerSerializer(serializers.Serializer):
+    """Quick play's answer: where you sit (``games.services.lobby.quick_play``)."""
+
+    table = TableSerializer()
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    url = serializers.CharField(help_text="the table page")
+
+
+class TableInviteSerializer(serializers.Serializer):
+    """A table's invite link (its creator only)."""
+
+    table_id = serializers.IntegerField()
+    private = serializers.BooleanField()
+    invite_url = serializers.CharField(help_text="/invite/<secret token>/: opens a free seat")
 
 
 class TablePageSerializer(serializers.Serializer):
@@ -133,6 +156,10 @@ class TableStateSerializer(serializers.Serializer):
     my_seat = serializers.IntegerField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True, help_text="the seat to act's timeout")
     server_time = serializers.DateTimeField()
+    returned_from_away = serializers.BooleanField(
+        help_text="this answer's events (after since) clear the caller's seat's away mark "
+        "(seat_back): tell the player they are back"
+    )
 
 
 # -- actions ---------------------------------------------------------------------------------

@@ -53,6 +53,22 @@ class TakeSeatSerializer(BodySerializer):
     )
 
 
+class QuickPlayBodySerializer(BodySerializer):
+    stake = WholeNumberField(min_value=0, default=0, help_text="minor units per seat; 0: free")
+    client_seed = serializers.CharField(
+        required=False,
+        max_length=64,
+        trim_whitespace=False,
+        help_text="1 to 64 printable ASCII characters; required at a staked table",
+    )
+
+
+class TableInviteBodySerializer(BodySerializer):
+    private = serializers.BooleanField(
+        default=True, help_text="true: not listed in the lobby (only the link finds it)"
+    )
+
+
 class SeatBotSerializer(BodySerializer):
     seat = WholeNumberField(min_value=0, max_value=3)
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="rules")

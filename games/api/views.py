@@ -17,6 +17,7 @@ from games.api import answers as a
 from games.api import serializers as s
 from games.api import throttles
 from games.api.pages import TablePagination
+from games.services import lobby
 
 
 def _errors(*codes: int) -> dict:
@@ -53,7 +54,9 @@ class TableListView(APIView):
         query.is_valid(raise_exception=True)
         pages = TablePagination()
         rows = pages.paginate_queryset(
-            selectors.tables(query.validated_data.get("status")), request, view=self
+            selectors.listed_tables(request.user, query.validated_data.get("status")),
+            request,
+            view=self,
         )
         return pages.get_paginated_response([selectors.table_data(t, request.user) for t in rows])
 
@@ -114,6 +117,67 @@ class LeaveView(APIView):
     )
     def post(self, request, table_id: int):
         services.leave(user=request.user, table_id=table_id)
+        return Response(_table(table_id, request))
+
+
+class QuickPlayView(APIView):
+    """Sit at the first open table of the default variant at your stake with a free seat, or
+    a new one filled with bots (``games.services.lobby.quick_play``). A staked table needs
+    your ``client_seed``. Counted with taking seats (``TRIX_SEAT_RATE``)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [throttles.SeatThrottle]
+
+    @extend_schema(
+        request=s.QuickPlayBodySerializer,
+        responses={200: a.QuickPlayAnswerSerializer, **_errors(400, 401, 403, 409, 429)},
+    )
+    def post(self, request):
+        body = s.QuickPlayBodySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        table, seat = lobby.quick_play(user=request.user, **body.validated_data)
+        return Response(
+            {"table": _table(table.pk, request), "seat": seat, "url": f"/tables/{table.pk}/"}
+        )
+
+
+class InviteView(APIView):
+    """Your table's invite link (creator only, before the match starts); ``private``
+    (default true) keeps it out of the lobby's list."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.TableInviteBodySerializer,
+        responses={200: a.TableInviteSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, table_id: int):
+        body = s.TableInviteBodySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        table = lobby.invite(user=request.user, table_id=table_id, **body.validated_data)
+        return Response(
+            {
+                "table_id": table.pk,
+                "private": table.private,
+                "invite_url": f"/invite/{table.invite_token}/",
+            }
+        )
+
+
+class BackView(APIView):
+    """Say you are back at your seat without acting: its away mark is cleared
+    (``seat_back``) and its turns get the full timer again; nothing changes when it is not
+    away. Counted with the actions (``TRIX_ACTION_RATE``)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [throttles.ActionThrottle]
+
+    @extend_schema(
+        request=None,
+        responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 429)},
+    )
+    def post(self, request, table_id: int):
+        services.come_back(user=request.user, table_id=table_id)
         return Response(_table(table_id, request))
 
 

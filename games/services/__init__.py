@@ -11,6 +11,8 @@
   timeouts) and :func:`sweep`;
 - :mod:`~games.services.picks`: a seat's private doubling pick, kept beside the match (it
   takes no version, event or deadline: nobody else can tell it happened);
+- :mod:`~games.services.presence`: a seat away after two timeouts in a row, played at once
+  until its player acts or says they are back (:func:`come_back`);
 - :mod:`~games.services.fast_turn`: a bot's turn in one statement (PostgreSQL);
 - :mod:`~games.services.changes`: the one writer of a change (row lock, events, checkpoint,
   the end of a deal);
@@ -32,6 +34,7 @@ from games.errors import TableError
 from games.services.actions import apply_action, submit_action
 from games.services.clock import sweep, wake
 from games.services.money import pay_pot
+from games.services.presence import come_back
 from games.services.tables import (
     cancel_table,
     check_in,
@@ -50,6 +53,7 @@ __all__ = [
     "apply_action",
     "cancel_table",
     "check_in",
+    "come_back",
     "create_seated_table",
     "create_seated_tables",
     "create_table",

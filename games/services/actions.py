@@ -14,7 +14,7 @@ from games.engine import IllegalAction, apply
 from games.engine.match import check
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
 from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableEvent, TableStatus
-from games.services import changes, dispatch, picks, tables
+from games.services import changes, dispatch, picks, presence, tables
 
 
 def _stale(table: Table, state, version: int) -> str | None:
@@ -168,6 +168,8 @@ def apply_locked(table: Table, act: TableAction) -> None:
         state_store.remember_on_commit(table, state)
         _reject(act, 400, str(exc))
         return
+    if act.source == "user":
+        events += presence.acted(table, act.seat)  # acting clears a missed turn, away
     changes.commit(table, None, state, since, events, [act])
 
 

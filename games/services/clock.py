@@ -29,7 +29,7 @@ from games.engine.observation import observe
 from games.errors import BadRequest, NotFound
 from games.models import ActionStatus, Heartbeat, MatchRecord, Table, TableAction, TableStatus
 from games.policy import policy
-from games.services import actions, changes, dispatch, fast_turn, picks
+from games.services import actions, changes, dispatch, fast_turn, picks, presence
 
 PHASE_TIMER = {"choose": "choose_timer", "double": "double_timer", "play": "play_timer"}
 """The engine phase -> the option naming its timer (whole seconds, ``0`` = none)."""
@@ -97,13 +97,16 @@ def schedule(table: Table, state, events: list[dict], *, send: bool = True) -> N
         state.phase == "double"
         and state.options.doubling == "simultaneous"
         and table.deadline is not None
-        and not any(e["type"] == "doubling_started" for e in events)
+        and not any(e["type"] in ("doubling_started", presence.SEAT_BACK) for e in events)
     )
     if humans and not keep:
         timer = _timer(table, state.phase)
         table.deadline = now + timedelta(seconds=timer) if timer else None
     elif not humans:
         table.deadline = None
+    if presence.all_away(table, humans):  # away: the timeout's default action, at once
+        hurry = now + timedelta(seconds=settings.TRIX_AWAY_DELAY)
+        table.deadline = min(table.deadline or hurry, hurry)
     candidates = [table.deadline] if table.deadline else []
     if bots:
         candidates.append(now + timedelta(seconds=settings.TRIX_BOT_DELAY))
@@ -213,6 +216,8 @@ def turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | Non
         for seat in to_act:
             action = picks.answer(state, seat, chosen) or default_action(state, seat)
             more = [{"type": "timeout", "seat": seat, "visible_to": "all"}]
+            if not (state.options.auto_play_forced and forced_action(state, seat)):
+                more += presence.timed_out(table, seat)  # a missed turn (not a forced card)
             _, applied = apply(state, action)
             events += more + applied
             acts.append(_own_action(table, seat, "timeout", action, table.deadline))

@@ -1,7 +1,10 @@
 /* The lobby: lists open tables (GET /api/tables/?status=open) and those playing, a page at
    a time (the API's pages, newest first: "Newer" / "Older"), creates a table (POST
    /api/tables/), leaves seats, seats bots; all through the tables API. A Sit opens the table
-   page at that seat (the commitment is shown and kept there first).
+   page at that seat (the commitment is shown and kept there first). Quick play (POST
+   /api/quick-play/) sits at the first open table of the default variant at a stake, or starts
+   one with bots, and opens it; a table's creator gets its invite link (POST
+   /api/tables/{id}/invite/) and may make it private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
 
@@ -90,6 +93,7 @@ const STATUS = {
         el("span", { class: "badge status-" + t.status, text: STATUS[t.status] || t.status }),
         t.status === "open" ? el("span", { class: "free",
           text: interpolate(ngettext("%s free seat", "%s free seats", free), [free]) }) : null,
+        t.private ? el("span", { class: "badge private", text: _("Private") }) : null,
         t.created_by ? el("span", { class: "creator" }, _("by") + " ", el("span", { dir: "auto", text: t.created_by.name })) : null)));
     const seats = el("ol", { class: "seat-list compact" });
     t.seats.forEach((s, i) => {
@@ -119,11 +123,45 @@ const STATUS = {
       seats.append(li);
     });
     card.append(seats, el("p", { class: "notice", role: "alert", hidden: true }));
+    if (isCreator && t.status === "open") card.append(inviteBox(t, card));
     card.append(el("p", { class: "options-summary", "data-testid": "options-summary", text: summary(t.options || {}) }));
     card.append(el("details", {}, el("summary", { text: _("All table options") }), optionsList(t.options || {})));
     card.append(el("p", { class: "card-actions" }, el("a", { class: "button " + (mine ? "primary" : "secondary"),
       href: "/tables/" + t.id + "/", text: mine ? _("Go to your table") : t.status === "open" ? pgettext("verb", "Open") : _("Watch") })));
     return card;
+  }
+
+  /* The creator's invite link: asked for on a click (the token is made then), shown to copy. */
+  function inviteBox(t, card) {
+    const box = el("div", { class: "invite-box", "data-testid": "invite-" + t.id });
+    const show = el("button", { type: "button", class: "secondary", text: _("Invite link"),
+      "data-testid": "invite-link-" + t.id });
+    show.addEventListener("click", async () => {
+      try {
+        const answer = await T.api("POST", "/api/tables/" + t.id + "/invite/", { private: !!t.private });
+        const url = new URL(answer.invite_url, location.href).href;
+        const input = el("input", { type: "text", readonly: true, value: url, "aria-label": _("Invite link"),
+          "data-testid": "invite-url-" + t.id });
+        const copy = el("button", { type: "button", class: "secondary", text: _("Copy") });
+        copy.addEventListener("click", async () => {
+          input.select();
+          try {
+            await navigator.clipboard.writeText(url);
+            copy.textContent = _("Copied");
+          } catch (err) {
+            document.execCommand("copy");
+          }
+        });
+        box.replaceChildren(input, copy,
+          el("span", { class: "help", text: _("Anyone with this link can open the table at a free seat.") }));
+        input.focus();
+        input.select();
+      } catch (err) {
+        notice(card.querySelector(".notice"), err.message);
+      }
+    });
+    box.append(show);
+    return box;
   }
 
   /* The page of each list the lobby shows (1: the newest tables). */
@@ -203,12 +241,44 @@ const STATUS = {
           options[input.name] = n;
         } else options[input.name] = input.value;
       }
+      const isPrivate = form.private && form.private.checked;
       const body = { variant: options.variant, stake, options };
       try {
         const table = await T.api("POST", cfg.tablesUrl, body);
+        if (isPrivate) await T.api("POST", "/api/tables/" + table.id + "/invite/", { private: true });
         window.location = "/tables/" + table.id + "/";
       } catch (err) {
         notice(box, err.message);
+      }
+    });
+  }
+
+  /* Quick play: a seat now; a staked table needs this browser's client seed (made here). */
+  const quick = document.getElementById("quick-form");
+  if (quick) {
+    quick.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const box = $("#quick-notice");
+      const stake = T.parseMoney(quick.stake.value || "0");
+      if (stake === null) {
+        notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
+        return;
+      }
+      const body = { stake };
+      if (stake > 0) body.client_seed = T.randomHex(16);
+      const button = quick.querySelector("button[type=submit]");
+      button.disabled = true;
+      notice(box, _("Finding a seat…"));
+      try {
+        const answer = await T.api("POST", "/api/quick-play/", body);
+        window.location = answer.url;
+      } catch (err) {
+        if (err.status === 401) {
+          window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
+          return;
+        }
+        notice(box, err.message);
+        button.disabled = false;
       }
     });
   }

@@ -1,0 +1,114 @@
+"""The lobby's shortcuts (issue 14): quick play, and private tables with an invite link.
+
+- :func:`quick_play`: sit at the first open player-made table of the default variant at the
+  chosen stake with a free seat (oldest first, so tables fill), or create one, sit at seat 0
+  and fill the other three seats with ``rules`` bots (the match starts at once).
+- :func:`invite`: the creator makes a table private (not listed in the lobby, nor in
+  ``GET /api/tables/`` for anyone but its creator and its seated players) and gets its
+  invite link, ``/invite/<token>/``: a secret token (``secrets.token_urlsafe``, 128 bits)
+  that opens the table page at a free seat (:func:`table_for_invite`). A private table is
+  still public to anyone who has its number, as every table is (watching is open): private
+  means unlisted, not hidden.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.engine import Options
+from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.models import Seat, Table, TableStatus
+from games.policy import TableKind
+from games.services import changes, tables
+
+DEFAULT_VARIANT = Options().variant
+"""The variant quick play sits at (the engine's default)."""
+
+QUICK_BOT = "rules"
+"""The bot that fills a table quick play created."""
+
+
+def quick_play(*, user, stake: int = 0, client_seed: str | None = None) -> tuple[Table, int]:
+    """Seat ``user`` at a table of :data:`DEFAULT_VARIANT` at ``stake`` (minor units per seat,
+    0: a free table): the oldest open player-made, listed table with a free seat, else a new
+    one (default options) with bots on the other seats. Returns ``(table, seat)``. Already
+    seated at such an open table: that one. At a staked table ``client_seed`` is required
+    (the page makes it; 1..64 printable ASCII). Raises :class:`BadRequest` (bad stake or
+    seed, ``insufficient_funds``), :class:`Conflict` (``too_many_open_tables`` when a table
+    must be created)."""
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
+    if stake and not client_seed:
+        raise BadRequest(_("a staked table needs your client seed"), "invalid")
+    candidates = (
+        Table.objects.filter(
+            status=TableStatus.OPEN,
+            variant=DEFAULT_VARIANT,
+            stake=stake,
+            origin="",
+            private=False,
+        )
+        .exclude(kind=TableKind.TOURNAMENT)
+        .order_by("id")
+    )
+    mine = candidates.filter(seats__user=user).first()
+    if mine is not None:
+        return mine, Seat.objects.get(table=mine, user=user).seat
+    for table in candidates.filter(seats__user__isnull=True, seats__bot="").distinct()[:10]:
+        free = (
+            Seat.objects.filter(table=table, user__isnull=True, bot="")
+            .order_by("seat")
+            .values_list("seat", flat=True)
+        )
+        for seat in free:
+            try:
+                tables.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=client_seed)
+            except Conflict:  # taken meanwhile, or the table started: try the next
+                continue
+            return Table.objects.get(pk=table.pk), seat
+    table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
+    tables.take_seat(user=user, table_id=table.pk, seat=0, client_seed=client_seed)
+    for seat in (1, 2, 3):
+        tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
+    return Table.objects.get(pk=table.pk), 0
+
+
+def invite(*, user, table_id: int, private: bool = True) -> Table:
+    """The creator's invite link for their table: its token is made on first use and kept
+    (``Table.invite_token``); ``private`` sets whether the lobby lists it. Returns the table.
+    Raises :class:`NotFound`, :class:`NotAllowed` (``not_creator``), :class:`Conflict`
+    (``not_open``: the match started or ended; an invite is for a free seat)."""
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        if table.created_by_id != getattr(user, "pk", None):
+            raise NotAllowed(_("only the table's creator can invite to it"), "not_creator")
+        if table.status != TableStatus.OPEN:
+            message = _("the match has started: there is no free seat to invite to")
+            raise Conflict(message, "not_open")
+        if not table.invite_token:
+            table.invite_token = secrets.token_urlsafe(16)
+        table.private = bool(private)
+        table.save(update_fields=["invite_token", "private"])
+    return table
+
+
+def table_for_invite(token: str) -> tuple[Table, int | None]:
+    """The table an invite token opens and its first free seat (None: no free seat any more).
+    Raises :class:`NotFound` for an unknown token."""
+    if not token:
+        raise NotFound(_("no such invitation"))
+    table = Table.objects.filter(invite_token=token).first()
+    if table is None:
+        raise NotFound(_("no such invitation"))
+    seat = None
+    if table.status == TableStatus.OPEN:
+        seat = (
+            Seat.objects.filter(table=table, user__isnull=True, bot="")
+            .order_by("seat")
+            .values_list("seat", flat=True)
+            .first()
+        )
+    return table, seat

@@ -1,0 +1,71 @@
+"""Quick play and invite links (issue 14): services and their API."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Table
+from games.services import lobby
+from tests.games.helpers import new_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_quick_play_creates_a_table_with_bots_then_others_join_open_ones(api, tasks_applied_here):
+    alice, bob, carol = api("alice"), api("bob"), api("carol")
+    r = alice.post("/api/quick-play/", {}, format="json")
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert body["seat"] == 0 and body["url"] == f"/tables/{body['table']['id']}/"
+    kinds = [s["kind"] for s in body["table"]["seats"]]
+    assert kinds == ["human", "bot", "bot", "bot"]  # nobody was waiting: bots fill it
+    assert body["table"]["variant"] == lobby.DEFAULT_VARIANT and body["table"]["stake"] == 0
+    # An open table of the default variant with free seats is joined, oldest first.
+    open_one = new_table(bob)
+    bob.post(f"/api/tables/{open_one['id']}/seats/", {"seat": 2}, format="json")
+    r = carol.post("/api/quick-play/", {"stake": 0}, format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["table"]["id"] == open_one["id"] and r.json()["seat"] == 0
+    # Asked again: the seat carol already holds.
+    again = carol.post("/api/quick-play/", {}, format="json").json()
+    assert (again["table"]["id"], again["seat"]) == (open_one["id"], 0)
+
+
+def test_quick_play_at_a_stake_needs_a_seed_and_the_money(api, tasks_applied_here):
+    dora = api("dora")
+    r = dora.post("/api/quick-play/", {"stake": 500}, format="json")
+    assert r.status_code == 400 and "client seed" in r.json()["error"], r.content
+    r = dora.post("/api/quick-play/", {"stake": 500, "client_seed": "s-1"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    r = dora.post("/api/quick-play/", {"stake": -1}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
+
+
+def test_a_private_table_is_unlisted_and_its_link_opens_a_free_seat(
+    api, client, tasks_applied_here
+):
+    erin, frank = api("erin"), api("frank")
+    table = new_table(erin)
+    erin.post(f"/api/tables/{table['id']}/seats/", {"seat": 0}, format="json")
+    r = frank.post(f"/api/tables/{table['id']}/invite/", {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "not_creator", r.content
+    r = erin.post(f"/api/tables/{table['id']}/invite/", {}, format="json")
+    assert r.status_code == 200, r.content
+    link = r.json()["invite_url"]
+    token = Table.objects.get(pk=table["id"]).invite_token
+    assert link == f"/invite/{token}/" and len(token) >= 20 and r.json()["private"] is True
+    # Not listed for others or anonymous visitors; listed for its creator.
+    listed = lambda c: [t["id"] for t in c.get("/api/tables/?status=open").json()["results"]]  # noqa: E731
+    assert table["id"] not in listed(frank) and table["id"] not in listed(client)
+    assert table["id"] in listed(erin)
+    assert frank.get(f"/api/tables/{table['id']}/").json()["private"] is True
+    # The link opens the table page at the first free seat; a made-up token is a 404.
+    r = client.get(link)
+    assert r.status_code == 302 and r["Location"] == f"/tables/{table['id']}/#seat-1"
+    assert client.get("/invite/not-a-token/").status_code == 404
+    # Quick play does not sit at a private table.
+    r = frank.post("/api/quick-play/", {}, format="json")
+    assert r.json()["table"]["id"] != table["id"]
+    # Listed again when the creator says so.
+    erin.post(f"/api/tables/{table['id']}/invite/", {"private": False}, format="json")
+    assert table["id"] in listed(frank)

@@ -1,0 +1,68 @@
+"""The lobby in a browser (issue 14): quick play opens a table at once, a creator's invite
+link opens the table page at a free seat for someone else, a private table is not listed,
+and on a phone the create form comes before the list."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Seat, Table
+from tests.web.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+User = get_user_model()
+
+
+def test_quick_play_opens_a_table_with_bots(worker, new_page, live_server, client, artifacts):
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    page = new_page(width=390, height=844)
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+    # On a phone quick play, then the create form, come before the list of tables.
+    quick = page.locator("#quick-play").bounding_box()
+    create = page.locator("#create").bounding_box()
+    tables = page.locator("#table-lists").bounding_box()
+    assert quick["y"] < create["y"] < tables["y"], (quick, create, tables)
+    page.get_by_test_id("quick-play").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/"))
+    table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+    seat = Seat.objects.get(table_id=table_id, user=ana)
+    assert seat.seat == 0
+    kinds = Table.objects.get(pk=table_id).seat_kinds
+    assert kinds == ["human", "rules", "rules", "rules"]
+    page.screenshot(path=str(artifacts / "lobby-quick-play-table.png"))
+
+
+def test_a_private_table_and_its_invite_link(new_page, live_server, client, artifacts):
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    ben = User.objects.create_user("ben", password="pw-x-12345")
+    page = new_page()
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.get_by_test_id("create-private").check()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/"))
+    table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+    table = Table.objects.get(pk=table_id)
+    assert table.private and table.invite_token
+    # The creator sees it in the lobby (marked private) and gets its link there.
+    page.goto("/")
+    page.get_by_test_id(f"invite-link-{table_id}").click()
+    link = page.get_by_test_id(f"invite-url-{table_id}")
+    link.wait_for()
+    url = link.input_value()
+    assert url == f"{live_server.url}/invite/{table.invite_token}/"
+    page.screenshot(path=str(artifacts / "lobby-invite-link.png"))
+    # Another player: not in their lobby; the link opens the table page at a free seat.
+    other = new_page(width=390, height=844)
+    log_in(other, live_server.url, client, ben)
+    other.goto("/")
+    other.get_by_test_id("table-list").locator("p.empty, .table-card").first.wait_for()
+    assert other.get_by_test_id(f"table-{table_id}").count() == 0
+    other.goto(url)
+    other.wait_for_url(re.compile(rf"/tables/{table_id}/#seat-0"))
+    other.screenshot(path=str(artifacts / "invite-opened-phone.png"))
