@@ -163,7 +163,8 @@ WHOLLY_ARABIC = ["/", "/wallet/", "/accounts/profile/", "/tournaments/", "/tourn
 def test_no_english_left_on_the_main_arabic_pages(client, ana, open_table, tournament):
     from tournaments import services
 
-    services.register(tournament_id=tournament.pk, by=ana, client_seed="ana-seed")  # a wallet line and an entry
+    # a wallet line and an entry
+    services.register(tournament_id=tournament.pk, by=ana, client_seed="ana-seed")
     client.force_login(ana)
     urls = WHOLLY_ARABIC + [f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/live/"]
     for url in urls:
