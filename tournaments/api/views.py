@@ -150,7 +150,7 @@ class UnregisterView(WriteView):
 
     @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, tournament_id: int):
-        s.BodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)
         services.unregister(tournament_id=tournament_id, by=request.user)
         return Response(detail_data(tournament_id, request.user))
 
@@ -188,7 +188,7 @@ class DeclineView(WriteView):
 
     @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, team_id: int):
-        s.BodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)
         team = services.decline_invite(team_id=team_id, by=request.user)
         return Response(detail_data(team.tournament_id, request.user))
 
