@@ -257,3 +257,28 @@ def test_a_404_suggests_only_a_path_that_exists(api, path):
     assert r.json()["code"] == "not_found" and path in r.json()["error"]
     assert "slash" not in r.json()["error"] and path.rstrip("/") + "/:" not in r.json()["error"]
     assert "/ " not in r.json()["error"].replace(path, "")
+
+
+def test_too_many_tables_created_says_so_in_our_words_with_the_wait(api, settings):
+    """Found by a fresh reviewer: the 429 said DRF's stock "Request was throttled. Expected
+    available in 42 seconds." Ours says what was too many and the wait in seconds (the same
+    as ``Retry-After``); the code stays ``throttled``."""
+    import re
+
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.TRIX_TABLE_CREATE_RATE = "2/minute"
+    settings.TRIX_MAX_OPEN_TABLES = 10
+    alice = api("alice")
+    new_table(alice)
+    new_table(alice)
+    r = alice.post("/api/tables/", {"variant": "trix"}, format="json")
+    assert r.status_code == 429, r.content
+    assert r.json()["code"] == "throttled"
+    wait = int(r["Retry-After"])
+    assert 1 <= wait <= 60
+    assert re.fullmatch(r"Too many tables created: try again in (\d+) s\.", r.json()["error"])
+    assert r.json()["error"] == f"Too many tables created: try again in {wait} s."
+    assert Table.objects.count() == 2
+    cache.clear()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
@@ -34,6 +35,7 @@ class TournamentThrottle(SettingRateThrottle):
 
     scope = "tournaments"
     rate_setting = "TRIX_ACTION_RATE"
+    message = _("Too many tournament requests: try again in %(seconds)s s.")
 
 
 class IsStaff(BasePermission):
