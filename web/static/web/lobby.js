@@ -173,9 +173,13 @@
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const box = $("#create-notice");
+      const say = (text) => {
+        notice(box, text);
+        box.scrollIntoView({ block: "nearest" }); // below the button: in view after the tap
+      };
       const stake = T.parseMoney(form.stake.value);
       if (stake === null) {
-        notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
+        say("Stake must be 0 or a positive amount, like 5 or 2.50.");
         return;
       }
       const options = {};
@@ -185,7 +189,7 @@
         else if (kind === "seconds") {
           const n = Number(input.value);
           if (!Number.isInteger(n) || n < 0) {
-            notice(box, input.labels[0].textContent + " must be a whole number of seconds, 0 or more.");
+            say(input.labels[0].textContent + " must be a whole number of seconds, 0 or more.");
             return;
           }
           options[input.name] = n;
@@ -196,7 +200,7 @@
         const table = await T.api("POST", cfg.tablesUrl, body);
         window.location = "/tables/" + table.id + "/";
       } catch (err) {
-        notice(box, err.message);
+        say(err.message);
       }
     });
   }
