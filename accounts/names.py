@@ -12,13 +12,19 @@ case (the price: ``Ali`` and ``All`` count as alike). Two names with the same ke
 alike. The key
 is for comparing only, never shown (Arabic alef, for one, maps to ``l``). Arabic letters and
 digits keep their own prototypes, so distinct Arabic names keep distinct keys.
+
+Names a bot is shown by are kept for bots (:func:`looks_like_a_bot`).
 """
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 
 from disarm import skeleton_key
+
+from games.engine.bots import BOTS
 
 # Letters and symbols that render as blank space, though not of a space or mark category:
 # the Hangul fillers and the blank Braille pattern (UTS #39 and the Unicode FAQ on
@@ -42,3 +48,29 @@ def has_visible_character(name: str) -> bool:
 def name_key(name: str) -> str:
     """The confusable key of a display name or username (see the module docstring)."""
     return skeleton_key(name, digit_policy="tr39").replace("i", "l")
+
+
+#: The words a bot's seat is shown by: ``Bot N`` (the lobby, ``web/static/web/lobby.js``,
+#: and the table page, ``web/static/web/table/state.js``), its Arabic ``روبوت N`` and
+#: ``بوت`` (the Arabic catalogue), ``bot`` in a tournament's bracket (``tournaments.selectors``),
+#: with their plurals.
+BOT_WORDS = ("bot", "bots", "روبوت", "روبوتات", "بوت", "بوتات")
+#: What may follow the word in a bot-like name's key: separators, ``#``/``№`` and digits
+#: (ASCII, Arabic-Indic, Extended Arabic-Indic; the key reads ``0`` as ``o``, ``1`` as ``l``).
+_BOT_NUMBER = r"[\s\-_#.:]*(?:no)?[\s\-_#.:]*[0-9ol\u0660-\u0669\u06f0-\u06f9]*"
+
+
+@functools.cache
+def _bot_name() -> re.Pattern:
+    words = sorted({name_key(word) for word in BOT_WORDS}, key=len, reverse=True)
+    kinds = sorted({name_key(kind) for kind in BOTS})  # the API names a bot's seat by kind
+    alternatives = [f"(?:{'|'.join(map(re.escape, words))}){_BOT_NUMBER}", *map(re.escape, kinds)]
+    return re.compile("|".join(alternatives))
+
+
+def looks_like_a_bot(name: str) -> bool:
+    """Whether ``name`` reads as a bot's seat: its confusable key (:func:`name_key`) is one
+    of :data:`BOT_WORDS` with or without a number (``Bot 2``, ``B0t2``, Cyrillic ``Вот 2``,
+    ``روبوت ٣``), or a bot's kind (``rules``, ``random``: the API's name of a bot's seat).
+    Names that only contain such a word (``Bottle``, ``Abbot``) do not."""
+    return _bot_name().fullmatch(" ".join(name_key(name).split())) is not None

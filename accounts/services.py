@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import DISPLAY_NAME_MAX, Profile
-from accounts.names import has_visible_character, name_key
+from accounts.names import has_visible_character, looks_like_a_bot, name_key
 
 TAKEN = gettext_lazy("That display name is taken; choose another.")
 LOOKS_LIKE_NAME = gettext_lazy(
@@ -19,12 +19,16 @@ LOOKS_LIKE_NAME = gettext_lazy(
 LOOKS_LIKE_USERNAME = gettext_lazy(
     "That display name looks like another player's username; choose another."
 )
+LOOKS_LIKE_BOT = gettext_lazy(
+    "Names like “Bot 2” are kept for bots, so nobody takes a player for one; choose another."
+)
 
 
 def clean_display_name(name: object) -> str:
     """The name trimmed and checked: 1..40 characters, printable, no line breaks, at least
     one visible character (not only marks or characters that render blank:
-    :func:`accounts.names.has_visible_character`).
+    :func:`accounts.names.has_visible_character`), not a name bots are shown by
+    (:func:`accounts.names.looks_like_a_bot`: ``Bot 2`` and its look-alikes).
 
     Raises ``ValidationError`` with a message saying what is wrong.
     """
@@ -46,6 +50,8 @@ def clean_display_name(name: object) -> str:
                 "not only spaces, combining marks or characters that show as blank."
             )
         )
+    if looks_like_a_bot(name):
+        raise ValidationError(LOOKS_LIKE_BOT)
     return name
 
 

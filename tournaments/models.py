@@ -184,6 +184,7 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name_plural = "entries"
         ordering = ["tournament_id", "id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "user"], name="tournament_entry_once"),

@@ -8,28 +8,37 @@ _DATE_SUFFIXES = frozenset({"day", "month", "year"})
 
 
 class StrictLookupsAdmin(admin.ModelAdmin):
-    """An admin whose lists filter only on the fields they offer filters for, and on the
-    model's own foreign keys by id: no other lookup in the URL (Django would otherwise allow
-    ``?draw_secret__startswith=4`` on any local field, or a JSON path into a stored shuffle,
-    and answer one character at a time whether a secret starts so). A refused lookup is a
-    400 (``DisallowedModelAdminLookup``)."""
+    """An admin whose lists filter only on the fields they offer filters for (a
+    ``list_filter`` path such as ``account__kind``, as its filter links write it:
+    ``?account__kind__exact=wallet``; a custom filter's own parameter), on the
+    ``date_hierarchy``, and on the model's own foreign keys by id: no other lookup in the URL
+    (Django would otherwise allow ``?draw_secret__startswith=4`` on any local field, or a JSON
+    path into a stored shuffle, and answer one character at a time whether a secret starts
+    so). A refused lookup is a 400 (``DisallowedModelAdminLookup``)."""
 
     def lookup_allowed(self, lookup, value, request=None):
-        first, *rest = lookup.split("__")
-        offered = set()
+        parts = tuple(lookup.split("__"))
+        paths = {(name,) for name in ("id", "pk")} | {
+            (f.name,) for f in self.model._meta.get_fields() if f.many_to_one and f.concrete
+        }
+        parameters = set()
         for entry in self.list_filter:
             name = entry[0] if isinstance(entry, (tuple, list)) else entry
             if isinstance(name, str):
-                offered.add(name.split("__")[0])
-        if self.date_hierarchy:
-            offered.add(self.date_hierarchy)
-        keys = {f.name for f in self.model._meta.get_fields() if f.many_to_one and f.concrete}
-        if first not in offered | keys | {"id", "pk"}:
-            return False
-        allowed = _SAFE_SUFFIXES | (_DATE_SUFFIXES if first == self.date_hierarchy else set())
-        if not all(part in allowed for part in rest):
-            return False
-        return super().lookup_allowed(lookup, value, request)
+                paths.add(tuple(name.split("__")))
+            elif isinstance(name, type) and issubclass(name, admin.SimpleListFilter):
+                parameters.add(name.parameter_name)
+        if lookup in parameters:
+            return super().lookup_allowed(lookup, value, request)
+        for path in paths | ({(self.date_hierarchy,)} if self.date_hierarchy else set()):
+            rest = parts[len(path) :]
+            if parts[: len(path)] != path:
+                continue
+            dated = self.date_hierarchy is not None and path == (self.date_hierarchy,)
+            allowed = _SAFE_SUFFIXES | (_DATE_SUFFIXES if dated else set())
+            if all(part in allowed for part in rest):
+                return super().lookup_allowed(lookup, value, request)
+        return False
 
 
 class ReadOnlyAdmin(StrictLookupsAdmin):

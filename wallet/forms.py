@@ -13,33 +13,54 @@ from django.utils.translation import gettext_lazy, ngettext
 from wallet.inputs import MAX_AMOUNT
 from wallet.selectors import format_money
 
-_AMOUNT = re.compile(r"(\d{1,12})(?:[.,](\d*))?")
+#: Arabic-Indic (U+0660..) and Extended Arabic-Indic (U+06F0.., Persian and Urdu) digits
+#: and the Arabic decimal separator (U+066B) read as ASCII digits and a point.
+_ARABIC = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٫", "01234567890123456789.")
+#: A comma, the Arabic comma (U+060C) and the Arabic thousands separator (U+066C).
+_COMMAS = ",،٬"
+_AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]*))?", re.ASCII)
+#: Digits grouped by threes, as with a thousands separator: "1,000", "12.500", "1٬000".
+_GROUPED = re.compile(r"[1-9][0-9]{0,2}(?:([.,،٬])[0-9]{3})(?:\1[0-9]{3})*", re.ASCII)
 _KEY = re.compile(r"[0-9a-f]{32}")
+#: The longest amount the form takes, in characters (longer ones are refused by length).
+AMOUNT_MAX_LENGTH = 64
 
 
 def parse_amount(text: str) -> int:
-    """``"20"`` / ``"20.5"`` / ``"20,50"`` -> minor units (2000 / 2050 / 2050 with 2 decimals,
-    ``settings.TRIX_CURRENCY_DECIMALS``). Raises ``forms.ValidationError`` with a message for a
-    blank, negative, zero or malformed amount, one above ``wallet.inputs.MAX_AMOUNT`` or one
-    with more decimals than the currency."""
+    """``"20"`` / ``"20.5"`` -> minor units (2000 / 2050 with 2 decimals,
+    ``settings.TRIX_CURRENCY_DECIMALS``). The decimal separator is a point (``.``) or the
+    Arabic decimal separator (``٫``); the digits ASCII, Arabic-Indic (``٢٠٫٥``) or Extended
+    Arabic-Indic (``۲۰٫۵``). A comma is refused, saying to use a point: it is a decimal
+    separator to some and a thousands separator to others (``1,000`` was once deposited as
+    1.00), and a misread amount costs money where a refused one costs a retype.
+
+    Raises ``forms.ValidationError`` with a message saying what is wrong: a blank, negative
+    or zero amount, a thousands separator, a comma for decimals, more decimals than the
+    currency, above ``wallet.inputs.MAX_AMOUNT``, or any other text."""
     decimals = settings.TRIX_CURRENCY_DECIMALS
-    text = (text or "").strip()
+    text = (text or "").strip().translate(_ARABIC)
     if not text:
         raise forms.ValidationError(_("Enter an amount."))
     if text.startswith("-"):
         raise forms.ValidationError(_("The amount must be positive."))
+    grouped = _GROUPED.fullmatch(text)
+    if grouped and (grouped.group(1) != "." or decimals < 3):
+        # "1,000" or "1.000" is a thousands separator to most people, not 1.00.
+        raise forms.ValidationError(
+            _("Write the amount without a thousands separator, like 1000 or 1000.50.")
+        )
+    if any(c in text for c in _COMMAS):
+        if _AMOUNT.fullmatch(text.translate(str.maketrans(_COMMAS, "..."))):
+            raise forms.ValidationError(
+                _("Use a point for decimals, like 20.50 (not a comma: 20,50).")
+            )
     match = _AMOUNT.fullmatch(text)
     if not match:
         raise forms.ValidationError(
             _("Enter an amount in %(currency)s, like 20 or 20.50.")
             % {"currency": settings.TRIX_CURRENCY}
         )
-    if match.group(2) is not None and len(match.group(2)) == 3 and decimals < 3:
-        # "1,000" or "1.000" is a thousands separator to most people, not 1.00.
-        raise forms.ValidationError(
-            _("Write the amount without a thousands separator, like 1000 or 1000.50.")
-        )
-    whole, frac = match.group(1), (match.group(2) or "").rstrip("0")
+    whole, frac = match.group(1).lstrip("0"), (match.group(2) or "").rstrip("0")
     if len(frac) > decimals:
         raise forms.ValidationError(
             ngettext(
@@ -49,13 +70,14 @@ def parse_amount(text: str) -> int:
             )
             % {"currency": settings.TRIX_CURRENCY, "decimals": decimals}
         )
-    amount = int(whole) * 10**decimals + (int(frac.ljust(decimals, "0")) if frac else 0)
+    too_much = _("The amount must be at most %(amount)s.") % {"amount": format_money(MAX_AMOUNT)}
+    if len(whole) + decimals > len(str(MAX_AMOUNT)):
+        raise forms.ValidationError(too_much)
+    amount = int(whole or "0") * 10**decimals + (int(frac.ljust(decimals, "0")) if frac else 0)
     if amount <= 0:
         raise forms.ValidationError(_("The amount must be more than zero."))
     if amount > MAX_AMOUNT:
-        raise forms.ValidationError(
-            _("The amount must be at most %(amount)s.") % {"amount": format_money(MAX_AMOUNT)}
-        )
+        raise forms.ValidationError(too_much)
     return amount
 
 
@@ -70,7 +92,7 @@ class MoneyForm(forms.Form):
     twice (a double click, a resent POST) moves the money once."""
 
     amount = forms.CharField(
-        max_length=20,
+        max_length=AMOUNT_MAX_LENGTH,
         error_messages={"required": gettext_lazy("Enter an amount.")},
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "dir": "ltr"}),
     )

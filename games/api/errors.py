@@ -1,6 +1,7 @@
 """JSON errors for the whole API: ``{"error": "<clear message>", "code": "<short_code>"}``.
 
-401 when not logged in (whatever the authentication class), 403 not allowed, 404, 409, 400.
+401 when not logged in (whatever the authentication class), 403 not allowed, 404, 409, 400,
+429 ``throttled`` (our message with the wait, ``games.api.throttles.throttled_message``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games.api.throttles import throttled_message
 from trix_site.errors import ServiceError
 
 
@@ -42,6 +44,9 @@ def api_exception_handler(exc, context):
     if isinstance(exc, exceptions.ValidationError):
         message = "; ".join(_flatten(exc.detail)) or _("invalid input")
         response.data = {"error": message, "code": "invalid", "fields": exc.detail}
+    elif isinstance(exc, exceptions.Throttled):  # DRF has set Retry-After
+        message = throttled_message(context.get("view"), exc.wait)
+        response.data = {"error": message, "code": "throttled"}
     elif isinstance(exc, exceptions.ParseError):
         response.data = {
             "error": _("malformed JSON body: %(detail)s") % {"detail": exc.detail},

@@ -1,6 +1,6 @@
 """JSON errors for what happens before an API view runs: under ``/api/``, an URL that
-resolves to nothing (a missing trailing slash included) answers 404 ``{"error", "code":
-"not_found"}`` and a body larger than
+resolves to nothing (a missing trailing slash included, named in the message when the
+path with it exists) answers 404 ``{"error", "code": "not_found"}`` and a body larger than
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` answers 413 ``{"error", "code": "too_large"}`` (Django's
 HTML pages otherwise: 404, and 400 for ``RequestDataTooBig``). Other paths are untouched."""
 
@@ -30,15 +30,8 @@ class ApiErrorsMiddleware:
                 resolve(request.path_info)
             except Resolver404:
                 # Django's APPEND_SLASH would answer a redirect (or, for a POST under DEBUG,
-                # a 500): say where the resource is instead.
-                return JsonResponse(
-                    {
-                        "error": f"no API resource at {request.path}; API paths end with a "
-                        f"slash: {request.path}/",
-                        "code": "not_found",
-                    },
-                    status=404,
-                )
+                # a 500): say where the resource is instead, if it is anywhere.
+                return JsonResponse({"error": _not_found(request), "code": "not_found"}, status=404)
         response = self.get_response(request)
         if response.status_code == 404 and not response.get("Content-Type", "").startswith(
             "application/json"
@@ -47,6 +40,17 @@ class ApiErrorsMiddleware:
                 {"error": f"no API resource at {request.path}", "code": "not_found"}, status=404
             )
         return response
+
+
+def _not_found(request) -> str:
+    """The 404 message for a path without its trailing slash: it names the path with the
+    slash only when that path exists (``/api/tables`` -> ``/api/tables/``; found by a fresh
+    reviewer: ``/api/deals/abc/record.json`` suggested ``…/record.json/``, no resource)."""
+    try:
+        resolve(request.path_info + "/")
+    except Resolver404:
+        return f"no API resource at {request.path}"
+    return f"no API resource at {request.path}; API paths end with a slash: {request.path}/"
 
 
 def _too_large(request) -> JsonResponse | None:

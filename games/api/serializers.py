@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rest_framework import serializers
+from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
 from games.engine import VARIANTS
@@ -21,9 +24,48 @@ class WholeNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words: ``"an array"``, ``"a string"``,
+    ``"a number"``, ``"a boolean"``, ``"null"`` or ``"an object"``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "an array"
+
+
+class TextField(serializers.CharField):
+    """A :class:`~rest_framework.serializers.CharField` that takes a JSON string only: DRF's
+    turns ``5`` into ``"5"`` (found by a fresh reviewer: a client seed sent as the number 5
+    was stored as ``"5"``). Anything else: 400 naming the field."""
+
+    default_error_messages = {"not_text": "must be a string, not {kind}"}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("not_text", kind=json_kind(data))
+        return super().to_internal_value(data)
+
+
 class BodySerializer(serializers.Serializer):
     """A request body that takes only its declared fields: any other is refused by name (a
-    ``seat`` beside an action was silently dropped, found by a new user)."""
+    ``seat`` beside an action was silently dropped, found by a new user), and that is a JSON
+    object (or form fields): an array, a string, a number, ``true`` or ``null`` is refused
+    saying what it is (found by a fresh reviewer: ``leave/`` ignored its body). A body with
+    no fields, or none sent, is ``{}``: use this class itself for an endpoint that takes no
+    field (``leave/``, a tournament's ``unregister/``)."""
+
+    def run_validation(self, data=empty):
+        if data is not empty and not isinstance(data, Mapping):
+            message = f"the body must be a JSON object ({{...}}), not {json_kind(data)}"
+            raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]})
+        return super().run_validation(data)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -44,12 +86,12 @@ class CreateTableSerializer(BodySerializer):
 
 class TakeSeatSerializer(BodySerializer):
     seat = WholeNumberField(min_value=0, max_value=3)
-    client_seed = serializers.CharField(
+    client_seed = TextField(
         required=False,
         max_length=64,
         trim_whitespace=False,
-        help_text="1 to 64 printable ASCII characters you chose; required at a staked table "
-        "(400 without it); at a casual table omit it and the server makes one",
+        help_text="a string of 1 to 64 printable ASCII characters you chose; required at a "
+        "staked table (400 without it); at a casual table omit it and the server makes one",
     )
 
 
@@ -78,11 +120,9 @@ class ActionBodySerializer(serializers.Serializer):
     """The engine's JSON action without ``seat``."""
 
     type = serializers.ChoiceField(choices=list(ACTION_TYPES))
-    contract = serializers.CharField(required=False, max_length=16)
-    cards = serializers.ListField(
-        child=serializers.CharField(max_length=3), required=False, max_length=13
-    )
-    card = serializers.CharField(required=False, max_length=3)
+    contract = TextField(required=False, max_length=16)
+    cards = serializers.ListField(child=TextField(max_length=3), required=False, max_length=13)
+    card = TextField(required=False, max_length=3)
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):

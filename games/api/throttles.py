@@ -1,12 +1,17 @@
 """The API's rate limits: DRF throttles, per user (per address when logged out, read as
 ``TRIX_TRUSTED_PROXIES`` says), each at the rate of one ``TRIX_*_RATE`` setting, read when a
 request is throttled (so the settings are the one definition, and tests may change them).
-Above the rate: 429 ``throttled`` with a ``Retry-After`` header (seconds), nothing done. The
-counts live in Django's cache (per process unless ``TRIX_CACHE_URL`` names a shared one)."""
+Above the rate: 429 ``throttled`` with a ``Retry-After`` header (seconds) and the throttle's
+own message with the same wait (:func:`throttled_message`), nothing done. The counts live
+in Django's cache (per process unless ``TRIX_CACHE_URL`` names a shared one)."""
 
 from __future__ import annotations
 
+import math
+
 from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework.throttling import UserRateThrottle
 
 
@@ -15,6 +20,8 @@ class SettingRateThrottle(UserRateThrottle):
     by ``rate_setting``; ``scope`` keeps each limit's counts apart."""
 
     rate_setting = ""
+    #: The 429's message, ``%(seconds)s`` the wait (as ``Retry-After``).
+    message = _("Too many requests: try again in %(seconds)s s.")
 
     def get_rate(self) -> str:
         return getattr(settings, self.rate_setting)
@@ -25,6 +32,7 @@ class ActionThrottle(SettingRateThrottle):
 
     scope = "actions"
     rate_setting = "TRIX_ACTION_RATE"
+    message = _("Too many actions: try again in %(seconds)s s.")
 
 
 class TableCreateThrottle(SettingRateThrottle):
@@ -32,6 +40,7 @@ class TableCreateThrottle(SettingRateThrottle):
 
     scope = "tables"
     rate_setting = "TRIX_TABLE_CREATE_RATE"
+    message = _("Too many tables created: try again in %(seconds)s s.")
 
 
 class SeatThrottle(SettingRateThrottle):
@@ -39,3 +48,15 @@ class SeatThrottle(SettingRateThrottle):
 
     scope = "seats"
     rate_setting = "TRIX_SEAT_RATE"
+    message = _("Too many seats taken or left: try again in %(seconds)s s.")
+
+
+def throttled_message(view, wait: float | None) -> str:
+    """The 429's message for ``view``: its throttle's :attr:`SettingRateThrottle.message`
+    (each API view has one throttle) with ``wait`` rounded up to whole seconds, as DRF writes
+    ``Retry-After``; without a wait, "try again later"."""
+    throttles = [t for t in (view.get_throttles() if view else []) if hasattr(t, "message")]
+    if wait is None:
+        return gettext("Too many requests: try again later.")
+    message = throttles[0].message if throttles else SettingRateThrottle.message
+    return message % {"seconds": math.ceil(wait)}

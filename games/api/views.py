@@ -116,6 +116,7 @@ class LeaveView(APIView):
         responses={200: a.TableSerializer, **_errors(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request, table_id: int):
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)  # takes no field
         services.leave(user=request.user, table_id=table_id)
         return Response(_table(table_id, request))
 

@@ -140,3 +140,55 @@ def test_the_profile_form_refuses_a_look_alike_with_a_message(client, ana):
     assert response.status_code == 200
     assert "looks like another player" in response.content.decode()
     assert display_name(User.objects.get(pk=bob.pk)) == "Bob"
+
+
+#: Names a bot's seat shows (``Bot N`` in the lobby and on the table page, ``روبوت N`` in
+#: Arabic, ``bot`` in a tournament's bracket, the bot's kind in the API) and look-alikes.
+BOT_LIKE = [
+    "Bot 2",
+    "bot 2",
+    "BOT 4",
+    "Bot2",
+    "Bot  1",
+    "Bot-3",
+    "Bot #2",
+    "B0t 2",  # a zero for the o
+    "Вот 2",  # Cyrillic Ve and o
+    "Ｂｏｔ ２",  # fullwidth
+    "Bot 12",
+    "Bot ٢",  # an Arabic-Indic digit
+    "bot",
+    "Bots",
+    "روبوت 2",
+    "روبوت ٣",
+    "روبوت",
+    "بوت 1",
+    "rules",
+    "Random",
+]
+
+
+@pytest.mark.parametrize("name", BOT_LIKE)
+def test_a_bots_name_or_its_look_alike_is_refused(db, name):
+    """Found by a fresh reviewer: a human could take ``Bot 2`` and pass for a bot."""
+    user = User.objects.create_user("mimic")
+    with pytest.raises(ValidationError, match="bot"):
+        services.set_display_name(user, name)
+    assert not Profile.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize("name", ["Bottle", "Abbot", "Robot Wars", "Boutros", "بوتين", "Botan 2"])
+def test_names_that_only_contain_bot_are_accepted(db, name):
+    user = User.objects.create_user("fine")
+    services.set_display_name(user, name)
+    assert display_name(user) == name
+
+
+def test_the_profile_form_refuses_a_bots_name_with_a_message(client):
+    bob = User.objects.create_user("bob")
+    services.set_display_name(bob, "Bob")
+    client.force_login(bob)
+    response = client.post("/accounts/profile/", {"display_name": "Bot 2"})
+    assert response.status_code == 200
+    assert "bots" in response.content.decode()
+    assert display_name(User.objects.get(pk=bob.pk)) == "Bob"

@@ -176,3 +176,109 @@ def test_a_stake_beyond_the_bounds_is_refused_not_a_500(api, stake):
     assert r.status_code == 400, r.content[:300]
     assert r.json()["code"] == "invalid" and "at most" in r.json()["error"], r.json()
     assert not Table.objects.exists()
+
+
+# -- bodies that are not what an endpoint takes (fresh reviewer, issue 13's spirit) ---------
+
+#: Bodies no write endpoint takes: an unknown field, and JSON that is not an object.
+NOT_A_BODY = [
+    ('{"x": 1}', "x"),
+    ("[]", "array"),
+    ('"x"', "string"),
+    ("5", "number"),
+    ("null", "null"),
+    ("true", "boolean"),
+]
+
+
+@pytest.mark.parametrize(("body", "named"), NOT_A_BODY)
+def test_leave_refuses_a_body_it_does_not_take_and_keeps_the_seat(api, body, named):
+    """Found by a fresh reviewer: ``{"x": 1}`` to ``leave/`` answered 200 and left the seat
+    (at a staked match an immediate forfeit)."""
+    alice = api("alice")
+    table = new_table(alice)
+    r = alice.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "s"}, format="json"
+    )
+    assert r.status_code == 200
+    r = alice.post(f"/api/tables/{table['id']}/leave/", body, content_type="application/json")
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] == "invalid" and named in r.json()["error"], r.json()
+    assert Table.objects.get(pk=table["id"]).seats.filter(seat=0, user=alice.user).exists()
+    # No body, or an empty object, still leaves.
+    r = alice.post(f"/api/tables/{table['id']}/leave/")
+    assert r.status_code == 200, r.content
+    assert not Table.objects.get(pk=table["id"]).seats.filter(user=alice.user).exists()
+
+
+@pytest.mark.parametrize(("body", "named"), NOT_A_BODY)
+@pytest.mark.parametrize("path", ["", "{id}/seats/", "{id}/bots/", "{id}/actions/"])
+def test_every_table_write_refuses_a_body_it_does_not_take(api, path, body, named):
+    alice = api("alice")
+    table = new_table(alice)
+    tables = Table.objects.count()
+    r = alice.post(
+        f"/api/tables/{path.format(id=table['id'])}", body, content_type="application/json"
+    )
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] == "invalid" and named in r.json()["error"], r.json()
+    assert Table.objects.count() == tables and not TableAction.objects.exists()
+    assert not Table.objects.get(pk=table["id"]).seats.exclude(user=None, bot="").exists()
+
+
+@pytest.mark.parametrize("seed", [5, 5.5, True, ["s"], {"s": 1}])
+def test_a_client_seed_that_is_not_a_string_is_refused(api, seed):
+    """Found by a fresh reviewer: ``"client_seed": 5`` was taken and stored as ``"5"``."""
+    alice = api("alice")
+    table = new_table(alice)
+    r = alice.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": seed}, format="json"
+    )
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
+    assert not Table.objects.get(pk=table["id"]).seats.exclude(user=None, bot="").exists()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/deals/abc/record.json",
+        "/api/deals/1/record.json/",
+        "/api/tournaments/abc/draw.json",
+        "/api/tables/abc/state",
+        "/api/nothing",
+    ],
+)
+def test_a_404_suggests_only_a_path_that_exists(api, path):
+    """Found by a fresh reviewer: ``/api/deals/abc/record.json`` suggested
+    ``/api/deals/abc/record.json/``, which is no resource either."""
+    r = api("alice").get(path)
+    assert r.status_code == 404, r.content
+    assert r.json()["code"] == "not_found" and path in r.json()["error"]
+    assert "slash" not in r.json()["error"] and path.rstrip("/") + "/:" not in r.json()["error"]
+    assert "/ " not in r.json()["error"].replace(path, "")
+
+
+def test_too_many_tables_created_says_so_in_our_words_with_the_wait(api, settings):
+    """Found by a fresh reviewer: the 429 said DRF's stock "Request was throttled. Expected
+    available in 42 seconds." Ours says what was too many and the wait in seconds (the same
+    as ``Retry-After``); the code stays ``throttled``."""
+    import re
+
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.TRIX_TABLE_CREATE_RATE = "2/minute"
+    settings.TRIX_MAX_OPEN_TABLES = 10
+    alice = api("alice")
+    new_table(alice)
+    new_table(alice)
+    r = alice.post("/api/tables/", {"variant": "trix"}, format="json")
+    assert r.status_code == 429, r.content
+    assert r.json()["code"] == "throttled"
+    wait = int(r["Retry-After"])
+    assert 1 <= wait <= 60
+    assert re.fullmatch(r"Too many tables created: try again in (\d+) s\.", r.json()["error"])
+    assert r.json()["error"] == f"Too many tables created: try again in {wait} s."
+    assert Table.objects.count() == 2
+    cache.clear()

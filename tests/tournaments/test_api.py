@@ -563,3 +563,53 @@ def test_an_entry_fee_beyond_the_bounds_is_refused_not_a_500(staff, fee):
     assert r.status_code == 400, r.content[:300]
     assert "from 0 to 1000000" in r.json()["error"], r.json()
     assert snapshot() == before
+
+
+# -- bodies an endpoint does not take (fresh reviewer, issue 13's spirit) --------------------
+
+NOT_A_BODY = [
+    ('{"x": 1}', "x"),
+    ("[]", "array"),
+    ('"x"', "string"),
+    ("5", "number"),
+    ("null", "null"),
+    ("true", "boolean"),
+]
+
+
+@pytest.mark.parametrize(("body", "named"), NOT_A_BODY)
+def test_every_tournament_write_refuses_a_body_it_does_not_take(
+    make_tournament, player, staff, body, named
+):
+    """Found by a fresh reviewer: ``unregister/`` and ``decline/`` took ``[]`` or ``null`` as
+    no body (``request.data or {}``) and went ahead."""
+    t = make_tournament(variant="complex_partner", min_entrants=2, capacity=4)
+    alice, carol = player("alice_nb"), player("carol_nb")
+    services.register(tournament_id=t.pk, by=alice, client_seed="alice-seed")
+    team = services.invite_partner(tournament_id=t.pk, by=alice, display_name="carol_nb")
+    team_id = getattr(team, "pk", None) or t.teams.get().pk
+    paths = {
+        alice: [f"{t.pk}/register/", f"{t.pk}/unregister/", f"{t.pk}/invite/"],
+        carol: [f"teams/{team_id}/accept/", f"teams/{team_id}/decline/"],
+        staff: [""]
+        + [f"{t.pk}/{a}/" for a in ("start", "pause", "resume", "cancel", "disqualify")],
+    }
+    before = snapshot()
+    for user, urls in paths.items():
+        for url in urls:
+            r = client_for(user).post(API + url, body, content_type="application/json")
+            assert r.status_code == 400, (url, r.content)
+            assert r.json()["code"] == "invalid" and named in r.json()["error"], (url, r.json())
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("seed", [5, 5.5, True, ["s"]])
+def test_a_client_seed_that_is_not_a_string_is_refused(make_tournament, player, seed):
+    """Found by a fresh reviewer: ``"client_seed": 5`` was taken as ``"5"``."""
+    t = make_tournament()
+    alice = player()
+    before = snapshot()
+    r = client_for(alice).post(f"{API}{t.pk}/register/", {"client_seed": seed}, format="json")
+    assert r.status_code == 400, r.content
+    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
+    assert snapshot() == before and wallet_balance(alice) == 10_000

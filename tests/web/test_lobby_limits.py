@@ -51,3 +51,39 @@ def test_the_lobby_shows_why_a_table_was_not_created(new_page, live_server, clie
     notice.wait_for()
     assert "You already have 1 open table waiting for players" in notice.inner_text()
     assert ana.tables_created.count() == 1
+
+
+def test_a_throttled_create_shows_our_message_beside_the_button_on_a_phone(
+    new_page, live_server, client, settings, artifacts
+):
+    """Found by a fresh reviewer: the throttle's message appeared at the top of the form, out
+    of view on a phone after tapping "Create table", in DRF's words ("Request was
+    throttled..."). It now shows next to the button, in view, in ours with the wait."""
+    import re
+
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.TRIX_TABLE_CREATE_RATE = "1/minute"
+    settings.TRIX_MAX_OPEN_TABLES = 5
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    page = new_page(width=390, height=844)
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/"))
+    page.goto("/")
+    button = page.get_by_test_id("create-table")
+    button.scroll_into_view_if_needed()
+    button.click()
+    notice = page.locator("#create-notice")
+    notice.wait_for()
+    text = notice.inner_text()
+    assert re.fullmatch(r"Too many tables created: try again in \d+ s\.", text), text
+    box, spot = notice.bounding_box(), button.bounding_box()
+    assert box["y"] >= spot["y"] + spot["height"] - 1  # below the button, not atop the form
+    viewport = page.viewport_size
+    assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"]  # in view
+    page.screenshot(path=str(artifacts / "lobby-throttled-phone.png"))
+    assert ana.tables_created.count() == 1
+    cache.clear()

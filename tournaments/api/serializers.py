@@ -7,7 +7,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
-from games.api.serializers import BodySerializer, WholeNumberField
+from games.api.serializers import BodySerializer, TextField, WholeNumberField
 from games.engine import VARIANTS
 from tournaments.models import BASIS_POINTS, Format
 from tournaments.selectors import LIST_GROUPS
@@ -27,7 +27,7 @@ class LiveQuerySerializer(serializers.Serializer):
 class CreateTournamentSerializer(BodySerializer):
     """Every parameter of a tournament (``tournaments.services.create_tournament``)."""
 
-    name = serializers.CharField(max_length=100)
+    name = TextField(max_length=100)
     format = serializers.ChoiceField(choices=Format.values, default=Format.SWISS)
     variant = serializers.ChoiceField(
         choices=VARIANTS, default="complex", help_text="a *_partner variant: teams of two"
@@ -57,21 +57,21 @@ class CreateTournamentSerializer(BodySerializer):
 
 
 class RegisterSerializer(BodySerializer):
-    client_seed = serializers.CharField(
+    client_seed = TextField(
         required=False,
         max_length=64,
         trim_whitespace=False,
-        help_text="1 to 64 printable ASCII characters mixed into the seating draw; omit it "
-        "and the server makes one",
+        help_text="a string of 1 to 64 printable ASCII characters mixed into the seating "
+        "draw; omit it and the server makes one",
     )
 
 
 class InviteSerializer(BodySerializer):
-    display_name = serializers.CharField(max_length=150, help_text="the partner's display name")
+    display_name = TextField(max_length=150, help_text="the partner's display name")
 
 
 class ReasonSerializer(BodySerializer):
-    reason = serializers.CharField(max_length=500, help_text="shown on the tournament page")
+    reason = TextField(max_length=500, help_text="shown on the tournament page")
 
 
 class DisqualifySerializer(ReasonSerializer):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
@@ -34,6 +35,7 @@ class TournamentThrottle(SettingRateThrottle):
 
     scope = "tournaments"
     rate_setting = "TRIX_ACTION_RATE"
+    message = _("Too many tournament requests: try again in %(seconds)s s.")
 
 
 class IsStaff(BasePermission):
@@ -150,7 +152,7 @@ class UnregisterView(WriteView):
 
     @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, tournament_id: int):
-        s.BodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)
         services.unregister(tournament_id=tournament_id, by=request.user)
         return Response(detail_data(tournament_id, request.user))
 
@@ -188,7 +190,7 @@ class DeclineView(WriteView):
 
     @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, team_id: int):
-        s.BodySerializer(data=request.data or {}).is_valid(raise_exception=True)
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)
         team = services.decline_invite(team_id=team_id, by=request.user)
         return Response(detail_data(team.tournament_id, request.user))
 

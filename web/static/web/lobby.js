@@ -223,9 +223,13 @@ const STATUS = {
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const box = $("#create-notice");
+      const say = (text) => {
+        notice(box, text);
+        box.scrollIntoView({ block: "nearest" }); // below the button: in view after the tap
+      };
       const stake = T.parseMoney(form.stake.value);
       if (stake === null) {
-        notice(box, _("Stake must be 0 or a positive amount, like 5 or 2.50."));
+        say(_("Stake must be 0 or a positive amount, like 5 or 2.50."));
         return;
       }
       const options = {};
@@ -235,7 +239,7 @@ const STATUS = {
         else if (kind === "seconds") {
           const n = Number(input.value);
           if (!Number.isInteger(n) || n < 0) {
-            notice(box, interpolate(_("%s must be a whole number of seconds, 0 or more."), [input.labels[0].textContent]));
+            say(interpolate(_("%s must be a whole number of seconds, 0 or more."), [input.labels[0].textContent]));
             return;
           }
           options[input.name] = n;
@@ -248,7 +252,7 @@ const STATUS = {
         if (isPrivate) await T.api("POST", "/api/tables/" + table.id + "/invite/", { private: true });
         window.location = "/tables/" + table.id + "/";
       } catch (err) {
-        notice(box, err.message);
+        say(err.message);
       }
     });
   }
