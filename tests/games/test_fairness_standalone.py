@@ -191,7 +191,7 @@ def run(tmp_path, data, *options, process=False):
 def test_a_whole_match_with_receipt_key_and_log(tmp_path, site_match):
     records, receipt, signature = site_match
     log = tmp_path / "log.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((receipt, signature))))
+    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((records, receipt, signature))))
     code, out, err = run(tmp_path, records, "--public-key", SITE_PUBLIC, "--log", log, process=True)
     assert (code, err) == (0, ""), err
     assert out.splitlines()[:2] == ["verified", "note: receipt signed by that public key"]
@@ -247,7 +247,7 @@ def test_the_forged_match_is_refused_given_the_saved_receipt(tmp_path, site_matc
     assert (code, err) == (1, "cannot check this record: --receipt: the records carry another\n")
     honest, _, _ = with_receipt(forged, SITE_KEY)  # the operator re-signs: the log refuses
     log = tmp_path / "log.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((receipt, signature))))
+    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((records, receipt, signature))))
     code, out, err = run(tmp_path, honest, "--public-key", SITE_PUBLIC, "--log", log)
     assert code == 1 and "this receipt and signature are not in the log" in err
 
@@ -265,7 +265,7 @@ def test_the_forged_match_is_refused_given_the_saved_receipt(tmp_path, site_matc
 )
 def test_log_tampering_is_detected(tmp_path, site_match, change, expected):
     records, receipt, signature = site_match
-    entries = match_log((receipt, signature))
+    entries = match_log((records, receipt, signature))
     change(entries)
     log = tmp_path / "log.jsonl"
     log.write_text("".join(json.dumps(e) + "\n" for e in entries))
