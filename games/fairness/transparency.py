@@ -33,11 +33,10 @@ Pure Python; the site keeps the log in ``games.models`` and serves it at
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.fairness.canonical import sha256_hex
+from games.fairness.canonical import loads, sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.receipt import check_hex, check_receipt, check_time
 from games.fairness.stream import check_text
@@ -223,7 +222,9 @@ def parse_log(text: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = loads(line)
+        except FairnessError as error:
+            raise FairnessError(f"log line {number}: {error}") from None
         except (ValueError, RecursionError):
             raise FairnessError(f"log line {number}: not JSON") from None
         if not isinstance(entry, dict):

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from games.fairness.canonical import loads as strict_loads
 from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
@@ -93,6 +94,9 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             check(shuffle_object[field])
         except FairnessError as error:
             problems.append(f"shuffle.{field}: {error}")
+            continue
+        if field == "server_seed" and shuffle_object[field] != shuffle_object[field].lower():
+            problems.append("shuffle.server_seed: must be 64 lower-case hex digits")
     deal_number = shuffle_object.get("deal_number")
     number_ok = isinstance(deal_number, int) and not isinstance(deal_number, bool)
     deals = shuffle_object.get("deals", MAX_LENGTH)
@@ -616,7 +620,9 @@ class _Unreadable(ValueError):
 
 def _parse(text: str, name: str) -> Any:
     try:
-        return json.loads(text)
+        return strict_loads(text)
+    except FairnessError as error:
+        raise _Unreadable(f"invalid JSON: {name}: {error}") from None
     except json.JSONDecodeError as error:
         raise _Unreadable(
             f"invalid JSON: {name}: line {error.lineno} column {error.colno}: {error.msg}"
@@ -685,6 +691,11 @@ def _option_values(
         try:
             key = load_public_key(text)
         except (FairnessError, ValueError) as error:
+            looks_like_a_path = "/" in public_key or os.sep in public_key or "." in public_key
+            if text == public_key and looks_like_a_path and not os.path.exists(public_key):
+                raise FairnessError(
+                    f"--public-key: {public_key}: no such file (and not a key: {error})"
+                ) from None
             raise FairnessError(f"--public-key: {error}") from None
     if commitment is not None:
         check_hex(commitment.lower(), "--commitment")
@@ -717,8 +728,8 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
     first ``size`` entries must hash to it (and, given ``key``, its signature must be valid).
     Returns the note line; raises FairnessError with the refusal line."""
     try:
-        saved = json.loads(_read_text(path))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        saved = strict_loads(_read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, FairnessError) as error:
         raise FairnessError(f"--head: cannot read {path}: {error}") from None
     if not isinstance(saved, dict) or saved.get("format") != HEAD_FORMAT:
         raise FairnessError(f"--head: not a {HEAD_FORMAT} object")

@@ -572,3 +572,37 @@ def test_other_plays_over_the_same_hands_are_refused_by_the_log(tmp_path, site_m
     bare = log_file(tmp_path, match_log((receipt, signature)), "bare.jsonl")
     code, out, err = run(tmp_path, records, "--log", bare)
     assert code == 1 and "deal 1: log: no deal-record entry of match 'table-12' deal 1" in err
+
+
+# --- strict inputs of trix verify -------------------------------------------------------------
+
+
+def test_an_upper_case_server_seed_is_refused(tmp_path, records):
+    records[2]["shuffle"]["server_seed"] = records[2]["shuffle"]["server_seed"].upper()
+    code, out, err = run(tmp_path, records)
+    assert (code, out) == (1, "")
+    assert "deal 3: shuffle.server_seed: must be 64 lower-case hex digits" in err
+
+
+def test_duplicate_json_keys_are_refused(tmp_path, site_match):
+    records, receipt, signature = site_match
+    path = tmp_path / "record.json"
+    text = json.dumps(records[0])
+    path.write_text(text[:-1] + ', "owner": 0}')
+    out, err = io.StringIO(), io.StringIO()
+    assert trix(["verify", str(path)], out, err) == 1
+    assert err.getvalue() == (
+        f"invalid JSON: {path}: the key 'owner' is given twice in one object\n"
+    )
+    lines = [json.dumps(e) for e in match_log((records, receipt, signature))]
+    lines[1] = lines[1][:-1] + ', "kind": "draw-key"}'
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run(tmp_path, records, "--log", str(log))
+    assert (code, err) == (1, "--log: log line 2: the key 'kind' is given twice in one object\n")
+
+
+def test_a_public_key_file_that_does_not_exist_is_named(tmp_path, records):
+    code, out, err = run(tmp_path, records, "--public-key", "/nonexistent/key.json")
+    assert (code, out) == (2, "")
+    assert err.startswith("--public-key: /nonexistent/key.json: no such file (and not a key")
