@@ -67,31 +67,32 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
         prev = None if head is None else entry_of(head)
         now = timezone.now().replace(microsecond=0)
         logged_at = stamp(now)
-        rows, keys, batch = [], [], {}
-
-        def earlier(kind: str, subject: str) -> dict[str, Any] | None:
-            if (kind, subject) in batch:
-                return batch[(kind, subject)]
-            row = LogEntry.objects.filter(key__kind=kind, key__subject=subject).first()
-            return None if row is None else entry_of(row)
-
+        entries = []
         for kind, body in items:
-            entry = transparency.next_entry(prev=prev, kind=kind, body=body, logged_at=logged_at)
-            transparency.admit(entry, earlier)
-            subject = transparency.entry_key(kind, entry["body"])
-            batch[(kind, subject)] = entry
-            keys.append(LogKey(entry_id=entry["index"], kind=kind, subject=subject))
+            prev = transparency.next_entry(prev=prev, kind=kind, body=body, logged_at=logged_at)
+            entries.append((transparency.entry_key(kind, prev["body"]), prev))
+        # What the log holds already about these matches, events and deals: one query.
+        known = {
+            (row.key.kind, row.key.subject): entry_of(row)
+            for row in LogEntry.objects.filter(
+                key__subject__in={subject for subject, _ in entries}
+            ).select_related("key")
+        }
+        rows, keys = [], []
+        for subject, entry in entries:
+            transparency.admit(entry, lambda kind, key: known.get((kind, key)))
+            known[(entry["kind"], subject)] = entry
+            keys.append(LogKey(entry_id=entry["index"], kind=entry["kind"], subject=subject))
             rows.append(
                 LogEntry(
                     index=entry["index"],
                     prev=entry["prev"],
-                    kind=kind,
+                    kind=entry["kind"],
                     body=entry["body"],
                     logged_at=now,
                     hash=transparency.entry_hash(entry),
                 )
             )
-            prev = entry
         LogEntry.objects.bulk_create(rows)
         LogKey.objects.bulk_create(keys)
     return rows

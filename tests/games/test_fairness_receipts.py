@@ -606,3 +606,13 @@ def test_a_public_key_file_that_does_not_exist_is_named(tmp_path, records):
     code, out, err = run(tmp_path, records, "--public-key", "/nonexistent/key.json")
     assert (code, out) == (2, "")
     assert err.startswith("--public-key: /nonexistent/key.json: no such file (and not a key")
+
+
+@pytest.mark.parametrize("variant", ["trix", "complex", "complex_partner", "trix_partner"])
+def test_records_of_every_variant_hash_without_a_float(variant):
+    """The site hashes each record when its deal ends (deal-record): no float may be in it."""
+    from games.fairness.canonical import sha256_hex
+    from tests.games.fairness_helpers import simulated_records
+
+    for record in simulated_records(variant, 5):
+        assert len(sha256_hex({**record, "match": 1, "deal_number": 1})) == 64
