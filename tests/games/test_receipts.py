@@ -193,10 +193,11 @@ def test_seated_tables_log_their_commitment_and_receipt(django_user_model, tasks
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_table_creation_keeps_one_chain(django_user_model):
+def test_concurrent_table_creation_keeps_one_chain(django_user_model, settings):
     """Two threads (two PostgreSQL connections) creating tables at once: every entry is
     appended once, in one unbroken chain (the appends are serialised)."""
     assert connection.vendor == "postgresql"
+    settings.TRIX_MAX_OPEN_TABLES = 10  # each thread opens ten tables
     users = [django_user_model.objects.create_user(username=f"u{n}") for n in range(2)]
     errors = []
     start = threading.Barrier(2)
