@@ -54,7 +54,7 @@ def test_the_page_downloads_every_record_and_gives_the_command(
         assert f'href="{link}"' in page
     assert f'href="/verify/matches/{table.pk}/records.json"' in page
     assert table.receipt_signature in page and table.receipt["issued_at"] in page
-    assert "alice-seed" in page
+    assert "alice-seed" in page and "&quot;show_twos&quot;: true" in page
     command = (
         f"trix verify table-{table.pk}-records.json --public-key public-key.json --log "
         f"log.jsonl --head log-head.json --commitment {table.commitment} "
