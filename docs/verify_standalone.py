@@ -1,12 +1,16 @@
 """Check trix-deal/1 records' shuffles with nothing but Python 3's standard library.
 
-python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--log FILE] [--partial]
+python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--log FILE]
+    [--head FILE] [--partial]
 
 RECORDS is one record file, a file holding a JSON list of one match's records, a directory of
 one match's *.json records, or - for stdin. A list or a directory is checked as a whole match:
 its deals must be 1..N, each once (N: the receipt's deal count; with --partial 1..k, for a
-match still running or ended by a forfeit). The cards only: the plays are not replayed.
-Prints "verified" (then notes) and exits 0, or one line per problem and exits 1.
+match still running or ended by a forfeit). The cards only: the plays are not replayed, but
+with --log each record must be the one logged for its deal (its hash in the log), and the log
+must hold one receipt per match (the records'). --head: a log head saved earlier must be the
+head of the log's first entries. Prints "verified" (then notes) and exits 0, or one line per
+problem and exits 1.
 Spec: docs/fairness.md."""
 
 import argparse
@@ -23,8 +27,18 @@ MAX_DEALS = 100_000  # the longest seed chain: bounds the hashing a hostile reco
 RECEIPT_FIELDS = ["algorithm", "client_seeds", "commitment", "deals", "format", "issued_at"]
 RECEIPT_FIELDS += ["match_id", "options", "variant"]
 ENTRY_FIELDS = ["body", "index", "kind", "logged_at", "prev"]
+COMMITTED = ["match_id", "algorithm", "commitment", "deals"]  # a match-commitment's body
 SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
 SHUFFLE_FIELDS |= {"client_seeds", "deals", "receipt", "signature"}
+
+
+LOG_KEYS = {  # what each kind of log entry is about: the log admits one entry per kind and key
+    "match-commitment": lambda b: b["match_id"],
+    "match-receipt": lambda b: b["receipt"]["match_id"],
+    "draw-commitment": lambda b: b["event"],
+    "draw-key": lambda b: b["event"],
+    "deal-record": lambda b: f"{b['match_id']}/{b['deal_number']}",
+}
 
 
 class Refused(Exception):
@@ -171,6 +185,9 @@ def check_receipt(r, where="receipt"):
 def check_record(r):
     need(isinstance(r, dict), "must be a JSON object")
     need(r.get("format") == "trix-deal/1", "format: must be 'trix-deal/1'")
+    need(isinstance(r.get("options", {}), dict), "options: must be an object")
+    need(type(r.get("owner")) is int and 0 <= r["owner"] <= 3, "owner: must be a seat 0..3")
+    need(isinstance(r.get("doubles", {}), dict), "doubles: must be an object keyed by seat")
     s = r.get("shuffle")
     need(isinstance(s, dict), "shuffle: missing, so there is no revealed seed to check")
     need(set(s) <= SHUFFLE_FIELDS, f"shuffle: unknown field(s) {sorted(set(s) - SHUFFLE_FIELDS)}")
@@ -231,33 +248,78 @@ def verify_match(shuffles, receipt, partial):
     return errors
 
 
-def check_log(lines, receipt, signature):
-    """Check the log's hash chain and that it holds the receipt after the commitment."""
-    head, entries = "0" * 64, [json.loads(line) for line in lines if line.strip()]
+def check_log(lines, receipt, signature, records):
+    """Check the log's hash chain, one entry per kind and key (a receipt after its match's
+    commitment), that its one receipt of this match is the records' and that each record is
+    the one logged for its deal. Returns (problems, note, the head after each entry)."""
+    head, heads, seen = "0" * 64, ["0" * 64], {}
+    entries = [strict_json(line) for line in lines if line.strip()]
     for i, e in enumerate(entries):
         need(isinstance(e, dict) and sorted(e) == ENTRY_FIELDS, f"log entry {i}: fields")
         need(type(e["index"]) is int and e["index"] == i, f"log entry {i}: index {e['index']!r}")
         need(e["prev"] == head, f"log entry {i}: prev is not the hash of entry {i - 1}")
         need(isinstance(e["body"], dict), f"log entry {i}: body must be an object")
+        need(e["kind"] in LOG_KEYS, f"log entry {i}: kind {e['kind']!r} is unknown")
+        try:
+            key = (e["kind"], LOG_KEYS[e["kind"]](e["body"]))
+            hash(key)
+        except (KeyError, TypeError):
+            raise Refused(f"log entry {i}: a {e['kind']} body without its fields") from None
+        other = seen.get(key, {}).get("index")
+        need(other is None, f"log entry {i}: a second {key[0]} of {key[1]!r} (and entry {other})")
+        if e["kind"] == "match-receipt":
+            c = seen.get(("match-commitment", key[1]), {"body": {}})["body"]
+            same = all(c.get(k) == e["body"]["receipt"].get(k) for k in COMMITTED)
+            need(same, f"log entry {i}: no match-commitment of {key[1]!r} before its receipt")
+        seen[key] = e
         head = sha256(e)
-    body = sha256({"receipt": receipt, "signature": signature})
-    at = [e["index"] for e in entries if e["kind"] == "match-receipt" and sha256(e["body"]) == body]
-    need(at, "log: this receipt and signature are not in the log")
-    keys = ("match_id", "algorithm", "commitment", "deals")
-    commitment = sha256({k: receipt[k] for k in keys})
-    before = [sha256(e["body"]) for e in entries[: at[0]] if e["kind"] == "match-commitment"]
-    need(commitment in before, "log: no match-commitment entry of this match before its receipt")
-    return f"in the log at entry {at[0]}; log head {head} at size {len(entries)}"
+        heads.append(head)
+    logged = seen.get(("match-receipt", receipt["match_id"]))
+    need(logged, "log: this receipt and signature are not in the log")
+    mine = sha256({"receipt": receipt, "signature": signature})
+    at = logged["index"]
+    need(sha256(logged["body"]) == mine, f"log: the log holds another receipt for the match ({at})")
+    problems = []
+    for r in records:
+        n = r["shuffle"]["deal_number"]
+        e = seen.get(("deal-record", f"{receipt['match_id']}/{n}"), {"body": {}})
+        if e["body"].get("record_hash") != sha256(r):
+            problems.append(f"deal {n}: log: not the record logged for this deal (plays, scores)")
+    return problems, f"in the log at entry {at}; log head {head} at size {len(entries)}", heads
+
+
+def check_head(path, heads, key):
+    """A log head saved earlier: the log's first size entries hash to it; signed by key."""
+    saved = load(path)
+    need(isinstance(saved, dict) and saved.get("format") == "trix-log-head/1", "--head: format")
+    size, head = saved.get("size"), saved.get("head")
+    need(type(size) is int and 0 <= size < len(heads), "--head: more entries than the log has")
+    need(heads[size] == head, f"--head: the log's first {size} entries hash to another head")
+    if key is not None:
+        payload = canonical({"format": "trix-log-head/1", "size": size, "head": head})
+        signature = saved.get("signature")
+        need(is_hex(signature, 128), "--head: signature: must be 128 lower-case hex")
+        need(ed25519_ok(key, payload, bytes.fromhex(signature)), "--head: signature: not valid")
+    return f"the saved head (size {size}) is the head of the log's first {size} entries"
+
+
+def strict_json(text):  # JSON with no key given twice in an object
+    def pairs(items):
+        keys = [k for k, _ in items]
+        need(len(set(keys)) == len(keys), f"JSON: a key given twice in {sorted(keys)}")
+        return dict(items)
+
+    return json.loads(text, object_pairs_hook=pairs)
 
 
 def load(path):
     if path == "-":
-        return json.loads(sys.stdin.read())
+        return strict_json(sys.stdin.read())
     if os.path.isdir(path):
         names = sorted(n for n in os.listdir(path) if n.endswith(".json"))
         return [load(os.path.join(path, name)) for name in names]
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        return strict_json(handle.read())
 
 
 def check(args):
@@ -282,6 +344,8 @@ def check(args):
         check_receipt(saved["receipt"])
         need(sha256(saved["receipt"]) == sha256(receipt), "--receipt: the records carry another")
         need(saved.get("signature", signature) == signature, "--receipt: another signature")
+    need(not args.head or args.log, "--head: give the log too (--log FILE)")
+    key = None
     if args.public_key:
         need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
         key, message = bytes.fromhex(args.public_key.strip()), canonical(receipt)
@@ -289,12 +353,16 @@ def check(args):
         notes.append("receipt signed by that public key")
     elif receipt is not None:
         notes.append("receipt signature not checked: give --public-key")
-    if args.log:
-        with open(args.log, encoding="utf-8") as handle:
-            notes.append(check_log(handle.read().splitlines(), receipt, signature))
     problems = [
         f"deal {r['shuffle']['deal_number']}: {line}" for r in records for line in verify(r)
     ]
+    if args.log:
+        with open(args.log, encoding="utf-8") as handle:
+            logged, note, heads = check_log(handle.read().splitlines(), receipt, signature, records)
+        problems += logged
+        notes.append(note)
+        if args.head:
+            notes.append(check_head(args.head, heads, key))
     if isinstance(loaded, list):
         problems += verify_match(shuffles, receipt, args.partial)
     return problems, notes
@@ -306,6 +374,7 @@ def main(argv):
     parser.add_argument("--receipt", help="the receipt file you saved")
     parser.add_argument("--public-key", help="the site's Ed25519 public key (64 hex digits)")
     parser.add_argument("--log", help="the site's log (/fairness/log.jsonl) saved to a file")
+    parser.add_argument("--head", help="a log head saved earlier (/fairness/log-head.json)")
     parser.add_argument("--partial", action="store_true", help="a match's first deals only")
     args = parser.parse_args(argv)
     try:

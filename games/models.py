@@ -351,3 +351,26 @@ class LogEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise AppendOnlyError("the transparency log is append-only")
+
+
+class LogKey(models.Model):
+    """What a log entry is about (``games.fairness.transparency.entry_key``: the match id,
+    the event, or ``"<match id>/<deal number>"``), unique per kind: the log admits one
+    match-commitment and one match-receipt per match, one draw-commitment and one draw-key
+    per event, one deal-record per deal. Written with its entry by
+    ``games.services.fairness_log.append``; the unique constraint refuses a second one even
+    from a racing writer."""
+
+    entry = models.OneToOneField(
+        LogEntry, on_delete=models.DO_NOTHING, primary_key=True, related_name="key"
+    )
+    kind = models.CharField(max_length=32)
+    subject = models.CharField(max_length=80)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "subject"], name="games_logkey_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.subject}"

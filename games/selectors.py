@@ -6,6 +6,7 @@ No function here writes. Views call these; workers never do.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -340,7 +341,13 @@ def deal_verification(deal_id: int) -> dict[str, Any]:
 
 def match_verification(table_id: int) -> dict[str, Any]:
     """The public check of a table's match so far: the commitment, the client seeds, the
-    seeds revealed so far and every finished deal's check. Raises :class:`NotFound`."""
+    seeds revealed so far and every finished deal's check (``match_verification`` of
+    ``games.fairness.verify``), plus ``table_id``, ``receipt`` and ``receipt_signature``
+    (``None`` before the match started), ``receipt_rows`` (``[(field, text)]``),
+    ``unrecorded`` (``[{"deal_number", "server_seed"}]``: seeds revealed without a record, a
+    deal ended by a forfeit) and ``partial`` (fewer
+    records than the match's deals: ``trix verify`` needs ``--partial``). Raises
+    :class:`NotFound`."""
     from games import shuffles
     from games.models import MatchRecord
 
@@ -350,7 +357,31 @@ def match_verification(table_id: int) -> dict[str, Any]:
     for item, row in zip(payload["deals"], rows, strict=True):
         item["deal_id"] = row.pk
     payload["table_id"] = table_id
+    table = Table.objects.only("receipt", "receipt_signature").get(pk=table_id)
+    payload["receipt"] = table.receipt
+    payload["receipt_signature"] = table.receipt_signature or None
+    payload["receipt_rows"] = [  # for a page: each field, objects as compact JSON
+        (field, value if isinstance(value, str | int) else json.dumps(value, sort_keys=True))
+        for field, value in (table.receipt or {}).items()
+    ]
+    # A deal a forfeit ended before it was played out: its seed is revealed (the cards it
+    # dealt can be checked), but it has no record (no plays, nothing to replay or log).
+    recorded = {row.number for row in rows}
+    revealed = (payload["match"] or {}).get("revealed_seeds") or {}
+    payload["unrecorded"] = [
+        {"deal_number": int(number), "server_seed": seed}
+        for number, seed in sorted(revealed.items(), key=lambda item: int(item[0]))
+        if int(number) not in recorded
+    ]
+    deals = (payload["match"] or {}).get("deals")
+    payload["partial"] = len(rows) != deals
     return payload
+
+
+def match_records(table_id: int) -> list[dict[str, Any]]:
+    """The ``trix-deal/1`` records of a table's finished deals, in deal order: one JSON list
+    that ``trix verify FILE`` checks as a whole match. Raises :class:`NotFound`."""
+    return [row.record for row in deals_of(table_id)]
 
 
 def match_commitment(table_id: int) -> dict[str, Any]:

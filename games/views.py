@@ -39,6 +39,19 @@ def verify_match(request, table_id: int):
     return render(request, "games/verify_match.html", {"check": check})
 
 
+@require_GET
+def verify_match_records(request, table_id: int):
+    """``GET /verify/matches/<id>/records.json``: the match's finished deals' records as
+    one JSON list (what ``trix verify FILE`` checks as a whole match), downloaded."""
+    try:
+        records = selectors.match_records(table_id)
+    except NotFound as exc:
+        raise Http404(str(exc)) from None
+    response = JsonResponse(records, safe=False, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="table-{table_id}-records.json"'
+    return response
+
+
 def _after(request) -> int | None:
     """``?after=i`` (a whole number from -1; -1 = the whole log), or None when malformed."""
     text = request.GET.get("after", "-1")

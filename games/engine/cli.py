@@ -5,10 +5,10 @@ network.
   table). A bad record exits 1 with one line naming the play index and the reason.
 - ``trix simulate --variant V --matches N --seed S [--bots K[,K,K,K]] [--json]
   [--records DIR]`` plays whole matches between bots and prints results and throughput.
-- ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--commitment HEX]
-  [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles against their
-  commitment and receipt and replays them, or recomputes every seating of a ``trix-draw/1``
-  tournament draw record (``docs/fairness.md``).
+- ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--head FILE]
+  [--commitment HEX] [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles
+  against their commitment, receipt and the log and replays them, or recomputes every
+  seating of a ``trix-draw/1`` tournament draw record (``docs/fairness.md``).
 """
 
 from __future__ import annotations
@@ -188,8 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--log",
         metavar="FILE",
-        help="the site's /fairness/log.jsonl saved to a file: its hash chain must verify and "
-        "hold every match's receipt",
+        help="the site's /fairness/log.jsonl saved to a file: its hash chain must verify, its "
+        "one receipt of each match must be the records' and each record must be its deal's "
+        "deal-record entry",
     )
     p.add_argument(
         "--commitment", metavar="HEX", help="the commitment the table showed before you sat"

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.fairness.errors import FairnessError
 
-__all__ = ["canonical_bytes", "sha256_hex"]
+__all__ = ["canonical_bytes", "loads", "sha256_hex"]
 
 _MAX_DEPTH = 32
 
@@ -49,3 +49,19 @@ def canonical_bytes(obj: Any) -> bytes:
 def sha256_hex(obj: Any) -> str:
     """Lower-case hex SHA-256 of ``canonical_bytes(obj)`` (64 digits)."""
     return hashlib.sha256(canonical_bytes(obj)).hexdigest()
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise FairnessError(f"the key {key!r} is given twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` refusing an object that gives a key twice (FairnessError: two readers
+    could otherwise see two different records in one file); ``ValueError`` for invalid
+    JSON, ``RecursionError`` for nesting too deep, as ``json.loads``."""
+    return json.loads(text, object_pairs_hook=_unique_keys)

@@ -17,7 +17,15 @@ Kinds and bodies:
 - ``draw-commitment``: ``{"event", "algorithm": "trix-draw/1", "commitment"}`` (a tournament
   created);
 - ``draw-key``: ``{"event", "commitment", "server_seed", "entrants_hash"}`` (its draw made;
-  ``entrants_hash`` is ``sha256_hex`` of the draw record's ``entrants`` list).
+  ``entrants_hash`` is ``sha256_hex`` of the draw record's ``entrants`` list);
+- ``deal-record``: ``{"match_id", "deal_number", "record_hash"}`` (a deal ended and its
+  ``trix-deal/1`` record was written; ``record_hash`` is ``sha256_hex`` of the whole record,
+  binding its contract, plays and scores).
+
+A log admits at most one ``match-commitment`` and one ``match-receipt`` per match id (the
+receipt after its commitment, with the same commitment, algorithm and deal count), one
+``draw-commitment`` and one ``draw-key`` per event, and one ``deal-record`` per match id and
+deal number (:func:`entry_key`, :func:`admit`): "the receipt of match M" is one entry.
 
 Pure Python; the site keeps the log in ``games.models`` and serves it at
 ``/fairness/log.jsonl`` with its signed head at ``/fairness/log-head.json``.
@@ -25,13 +33,12 @@ Pure Python; the site keeps the log in ``games.models`` and serves it at
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.fairness.canonical import sha256_hex
+from games.fairness.canonical import loads, sha256_hex
 from games.fairness.errors import FairnessError
-from games.fairness.receipt import check_hex, check_receipt, check_time, receipt_hash
+from games.fairness.receipt import check_hex, check_receipt, check_time
 from games.fairness.stream import check_text
 
 __all__ = [
@@ -39,9 +46,12 @@ __all__ = [
     "HEAD_FORMAT",
     "KINDS",
     "LOG_FORMAT",
+    "admit",
     "check_entry",
     "entry_hash",
+    "entry_key",
     "find_receipt",
+    "logged",
     "log_head",
     "next_entry",
     "parse_log",
@@ -58,6 +68,7 @@ KINDS: dict[str, frozenset[str]] = {
     "match-receipt": frozenset({"receipt", "signature"}),
     "draw-commitment": frozenset({"event", "algorithm", "commitment"}),
     "draw-key": frozenset({"event", "commitment", "server_seed", "entrants_hash"}),
+    "deal-record": frozenset({"match_id", "deal_number", "record_hash"}),
 }
 """Each kind of entry and the exact fields of its body."""
 
@@ -91,6 +102,12 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
     if kind == "match-receipt":
         check_receipt(body["receipt"])
         check_hex(body["signature"], f"{where}: signature", 128)
+    elif kind == "deal-record":
+        check_text(body["match_id"], f"{where}: match_id")
+        number = body["deal_number"]
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise FairnessError(f"{where}: deal_number must be a whole number from 1")
+        check_hex(body["record_hash"], f"{where}: record_hash")
     else:
         check_hex(body["commitment"], f"{where}: commitment")
         if kind == "match-commitment":
@@ -124,12 +141,61 @@ def next_entry(
     return check_entry(entry, f"entry {entry['index']}")
 
 
+def entry_key(kind: str, body: Mapping[str, Any]) -> str:
+    """What an entry of ``kind`` is about, unique per kind in a log: the match id (match
+    entries), the event (draw entries), ``"<match id>/<deal number>"`` (a deal record)."""
+    if kind == "match-receipt":
+        return body["receipt"]["match_id"]
+    if kind == "deal-record":
+        return f"{body['match_id']}/{body['deal_number']}"
+    return body["event"] if kind.startswith("draw-") else body["match_id"]
+
+
+_NAMES = {"match-commitment": "match", "match-receipt": "match", "deal-record": "deal"}
+
+
+def admit(
+    entry: Mapping[str, Any], earlier: Callable[[str, str], Mapping[str, Any] | None]
+) -> None:
+    """Raise FairnessError unless a well-formed ``entry`` may follow the entries before it.
+    ``earlier(kind, key)`` is the entry of that kind and :func:`entry_key` before it, or
+    ``None``. One entry per kind and key; a match-receipt after its match's commitment, with
+    its commitment, algorithm and deal count."""
+    kind, body = entry["kind"], entry["body"]
+    key = entry_key(kind, body)
+    where = f"log entry {entry['index']}"
+    name = _NAMES.get(kind, "event")
+    other = earlier(kind, key)
+    if other is not None:
+        raise FairnessError(
+            f"{where}: a second {kind} of {name} {key!r} (the log holds one at entry "
+            f"{other['index']}): the log admits one"
+        )
+    if kind == "match-receipt":
+        commitment = earlier("match-commitment", key)
+        receipt = body["receipt"]
+        fields = ("match_id", "algorithm", "commitment", "deals")
+        if commitment is None or any(commitment["body"][f] != receipt[f] for f in fields):
+            raise FairnessError(
+                f"{where}: the match-receipt of match {key!r} has no match-commitment entry "
+                "before it with its commitment, algorithm and deal count"
+            )
+
+
+def logged(entries: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """``{(kind, entry_key): entry}`` of a log :func:`verify_log` accepted (one per key)."""
+    return {(e["kind"], entry_key(e["kind"], e["body"])): dict(e) for e in entries}
+
+
 def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
     """Check a whole log from index 0 and return its head hash (``GENESIS`` when empty).
 
     Raises FairnessError naming the first entry that is malformed, out of place (index not
-    0, 1, 2, ...) or whose ``prev`` is not the hash of the entry before it."""
+    0, 1, 2, ...), whose ``prev`` is not the hash of the entry before it, or that the log
+    does not admit (:func:`admit`: a second entry of its kind for its match, event or deal,
+    naming both entries; a receipt without its commitment before it)."""
     head, expected = GENESIS, 0
+    seen: dict[tuple[str, str], Mapping[str, Any]] = {}
     for entry in entries:
         where = f"log entry {expected}"
         check_entry(entry, where)
@@ -139,6 +205,11 @@ def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
             )
         if entry["prev"] != head:
             raise FairnessError(f"{where}: prev is not the hash of entry {expected - 1}")
+        admit(entry, lambda kind, key: seen.get((kind, key)))
+        kept = {"index": entry["index"]}  # a commitment's body too: its receipt is checked on it
+        if entry["kind"] == "match-commitment":
+            kept["body"] = entry["body"]
+        seen[(entry["kind"], entry_key(entry["kind"], entry["body"]))] = kept
         head, expected = entry_hash(entry), expected + 1
     return head
 
@@ -151,7 +222,9 @@ def parse_log(text: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = loads(line)
+        except FairnessError as error:
+            raise FairnessError(f"log line {number}: {error}") from None
         except (ValueError, RecursionError):
             raise FairnessError(f"log line {number}: not JSON") from None
         if not isinstance(entry, dict):
@@ -166,11 +239,13 @@ def log_head(size: int, head: str) -> dict[str, Any]:
     return {"format": HEAD_FORMAT, "size": size, "head": check_hex(head, "head")}
 
 
-def find_receipt(entries: Iterable[Mapping[str, Any]], receipt_id: str) -> dict[str, Any] | None:
-    """The ``match-receipt`` entry whose receipt hashes to ``receipt_id``, or ``None``."""
+def find_receipt(entries: Iterable[Mapping[str, Any]], match_id: str) -> dict[str, Any] | None:
+    """The ``match-receipt`` entry of match ``match_id`` (a log holds at most one), or
+    ``None``. Inclusion of a record's receipt means this entry's receipt *is* it."""
     for entry in entries:
-        if entry.get("kind") == "match-receipt" and isinstance(entry.get("body"), dict):
-            receipt = entry["body"].get("receipt")
-            if isinstance(receipt, dict) and receipt_hash(receipt) == receipt_id:
+        body = entry.get("body")
+        if entry.get("kind") == "match-receipt" and isinstance(body, dict):
+            receipt = body.get("receipt")
+            if isinstance(receipt, dict) and receipt.get("match_id") == match_id:
                 return dict(entry)
     return None

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from games.fairness.canonical import loads as strict_loads
 from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
@@ -45,6 +46,7 @@ from games.fairness.transparency import (
     HEAD_FORMAT,
     find_receipt,
     log_head,
+    logged,
     parse_log,
     verify_log,
 )
@@ -92,6 +94,9 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             check(shuffle_object[field])
         except FairnessError as error:
             problems.append(f"shuffle.{field}: {error}")
+            continue
+        if field == "server_seed" and shuffle_object[field] != shuffle_object[field].lower():
+            problems.append("shuffle.server_seed: must be 64 lower-case hex digits")
     deal_number = shuffle_object.get("deal_number")
     number_ok = isinstance(deal_number, int) and not isinstance(deal_number, bool)
     deals = shuffle_object.get("deals", MAX_LENGTH)
@@ -376,9 +381,10 @@ def verify_match(
     A record's place in the match is its deal number: a deal moved to another number fails
     the commitment (its seed hashes to the commitment in exactly that many steps).
     ``log``: the entries of a ``trix-log/1`` log whose chain the caller checked
-    (``transparency.verify_log``); the match's receipt and signature must be in a
-    ``match-receipt`` entry after the ``match-commitment`` entry of its match id, commitment
-    and deal count (and a record without a receipt is refused).
+    (``transparency.verify_log``, which admits one receipt per match, after its commitment):
+    the log's ``match-receipt`` entry of the match id must hold the records' receipt and
+    signature, and each record must hash to the ``record_hash`` of the log's ``deal-record``
+    entry of its match id and deal number (a record without a receipt is refused).
     """
     if isinstance(records, dict) or not isinstance(records, Sequence) or not records:
         return ["records: expected a non-empty list of deal records"]
@@ -421,8 +427,11 @@ def verify_match(
         if other.get("signature") != first.get("signature"):
             problems.append(f"{label}: shuffle.signature differs from {first_label}'s")
     problems.extend(_completeness(shuffles, first, partial))
-    if log is not None and isinstance(first.get("receipt"), dict):
-        problems.extend(_inclusion(first, log))
+    if log is not None:
+        index = logged(log)
+        if isinstance(first.get("receipt"), dict):
+            problems.extend(_inclusion(first, index))
+        problems.extend(_logged_records(records, index))
     return problems
 
 
@@ -482,31 +491,61 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _inclusion(first: dict[str, Any], log: Sequence[dict[str, Any]]) -> list[str]:
-    """The match's receipt in a checked log, after its commitment entry."""
+def _inclusion(first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]) -> list[str]:
+    """The match's receipt is the one receipt the checked log holds for its match id
+    (``index``: ``transparency.logged``); the log put it after its commitment."""
     receipt = first["receipt"]
     try:
         wanted = receipt_hash(receipt)
     except FairnessError:
         return []  # already a mismatch of the record
-    entry = find_receipt(log, wanted)
+    match_id = receipt["match_id"]
+    entry = index.get(("match-receipt", match_id))
     if entry is None:
-        return [f"log: no match-receipt entry holds this match's receipt ({wanted})"]
-    problems = []
+        return [f"log: no match-receipt entry of match {match_id!r} (receipt {wanted})"]
+    if receipt_hash(entry["body"]["receipt"]) != wanted:
+        return [
+            f"log: the log holds another receipt for match {match_id!r} (entry "
+            f"{entry['index']}), not the records' receipt {wanted}"
+        ]
     if entry["body"].get("signature") != first.get("signature"):
-        problems.append(
+        return [
             f"log: entry {entry['index']} holds this receipt with another signature than "
             "the records'"
-        )
-    commitment = {key: receipt[key] for key in ("match_id", "algorithm", "commitment", "deals")}
-    if not any(
-        e.get("kind") == "match-commitment" and _field_key(e.get("body")) == _field_key(commitment)
-        for e in log[: entry["index"]]
-    ):
-        problems.append(
-            f"log: no match-commitment entry of match {receipt['match_id']!r} with this "
-            f"commitment before the receipt (entry {entry['index']})"
-        )
+        ]
+    return []
+
+
+def _logged_records(
+    records: Sequence[Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> list[str]:
+    """Each record hashes to the ``record_hash`` of the log's one ``deal-record`` entry of
+    its match id and deal number (binding its contract, plays and scores)."""
+    problems = []
+    for position, record in enumerate(records):
+        shuffle_object = record.get("shuffle") if isinstance(record, dict) else None
+        if not isinstance(shuffle_object, dict):
+            continue
+        match_id, number = shuffle_object.get("match_id"), shuffle_object.get("deal_number")
+        label = _deal_label(record, position)
+        entry = index.get(("deal-record", f"{match_id}/{number}"))
+        if entry is None:
+            problems.append(
+                f"{label}: log: no deal-record entry of match {match_id!r} deal {number}: "
+                "nothing binds its contract, plays and scores"
+            )
+            continue
+        try:
+            mine = sha256_hex(record)
+        except FairnessError as error:
+            problems.append(f"{label}: record: {error}")
+            continue
+        if mine != entry["body"]["record_hash"]:
+            problems.append(
+                f"{label}: log: the record hashes to {mine}, not to the record_hash of entry "
+                f"{entry['index']} ({entry['body']['record_hash']}): its contract, plays or "
+                "scores differ from the deal logged"
+            )
     return problems
 
 
@@ -581,7 +620,9 @@ class _Unreadable(ValueError):
 
 def _parse(text: str, name: str) -> Any:
     try:
-        return json.loads(text)
+        return strict_loads(text)
+    except FairnessError as error:
+        raise _Unreadable(f"invalid JSON: {name}: {error}") from None
     except json.JSONDecodeError as error:
         raise _Unreadable(
             f"invalid JSON: {name}: line {error.lineno} column {error.colno}: {error.msg}"
@@ -650,6 +691,11 @@ def _option_values(
         try:
             key = load_public_key(text)
         except (FairnessError, ValueError) as error:
+            looks_like_a_path = "/" in public_key or os.sep in public_key or "." in public_key
+            if text == public_key and looks_like_a_path and not os.path.exists(public_key):
+                raise FairnessError(
+                    f"--public-key: {public_key}: no such file (and not a key: {error})"
+                ) from None
             raise FairnessError(f"--public-key: {error}") from None
     if commitment is not None:
         check_hex(commitment.lower(), "--commitment")
@@ -682,8 +728,8 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
     first ``size`` entries must hash to it (and, given ``key``, its signature must be valid).
     Returns the note line; raises FairnessError with the refusal line."""
     try:
-        saved = json.loads(_read_text(path))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        saved = strict_loads(_read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, FairnessError) as error:
         raise FairnessError(f"--head: cannot read {path}: {error}") from None
     if not isinstance(saved, dict) or saved.get("format") != HEAD_FORMAT:
         raise FairnessError(f"--head: not a {HEAD_FORMAT} object")
@@ -727,9 +773,13 @@ def _notes(records: list[Any], key: Any, log: Any, partial: bool) -> list[str]:
         notes.append(f"receipt signatures valid under key {key_id(key)}")
     if log is not None:
         entries, head = log
-        for receipt in {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}:
-            entry = find_receipt(entries, receipt)
-            notes.append(f"receipt {receipt[:16]}... in the log at entry {entry['index']}")
+        for receipt in {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}.values():
+            entry = find_receipt(entries, receipt["match_id"])
+            notes.append(
+                f"receipt {receipt_hash(receipt)[:16]}... in the log at entry {entry['index']}, "
+                f"the one receipt of match {receipt['match_id']!r}"
+            )
+        notes.append(f"{len(records)} record(s) each the deal-record logged for its deal")
         notes.append(
             f"log of {len(entries)} entries, head {head}: a head saved earlier must be the "
             "head of the log's first entries"
@@ -839,7 +889,8 @@ def _verify_loaded(
         record = loaded[0][1]
         problems = verify_record(record, **checks)
         if not problems and log is not None:
-            problems = _inclusion(record["shuffle"], log)
+            index = logged(log)
+            problems = _inclusion(record["shuffle"], index) + _logged_records([record], index)
         return problems, [record]
     if len(loaded) == 1 and isinstance(loaded[0][1], list):
         records = loaded[0][1]

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import shuffles, state_store
 from games.errors import NotFound
 from games.models import ActionStatus, Deal, MatchRecord, Seat, Table, TableAction, TableEvent
-from games.services import clock
+from games.services import clock, fairness_log
 
 PLAY_FIELDS = ["version", "status", "finished_at", "result", "deadline", "wake_at"]
 """The table fields a change of the match writes."""
@@ -130,7 +130,9 @@ def commit(
 
 def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:
     """Deal ``number`` ended: reveal its server seed (``seed_revealed``) and keep its
-    ``trix-deal/1`` record as a :class:`Deal` (not for a deal forfeited before it ended)."""
+    ``trix-deal/1`` record as a :class:`Deal` with its ``deal-record`` log entry, in this
+    transaction (neither for a deal forfeited before it ended: its seed is revealed, no
+    record)."""
     record.shuffle = shuffles.end_deal(record.shuffle, number)
     block = shuffles.shuffle_block(
         record.shuffle, number, receipt=table.receipt, signature=table.receipt_signature
@@ -142,6 +144,10 @@ def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:
         rec["deal_number"] = number
         deal = Deal.objects.create(table=table, number=number, contract=rec["contract"], record=rec)
         deal_id = deal.pk
+        # The record is final once written: its hash in the log binds its plays and scores.
+        fairness_log.append(
+            [fairness_log.deal_record(match_id=block["match_id"], deal_number=number, record=rec)]
+        )
     else:
         deal_id = None
     add_events(

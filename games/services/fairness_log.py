@@ -9,8 +9,15 @@ before the head is read and held until the caller commits; SQLite serialises wri
 transactions itself (the embedded default takes the write lock when a transaction starts).
 The log's unique index on ``index`` and ``hash`` refuses a fork even so.
 
+The log admits one entry per kind and subject (``transparency.admit``: one match-commitment
+and one match-receipt per match, the receipt after its commitment; one draw-commitment and
+one draw-key per event; one deal-record per deal): :func:`append` refuses another
+(``FairnessError``, nothing appended), and each entry's :class:`~games.models.LogKey`, unique
+per kind and subject, refuses it in the database too.
+
 The bodies are made here (:func:`match_commitment`, :func:`match_receipt`,
-:func:`draw_commitment`, :func:`draw_key`) from public values only: the log is public.
+:func:`draw_commitment`, :func:`draw_key`, :func:`deal_record`) from public values only: the
+log is public.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from django.utils import timezone
 
 from games.fairness import transparency
 from games.fairness.canonical import sha256_hex
-from games.models import LogEntry
+from games.models import LogEntry, LogKey
 
 LOCK_KEY = 0x7472_6978_6C6F_67  # "trixlog": pg_advisory_xact_lock's key for the log's head
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -60,21 +67,34 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
         prev = None if head is None else entry_of(head)
         now = timezone.now().replace(microsecond=0)
         logged_at = stamp(now)
-        rows = []
+        entries = []
         for kind, body in items:
-            entry = transparency.next_entry(prev=prev, kind=kind, body=body, logged_at=logged_at)
+            prev = transparency.next_entry(prev=prev, kind=kind, body=body, logged_at=logged_at)
+            entries.append((transparency.entry_key(kind, prev["body"]), prev))
+        # What the log holds already about these matches, events and deals: one query.
+        known = {
+            (row.key.kind, row.key.subject): entry_of(row)
+            for row in LogEntry.objects.filter(
+                key__subject__in={subject for subject, _ in entries}
+            ).select_related("key")
+        }
+        rows, keys = [], []
+        for subject, entry in entries:
+            transparency.admit(entry, lambda kind, key: known.get((kind, key)))
+            known[(entry["kind"], subject)] = entry
+            keys.append(LogKey(entry_id=entry["index"], kind=entry["kind"], subject=subject))
             rows.append(
                 LogEntry(
                     index=entry["index"],
                     prev=entry["prev"],
-                    kind=kind,
+                    kind=entry["kind"],
                     body=entry["body"],
                     logged_at=now,
                     hash=transparency.entry_hash(entry),
                 )
             )
-            prev = entry
         LogEntry.objects.bulk_create(rows)
+        LogKey.objects.bulk_create(keys)
     return rows
 
 
@@ -107,6 +127,15 @@ def draw_key(*, event: str, commitment: str, server_seed: str, entrants: list) -
         "entrants_hash": sha256_hex(entrants),
     }
     return ("draw-key", body)
+
+
+def deal_record(*, match_id: str, deal_number: int, record: dict[str, Any]) -> tuple:
+    """A ``deal-record`` entry (deal ``deal_number`` of match ``match_id`` ended and its
+    ``trix-deal/1`` record was written, final: never changed after): ``record_hash`` is
+    ``sha256_hex`` of the whole record (canonical JSON; ``FairnessError`` for a float),
+    binding its contract choices, plays and scores."""
+    body = {"match_id": match_id, "deal_number": deal_number, "record_hash": sha256_hex(record)}
+    return ("deal-record", body)
 
 
 def entries(after: int = -1, before: int | None = None):

@@ -71,9 +71,11 @@ def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT):
     return out, receipt, signature
 
 
-def match_log(*matches: tuple[dict, str]) -> list[dict]:
-    """A ``trix-log/1`` log: for each (receipt, signature), its match-commitment entry, a
-    tournament's draw commitment in between, then its match-receipt entry."""
+def match_log(*matches: tuple) -> list[dict]:
+    """A ``trix-log/1`` log: for each (receipt, signature) or (records, receipt, signature),
+    its match-commitment entry, a tournament's draw commitment in between, its match-receipt
+    entry, then (given the records) one deal-record entry per record, as the site logs them."""
+    from games.fairness.canonical import sha256_hex
     from games.fairness.transparency import next_entry
 
     entries: list[dict] = []
@@ -85,7 +87,8 @@ def match_log(*matches: tuple[dict, str]) -> list[dict]:
             )
         )
 
-    for number, (receipt, signature) in enumerate(matches, start=1):
+    for number, match in enumerate(matches, start=1):
+        records, (receipt, signature) = match[:-2], match[-2:]
         fields = ("match_id", "algorithm", "commitment", "deals")
         add("match-commitment", {field: receipt[field] for field in fields})
         add(
@@ -93,6 +96,10 @@ def match_log(*matches: tuple[dict, str]) -> list[dict]:
             {"event": f"tournament:{number}", "algorithm": "trix-draw/1", "commitment": "ab" * 32},
         )
         add("match-receipt", {"receipt": receipt, "signature": signature})
+        for record in records[0] if records else []:
+            number = record["shuffle"]["deal_number"]
+            body = {"match_id": receipt["match_id"], "deal_number": number}
+            add("deal-record", {**body, "record_hash": sha256_hex(record)})
     return entries
 
 

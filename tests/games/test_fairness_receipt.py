@@ -165,8 +165,8 @@ def test_log_chains_and_finds_a_receipt():
     assert entries[1]["prev"] == entry_hash(entries[0])
     assert verify_log(entries) == entry_hash(entries[2])
     assert verify_log([]) == GENESIS
-    assert find_receipt(entries, receipt_hash(a_receipt())) == entries[2]
-    assert find_receipt(entries, "00" * 32) is None
+    assert find_receipt(entries, a_receipt()["match_id"]) == entries[2]
+    assert find_receipt(entries, "m-0002") is None
     assert log_head(3, entry_hash(entries[2]))["format"] == "trix-log-head/1"
 
 

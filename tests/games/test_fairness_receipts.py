@@ -10,6 +10,7 @@ import pytest
 
 from games.engine.cli import main as trix
 from games.fairness import verify_match, verify_record
+from games.fairness.errors import FairnessError
 from games.fairness.receipt import (
     load_private_key,
     load_public_key,
@@ -17,8 +18,9 @@ from games.fairness.receipt import (
     public_key_hex,
     sign,
 )
-from games.fairness.transparency import entry_hash
+from games.fairness.transparency import entry_hash, next_entry, verify_log
 from tests.games.fairness_helpers import (
+    LOGGED_AT,
     RFC8032_TEST1_SECRET,
     forged_records,
     match_log,
@@ -31,6 +33,7 @@ SITE_PUBLIC = public_key_hex(SITE_KEY)
 SECRET = bytes(range(32)).hex()
 SEEDS = ["7f3a9c", "bot", "Zm9v", "bot"]  # seat 0 and seat 2 are people ("Seat 1", "Seat 3")
 FORGED_SEEDS = ["mallory", "bot", "Zm9v", "bot"]
+COMMIT_FIELDS = ("match_id", "algorithm", "commitment", "deals")
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +78,7 @@ def log_file(tmp_path, entries, name="log.jsonl"):
 def test_a_match_with_its_receipt_verifies_with_every_option(tmp_path, site_match):
     records, receipt, signature = site_match
     assert verify_match(records, public_key=load_public_key(SITE_PUBLIC)) == []
-    log = log_file(tmp_path, match_log((receipt, signature)))
+    log = log_file(tmp_path, match_log((records, receipt, signature)))
     code, out, err = run(
         tmp_path,
         records,
@@ -95,7 +98,7 @@ def test_a_match_with_its_receipt_verifies_with_every_option(tmp_path, site_matc
     assert lines[0] == "verified: 8 deal records"
     assert "note: receipt signatures valid under key " in lines[1]
     assert any(line.startswith("note: receipt ") and "at entry 2" in line for line in lines)
-    assert any("log of 3 entries, head " in line for line in lines)
+    assert any("log of 11 entries, head " in line for line in lines)
 
 
 def test_public_key_from_a_file_or_the_sites_public_key_json(tmp_path, site_match):
@@ -111,7 +114,7 @@ def test_public_key_from_a_file_or_the_sites_public_key_json(tmp_path, site_matc
 
 def test_a_single_record_with_its_receipt(tmp_path, site_match):
     records, receipt, signature = site_match
-    log = log_file(tmp_path, match_log((receipt, signature)))
+    log = log_file(tmp_path, match_log((records, receipt, signature)))
     code, out, err = run(tmp_path, records[3], "--public-key", SITE_PUBLIC, "--log", log)
     assert (code, err) == (0, "") and out.startswith("verified\n")
     code, out, err = run(tmp_path, records[3])
@@ -168,13 +171,13 @@ def test_a_match_the_operator_resigned_is_refused_by_the_log_and_the_players_inp
 ):
     """The operator holds the signing key and can sign a new receipt for the forged match:
     the log (written at the real start) and what the player saw and sent still refuse it."""
-    _, receipt, signature = site_match
+    records, receipt, signature = site_match
     resigned, _, _ = with_receipt(forged, SITE_KEY)
     code, out, err = run(tmp_path, resigned, "--public-key", SITE_PUBLIC)
     assert code == 0  # a valid signature: the key alone cannot tell
-    log = log_file(tmp_path, match_log((receipt, signature)))
+    log = log_file(tmp_path, match_log((records, receipt, signature)))
     code, out, err = run(tmp_path, resigned, "--log", log)
-    assert code == 1 and "log: no match-receipt entry holds this match's receipt" in err
+    assert code == 1 and "log: the log holds another receipt for match 'table-12' (entry 2)" in err
     code, out, err = run(tmp_path, resigned, "--client-seed", "0=7f3a9c")
     assert code == 1
     assert "shuffle.client_seeds.0: 'mallory' is not the client seed you sent, '7f3a9c'" in err
@@ -321,7 +324,7 @@ def _rechained(entries):
 )
 def test_log_tampering_is_refused(tmp_path, site_match, tamper, expected):
     records, receipt, signature = site_match
-    entries = tamper(match_log((receipt, signature)))
+    entries = tamper(match_log((records, receipt, signature)))
     code, out, err = run(tmp_path, records, "--log", log_file(tmp_path, entries))
     assert (code, out, err) == (1, "", expected + "\n")
 
@@ -329,10 +332,10 @@ def test_log_tampering_is_refused(tmp_path, site_match, tamper, expected):
 def test_a_rechained_log_shows_another_head(tmp_path, site_match):
     records, receipt, signature = site_match
     code, out, _ = run(
-        tmp_path, records, "--log", log_file(tmp_path, match_log((receipt, signature)))
+        tmp_path, records, "--log", log_file(tmp_path, match_log((records, receipt, signature)))
     )
     honest = [line for line in out.splitlines() if "head" in line]
-    entries = _rechained(match_log((receipt, signature)))
+    entries = _rechained(match_log((records, receipt, signature)))
     code, out, _ = run(tmp_path, records, "--log", log_file(tmp_path, entries))
     assert code == 0  # a consistent log: only a head saved earlier exposes the rewrite
     assert [line for line in out.splitlines() if "head" in line] != honest
@@ -343,12 +346,15 @@ def test_a_receipt_logged_with_another_signature_or_without_its_commitment(tmp_p
     entries = match_log((receipt, sign({"other": 1}, SITE_KEY)))
     code, _, err = run(tmp_path, records, "--log", log_file(tmp_path, entries))
     assert code == 1 and "holds this receipt with another signature" in err
-    entries = match_log((receipt, signature))
+    entries = match_log((records, receipt, signature))
     entries[0]["body"]["deals"] = 20
     for i in range(1, len(entries)):
         entries[i]["prev"] = entry_hash(entries[i - 1])
     code, _, err = run(tmp_path, records, "--log", log_file(tmp_path, entries))
-    assert code == 1 and "no match-commitment entry of match 'table-12'" in err
+    assert code == 1 and err == (
+        "--log: log entry 2: the match-receipt of match 'table-12' has no match-commitment "
+        "entry before it with its commitment, algorithm and deal count\n"
+    )
 
 
 def test_an_unreadable_log_is_one_line(tmp_path, site_match):
@@ -420,7 +426,7 @@ def _saved_head(tmp_path, entries, key=SITE_KEY):
 
 def test_a_saved_head_of_an_earlier_log_is_a_prefix_of_the_log_now(tmp_path, site_match):
     records, receipt, signature = site_match
-    entries = match_log((receipt, signature))
+    entries = match_log((records, receipt, signature))
     saved = _saved_head(tmp_path, entries[:2])  # saved when the log had two entries
     log = log_file(tmp_path, entries)
     code, out, err = run(
@@ -432,23 +438,24 @@ def test_a_saved_head_of_an_earlier_log_is_a_prefix_of_the_log_now(tmp_path, sit
 
 def test_a_saved_head_exposes_a_rewritten_or_shortened_log(tmp_path, site_match):
     records, receipt, signature = site_match
-    saved = _saved_head(tmp_path, match_log((receipt, signature)))
-    rewritten = log_file(tmp_path, _rechained(match_log((receipt, signature))))
+    saved = _saved_head(tmp_path, match_log((records, receipt, signature)))
+    rewritten = log_file(tmp_path, _rechained(match_log((records, receipt, signature))))
     code, out, err = run(tmp_path, records, "--log", rewritten, "--head", saved)
     assert code == 1 and out == "" and err.count("\n") == 1
-    assert err.startswith("--head: the log's first 3 entries hash to ")
+    assert err.startswith("--head: the log's first 11 entries hash to ")
     assert err.endswith("the log was rewritten\n")
-    shortened = log_file(tmp_path, match_log((receipt, signature))[:2])
+    shortened = log_file(tmp_path, match_log((records, receipt, signature))[:2])
     code, out, err = run(tmp_path, records, "--log", shortened, "--head", saved)
     assert code == 1
     assert (
-        err == "--head: the saved head covers 3 entries, the log has only 2: entries were removed\n"
+        err
+        == "--head: the saved head covers 11 entries, the log has only 2: entries were removed\n"
     )
 
 
 def test_a_saved_head_signed_by_another_key_and_head_without_log(tmp_path, site_match):
     records, receipt, signature = site_match
-    entries = match_log((receipt, signature))
+    entries = match_log((records, receipt, signature))
     saved = _saved_head(tmp_path, entries, key=new_private_key())
     log = log_file(tmp_path, entries)
     code, _, err = run(
@@ -457,3 +464,155 @@ def test_a_saved_head_signed_by_another_key_and_head_without_log(tmp_path, site_
     assert code == 1 and err.startswith("--head: signature: the signature does not match")
     code, _, err = run(tmp_path, records, "--head", saved)
     assert (code, err) == (2, "--head: give the log too (--log FILE)\n")
+
+
+# --- a second receipt appended for a match; plays and scores bound by the log --------------
+
+
+def _append(entries, kind, body):
+    from games.fairness.transparency import next_entry
+
+    entries.append(next_entry(prev=entries[-1], kind=kind, body=body, logged_at=LOGGED_AT))
+    return entries
+
+
+def test_a_second_receipt_appended_for_the_match_is_refused(tmp_path, forged, site_match):
+    """The reviewer's attack: an ordinary append of a second match-receipt (signed by the
+    site's key) for a forged match under the real match id; earlier entries untouched."""
+    records, receipt, signature = site_match
+    resigned, forged_receipt, forged_signature = with_receipt(forged, SITE_KEY)
+    entries = match_log((records, receipt, signature))
+    _append(entries, "match-receipt", {"receipt": forged_receipt, "signature": forged_signature})
+    with pytest.raises(FairnessError) as refused:
+        verify_log(entries)
+    assert str(refused.value) == (
+        "log entry 11: a second match-receipt of match 'table-12' (the log holds one at entry "
+        "2): the log admits one"
+    )
+    log = log_file(tmp_path, entries)
+    code, out, err = run(tmp_path, resigned, "--log", log, "--public-key", SITE_PUBLIC)
+    assert (code, out) == (1, "") and err.startswith("--log: log entry 11: a second match-receipt")
+    saved = _saved_head(tmp_path, entries[:11])
+    code, out, err = run(tmp_path, resigned, "--log", log, "--head", saved)
+    assert code == 1 and "a second match-receipt of match 'table-12'" in err
+    honest = log_file(tmp_path, entries[:11], "honest.jsonl")
+    code, out, err = run(tmp_path, records, "--log", honest, "--public-key", SITE_PUBLIC)
+    assert (code, err) == (0, "")  # the real match still verifies
+
+
+@pytest.mark.parametrize(
+    "kind, body, first",
+    [
+        ("match-commitment", lambda r: {k: r[k] for k in COMMIT_FIELDS}, 0),
+        (
+            "deal-record",
+            lambda r: {"match_id": "table-12", "deal_number": 3, "record_hash": "ee" * 32},
+            5,
+        ),
+        (
+            "draw-commitment",
+            lambda r: {
+                "event": "tournament:1",
+                "algorithm": "trix-draw/1",
+                "commitment": "ab" * 32,
+            },
+            1,
+        ),
+    ],
+)
+def test_the_log_admits_one_entry_per_kind_and_subject(site_match, kind, body, first):
+    records, receipt, signature = site_match
+    entries = _append(match_log((records, receipt, signature)), kind, body(receipt))
+    with pytest.raises(FairnessError, match=rf"log entry 11: a second {kind} .*entry {first}\)"):
+        verify_log(entries)
+
+
+def test_a_draw_key_twice_is_refused():
+    entries = []
+    for _ in range(2):
+        body = {"event": "t:1", "commitment": "ab" * 32, "server_seed": "cd" * 32}
+        entries.append(
+            next_entry(
+                prev=entries[-1] if entries else None,
+                kind="draw-key",
+                body={**body, "entrants_hash": "ef" * 32},
+                logged_at=LOGGED_AT,
+            )
+        )
+    with pytest.raises(FairnessError, match="log entry 1: a second draw-key of event 't:1'"):
+        verify_log(entries)
+
+
+def _other_plays(site_match):
+    """The reviewer's second attack: deal 1 with the real secret, seeds and hands, replayed
+    with other plays (another bot seed): other contract choices, tricks and scores."""
+    records, receipt, signature = site_match
+    replayed = played_records("complex_partner", "table-12", SECRET, SEEDS, seed=123)
+    forged = copy.deepcopy(records)
+    first = {**replayed[0], "match": 12, "deal_number": 1}
+    first["shuffle"] = forged[0]["shuffle"]
+    assert first["hands"] == forged[0]["hands"] and first != forged[0]
+    forged[0] = first
+    return forged
+
+
+def test_other_plays_over_the_same_hands_are_refused_by_the_log(tmp_path, site_match):
+    records, receipt, signature = site_match
+    forged = _other_plays(site_match)
+    assert verify_match(forged, public_key=load_public_key(SITE_PUBLIC)) == []  # unbound
+    log = log_file(tmp_path, match_log((records, receipt, signature)))
+    code, out, err = run(tmp_path, forged, "--log", log, "--public-key", SITE_PUBLIC)
+    assert (code, out) == (1, "")
+    assert err.startswith("deal 1: log: the record hashes to ")
+    assert "not to the record_hash of entry 3" in err and err.count("\n") == 1
+    code, out, err = run(tmp_path, forged[0], "--log", log)
+    assert code == 1 and "deal 1: log: the record hashes to " in err
+    code, out, err = run(tmp_path, records, "--log", log)
+    assert code == 0 and "note: 8 record(s) each the deal-record logged for its deal" in out
+    bare = log_file(tmp_path, match_log((receipt, signature)), "bare.jsonl")
+    code, out, err = run(tmp_path, records, "--log", bare)
+    assert code == 1 and "deal 1: log: no deal-record entry of match 'table-12' deal 1" in err
+
+
+# --- strict inputs of trix verify -------------------------------------------------------------
+
+
+def test_an_upper_case_server_seed_is_refused(tmp_path, records):
+    records[2]["shuffle"]["server_seed"] = records[2]["shuffle"]["server_seed"].upper()
+    code, out, err = run(tmp_path, records)
+    assert (code, out) == (1, "")
+    assert "deal 3: shuffle.server_seed: must be 64 lower-case hex digits" in err
+
+
+def test_duplicate_json_keys_are_refused(tmp_path, site_match):
+    records, receipt, signature = site_match
+    path = tmp_path / "record.json"
+    text = json.dumps(records[0])
+    path.write_text(text[:-1] + ', "owner": 0}')
+    out, err = io.StringIO(), io.StringIO()
+    assert trix(["verify", str(path)], out, err) == 1
+    assert err.getvalue() == (
+        f"invalid JSON: {path}: the key 'owner' is given twice in one object\n"
+    )
+    lines = [json.dumps(e) for e in match_log((records, receipt, signature))]
+    lines[1] = lines[1][:-1] + ', "kind": "draw-key"}'
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run(tmp_path, records, "--log", str(log))
+    assert (code, err) == (1, "--log: log line 2: the key 'kind' is given twice in one object\n")
+
+
+def test_a_public_key_file_that_does_not_exist_is_named(tmp_path, records):
+    code, out, err = run(tmp_path, records, "--public-key", "/nonexistent/key.json")
+    assert (code, out) == (2, "")
+    assert err.startswith("--public-key: /nonexistent/key.json: no such file (and not a key")
+
+
+@pytest.mark.parametrize("variant", ["trix", "complex", "complex_partner", "trix_partner"])
+def test_records_of_every_variant_hash_without_a_float(variant):
+    """The site hashes each record when its deal ends (deal-record): no float may be in it."""
+    from games.fairness.canonical import sha256_hex
+    from tests.games.fairness_helpers import simulated_records
+
+    for record in simulated_records(variant, 5):
+        assert len(sha256_hex({**record, "match": 1, "deal_number": 1})) == 64

@@ -13,8 +13,10 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from games.fairness.receipt import load_private_key, new_private_key, public_key_hex
+from games.fairness.receipt import load_private_key, new_private_key, public_key_hex, sign
+from games.fairness.transparency import entry_hash
 from tests.games.fairness_helpers import (
+    LOGGED_AT,
     RFC8032_TEST1_SECRET,
     STANDALONE,
     forged_records,
@@ -191,11 +193,11 @@ def run(tmp_path, data, *options, process=False):
 def test_a_whole_match_with_receipt_key_and_log(tmp_path, site_match):
     records, receipt, signature = site_match
     log = tmp_path / "log.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((receipt, signature))))
+    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((records, receipt, signature))))
     code, out, err = run(tmp_path, records, "--public-key", SITE_PUBLIC, "--log", log, process=True)
     assert (code, err) == (0, ""), err
     assert out.splitlines()[:2] == ["verified", "note: receipt signed by that public key"]
-    assert "in the log at entry 2; log head " in out and "at size 3" in out
+    assert "in the log at entry 2; log head " in out and "at size 11" in out
 
 
 def test_a_directory_and_a_single_record(tmp_path, site_match):
@@ -247,9 +249,9 @@ def test_the_forged_match_is_refused_given_the_saved_receipt(tmp_path, site_matc
     assert (code, err) == (1, "cannot check this record: --receipt: the records carry another\n")
     honest, _, _ = with_receipt(forged, SITE_KEY)  # the operator re-signs: the log refuses
     log = tmp_path / "log.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((receipt, signature))))
+    log.write_text("".join(json.dumps(e) + "\n" for e in match_log((records, receipt, signature))))
     code, out, err = run(tmp_path, honest, "--public-key", SITE_PUBLIC, "--log", log)
-    assert code == 1 and "this receipt and signature are not in the log" in err
+    assert code == 1 and "log: the log holds another receipt for the match (2)" in err
 
 
 @pytest.mark.parametrize(
@@ -265,7 +267,7 @@ def test_the_forged_match_is_refused_given_the_saved_receipt(tmp_path, site_matc
 )
 def test_log_tampering_is_detected(tmp_path, site_match, change, expected):
     records, receipt, signature = site_match
-    entries = match_log((receipt, signature))
+    entries = match_log((records, receipt, signature))
     change(entries)
     log = tmp_path / "log.jsonl"
     log.write_text("".join(json.dumps(e) + "\n" for e in entries))
@@ -325,6 +327,10 @@ def _set(path, value):
         (_set(["shuffle", "commitment"], KeyError), "shuffle.commitment: must be 64 lower-case"),
         (_set(["shuffle", "server_seed"], "AB" * 32), "shuffle.server_seed: must be 64 lower-case"),
         (_set(["shuffle", "extra"], 1), "shuffle: unknown field(s) ['extra']"),
+        (_set(["options"], []), "options: must be an object"),
+        (_set(["owner"], 3.0), "owner: must be a seat 0..3"),
+        (_set(["owner"], True), "owner: must be a seat 0..3"),
+        (_set(["doubles"], None), "doubles: must be an object keyed by seat"),
         (_set(["shuffle", "signature"], KeyError), "shuffle.signature: must be 128 lower-case hex"),
         (
             _set(["shuffle", "receipt", "deals"], 8.0),
@@ -387,3 +393,90 @@ def test_a_saved_receipt_alone_or_with_its_signature(tmp_path, site_match):
     path.write_text(json.dumps({"receipt": receipt, "signature": "00" * 64}))
     code, _, err = run(tmp_path, records, "--receipt", path)
     assert (code, err) == (1, "cannot check this record: --receipt: another signature\n")
+
+
+def _log_file(tmp_path, entries, name="log.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    return path
+
+
+def test_a_second_receipt_appended_for_the_match_is_refused(tmp_path, site_match):
+    """The reviewer's attack: a second match-receipt, signed by the site's key, for a forged
+    match under the real match id, appended after the real entries (all left untouched)."""
+    from games.fairness.transparency import next_entry
+
+    records, receipt, signature = site_match
+    forged = forged_records(records, ["mallory", "bot", "x", "bot"])
+    resigned, forged_receipt, forged_signature = with_receipt(forged, SITE_KEY)
+    entries = match_log((records, receipt, signature))
+    body = {"receipt": forged_receipt, "signature": forged_signature}
+    entries.append(
+        next_entry(prev=entries[-1], kind="match-receipt", body=body, logged_at=LOGGED_AT)
+    )
+    log = _log_file(tmp_path, entries)
+    code, out, err = run(tmp_path, resigned, "--public-key", SITE_PUBLIC, "--log", log)
+    assert (code, out) == (1, "")
+    assert err == (
+        "cannot check this record: log entry 11: a second match-receipt of 'table-12' "
+        "(and entry 2)\n"
+    )
+    honest = _log_file(tmp_path, entries[:11], "honest.jsonl")
+    code, out, err = run(tmp_path, resigned, "--public-key", SITE_PUBLIC, "--log", honest)
+    assert (code, out) == (1, "")
+    assert err == "cannot check this record: log: the log holds another receipt for the match (2)\n"
+    code, out, err = run(tmp_path, records, "--public-key", SITE_PUBLIC, "--log", honest)
+    assert (code, err) == (0, ""), err
+
+
+def test_other_plays_over_the_same_hands_are_refused_by_the_log(tmp_path, site_match):
+    """The reviewer's second attack: the real secret and seeds, the same hands, other plays
+    and scores; the log's deal-record entries bind every record."""
+    records, receipt, signature = site_match
+    replayed = played_records(
+        "complex_partner", "table-12", "22" * 32, ["7f3a9c", "bot", "x", "bot"], seed=123
+    )
+    other = copy.deepcopy(records)
+    other[0] = {**replayed[0], "shuffle": other[0]["shuffle"]}
+    assert other[0]["hands"] == records[0]["hands"] and other[0] != records[0]
+    log = _log_file(tmp_path, match_log((records, receipt, signature)))
+    code, out, err = run(tmp_path, other, "--public-key", SITE_PUBLIC)
+    assert code == 0  # the cards alone cannot tell
+    code, out, err = run(tmp_path, other, "--public-key", SITE_PUBLIC, "--log", log)
+    assert (code, out) == (1, "deal 1: log: not the record logged for this deal (plays, scores)\n")
+
+
+def test_a_saved_head(tmp_path, site_match):
+    records, receipt, signature = site_match
+    entries = match_log((records, receipt, signature))
+    log = _log_file(tmp_path, entries)
+    head = {"format": "trix-log-head/1", "size": 3, "head": entry_hash(entries[2])}
+    saved = tmp_path / "head.json"
+    saved.write_text(json.dumps({**head, "signature": sign(head, SITE_KEY)}))
+    code, out, err = run(
+        tmp_path, records, "--log", log, "--head", saved, "--public-key", SITE_PUBLIC
+    )
+    assert (code, err) == (0, ""), err
+    assert "note: the saved head (size 3) is the head of the log's first 3 entries" in out
+    saved.write_text(json.dumps({**head, "signature": sign(head, new_private_key())}))
+    code, out, err = run(
+        tmp_path, records, "--log", log, "--head", saved, "--public-key", SITE_PUBLIC
+    )
+    assert (code, err) == (1, "cannot check this record: --head: signature: not valid\n")
+    saved.write_text(json.dumps({**head, "head": "ab" * 32}))
+    code, out, err = run(tmp_path, records, "--log", log, "--head", saved)
+    assert (code, err) == (
+        1,
+        "cannot check this record: --head: the log's first 3 entries hash to another head\n",
+    )
+    saved.write_text(json.dumps({**head, "size": 12}))
+    code, out, err = run(tmp_path, records, "--log", log, "--head", saved)
+    assert err == "cannot check this record: --head: more entries than the log has\n"
+    code, out, err = run(tmp_path, records, "--head", saved)
+    assert err == "cannot check this record: --head: give the log too (--log FILE)\n"
+
+
+def test_duplicate_keys_are_refused(tmp_path, records):
+    text = json.dumps(records[0])
+    code, out, err = run(tmp_path, text[:-1] + ', "owner": 0}')
+    assert code == 1 and err.startswith("cannot check this record: JSON: a key given twice")

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from games import services, signing
 from games.fairness import receipt as receipts
 from games.fairness import transparency
-from games.fairness.canonical import canonical_bytes
+from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
 from games.models import AppendOnlyError, Deal, LogEntry, Table
 from games.services import fairness_log
@@ -52,7 +52,7 @@ def _play_out(table_id: int) -> Table:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
-    django_user_model, tasks_applied_here
+    django_user_model, tasks_applied_here, tmp_path
 ):
     alice = django_user_model.objects.create_user(username="alice", password="pw")
     table = services.create_table(user=alice, variant="complex", options=TIMERS)
@@ -94,7 +94,7 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     entries = _log()
     assert [e["kind"] for e in entries] == ["match-commitment", "match-receipt"]
     assert entries[1]["body"] == {"receipt": receipt, "signature": signature}
-    assert transparency.find_receipt(entries, receipts.receipt_hash(receipt)) == entries[1]
+    assert transparency.find_receipt(entries, receipt["match_id"]) == entries[1]
 
     services.leave(user=alice, table_id=table.pk)  # a bot plays her seat (a free table)
     table = _play_out(table.pk)
@@ -112,8 +112,48 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     forged = {**receipt, "client_seeds": {**receipt["client_seeds"], "0": "chosen-later"}}
     with pytest.raises(FairnessError, match="signature does not match"):
         receipts.check_signature(forged, signature, key)
-    assert transparency.find_receipt(_log(), receipts.receipt_hash(forged)) is None
-    _check_head(_log())
+    entries = _log()
+    assert transparency.find_receipt(entries, receipt["match_id"])["body"]["receipt"] == receipt
+    # Each ended deal's record logged, in order, by the hash of the record served.
+    assert [e["kind"] for e in entries] == ["match-commitment", "match-receipt"] + [
+        "deal-record"
+    ] * 8
+    for entry, record in zip(entries[2:], records, strict=True):
+        assert entry["body"] == {
+            "match_id": f"table-{table.pk}",
+            "deal_number": record["deal_number"],
+            "record_hash": sha256_hex(record),
+        }
+    _check_head(entries)
+    _trix_verify_with_the_log(tmp_path, records, entries)
+    # The reviewer's attack on the site: a second receipt for the match is not appended.
+    resigned = signing.sign(forged)
+    with pytest.raises(FairnessError, match="a second match-receipt of match 'table-"):
+        fairness_log.append([fairness_log.match_receipt(receipt=forged, signature=resigned)])
+    with pytest.raises(FairnessError, match="a second deal-record of deal 'table-"):
+        fairness_log.append(
+            [fairness_log.deal_record(match_id=receipt["match_id"], deal_number=3, record={})]
+        )
+    assert _log() == entries
+
+
+def _trix_verify_with_the_log(tmp_path, records, entries) -> None:
+    """`trix verify` of the served records with the served log, head and public key."""
+    from games.engine.cli import main as trix
+
+    (tmp_path / "records.json").write_text(json.dumps(records))
+    (tmp_path / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    (tmp_path / "head.json").write_text(
+        json.dumps(APIClient().get("/fairness/log-head.json").json())
+    )
+    (tmp_path / "key.json").write_text(
+        json.dumps(APIClient().get("/fairness/public-key.json").json())
+    )
+    out, err = StringIO(), StringIO()
+    argv = ["verify", str(tmp_path / "records.json"), "--log", str(tmp_path / "log.jsonl")]
+    argv += ["--head", str(tmp_path / "head.json"), "--public-key", str(tmp_path / "key.json")]
+    assert trix(argv, out, err) == 0, err.getvalue()
+    assert "note: 8 record(s) each the deal-record logged for its deal" in out.getvalue()
 
 
 def _check_head(entries: list[dict]) -> None:
@@ -255,3 +295,47 @@ def test_the_log_is_append_only_and_its_check_finds_a_broken_chain(django_user_m
     assert "log entry 3: prev is not the hash of entry 2" in out.getvalue()
     with pytest.raises(FairnessError, match="log entry 3"):
         transparency.verify_log(_log())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_receipt_written_past_the_service_is_refused(django_user_model):
+    """An entry the log does not admit, written past ``append`` (the key table refuses it;
+    written without its key, ``fairness_log_check`` names both entries)."""
+    from django.db import IntegrityError, transaction
+
+    from games.models import LogKey
+
+    user = django_user_model.objects.create_user(username="u")
+    services.create_table(user=user, variant="complex")
+    (first,) = _log()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LogKey.objects.create(
+            entry=LogEntry.objects.create(
+                index=1,
+                prev=transparency.entry_hash(first),
+                kind=first["kind"],
+                body=first["body"],
+                logged_at=LogEntry.objects.get(index=0).logged_at,
+                hash="ab" * 32,
+            ),
+            kind=first["kind"],
+            subject=first["body"]["match_id"],
+        )
+    again = transparency.next_entry(
+        prev=first, kind=first["kind"], body=first["body"], logged_at=first["logged_at"]
+    )
+    LogEntry.objects.create(
+        index=1,
+        prev=again["prev"],
+        kind=again["kind"],
+        body=again["body"],
+        logged_at=LogEntry.objects.get(index=0).logged_at,
+        hash=transparency.entry_hash(again),
+    )
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("fairness_log_check", stdout=out)
+    assert (
+        f"log entry 1: a second match-commitment of match {first['body']['match_id']!r} "
+        "(the log holds one at entry 0)" in out.getvalue()
+    )
