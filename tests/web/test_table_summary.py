@@ -450,6 +450,14 @@ def test_the_away_mark_and_the_notice_to_the_returning_player(table_id, player, 
     page.set_viewport_size({"width": PHONE, "height": 844})
     page.locator("[data-testid=away-2]").scroll_into_view_if_needed()
     shot(page, artifacts, "table-away-phone")
+    # "I'm back" tells the server at once (POST .../back/), without waiting for a move.
+    page.route(
+        f"**/api/tables/{table_id}/back/",
+        lambda route: route.fulfill(status=200, content_type="application/json", body="{}"),
+    )
+    with page.expect_request(f"**/api/tables/{table_id}/back/") as sent:
+        page.click("[data-testid=come-back]")
+    assert sent.value.method == "POST"
     back = answer(table_id, state, 0, version=6)
     back["table"]["seats"][2]["away"] = True
     server.answer = back

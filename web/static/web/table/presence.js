@@ -5,7 +5,7 @@
    (no build step): main.js starts it. */
 
 import { gettext as _ } from "../i18n.js";
-import { $, el, root, st } from "./state.js";
+import { $, T, el, notice, root, st } from "./state.js";
 
 let wasAway = false;
 
@@ -30,7 +30,21 @@ export function renderAway() {
   const mine = me !== null && me !== undefined && Boolean(t.seats[me] && t.seats[me].away);
   const line = $("#away-notice");
   if (mine) {
-    line.textContent = _("You missed two turns in a row, so you are marked away: your turns are played at once with the default move. Make your next move yourself to come back.");
+    if (!line.querySelector("[data-testid=come-back]")) {
+      // POST /api/tables/{id}/back/ (games.services.presence.come_back): the mark goes at once.
+      const back = el("button", { type: "button", class: "primary", "data-testid": "come-back",
+        text: _("I'm back") });
+      back.addEventListener("click", async () => {
+        back.disabled = true;
+        try {
+          await T.api("POST", "/api/tables/" + t.id + "/back/", {});
+        } catch (err) {
+          back.disabled = false;
+          notice(err.message);
+        }
+      });
+      line.replaceChildren(_("You missed two turns in a row, so you are marked away: your turns are played at once with the default move. Make your next move yourself, or press the button, to come back.") + " ", back);
+    }
     line.className = "notice error away-notice";
     line.hidden = false;
   } else if (wasAway) {
