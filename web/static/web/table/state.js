@@ -48,10 +48,16 @@ export function seatName(seat) {
   return s.name;
 }
 
+/* A bot's kind as its badge shows it ("rules", "random"; translated; another kind as it is). */
+function botKind(kind) {
+  const text = kind ? t("bot_" + kind) : "";
+  return !kind ? "bot" : text === "bot_" + kind ? kind : text;
+}
+
 export function nameEl(seat, extra) {
   const s = st.table && st.table.seats[seat];
   return el("span", { class: "name", dir: "auto", text: seatName(seat) },
-    s && s.kind === "bot" ? el("span", { class: "badge", text: s.bot || "bot" }) : null, extra || null);
+    s && s.kind === "bot" ? el("span", { class: "badge", text: botKind(s.bot) }) : null, extra || null);
 }
 
 /* Where a seat sits on the felt, seen from the viewer's seat (a spectator sees from seat 0):
