@@ -45,9 +45,14 @@ def has_visible_character(name: str) -> bool:
     )
 
 
+#: Extended Arabic-Indic digits (Persian, Urdu: U+06F0..U+06F9) read as the Arabic-Indic
+#: ones (U+0660..U+0669): ۲ and ٢ are drawn alike, so ``ليلى۲`` may not pass for ``ليلى٢``.
+_EXTENDED_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "٠١٢٣٤٥٦٧٨٩")
+
+
 def name_key(name: str) -> str:
     """The confusable key of a display name or username (see the module docstring)."""
-    return skeleton_key(name, digit_policy="tr39").replace("i", "l")
+    return skeleton_key(name.translate(_EXTENDED_DIGITS), digit_policy="tr39").replace("i", "l")
 
 
 #: The words a bot's seat is shown by: ``Bot N`` (the lobby, ``web/static/web/lobby.js``,

@@ -192,3 +192,16 @@ def test_the_profile_form_refuses_a_bots_name_with_a_message(client):
     assert response.status_code == 200
     assert "bots" in response.content.decode()
     assert display_name(User.objects.get(pk=bob.pk)) == "Bob"
+
+
+def test_persian_digits_pass_for_arabic_indic_ones(django_user_model):
+    """``ليلى۲`` (Extended Arabic-Indic two, U+06F2) is drawn as ``ليلى٢`` (U+0662): refused
+    (found by a reviewer: the two keys differed)."""
+    from django.core.exceptions import ValidationError
+
+    from accounts.services import check_display_name_free, set_display_name
+
+    layla = django_user_model.objects.create_user("layla")
+    set_display_name(user=layla, name="ليلى٢")
+    with pytest.raises(ValidationError, match="looks like another player"):
+        check_display_name_free("ليلى۲")

@@ -42,11 +42,20 @@ def test_a_deal_in_arabic_on_a_phone(live_server, client, new_page, worker, arti
         page.locator(f"[data-testid=bot-{seat}]").wait_for(state="hidden")
 
     taps = 0
+    full_hand_checked = False
     done = page.locator("[data-testid=deal-check-1]")
     for _ in range(600):  # at most ~2 minutes
         if done.count():
             break
         card = page.locator("#hand .card.playable").first
+        if card.count() and not full_hand_checked and page.locator("#hand .card").count() == 13:
+            # The whole hand of 13 cards on the first screen (the header keeps to one line).
+            bottom = page.evaluate(
+                "Math.max(...Array.from(document.querySelectorAll('#hand .card'))"
+                ".map((c) => c.getBoundingClientRect().bottom))"
+            )
+            assert bottom <= PHONE["height"], f"the hand ends at {bottom}px"
+            full_hand_checked = True
         if card.count():
             code = card.get_attribute("data-card")
             try:
@@ -63,6 +72,7 @@ def test_a_deal_in_arabic_on_a_phone(live_server, client, new_page, worker, arti
                 page.screenshot(path=str(artifacts / "arabic-deal-playing-phone.png"))
         page.wait_for_timeout(200)
     assert taps >= 3, "the player could tap their cards"
+    assert full_hand_checked
     page.wait_for_selector("[data-testid=deal-check-1].verified", timeout=60_000)
     summary = page.locator("#deal-summary")
     summary.wait_for()

@@ -196,10 +196,16 @@
   }
 
   /* "20" / "20.5" / "20,50" -> minor units (2000 / 2050 / 2050 with 2 decimals); null when
-     it is not a whole or decimal amount with at most the currency's decimals. */
+     it is not a whole or decimal amount with at most the currency's decimals. Arabic-Indic
+     (٢٠٫٥) and Extended Arabic-Indic (۲۰٫۵) digits and the Arabic decimal separator read as
+     ASCII, as the wallet's form does (wallet/forms.py). */
+  const ARABIC_DIGITS = { "٫": "." };
+  "٠١٢٣٤٥٦٧٨٩".split("").forEach((d, i) => (ARABIC_DIGITS[d] = String(i)));
+  "۰۱۲۳۴۵۶۷۸۹".split("").forEach((d, i) => (ARABIC_DIGITS[d] = String(i)));
   function parseMoney(text) {
     const { decimals } = currency();
-    const m = String(text).trim().match(/^(\d+)(?:[.,](\d*))?$/);
+    const ascii = String(text).trim().replace(/[٠-٩۰-۹٫]/g, (c) => ARABIC_DIGITS[c]);
+    const m = ascii.match(/^(\d+)(?:[.,](\d*))?$/);
     if (!m) return null;
     const frac = (m[2] || "").padEnd(decimals, "0");
     if (frac.length > decimals) return null;

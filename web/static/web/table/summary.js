@@ -49,12 +49,13 @@ export function noteSummary() {
       st.summaryAt = Date.now();
     }
     st.summary = v.deal_summary;
-  } else if (st.summary && v && v.contract && v.deal_number > st.summary.deal_number) {
-    const left = st.summaryAt + SUMMARY_MIN_MS - Date.now();
-    // Gone at once when the seat must act in the next deal: the hand comes first.
+  } else if (st.summary && v && v.deal_number > st.summary.deal_number) {
+    // Gone at once when the seat must act in the next deal, choosing its contract included:
+    // the controls and the hand come first (on a phone the summary would push them down).
     const mine = st.mySeat !== null && st.mySeat !== undefined && (v.to_act || []).includes(st.mySeat);
-    if (left <= 0 || mine) st.summary = null;
-    else if (!later) later = setTimeout(() => { later = null; renderDealSummary(); }, left + 50);
+    const left = st.summaryAt + SUMMARY_MIN_MS - Date.now();
+    if (mine || (v.contract && left <= 0)) st.summary = null;
+    else if (v.contract && !later) later = setTimeout(() => { later = null; renderDealSummary(); }, left + 50);
   }
 }
 
