@@ -7,6 +7,7 @@
    lobby". An ES module of the table page (no build step): main.js starts it. */
 
 import { gettext as _, formatNumber, interpolate } from "../i18n.js";
+import { num } from "./texts.js";
 import { $, T, cfg, el, nameEl, root, seatName, st } from "./state.js";
 
 const money = (amount) => T.formatMoney(amount);
@@ -67,7 +68,7 @@ function scoresList(r) {
       const place = r.draw ? _("Draw") : key === r.winner ? _("1st") : _("2nd");
       ul.append(el("li", { class: a === st.mySeat || b === st.mySeat ? "me" : "" },
         el("span", { class: "place", text: place + " " }), label + " (", nameEl(a), " + ", nameEl(b), "): ",
-        el("strong", { class: "num", text: formatNumber(r.teams[key]) })));
+        el("strong", { class: "num", text: num(r.teams[key]) })));
     }
     out.push(ul);
   } else {
@@ -76,7 +77,7 @@ function scoresList(r) {
     for (const s of ranking) {
       ol.append(el("li", { class: s === st.mySeat ? "me" : "" },
         el("span", { class: "place", text: ordinal(r.placements[String(s)]) + " " }),
-        nameEl(s), el("span", { class: "num", text: " " + formatNumber(r.scores[String(s)]) })));
+        nameEl(s), el("span", { class: "num", text: " " + num(r.scores[String(s)]) })));
     }
     out.push(ol);
   }
