@@ -6,7 +6,6 @@ No function here writes. Views call these; workers never do.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -343,10 +342,9 @@ def match_verification(table_id: int) -> dict[str, Any]:
     """The public check of a table's match so far: the commitment, the client seeds, the
     seeds revealed so far and every finished deal's check (``match_verification`` of
     ``games.fairness.verify``), plus ``table_id``, ``receipt`` and ``receipt_signature``
-    (``None`` before the match started), ``receipt_rows`` (``[(field, text)]``),
-    ``unrecorded`` (``[{"deal_number", "server_seed"}]``: seeds revealed without a record, a
-    deal ended by a forfeit) and ``partial`` (fewer
-    records than the match's deals: ``trix verify`` needs ``--partial``). Raises
+    (``None`` before the match started), ``unrecorded`` (``[{"deal_number", "server_seed"}]``:
+    seeds revealed without a record, a deal ended by a forfeit) and ``partial`` (fewer records
+    than the match's deals: ``trix verify`` needs ``--partial``). Raises
     :class:`NotFound`."""
     from games import shuffles
     from games.models import MatchRecord
@@ -360,10 +358,6 @@ def match_verification(table_id: int) -> dict[str, Any]:
     table = Table.objects.only("receipt", "receipt_signature").get(pk=table_id)
     payload["receipt"] = table.receipt
     payload["receipt_signature"] = table.receipt_signature or None
-    payload["receipt_rows"] = [  # for a page: each field, objects as compact JSON
-        (field, value if isinstance(value, str | int) else json.dumps(value, sort_keys=True))
-        for field, value in (table.receipt or {}).items()
-    ]
     # A deal a forfeit ended before it was played out: its seed is revealed (the cards it
     # dealt can be checked), but it has no record (no plays, nothing to replay or log).
     recorded = {row.number for row in rows}

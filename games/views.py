@@ -3,6 +3,8 @@ the site's public key and the transparency log (issue 12, under ``/fairness/``).
 
 from __future__ import annotations
 
+import json
+
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
@@ -36,7 +38,13 @@ def verify_match(request, table_id: int):
         check = selectors.match_verification(table_id)
     except NotFound as exc:
         raise Http404(str(exc)) from None
-    return render(request, "games/verify_match.html", {"check": check})
+    receipt_rows = [  # each field of the receipt, objects as compact JSON
+        (field, value if isinstance(value, str | int) else json.dumps(value, sort_keys=True))
+        for field, value in (check["receipt"] or {}).items()
+    ]
+    return render(
+        request, "games/verify_match.html", {"check": check, "receipt_rows": receipt_rows}
+    )
 
 
 @require_GET

@@ -504,6 +504,9 @@ TRIX_DEAL_PAUSE = float(os.environ.get("TRIX_DEAL_PAUSE", "2.0"))  # seconds bet
 TRIX_FORCED_DELAY = float(os.environ.get("TRIX_FORCED_DELAY", "0.8"))  # auto_play_forced
 # Seconds an away seat's turn waits before its default action (games/services/presence.py).
 TRIX_AWAY_DELAY = float(os.environ.get("TRIX_AWAY_DELAY", "1.0"))
+# Timeouts in a row that mark a human seat away (issue 14: "missed two turns in a row");
+# 0 never marks anyone away.
+TRIX_AWAY_AFTER = int(os.environ.get("TRIX_AWAY_AFTER", "2"))
 TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shrink timers
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this

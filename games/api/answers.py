@@ -255,12 +255,27 @@ class MatchShuffleSerializer(serializers.Serializer):
     )
 
 
+class UnrecordedDealSerializer(serializers.Serializer):
+    deal_number = serializers.IntegerField()
+    server_seed = serializers.CharField(help_text="hex")
+
+
 class MatchVerificationSerializer(serializers.Serializer):
     table_id = serializers.IntegerField()
     match = MatchShuffleSerializer(allow_null=True)
     deals = MatchDealCheckSerializer(many=True, help_text="every ended deal, in order")
     verified = serializers.BooleanField()
     mismatches = serializers.ListField(child=serializers.CharField())
+    receipt = serializers.JSONField(
+        allow_null=True, help_text="the signed match-start receipt (trix-receipt/1); null before"
+    )
+    receipt_signature = serializers.CharField(allow_null=True, help_text="Ed25519, 128 hex")
+    unrecorded = UnrecordedDealSerializer(
+        many=True, help_text="seeds revealed without a record (a deal ended by a forfeit)"
+    )
+    partial = serializers.BooleanField(
+        help_text="fewer records than deals: `trix verify` needs --partial"
+    )
 
 
 class DealRecordSerializer(serializers.Serializer):

@@ -3,9 +3,9 @@ default action at once while it is (issue 14).
 
 The rule, from public facts only: a seat's turn that timed out at its deadline
 (:func:`games.services.clock.turn`, a public ``timeout`` event) is a missed turn, whatever the
-phase; :data:`AWAY_AFTER` of them in a row mark the seat away (``Table.away``, a public
-``seat_away`` event, one table version). While a seat is away and it is its turn, the table's
-deadline is ``TRIX_AWAY_DELAY`` seconds away instead of the phase timer
+phase; ``settings.TRIX_AWAY_AFTER`` of them in a row (2) mark the seat away (``Table.away``,
+a public ``seat_away`` event, one table version). While a seat is away and it is its turn, the
+table's deadline is ``TRIX_AWAY_DELAY`` seconds away instead of the phase timer
 (:func:`games.services.clock.schedule`), so the seat plays, at that fixed time, exactly what a
 timeout plays (the engine's default action): nothing about its hand shows that a timeout would
 not show. The first action the seat's player sends themselves and the worker applies (or
@@ -21,14 +21,12 @@ table's row locked by the caller and writes the two fields only when they change
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.errors import BadRequest, NotAllowed
 from games.models import Table, TableStatus
-
-AWAY_AFTER = 2
-"""Timeouts in a row that mark a seat away (issue 14: "missed two turns in a row")."""
 
 SEAT_AWAY = "seat_away"
 SEAT_BACK = "seat_back"
@@ -62,8 +60,10 @@ def timed_out(table: Table, seat: int) -> list[dict]:
     table.missed = missed
     fields = ["missed"]
     events: list[dict] = []
+    after = settings.TRIX_AWAY_AFTER  # timeouts in a row that mark a seat away (2; 0: never)
     if (
-        missed[seat] >= AWAY_AFTER
+        after
+        and missed[seat] >= after
         and seat not in (table.away or [])
         and (table.seat_kinds or [None] * 4)[seat] == "human"
     ):

@@ -97,3 +97,12 @@ def play_seat(
         f"{t.status} wake_at {t.wake_at} deadline {t.deadline}; last_sent {last_sent}; "
         f"to_act {view and view['to_act']} phase {view and view['phase']}; pending {pending})"
     )
+
+
+def forget_log_keys() -> None:
+    """For a test that makes the same match id twice on purpose (to replay one match): the
+    transparency log admits one commitment and one receipt per match id (games.models.LogKey),
+    so the keys of the earlier tables are forgotten first. Never done outside tests."""
+    from games.models import LogKey
+
+    LogKey.objects.all().delete()

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import services, sql
 from games.models import MatchRecord, Table, TableAction, TableEvent
 from games.services import fast_turn
+from tests.games.helpers import forget_log_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,6 +26,7 @@ def new_table(tasks_applied_here, make_user):
     user = make_user("owner")
 
     def make() -> Table:
+        forget_log_keys()  # the same match id each time, on purpose
         t = services.create_table(
             user=user,
             variant="complex_partner",

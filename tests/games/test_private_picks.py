@@ -29,12 +29,22 @@ from games import selectors, services, sql, state_store
 from games.engine.cards import codes_of
 from games.engine.match import forced_action, legal_actions
 from games.models import Table, TableAction, TableEvent
+from tests.games.helpers import forget_log_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+# The frozen clock's start: in the future, so that the session worker's beat (real time),
+# which re-sends overdue wake-ups, never finds these tables' deadlines overdue and plays them.
+START = datetime(2030, 1, 1, 9, 0, tzinfo=UTC)
 TIMERS = {"choose_timer": 20, "double_timer": 10, "play_timer": 15}
 STEP = timedelta(milliseconds=100)
+
+
+@pytest.fixture(autouse=True)
+def nobody_away(settings):
+    """The runs here time seats out on purpose, turn after turn: no seat is marked away (which
+    would shorten its deadlines; presence has its own tests, test_presence.py)."""
+    settings.TRIX_AWAY_AFTER = 0
 
 
 @pytest.fixture
@@ -44,6 +54,7 @@ def players(tasks_applied_here, make_user):
 
 def start_table(players, variant: str = "trix", **options) -> Table:
     """Four humans seated at a new casual table with a fixed shuffle; dealt."""
+    forget_log_keys()  # the same match id in both runs of a match, on purpose
     table = services.create_table(
         user=players[0],
         variant=variant,

@@ -20,7 +20,7 @@ User = get_user_model()
 
 def _header_balance(client) -> str:
     html = client.get("/rules/").content.decode()
-    return re.search(r'data-testid="nav-balance">([^<]*)<', html).group(1)
+    return re.search(r'data-testid="nav-balance-amount">([^<]*)<', html).group(1)
 
 
 def _in_play_text(user) -> str:
