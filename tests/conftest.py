@@ -22,6 +22,18 @@ def django_db_setup(django_db_setup):
     live.stop()
 
 
+@pytest.fixture(autouse=True)
+def english_unless_asked():
+    """Every test starts in the site's default language (English): a request in Arabic made
+    with the test client activates Arabic in this thread (LocaleMiddleware) and would leak
+    into the next test's messages."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def worker_queue() -> str:
     from tests.worker import new_queue

@@ -44,6 +44,8 @@ def test_no_setting_is_read_with_a_hidden_default():
 def _debug_with(env: dict[str, str]) -> str:
     """``settings.DEBUG`` of the site's settings in a fresh interpreter with ``env``."""
     base = {k: v for k, v in os.environ.items() if k != "DJANGO_DEBUG"}
+    # The two keys the site refuses to start without when DEBUG is off (public test values).
+    base.update(TRIX_SEED_KEY="5e" * 32, TRIX_SIGNING_KEY="51" * 32)
     base.update(DJANGO_SETTINGS_MODULE="trix_site.settings", **env)
     done = subprocess.run(
         [sys.executable, "-c", "from django.conf import settings; print(settings.DEBUG)"],
@@ -109,6 +111,8 @@ def _site(env: dict[str, str], *args: str, code: str | None = None):
     in a fresh interpreter whose environment is this process's less every ``DJANGO_*`` and
     ``TRIX_*`` variable, plus ``env``."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "TRIX_"))}
+    # The two keys the site refuses to start without when DEBUG is off (public test values).
+    base.update(TRIX_SEED_KEY="5e" * 32, TRIX_SIGNING_KEY="51" * 32)
     base.update(DJANGO_SETTINGS_MODULE="trix_site.settings", **env)
     command = [sys.executable, "-c", code] if code else [sys.executable, "manage.py", *args]
     return subprocess.run(command, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
