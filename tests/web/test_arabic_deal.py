@@ -67,6 +67,7 @@ def test_a_deal_in_arabic_on_a_phone(live_server, client, new_page, worker, arti
             if trick.count() or hand_left(page, code):
                 taps += 1
             if taps == 3:
+                page.wait_for_timeout(900)  # the moves' animations are over
                 assert page.evaluate(OVERLAPS_JS) == [], "text over text mid-deal"
                 assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
                 page.screenshot(path=str(artifacts / "arabic-deal-playing-phone.png"))

@@ -46,10 +46,12 @@ def test_sitting_and_leaving_in_the_lobby_update_the_header(new_page, live_serve
     log_in(page, live_server.url, client, sam)
     page.goto("/")
     _header_shows(page, 10_00)
-    page.click(f"[data-testid=sit-{table.pk}-0]")
+    page.click(f"[data-testid=sit-{table.pk}-0]")  # the lobby's Sit opens the table page
+    page.wait_for_url(f"**/tables/{table.pk}/#seat-0")
+    page.click("[data-testid=sit-0]")
     _header_shows(page, 5_00)
     assert wallet_balance(sam) == 5_00
-    page.click(f"[data-testid=leave-{table.pk}]")
+    page.click("[data-testid=leave]")
     _header_shows(page, 10_00)
 
 
@@ -93,8 +95,10 @@ def test_the_short_wallet_message_links_to_the_wallet_page(new_page, live_server
     page = new_page()
     log_in(page, live_server.url, client, poor)
     page.goto("/")
-    page.click(f"[data-testid=sit-{table.pk}-0]")
-    notice = page.locator(f"[data-testid=table-{table.pk}] .notice")
+    page.click(f"[data-testid=sit-{table.pk}-0]")  # the lobby's Sit opens the table page
+    page.wait_for_url(f"**/tables/{table.pk}/#seat-0")
+    page.click("[data-testid=sit-0]")
+    notice = page.locator("#notice")
     notice.wait_for()
     assert "Add money on your wallet page" in notice.inner_text()
     link = notice.locator("a")

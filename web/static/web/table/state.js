@@ -75,7 +75,7 @@ export function partnership() {
 
 export function notice(text, kind) {
   const box = $("#notice");
-  box.textContent = text || "";
+  box.replaceChildren(...T.messageNodes(text || "")); // "/wallet/" in a message as a link
   box.className = "notice" + (text ? " " + (kind || "error") : "");
   box.hidden = !text;
 }
