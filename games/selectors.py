@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.selectors import display_name
 from games import live, sql, state_store
@@ -392,3 +393,22 @@ def match_commitment(table_id: int) -> dict[str, Any]:
         raise NotFound(f"no table {table_id}") from None
     public = shuffles.public(private)
     return {key: public[key] for key in ("algorithm", "match_id", "deals", "commitment")}
+
+
+def table_for_invite(token: str) -> tuple[Table, int | None]:
+    """The table an invite token opens and its first free seat (None: no free seat any more).
+    Raises :class:`NotFound` for an unknown token."""
+    if not token:
+        raise NotFound(_("no such invitation"))
+    table = Table.objects.filter(invite_token=token).first()
+    if table is None:
+        raise NotFound(_("no such invitation"))
+    seat = None
+    if table.status == TableStatus.OPEN:
+        seat = (
+            Seat.objects.filter(table=table, user__isnull=True, bot="")
+            .order_by("seat")
+            .values_list("seat", flat=True)
+            .first()
+        )
+    return table, seat

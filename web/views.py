@@ -13,7 +13,6 @@ from django.utils.translation import get_language
 from games import selectors as tables
 from games import services
 from games.errors import NotFound
-from games.services import lobby as lobby_services
 from web.money import format_money
 from web.names import describe_options, js_names, option_specs, variant_name
 from web.selectors import table_payout
@@ -82,7 +81,7 @@ def invite(request, token: str):
     shows the commitment and makes the client seed before Sit, as from the lobby); the table
     page alone once no seat is free. 404 for an unknown token."""
     try:
-        table, seat = lobby_services.table_for_invite(token)
+        table, seat = tables.table_for_invite(token)
     except NotFound as exc:
         raise Http404(str(exc)) from None
     url = f"/tables/{table.pk}/"

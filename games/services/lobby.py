@@ -6,9 +6,9 @@
 - :func:`invite`: the creator makes a table private (not listed in the lobby, nor in
   ``GET /api/tables/`` for anyone but its creator and its seated players) and gets its
   invite link, ``/invite/<token>/``: a secret token (``secrets.token_urlsafe``, 128 bits)
-  that opens the table page at a free seat (:func:`table_for_invite`). A private table is
-  still public to anyone who has its number, as every table is (watching is open): private
-  means unlisted, not hidden.
+  that opens the table page at a free seat (:func:`games.selectors.table_for_invite`). A
+  private table is still public to anyone who has its number, as every table is (watching is
+  open): private means unlisted, not hidden.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import Options
-from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.errors import BadRequest, Conflict, NotAllowed
 from games.models import Seat, Table, TableStatus
 from games.policy import TableKind
 from games.services import changes, tables
@@ -93,22 +93,3 @@ def invite(*, user, table_id: int, private: bool = True) -> Table:
         table.private = bool(private)
         table.save(update_fields=["invite_token", "private"])
     return table
-
-
-def table_for_invite(token: str) -> tuple[Table, int | None]:
-    """The table an invite token opens and its first free seat (None: no free seat any more).
-    Raises :class:`NotFound` for an unknown token."""
-    if not token:
-        raise NotFound(_("no such invitation"))
-    table = Table.objects.filter(invite_token=token).first()
-    if table is None:
-        raise NotFound(_("no such invitation"))
-    seat = None
-    if table.status == TableStatus.OPEN:
-        seat = (
-            Seat.objects.filter(table=table, user__isnull=True, bot="")
-            .order_by("seat")
-            .values_list("seat", flat=True)
-            .first()
-        )
-    return table, seat
