@@ -57,3 +57,78 @@ class ProfileForm(forms.Form):
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from None
         return name
+
+
+class HistoryFilterForm(forms.Form):
+    """The filters of a player's match history (the page, its CSV and ``/api/me/matches/``),
+    read from the query string; every field may be left out. A bad value is a form error
+    (the page answers 400 with it, the API 400 ``invalid``), never a 500."""
+
+    variant = forms.ChoiceField(required=False, label=_("Variant"))
+    stakes = forms.ChoiceField(
+        required=False,
+        label=_("Stakes"),
+        choices=[("", _("Any")), ("staked", _("Staked")), ("free", _("Free"))],
+    )
+    since = forms.DateField(
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    result = forms.ChoiceField(
+        required=False,
+        label=_("Result"),
+        choices=[
+            ("", _("Any")),
+            ("won", _("Won")),
+            ("lost", _("Lost")),
+            ("drawn", _("Drawn")),
+            ("in_progress", _("In progress")),
+            ("cancelled", _("Cancelled")),
+        ],
+    )
+
+    #: The query string's keys that are filters ("page" and anything else are not).
+    KEYS = ("variant", "stakes", "since", "until", "result")
+
+    @classmethod
+    def from_query(cls, query) -> "HistoryFilterForm":
+        """The form bound to a request's query string (``request.GET``), its filters only."""
+        return cls({key: query[key] for key in cls.KEYS if key in query})
+
+    def __init__(self, *args, **kwargs):
+        from games.engine.options import VARIANTS
+        from web.names import variant_name
+
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = [("", _("Any"))] + [
+            (code, variant_name(code)) for code in VARIANTS
+        ]
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            raise forms.ValidationError(_("The start date is after the end date."))
+        return data
+
+    def filters(self):
+        """The valid form's :class:`accounts.history.HistoryFilters`."""
+        from accounts.history import HistoryFilters
+
+        data = self.cleaned_data
+        return HistoryFilters(
+            variant=data.get("variant") or None,
+            stakes=data.get("stakes") or None,
+            since=data.get("since"),
+            until=data.get("until"),
+            result=data.get("result") or None,
+        )
+
+    def query(self) -> str:
+        """The valid form's filters as a query string (for the pager and the CSV link)."""
+        from urllib.parse import urlencode
+
+        pairs = [(key, self.cleaned_data.get(key)) for key in self.KEYS]
+        return urlencode([(key, str(value)) for key, value in pairs if value])  # dates: ISO
