@@ -1,13 +1,25 @@
-"""Account pages beyond allauth's: the profile (display name)."""
+"""Account pages beyond allauth's: the profile (display name), a player's page with the
+owner's match history, and the owner's downloads (history CSV, all their data as JSON)."""
+
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.forms import ProfileForm
+from accounts import exports, history
+from accounts.forms import HistoryFilterForm, ProfileForm
 from accounts.selectors import display_name
 from accounts.services import set_display_name
+from wallet.selectors import format_money
+from web.names import variant_name
+
+#: Matches per page of the history.
+HISTORY_PAGE_SIZE = 20
 
 
 @login_required
@@ -21,3 +33,85 @@ def profile(request):
     else:
         form = ProfileForm(initial={"display_name": display_name(request.user)})
     return render(request, "accounts/profile.html", {"form": form})
+
+
+def player(request, player_id: int):
+    """``GET /players/<id>/``: the public part (display name, rating, matches played, member
+    since) for everyone; for the owner also their history, filtered by the query string
+    (:class:`accounts.forms.HistoryFilterForm`) and paginated (``page``). Bad filters: the
+    page with the form's errors, 400."""
+    try:
+        summary = history.player_summary(player_id=player_id)
+    except history.PlayerNotFound:
+        raise Http404(_("No such player.")) from None
+    families = {"solo": _("Solo"), "partnership": _("Partnership")}
+    ratings = [
+        (families.get(family, family), rating)
+        for family, rating in history.player_ratings(user=summary.id).items()
+    ]
+    context = {"summary": summary, "ratings": ratings, "is_owner": request.user.pk == summary.id}
+    status = 200
+    if context["is_owner"]:
+        form = HistoryFilterForm.from_query(request.GET)
+        context["form"] = form
+        if form.is_valid():
+            seats = history.match_history(user=request.user, filters=form.filters())
+            page = Paginator(seats, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+            outcomes = dict(form.fields["result"].choices)
+            rows = [
+                {
+                    "match": row,
+                    "variant": variant_name(row.variant),
+                    "outcome": outcomes.get(row.outcome, row.outcome),
+                    "stake": format_money(row.stake) if row.stake else _("Free"),
+                    "payout": format_money(row.payout),
+                    "net": format_money(row.net),
+                }
+                for row in history.history_rows(seats=page.object_list)
+            ]
+            context.update(
+                page=page,
+                rows=rows,
+                query=form.query(),
+                filtered=any(form.cleaned_data.values()),
+            )
+        else:
+            status = 400
+    return render(request, "accounts/player.html", context, status=status)
+
+
+@login_required
+def my_page(request):
+    """``GET /players/me/``: the signed-in player's own page."""
+    return redirect("players:player", player_id=request.user.pk)
+
+
+def _attachment(response: HttpResponse, name: str) -> HttpResponse:
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+def history_csv(request):
+    """``GET /players/me/history.csv``: the signed-in player's history with the page's
+    filters, every match (:func:`accounts.exports.history_csv`). Bad filters: 400 with the
+    errors as text. Only ever the requester's own history."""
+    form = HistoryFilterForm.from_query(request.GET)
+    if not form.is_valid():
+        errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        return HttpResponseBadRequest(errors, content_type="text/plain; charset=utf-8")
+    text = exports.history_csv(user=request.user, filters=form.filters())
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    return _attachment(response, f"trix-history-{timezone.now():%Y%m%d}.csv")
+
+
+@login_required
+def data_download(request):
+    """``GET /players/me/data.json``: everything of the signed-in player's account that is
+    theirs to take (:func:`accounts.exports.account_data`), as a JSON file. Only ever the
+    requester's own."""
+    data = exports.account_data(user=request.user)
+    body = json.dumps(data, ensure_ascii=False, indent=1)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    return _attachment(response, f"trix-account-data-{timezone.now():%Y%m%d}.json")
