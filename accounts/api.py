@@ -38,7 +38,7 @@ class PlayerSerializer(serializers.Serializer):
 class SeatLineSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3)
     kind = serializers.CharField(allow_null=True, help_text="human, bot or null (empty)")
-    name = serializers.CharField(allow_blank=True, help_text="display name, 'Bot (kind)' or ''")
+    name = serializers.CharField(allow_blank=True, help_text="display name, 'Bot 3' or ''")
     player_id = serializers.IntegerField(allow_null=True, help_text="a player's public id")
     is_me = serializers.BooleanField()
 

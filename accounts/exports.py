@@ -58,7 +58,7 @@ def _text(value: str) -> str:
 
 
 def _seats_text(row: MatchRow) -> str:
-    """``0:Layla; 1:Bot (rules); 2:Omar; 3:`` -- who sat where."""
+    """``0:Layla; 1:Bot 2; 2:Omar; 3:`` -- who sat where."""
     return "; ".join(f"{s.seat}:{s.name}" for s in row.seats)
 
 

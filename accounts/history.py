@@ -104,8 +104,8 @@ class PlayerSummary:
 @dataclass(frozen=True)
 class SeatLine:
     """Who sat where: ``seat`` 0..3, ``kind`` (``human``, ``bot`` or None for an empty seat),
-    ``name`` (a display name, ``Bot (rules)``, or ``""``), ``player_id`` (the user id of a
-    player, for a link to their page) and ``is_me``."""
+    ``name`` (a display name; ``Bot 3``, as the lobby and the table name a bot's seat; or
+    ``""``), ``player_id`` (the user id of a player, for a link to their page), ``is_me``."""
 
     seat: int
     kind: str | None
@@ -255,7 +255,7 @@ def _seat_line(seat: Seat, me: int) -> SeatLine:
     if seat.user_id:
         name = display_name(seat.user)
     elif seat.bot:
-        name = _("Bot (%(kind)s)") % {"kind": seat.bot}
+        name = _("Bot %(number)s") % {"number": seat.seat + 1}  # as the lobby and table say
     else:
         name = ""
     return SeatLine(seat.seat, seat.kind, name, seat.user_id, seat.user_id == me)

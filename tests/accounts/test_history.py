@@ -90,7 +90,7 @@ def test_the_owner_sees_a_staked_match_with_seats_result_and_the_ledgers_payout(
     row = rows[0]
     # two stakers, 500 each: layla first of the two takes the pot (100%: seed 000's split)
     assert "5.00 USD" in row and "10.00 USD" in row and "+5.00 USD" in row
-    assert "Omar" in row and f'href="/players/{omar.pk}/"' in row and "Bot (rules)" in row
+    assert "Omar" in row and f'href="/players/{omar.pk}/"' in row and "Bot 3" in row
     assert "Won" in row and "place 1" in row
     assert f'href="/tables/{table.pk}/"' in row and f'href="/verify/matches/{table.pk}/"' in row
     # omar's side of it: -5.00 USD, lost
@@ -315,7 +315,7 @@ def test_the_csv_has_a_header_and_one_line_per_match_with_money_in_minor_units(m
     assert line["table_id"] == str(table.pk) and line["variant"] == "complex"
     assert (line["stake_minor"], line["payout_minor"], line["net_minor"]) == ("250", "500", "250")
     assert line["currency"] == "USD" and line["result"] == "won" and line["placement"] == "1"
-    assert line["seats"] == "0:Layla; 1:Omar; 2:Bot (rules); 3:Bot (rules)"
+    assert line["seats"] == "0:Layla; 1:Omar; 2:Bot 3; 3:Bot 4"
     assert line["verify_url"] == f"/verify/matches/{table.pk}/"
     assert "layla_login" not in text
 
@@ -408,7 +408,7 @@ def test_my_matches_api_pages_like_the_wallets_history(mine, layla, omar):
     match = body["results"][0]
     assert (match["stake"], match["payout"], match["net"]) == (100, 200, 100)
     assert match["net_display"] == "1.00 USD" and match["result"] == "won"
-    assert [s["name"] for s in match["seats"]] == ["Layla", "Omar", "Bot (rules)", "Bot (rules)"]
+    assert [s["name"] for s in match["seats"]] == ["Layla", "Omar", "Bot 3", "Bot 4"]
     assert [s["is_me"] for s in match["seats"]] == [True, False, False, False]
     assert match["seats"][1]["player_id"] == omar.pk
     last = mine.get("/api/me/matches/", {"page_size": 2, "page": 2}).json()
@@ -444,7 +444,7 @@ def test_the_page_renders_in_arabic(mine, client, layla, omar):
     assert "تركس شراكة" in html  # the variant's Arabic name
     assert "مبارياتك" in html and "المباريات الملعوبة" in html and "العائد" in html
     assert "\u20661.00 USD\u2069" in html  # money isolated inside the Arabic text
-    left = visible_words(html) - ALLOWED - {"Layla", "Omar", "CSV", "JSON", "rules"}
+    left = visible_words(html) - ALLOWED - {"Layla", "Omar", "CSV", "JSON"}
     assert not left, f"English left on the Arabic page: {sorted(left)}"
     public = client.get(f"/players/{omar.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert "عضو منذ" in public and "التصنيف" in public
