@@ -448,3 +448,41 @@ def test_the_page_renders_in_arabic(mine, client, layla, omar):
     assert not left, f"English left on the Arabic page: {sorted(left)}"
     public = client.get(f"/players/{omar.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert "عضو منذ" in public and "التصنيف" in public
+
+
+# -- the embedded default (SQLite) --------------------------------------------------------------
+
+SQLITE_HISTORY = """
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from accounts.history import HistoryFilters, history_rows, match_history
+from tests.accounts.matches import make_match, player
+User = get_user_model()
+layla, omar = player(User, "layla"), player(User, "omar")
+won = make_match([layla, omar, None, None], stake=100)
+lost = make_match([omar, layla, None, None], variant="complex")
+drawn = make_match([layla, omar, None, None], variant="trix_partner",
+                   placements={0: 1, 1: 1, 2: 1, 3: 1})
+def ids(**filters):
+    return [s.table_id for s in match_history(user=layla, filters=HistoryFilters(**filters))]
+assert ids(result="won") == [won.pk], ids(result="won")
+assert ids(result="lost") == [lost.pk], ids(result="lost")
+assert ids(result="drawn") == [drawn.pk], ids(result="drawn")
+assert ids(stakes="staked") == [won.pk]
+assert ids(since=won.started_at.date(), until=won.started_at.date()) == [drawn.pk, lost.pk, won.pk]
+row = [r for r in history_rows(seats=match_history(user=layla)) if r.table_id == won.pk][0]
+assert (row.placement, row.payout, row.net) == (1, 200, 100), row
+print("ok")
+"""
+
+
+@pytest.mark.slow  # a fresh interpreter migrates a SQLite database first (about a minute)
+def test_the_history_reads_the_same_on_the_embedded_sqlite_default(tmp_path):
+    """The result filter reads the placement of the row's seat from the result JSON: the
+    path is spelled out for SQLite too (``accounts.history._SeatPlacement``)."""
+    from tests.test_embedded_sqlite import run_embedded
+
+    run_embedded(SQLITE_HISTORY, tmp_path)

@@ -13,7 +13,7 @@ from games.models import TableStatus
 from tests.accounts.matches import make_match, player
 from tests.web.conftest import log_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_history_in_arabic_fits_a_phone(new_page, live_server, client, artifacts,
