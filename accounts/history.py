@@ -71,7 +71,8 @@ class HistoryFilters:
     ``variant``: one of :data:`games.engine.options.VARIANTS`; ``stakes``: ``"staked"``
     (stake > 0) or ``"free"``; ``since``/``until``: dates (inclusive, in the site's time
     zone) of when the match started (when it was created, if it has not); ``result``: one of
-    :data:`OUTCOMES`. Built from a request by ``accounts.forms.HistoryFilterForm``."""
+    :data:`OUTCOMES`. Built from a request by ``accounts.forms.HistoryFilterForm`` (whose
+    errors are the ones players see); raises ``ValueError`` for a value outside these."""
 
     variant: str | None = None
     stakes: str | None = None
