@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from games.engine import Options
+from games.engine import VARIANTS, Options
 
 SOLO = "solo"
 PARTNERSHIP = "partnership"
@@ -85,11 +85,9 @@ def display(mu: float, sigma: float) -> int:
 def family_of(variant: str) -> str:
     """``partnership`` for a ``*_partner`` variant, else ``solo``. Raises
     :class:`RatingInputError` for a variant the engine does not know."""
-    try:
-        options = Options(variant=variant)
-    except Exception as exc:  # the engine's OptionError
-        raise RatingInputError(f"unknown variant {variant!r}") from exc
-    return PARTNERSHIP if options.partnership else SOLO
+    if variant not in VARIANTS:
+        raise RatingInputError(f"unknown variant {variant!r}")
+    return PARTNERSHIP if Options(variant=variant).partnership else SOLO
 
 
 def bot_skill(kind: str) -> Skill:
