@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/tournaments/", include("tournaments.api.urls")),
+    path("api/ratings/", include("ratings.api")),
     path("api/", include("games.urls")),
     path("verify/", include("games.verify_urls")),
     path("fairness/", include("games.fairness_urls")),
@@ -23,5 +24,6 @@ urlpatterns = [
     path("wallet/", include("wallet.urls")),
     path("api/wallet/", include("wallet.api")),
     path("tournaments/", include("tournaments.urls")),
+    path("ratings/", include("ratings.urls")),
     path("", include("web.urls")),
 ]
