@@ -9,6 +9,7 @@ import copy
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -70,11 +71,39 @@ def seat_of(table: Table, user) -> int | None:
     return None
 
 
+# -- seat ratings: each seat's displayed rating, given by the ratings app (games never
+# imports it: ``ratings.apps`` installs its selector at start-up) -------------------------
+
+SeatRatings = Callable[[list[Table]], dict[int, dict[int, int | None]]]
+_seat_ratings: SeatRatings | None = None
+
+
+def set_seat_ratings(source: SeatRatings | None) -> None:
+    """Install ``source(tables) -> {table id: {seat: displayed rating or None}}``, the seats'
+    ratings in each table's variant family (``ratings.selectors.seat_ratings``). Without
+    one every seat's ``rating`` is null."""
+    global _seat_ratings
+    _seat_ratings = source
+
+
+def with_seat_ratings(tables: list[Table]) -> list[Table]:
+    """Read the seats' ratings of ``tables`` in one go (a page of the lobby) and keep them
+    on each table for :func:`table_data`; returns ``tables``."""
+    found = _seat_ratings(tables) if _seat_ratings is not None and tables else {}
+    for table in tables:
+        table._seat_ratings = found.get(table.pk, {})
+    return tables
+
+
 def table_data(table: Table, user) -> dict[str, Any]:
-    """The table as the API shows it (shape: ``games.api.answers.TableSerializer``)."""
+    """The table as the API shows it (shape: ``games.api.answers.TableSerializer``); each
+    seat's ``rating`` as :func:`with_seat_ratings` read it (read here if it did not)."""
     me = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
     seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.seat)
     away = away_seats(table)
+    if "_seat_ratings" not in table.__dict__:
+        with_seat_ratings([table])
+    ratings = table._seat_ratings
     return {
         "id": table.pk,
         "variant": table.variant,
@@ -97,6 +126,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
                 "staked": s.staked,
                 "is_me": me is not None and s.user_id == me,
                 "away": s.seat in away,
+                "rating": ratings.get(s.seat),
             }
             for s in seats
         ],
@@ -237,6 +267,7 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     static = _static_table(table_id, version, after, rows)
     if static is None:
         static = get_table(table_id)  # read after ``fields``: at ``version`` or newer
+        with_seat_ratings([static])  # kept with the cached table (copies carry them)
         _remember_static(static)
         if static.version > version:  # changed meanwhile: answer at the newer version
             rows += sql.events(table_id, version, static.version, False)

@@ -200,6 +200,7 @@ INSTALLED_APPS = [
     "games",
     "wallet",
     "tournaments",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -553,6 +554,10 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments-sweep": {
         "task": "tournaments.tasks.sweep",
         "schedule": TRIX_TOURNAMENT_SWEEP_SECONDS,
+    },
+    "ratings-sweep": {  # finished matches whose rating task was lost (ratings.tasks.sweep)
+        "task": "ratings.tasks.sweep",
+        "schedule": TRIX_SWEEP_SECONDS,
     },
 }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/tournaments/", include("tournaments.api.urls")),
     path("api/", include("accounts.api")),  # /api/players/<id>/, /api/me/matches/
+    path("api/ratings/", include("ratings.api")),
     path("api/", include("games.urls")),
     path("verify/", include("games.verify_urls")),
     path("fairness/", include("games.fairness_urls")),
@@ -25,5 +26,6 @@ urlpatterns = [
     path("api/wallet/", include("wallet.api")),
     path("tournaments/", include("tournaments.urls")),
     path("players/", include("accounts.player_urls")),
+    path("ratings/", include("ratings.urls")),
     path("", include("web.urls")),
 ]

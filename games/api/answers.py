@@ -53,6 +53,11 @@ class SeatSerializer(serializers.Serializer):
         help_text="missed two turns in a row: plays its default action at once until its "
         "player acts again (games.services.presence)"
     )
+    rating = serializers.IntegerField(
+        allow_null=True,
+        help_text="the seat's displayed rating in the table's variant family (a person's "
+        "current one, a bot's fixed one; docs/ratings.md); null: an empty seat",
+    )
 
 
 class MatchResultSerializer(serializers.Serializer):

@@ -58,6 +58,7 @@ class TableListView(APIView):
             request,
             view=self,
         )
+        rows = selectors.with_seat_ratings(list(rows))
         return pages.get_paginated_response([selectors.table_data(t, request.user) for t in rows])
 
     @extend_schema(

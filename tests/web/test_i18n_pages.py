@@ -136,6 +136,8 @@ def pages(ana, table, tournament):
         ("/accounts/login/", ["تسجيل الدخول"], False),
         ("/accounts/signup/", ["أبو فهد", "الاسم الظاهر"], False),
         ("/no-such-page/", ["الصفحة غير موجودة", "العودة إلى الصالة"], False),
+        ("/ratings/solo/", ["لوحة المتصدرين", "لا مباراة محسوبة لك", "لا مباريات محسوبة"], True),
+        ("/ratings/partnership/", ["لوحة المتصدرين", "شراكة"], False),
     ]
 
 
@@ -157,7 +159,10 @@ def test_every_page_in_arabic_and_in_english(client, ana, open_table, tournament
 
 
 #: The pages whose visible text must be Arabic through and through.
-WHOLLY_ARABIC = ["/", "/wallet/", "/accounts/profile/", "/tournaments/", "/tournaments/mine/"]
+WHOLLY_ARABIC = [
+    "/", "/wallet/", "/accounts/profile/", "/tournaments/", "/tournaments/mine/",
+    "/ratings/solo/", "/ratings/partnership/",
+]  # fmt: skip
 
 
 def test_no_english_left_on_the_main_arabic_pages(client, ana, open_table, tournament):

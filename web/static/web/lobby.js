@@ -102,6 +102,10 @@ const STATUS = {
         li.append(s.kind === "bot"
           ? el("span", { class: "name", text: interpolate(_("Bot %s"), [i + 1]) + " " }, el("span", { class: "badge", text: s.bot || _("bot") }))
           : el("span", { class: "name", dir: "auto", text: s.name }));
+        if (s.rating !== null && s.rating !== undefined) {
+          li.append(el("span", { class: "rating", dir: "ltr", title: _("Rating"), "data-testid": "lobby-rating",
+            text: String(s.rating) }));
+        }
         if (s.is_me && t.status === "open") {
           li.append(el("button", { type: "button", class: "secondary", "data-testid": "leave-" + t.id,
             text: _("Leave"), onclick: () => call("/api/tables/" + t.id + "/leave/", {}, card.querySelector(".notice")) }));

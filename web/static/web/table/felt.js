@@ -5,7 +5,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { formatNumber, interpolate, ngettext } from "../i18n.js";
-import { $, T, el, nameEl, partnership, position, st } from "./state.js";
+import { $, T, el, nameEl, partnership, position, ratingEl, st } from "./state.js";
 import { num, t, tn } from "./texts.js";
 
 export function renderSeats() {
@@ -17,7 +17,7 @@ export function renderSeats() {
     box.classList.toggle("to-act", toAct.includes(seat));
     box.classList.toggle("me", seat === st.mySeat);
     box.classList.toggle("owner", v && v.owner === seat);
-    const head = el("div", { class: "seat-head" }, nameEl(seat));
+    const head = el("div", { class: "seat-head" }, nameEl(seat), ratingEl(seat));
     if (v && v.owner === seat) head.append(el("span", { class: "badge owner", text: t("owner") }));
     if (partnership()) head.append(el("span", { class: "badge team", text: t(seat % 2 ? "team_b" : "team_a") }));
     const facts = el("div", { class: "seat-facts" });

@@ -180,6 +180,38 @@ async function playAgain(button) {
   }
 }
 
+/* "+16" / "−4" / "±0", isolated left to right (a sign reads wrongly in right-to-left text). */
+function signed(delta) {
+  return delta > 0 ? "+" + delta : delta < 0 ? "\u2212" + -delta : "\u00b10";
+}
+
+/* The match's rating changes: the viewer's own line first, then every person's. */
+function ratingsBox() {
+  const t = st.table;
+  if (t.status !== "finished") return null;
+  const data = st.ratings;
+  const box = el("div", { class: "rating-changes", "data-testid": "rating-changes" },
+    el("h3", { text: _("Ratings") }));
+  if (!data || !data.rated) {
+    box.append(el("p", { class: "help", text: data && !data.rated && !t.seats.some((s) => s.kind === "human")
+      ? _("No player's rating changes.") : _("Updating the ratings…") }));
+    return box;
+  }
+  const line = (c) => interpolate(_("Rating %(before)s → %(after)s (%(delta)s)"),
+    { before: c.before, after: c.after, delta: "\u2066" + signed(c.delta) + "\u2069" }, true);
+  const mine = data.changes.find((c) => c.seat === st.mySeat);
+  if (mine) {
+    box.append(el("p", { class: "my-rating " + (mine.delta >= 0 ? "up" : "down"), "data-testid": "my-rating-change",
+      text: line(mine) }));
+  }
+  const ul = el("ul", { class: "rating-list" });
+  for (const c of data.changes) {
+    ul.append(el("li", { class: c.seat === st.mySeat ? "me" : "" }, nameEl(c.seat), ": ", line(c)));
+  }
+  box.append(ul);
+  return box;
+}
+
 let shownOnce = false;
 
 export function renderResult() {
@@ -187,7 +219,7 @@ export function renderResult() {
   const t = st.table;
   const r = matchResult();
   const over = Boolean(t && (r || t.status === "finished"));
-  const key = over ? JSON.stringify([r, st.payout, st.mySeat, t.status, t.seats]) : "";
+  const key = over ? JSON.stringify([r, st.payout, st.ratings, st.mySeat, t.status, t.seats]) : "";
   if (box.dataset.sig === key) return;
   box.dataset.sig = key;
   const keep = $("#play-again-status") ? $("#play-again-status").cloneNode(true) : null;
@@ -207,6 +239,8 @@ export function renderResult() {
   }
   const pay = payoutBox(r);
   if (pay) box.append(pay);
+  const rated = ratingsBox();
+  if (rated) box.append(rated);
   const actions = el("p", { class: "result-actions" });
   const seated = st.mySeat !== null && st.mySeat !== undefined;
   if (t.kind !== "tournament" && cfg.authenticated === "1" && seated) {

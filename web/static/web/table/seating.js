@@ -2,7 +2,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { forgetSit, saveBeforeSit, saved, shown, storageAvailable } from "./fairness.js";
-import { $, T, cfg, el, nameEl, partnership, st, unchanged } from "./state.js";
+import { $, T, cfg, el, nameEl, partnership, ratingEl, st, unchanged } from "./state.js";
 import { tableCall } from "./server.js";
 import { num, t as text } from "./texts.js";
 import { clientSeedProblem } from "./verify.js";
@@ -54,6 +54,8 @@ export function renderSeating() {
         : text("seat_n", { n: num(i + 1) }) }));
     if (s.kind) {
       li.append(nameEl(i));
+      const rating = ratingEl(i);
+      if (rating) li.append(" ", rating);
       if (s.staked) li.append(el("span", { class: "staked", text: text("staked", { money: T.formatMoney(s.staked) }) }));
       if (s.is_me) {
         li.append(el("button", { type: "button", class: "secondary", "data-testid": "leave",

@@ -102,6 +102,22 @@ export async function loadPayout() {
   }
 }
 
+/* The match's rating changes (the ratings app rates a finished match in a task, so the
+   first answers may come before it: asked again every 1.5 s, at most 20 times). */
+export async function loadRatings() {
+  if (!cfg.ratingsUrl) return;
+  for (let i = 0; i < 20 && !st.stopped; i++) {
+    try {
+      st.ratings = await T.api("GET", cfg.ratingsUrl);
+    } catch (err) {
+      return;
+    }
+    redraw.result();
+    if (st.ratings && st.ratings.rated) return;
+    await new Promise((r) => setTimeout(r, 1500));
+  }
+}
+
 /* My pending card after a new version: gone from my hand (played: confirmed), or, with it
    still in my hand, no longer my turn (the worker refused it or a timeout played another):
    back to the hand. Otherwise it stays pending (the worker has not applied it yet). */
@@ -152,6 +168,10 @@ export function absorb(data) {
     // Opened after the end (the settled event may be older than this page): ask once.
     st.payoutAsked = true;
     loadPayout();
+  }
+  if (st.table && st.table.status === "finished" && !st.ratingsAsked) {
+    st.ratingsAsked = true;
+    loadRatings();
   }
   root.dataset.version = String(st.version);
   root.dataset.phase = (st.view && st.view.phase) || (st.table && st.table.status) || "";

@@ -24,6 +24,7 @@ export const st = {
   notSaved: false, // seated, but this browser kept no commitment for this match
   settled: false,
   payout: null, // {"pot", "payouts": [{"user_id", "name", "amount"}]} once settled
+  ratings: null, // {"rated", "changes": [{"seat", "before", "after", "delta", ...}]} (/api/ratings/tables/<id>/)
   log: [],
   selected: new Set(), // cards selected for doubling
   doublingKey: null,
@@ -58,6 +59,14 @@ export function nameEl(seat, extra) {
   const s = st.table && st.table.seats[seat];
   return el("span", { class: "name", dir: "auto", text: seatName(seat) },
     s && s.kind === "bot" ? el("span", { class: "badge", text: botKind(s.bot) }) : null, extra || null);
+}
+
+/* A seat's rating (the table's family; a bot's fixed one: the ratings app), or null. */
+export function ratingEl(seat) {
+  const s = st.table && st.table.seats[seat];
+  if (!s || s.rating === null || s.rating === undefined) return null;
+  return el("span", { class: "rating", dir: "ltr", title: t("rating_title"), "data-testid": "rating-" + seat,
+    text: String(s.rating) });
 }
 
 /* Where a seat sits on the felt, seen from the viewer's seat (a spectator sees from seat 0):

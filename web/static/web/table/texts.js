@@ -104,6 +104,7 @@ export const TEXTS = {
   seat_team: _("Seat {n} · team {team}"),
   staked: _("staked {money}"),
   leave: _("Leave"),
+  rating_title: _("Rating"),
   empty: _("empty"),
   sit: _("Sit"),
   sit_stake: _("Sit · stake {money}"),
