@@ -2,13 +2,16 @@
 signed-in player's own match history.
 
 ``GET /api/players/{player_id}/``: ``{"id", "display_name", "member_since",
-"matches_played"}`` for anyone (the id is the public user id; the username is never shown).
+"matches_played", "ratings"}`` for anyone (the id is the public user id; the username is never
+shown).
 ``GET /api/me/matches/?page=N&page_size=M&variant=&stakes=&since=&until=&result=``: the
 signed-in player's matches, newest first, paginated like the wallet's history, filtered as
 the page is (:class:`accounts.forms.HistoryFilterForm`; a bad filter is a 400 ``invalid``
 with the field's message). Money is integer minor units (``stake``, ``payout``, ``net``),
 with ``*_display`` written as the site writes money.
 """
+
+from dataclasses import asdict
 
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -24,15 +27,21 @@ from accounts.exports import match_json
 from accounts.forms import HistoryFilterForm
 from games.api.answers import ErrorSerializer
 from games.engine.options import VARIANTS
+from ratings.api import FamilyRatingSerializer
 from wallet.selectors import format_money
 
 
+class PlayerRatingsSerializer(serializers.Serializer):
+    solo = FamilyRatingSerializer()
+    partnership = FamilyRatingSerializer()
+
+
 class PlayerSerializer(serializers.Serializer):
-    # At the merge with the ratings part of issue 16, a "ratings" field joins these.
     id = serializers.IntegerField(help_text="the player's public id")
     display_name = serializers.CharField()
     member_since = serializers.DateTimeField()
     matches_played = serializers.IntegerField(help_text="finished matches")
+    ratings = PlayerRatingsSerializer(help_text="the player's rating per variant family")
 
 
 class SeatLineSerializer(serializers.Serializer):
@@ -85,7 +94,8 @@ class PlayerView(APIView):
             summary = history.player_summary(player_id=player_id)
         except history.PlayerNotFound as exc:
             raise NotFound(str(exc)) from None
-        return Response(PlayerSerializer(summary).data)
+        ratings = history.player_ratings(user=summary.id)
+        return Response(PlayerSerializer({**asdict(summary), "ratings": ratings}).data)
 
 
 _FILTERS = [

@@ -164,19 +164,12 @@ def _ledger(user: Any) -> list[dict[str, Any]]:
 
 
 def more_sections(*, user: Any) -> dict[str, Any]:
-    """THE HOOK for the data download: further sections of :func:`account_data`, by name.
+    """Further sections of :func:`account_data`, by name, each the owner's own records as
+    JSON-ready values: ``ratings`` (:func:`ratings.selectors.ratings_of`). A section holds only
+    ``user``'s own data and nothing secret (no hashes of addresses, no provider tokens)."""
+    from ratings.selectors import ratings_of
 
-    Empty on this branch. Issue 16's other parts add theirs here when they are merged, each
-    the owner's own records as JSON-ready values, for example::
-
-        "limits": [... the player's deposit and stake limits and their changes ...],
-        "exclusions": [... time-outs and self-exclusions ...],
-        "verification": {... the KYC status, never the documents ...},
-        "ratings": ratings.selectors.ratings_of(user),
-
-    A section must hold only ``user``'s own data and nothing secret (no hashes of
-    addresses, no provider tokens)."""
-    return {}
+    return {"ratings": ratings_of(user)}
 
 
 def account_data(*, user: Any) -> dict[str, Any]:

@@ -327,8 +327,9 @@ def matches_played(*, user: Any) -> int:
 
 
 def player_ratings(*, user: Any) -> dict[str, dict[str, Any]]:
-    """THE RATINGS HOOK of a player's page: ``{family: {"rating": int, "matches": int,
-    "rank": int | None, ...}}`` per variant family (``solo``, ``partnership``), the shape of
-    ``ratings.selectors.ratings_of(user)``. Empty on this branch (the page shows "—"); at the
-    merge with the ratings part of issue 16 this returns ``ratings_of(user)``."""
-    return {}
+    """A player's ratings for their page: ``{family: {"rating": int, "matches": int,
+    "rank": int | None, ...}}`` per variant family (``solo``, ``partnership``), from
+    :func:`ratings.selectors.ratings_of`."""
+    from ratings.selectors import ratings_of
+
+    return ratings_of(user)

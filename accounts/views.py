@@ -44,9 +44,10 @@ def player(request, player_id: int):
         summary = history.player_summary(player_id=player_id)
     except history.PlayerNotFound:
         raise Http404(_("No such player.")) from None
-    families = {"solo": _("Solo"), "partnership": _("Partnership")}
+    from ratings.selectors import FAMILY_TITLES
+
     ratings = [
-        (families.get(family, family), rating)
+        (FAMILY_TITLES.get(family, family), rating)
         for family, rating in history.player_ratings(user=summary.id).items()
     ]
     context = {"summary": summary, "ratings": ratings, "is_owner": request.user.pk == summary.id}

@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import display_name, display_names
 from ratings import rating as logic
 from ratings.models import Rating, RatingChange
+
+# The families' names on the pages (one definition: the leaderboard, a player's page).
+FAMILY_TITLES = {"solo": _("Solo"), "partnership": _("Partnership")}
 
 
 def family_or_none(family: str) -> str | None:

@@ -6,13 +6,11 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy as _
 
 from ratings import selectors
 from ratings.api import PAGE_SIZE
 from ratings.rating import FAMILIES, INITIAL, SOLO
-
-FAMILY_TITLES = {"solo": _("Solo"), "partnership": _("Partnership")}
+from ratings.selectors import FAMILY_TITLES
 
 
 def index(request):
