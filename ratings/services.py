@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, OuterRef
 
 from games.models import Seat, Table, TableStatus
 from ratings import rating as logic
@@ -131,13 +131,22 @@ def rate_table(*, table_id: int) -> list[RatingChange]:
     return changes
 
 
+#: The sweep looks at the newest this many tables (by id: the primary key's index), so its
+#: query stays small however long the history; an older table missed is rated by
+#: ``recompute_ratings``.
+SWEEP_TABLES = 5000
+
+
 def unrated_tables(limit: int = 100) -> list[int]:
-    """Ids of finished tables with a person seated and no rating change yet, in finish
-    order (what the sweep rates: a signal lost with a worker)."""
+    """Ids of finished tables among the newest :data:`SWEEP_TABLES` with a person seated and
+    no rating change yet, in finish order (what the sweep rates: a signal lost with a
+    worker)."""
+    newest = Table.objects.aggregate(newest=Max("pk"))["newest"] or 0
     changes = RatingChange.objects.filter(table_id=OuterRef("pk"))
     persons = Seat.objects.filter(table_id=OuterRef("pk"), user__isnull=False)
     qs = (
-        Table.objects.filter(status=TableStatus.FINISHED, result__isnull=False)
+        Table.objects.filter(pk__gt=newest - SWEEP_TABLES)
+        .filter(status=TableStatus.FINISHED, result__isnull=False)
         .filter(Exists(persons))
         .exclude(Exists(changes))
         .order_by("finished_at", "pk")
@@ -158,9 +167,10 @@ def rate_unrated(limit: int = 100) -> int:
 def recompute() -> dict[str, int]:
     """Rebuild every rating from the match history: every finished table with a person
     seated, in finish order (``finished_at``, then id), from the initial skill. Replaces
-    every :class:`Rating` and :class:`RatingChange` in one transaction (the tables are
-    locked against new ratings meanwhile by the rows' locks). Returns ``{"matches",
-    "players"}``: matches rated, ratings written."""
+    every :class:`Rating` and :class:`RatingChange` in one transaction, holding the existing
+    ratings' locks (a match's task meanwhile waits, then finds its changes made, or rates on
+    top; one that fails on a racing new player's row is retried by the sweep). Returns
+    ``{"matches", "players"}``: matches rated, ratings written."""
     with transaction.atomic():
         list(Rating.objects.select_for_update().values_list("pk", flat=True))
         tables = (

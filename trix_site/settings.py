@@ -538,6 +538,8 @@ TRIX_TOURNAMENT_MAX_ROUNDS = int(os.environ.get("TRIX_TOURNAMENT_MAX_ROUNDS", "3
 # are all created) and pay_prizes before committing, so a test can kill it there. 0 in
 # production.
 TRIX_TOURNAMENT_TEST_PAUSE = float(os.environ.get("TRIX_TOURNAMENT_TEST_PAUSE", "0"))
+# Seconds between beat runs of the ratings sweep (finished matches whose rating task was lost).
+TRIX_RATINGS_SWEEP_SECONDS = float(os.environ.get("TRIX_RATINGS_SWEEP_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-timers": {
         "task": "games.tasks.sweep_tables",
@@ -555,9 +557,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.sweep",
         "schedule": TRIX_TOURNAMENT_SWEEP_SECONDS,
     },
-    "ratings-sweep": {  # finished matches whose rating task was lost (ratings.tasks.sweep)
+    "ratings-sweep": {
         "task": "ratings.tasks.sweep",
-        "schedule": TRIX_SWEEP_SECONDS,
+        "schedule": TRIX_RATINGS_SWEEP_SECONDS,
     },
 }
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")

@@ -160,3 +160,11 @@ def test_the_sweep_rates_missed_matches_in_finish_order(abc, make_user):
     services.recompute()
     assert snapshot() == swept
     assert services.unrated_tables() == []
+
+
+def test_the_sweep_looks_at_the_newest_tables_only(abc, monkeypatch):
+    old, new = play_fixed_set(abc)
+    monkeypatch.setattr(services, "SWEEP_TABLES", 1)
+    assert services.unrated_tables() == [new.pk]
+    monkeypatch.setattr(services, "SWEEP_TABLES", 2)
+    assert services.unrated_tables() == [old.pk, new.pk]
