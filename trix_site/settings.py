@@ -200,6 +200,7 @@ INSTALLED_APPS = [
     "games",
     "wallet",
     "tournaments",
+    "responsible",
 ]
 
 MIDDLEWARE = [
