@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import get_language_bidi, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from responsible import rules, selectors
 from responsible.models import ExclusionKind
@@ -30,9 +30,12 @@ LIMIT_NAMES = {
 
 
 def format_when(when: datetime) -> str:
-    """``2026-12-02 14:05 UTC``: a moment in the site's time zone, the same in every language."""
+    """``2026-12-02 14:05 UTC``: a moment in the site's time zone, the same in every language
+    (in a right-to-left language inside Unicode directional isolates, as
+    ``wallet.selectors.format_money``, so it keeps its order in an Arabic sentence)."""
     local = timezone.localtime(when)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+    text = f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+    return f"\u2066{text}\u2069" if get_language_bidi() else text
 
 
 def _check_excluded(user_id: int, now: datetime) -> None:

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -17,6 +18,11 @@ from responsible.forms import LimitForm, RealityCheckForm, SelfExclusionForm, Ti
 from responsible.gates import LIMIT_NAMES, format_when
 from responsible.models import ExclusionKind
 from wallet.selectors import format_money
+
+
+def _when(when):
+    """A moment for the page: kept on one line (a date's hyphens are break points)."""
+    return format_html('<span class="when">{}</span>', format_when(when))
 
 
 def _rows(user, now):
@@ -32,7 +38,7 @@ def _rows(user, now):
                 "pending_text": (
                     format_money(row["pending_amount"]) if row["pending_amount"] else None
                 ),
-                "pending_when": format_when(row["pending_from"]) if pending else None,
+                "pending_when": _when(row["pending_from"]) if pending else None,
             }
         )
     return rows
@@ -44,9 +50,7 @@ def _render(request, *, status=200, **forms):
     context = {
         "rows": _rows(request.user, now),
         "exclusion": exclusion,
-        "exclusion_end": format_when(exclusion.ends_at)
-        if exclusion and exclusion.ends_at
-        else None,
+        "exclusion_end": _when(exclusion.ends_at) if exclusion and exclusion.ends_at else None,
         "is_time_out": exclusion is not None and exclusion.kind == ExclusionKind.TIME_OUT,
         "limit_form": forms.get("limit_form") or LimitForm(),
         "reality_form": forms.get("reality_form")
@@ -119,7 +123,7 @@ def _exclusion(request, form_class, field, name, ends, apply):
         end = ends(timezone.now(), form.cleaned_data[field])
         return _render(
             request,
-            **{name: form, "confirm": name, "confirm_end": format_when(end) if end else None},
+            **{name: form, "confirm": name, "confirm_end": _when(end) if end else None},
         )
     try:
         exclusion = apply(form.cleaned_data[field])
@@ -128,6 +132,11 @@ def _exclusion(request, form_class, field, name, ends, apply):
         return _render(request, status=400, **{name: form})
     if exclusion.ends_at is None:
         messages.success(request, _("You are excluded permanently."))
+    elif exclusion.kind == ExclusionKind.TIME_OUT:
+        messages.success(
+            request,
+            _("You are taking a break until %(end)s.") % {"end": format_when(exclusion.ends_at)},
+        )
     else:
         messages.success(
             request, _("You are excluded until %(end)s.") % {"end": format_when(exclusion.ends_at)}

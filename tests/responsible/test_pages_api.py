@@ -38,7 +38,7 @@ def test_the_page_sets_lowers_and_raises_a_limit(client, make_user):
             "/account/limits/limit/", {"kind": "stake", "period": "week", "amount": "80"}
         )
         page = client.get("/account/limits/").content.decode()
-        assert "80.00 USD from 2026-12-02 12:00 UTC" in page
+        assert '80.00 USD from <span class="when">2026-12-02 12:00 UTC</span>' in page
         assert row(selectors.limits(me, T0), "stake", "week")["amount"] == 5000
         clock.move_to(T0 + timedelta(hours=24))
         assert row(selectors.limits(me, T0 + timedelta(hours=24)), "stake", "week")["amount"] == (
@@ -58,7 +58,7 @@ def test_a_time_out_needs_a_confirmation(client, make_user):
     with time_machine.travel(T0, tick=False):
         r = client.post("/account/limits/time-out/", {"days": "7"})
         assert r.status_code == 200 and 'data-testid="time-out-confirm"' in r.content.decode()
-        assert "Until 2026-12-08 12:00 UTC" in r.content.decode()
+        assert 'Until <span class="when">2026-12-08 12:00 UTC</span>' in r.content.decode()
         assert not Exclusion.objects.exists()
         r = client.post("/account/limits/time-out/", {"days": "7", "confirm": "1"})
         assert r.status_code == 302
