@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import F, Q
 
 from responsible import rules
 from responsible.models import Exclusion, Limit, PlaySettings
@@ -45,11 +45,13 @@ def limits(user: Any, now: datetime) -> list[dict[str, Any]]:
 def active_exclusion(user: Any, now: datetime) -> Exclusion | None:
     """The time-out or self-exclusion in force at ``now`` (the one ending last; a permanent
     one first), or None."""
-    active = Exclusion.objects.filter(
-        Q(ends_at__isnull=True) | Q(ends_at__gt=now), user_id=_user_id(user), starts_at__lte=now
+    return (
+        Exclusion.objects.filter(
+            Q(ends_at__isnull=True) | Q(ends_at__gt=now), user_id=_user_id(user), starts_at__lte=now
+        )
+        .order_by(F("ends_at").desc(nulls_first=True))
+        .first()
     )
-    permanent = active.filter(ends_at__isnull=True).first()
-    return permanent or active.order_by("-ends_at").first()
 
 
 def reality_check_minutes(user: Any) -> int:

@@ -460,7 +460,9 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
     tables; required when the tournament has an entry fee (a free one makes a fresh one if
     None). In a partnership event the player starts a team of one and invites a partner with
     :func:`invite_partner`. Refused (nothing written): already registered, account
-    suspended, outside the registration window, full, not enough funds. Raises
+    suspended, outside the registration window, full, not enough funds, and whatever
+    ``wallet.gates`` refuses (a time-out, a self-exclusion, a stake limit on the fee:
+    :class:`NotAllowed` with the refusal's code and message). Raises
     :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
@@ -580,8 +582,9 @@ def _tournament_of_team(team_id: int) -> int:
 def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """The invited player joins the team, paying their own entry fee: the team is complete.
 
-    Raises :class:`NotAllowed` (no invitation), :class:`Conflict` (already registered,
-    outside the window, not enough funds), :class:`BadRequest`."""
+    Raises :class:`NotAllowed` (no invitation; what ``wallet.gates`` refuses),
+    :class:`Conflict` (already registered, outside the window, not enough funds),
+    :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
