@@ -54,6 +54,7 @@ from tournaments.models import (
     TeamStatus,
     Tournament,
 )
+from wallet import gates
 from wallet import services as wallet
 from wallet.errors import EscrowClosed, InsufficientFunds, LedgerError, UnknownAccount
 from wallet.selectors import escrow_balance, format_money, is_escrow_closed, wallet_balance
@@ -163,6 +164,15 @@ def _seed(client_seed: Any) -> str:
         raise BadRequest(f"client seed: {exc}") from None
 
 
+def _check_gate(by: Any) -> None:
+    """``wallet.gates.check_register``: a time-out, a self-exclusion (and what else the gate
+    asks) refuses any registration, free or paid. Raises :class:`NotAllowed`."""
+    try:
+        gates.check_register(user_id=by.pk, now=timezone.now())
+    except gates.Refused as exc:
+        raise NotAllowed(str(exc), exc.code) from None
+
+
 def _pay_fee(t: Tournament, entry: Entry) -> None:
     """Move the entry fee into the escrow (none for a free event). Raises :class:`Conflict`
     with what the player can do about a short wallet."""
@@ -183,6 +193,8 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
         )
     try:
         wallet.pay_entry_fee(entry.user_id, t.ref, t.entry_fee, _fee_key(t, entry, "fee"))
+    except gates.Refused as exc:  # a stake limit, a time-out, a self-exclusion
+        raise NotAllowed(str(exc), exc.code) from None
     except (InsufficientFunds, UnknownAccount):
         raise Conflict(
             _("not enough funds: the entry fee of %(name)s is %(fee)s")
@@ -448,13 +460,16 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
     tables; required when the tournament has an entry fee (a free one makes a fresh one if
     None). In a partnership event the player starts a team of one and invites a partner with
     :func:`invite_partner`. Refused (nothing written): already registered, account
-    suspended, outside the registration window, full, not enough funds. Raises
+    suspended, outside the registration window, full, not enough funds, and whatever
+    ``wallet.gates`` refuses (a time-out, a self-exclusion, a stake limit on the fee:
+    :class:`NotAllowed` with the refusal's code and message). Raises
     :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
         t = _lock(tournament_id)
         _check_window(t, timezone.now())
+        _check_gate(by)
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is not None and entry.status in TAKING_PART:
             raise Conflict(
@@ -567,14 +582,16 @@ def _tournament_of_team(team_id: int) -> int:
 def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """The invited player joins the team, paying their own entry fee: the team is complete.
 
-    Raises :class:`NotAllowed` (no invitation), :class:`Conflict` (already registered,
-    outside the window, not enough funds), :class:`BadRequest`."""
+    Raises :class:`NotAllowed` (no invitation; what ``wallet.gates`` refuses),
+    :class:`Conflict` (already registered, outside the window, not enough funds),
+    :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
         t = _lock(_tournament_of_team(team_id))
         team = _team_for_answer(t, team_id, by)
         _check_window(t, timezone.now())
+        _check_gate(by)
         if Entry.objects.filter(tournament=t, user=by, status__in=TAKING_PART).exists():
             raise Conflict(
                 _("you are already registered in %(name)s: unregister first") % {"name": t.name},

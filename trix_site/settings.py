@@ -201,6 +201,7 @@ INSTALLED_APPS = [
     "wallet",
     "tournaments",
     "ratings",
+    "responsible",
 ]
 
 MIDDLEWARE = [

@@ -24,6 +24,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("wallet/", include("wallet.urls")),
     path("api/wallet/", include("wallet.api")),
+    path("account/limits/", include("responsible.urls")),
+    path("api/responsible/", include("responsible.api")),
     path("tournaments/", include("tournaments.urls")),
     path("players/", include("accounts.player_urls")),
     path("ratings/", include("ratings.urls")),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from responsible import gates as responsible_gates
 from wallet.errors import LedgerError
 
 
@@ -34,11 +35,13 @@ class Refused(LedgerError):
 
 def check_deposit(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` deposit ``amount`` (minor units) at ``now``? Raises :class:`Refused`."""
+    responsible_gates.check_deposit(user_id=user_id, amount=amount, now=now)
 
 
 def check_stake(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` stake ``amount`` (minor units; a table's stake or an entry fee) at
     ``now``? Raises :class:`Refused`."""
+    responsible_gates.check_stake(user_id=user_id, amount=amount, now=now)
 
 
 def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
@@ -49,3 +52,4 @@ def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
 def check_register(*, user_id: int, now: datetime) -> None:
     """May ``user_id`` register for a tournament (free or paid) at ``now``? Raises
     :class:`Refused`."""
+    responsible_gates.check_register(user_id=user_id, now=now)

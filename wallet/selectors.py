@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Min, Q, QuerySet, Sum
 from django.urls import NoReverseMatch, reverse
 from django.utils.formats import number_format
 from django.utils.translation import get_language_bidi, gettext_lazy
 
 from wallet import staking
-from wallet.models import Account, AccountKind, Entry
+from wallet.models import Account, AccountKind, Entry, Transaction, TransactionKind
+from wallet.rules import STAKE_KINDS
 
 
 def _user_id(user: Any) -> int:
@@ -66,6 +69,116 @@ def stakes_in(escrow_ref: str) -> dict[int, int]:
 def is_escrow_closed(escrow_ref: str) -> bool:
     """True once the escrow was settled or refunded in full."""
     return Account.objects.filter(reference=escrow_ref, closed=True).exists()
+
+
+def _wallet_entries(user: Any):
+    return Entry.objects.filter(account__kind=AccountKind.WALLET, account__owner_id=_user_id(user))
+
+
+def deposits_since(user: Any, since: datetime) -> list[tuple[datetime, int]]:
+    """The user's deposits at or after ``since``, oldest first: ``(time, minor units)``
+    (what responsible play's deposit limits count)."""
+    rows = (
+        _wallet_entries(user)
+        .filter(transaction__kind=TransactionKind.DEPOSIT, transaction__created_at__gte=since)
+        .order_by("transaction__created_at", "id")
+        .values_list("transaction__created_at", "amount")
+    )
+    return [(when, amount) for when, amount in rows if amount > 0]
+
+
+def _net_staked(user: Any, references: set[str]) -> dict[str, int]:
+    """reference -> what the user has staked there net of refunds and reversals, all time
+    (the same net as ``wallet.staking.staked``)."""
+    rows = (
+        _wallet_entries(user)
+        .filter(
+            Q(transaction__kind__in=STAKE_KINDS) | Q(transaction__reverses__kind__in=STAKE_KINDS),
+            transaction__reference__in=references,
+        )
+        .values("transaction__reference")
+        .annotate(total=Sum("amount"))
+    )
+    return {r["transaction__reference"]: -r["total"] for r in rows}
+
+
+def stakes_since(user: Any, since: datetime) -> list[tuple[datetime, int]]:
+    """The user's stakes at tables and tournament entry fees made at or after ``since``,
+    oldest first: ``(time, minor units)``, each net of what was refunded of it later (a stake
+    refunded in full is left out; a refund gives back the latest stake of its escrow first).
+    What responsible play's stake limits count."""
+    rows = list(
+        _wallet_entries(user)
+        .filter(
+            transaction__kind__in=(TransactionKind.STAKE, TransactionKind.ENTRY_FEE),
+            transaction__created_at__gte=since,
+        )
+        .order_by("transaction__created_at", "id")
+        .values_list("transaction__created_at", "transaction__reference", "amount")
+    )
+    held = _net_staked(user, {ref for _, ref, _ in rows})
+    counted = []
+    for when, ref, amount in reversed(rows):
+        part = min(-amount, max(held.get(ref, 0), 0))
+        if part > 0:
+            held[ref] -= part
+            counted.append((when, part))
+    return counted[::-1]
+
+
+def table_plays_since(user: Any, since: datetime) -> list[dict[str, Any]]:
+    """The user's money at each staked table where they staked at or after ``since``:
+    ``{"reference", "started_at" (first stake), "ended_at" (the table's settlement, or the
+    user's last refund once nothing is staked; None while open), "staked", "returned"}``
+    (minor units: put in; paid back by refunds and the payout). For the reality check."""
+    firsts = (
+        _wallet_entries(user)
+        .filter(transaction__kind=TransactionKind.STAKE, transaction__created_at__gte=since)
+        .values("transaction__reference")
+        .annotate(first=Min("transaction__created_at"))
+    )
+    started = {r["transaction__reference"]: r["first"] for r in firsts}
+    if not started:
+        return []
+    staked: dict[str, int] = defaultdict(int)
+    returned: dict[str, int] = defaultdict(int)
+    last_refund: dict[str, datetime] = {}
+    for ref, kind, amount, when in (
+        _wallet_entries(user)
+        .filter(transaction__reference__in=started)
+        .values_list(
+            "transaction__reference", "transaction__kind", "amount", "transaction__created_at"
+        )
+    ):
+        if when < started[ref]:
+            continue
+        if amount < 0:
+            staked[ref] += -amount
+        else:
+            returned[ref] += amount
+        if kind == TransactionKind.REFUND:
+            last_refund[ref] = max(when, last_refund.get(ref, when))
+    settled = dict(
+        Transaction.objects.filter(
+            reference__in=started, kind=TransactionKind.SETTLEMENT
+        ).values_list("reference", "created_at")
+    )
+    net = _net_staked(user, set(started))
+    plays = []
+    for ref, first in started.items():
+        ended = settled.get(ref)
+        if ended is None and net.get(ref, 0) <= 0:
+            ended = last_refund.get(ref)
+        plays.append(
+            {
+                "reference": ref,
+                "started_at": first,
+                "ended_at": ended,
+                "staked": staked[ref],
+                "returned": returned[ref],
+            }
+        )
+    return sorted(plays, key=lambda p: p["started_at"])
 
 
 #: Pages for a transaction reference ``<prefix>:<id>`` (URL names taking one id): the page

@@ -39,8 +39,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
-from wallet import inputs, staking
+from wallet import gates, inputs, staking
 from wallet.errors import InvalidAmount, LedgerError, SettlementMismatch, UnknownAccount
 from wallet.executor_orm import open_wallet_account
 from wallet.models import EXTERNAL, HOUSE, Account, AccountKind, Transaction, TransactionKind
@@ -81,8 +82,9 @@ def deposit(
 
     Entries: external −amount, wallet +amount. The wallet is created if missing.
     ``reference`` defaults to ``provider:<name>`` (the admin action uses
-    ``admin:<username>``). Raises ``InvalidAmount``, ``UnknownAccount`` (no such
-    user), ``PaymentDeclined``, ``IdempotencyConflict``.
+    ``admin:<username>``). ``wallet.gates.check_deposit`` is asked under the wallet's lock
+    before the provider collects. Raises ``InvalidAmount``, ``UnknownAccount`` (no such
+    user), ``PaymentDeclined``, ``IdempotencyConflict``, ``wallet.gates.Refused``.
     """
     amount = inputs.amount(amount)
     uid = inputs.user_id(user)
@@ -91,6 +93,7 @@ def deposit(
     wallet = f"user:{uid}"
 
     def collect() -> dict:
+        gates.check_deposit(user_id=uid, amount=amount, now=timezone.now())
         receipt = provider.collect(user_id=uid, amount=amount, key=key)
         return {"provider": provider.name, "receipt": receipt}
 
@@ -152,6 +155,11 @@ def _pay_in(user: Any, escrow: str, amount: int, key: str, kind: str) -> Transac
     amount = inputs.amount(amount)
     uid = inputs.user_id(user)
     wallet = f"user:{uid}"
+
+    def check() -> dict:  # under the wallet's lock: two stakes at once cannot both pass
+        gates.check_stake(user_id=uid, amount=amount, now=timezone.now())
+        return {}
+
     return post(
         key=key,
         kind=kind,
@@ -160,6 +168,7 @@ def _pay_in(user: Any, escrow: str, amount: int, key: str, kind: str) -> Transac
         refs=[wallet, escrow],
         create={escrow: (AccountKind.ESCROW, None)},
         rule=Rule("pay_in", legs=((wallet, -amount), (escrow, amount)), escrow=escrow),
+        before_write=check,
     )
 
 
@@ -181,8 +190,10 @@ def stake(user: Any, table_ref: str, amount: int, key: str) -> Transaction:
     """Move a seat's stake from the user's wallet into the table's escrow (created if new).
 
     ``table_ref`` is ``table:<id>``. Entries: wallet −amount, escrow +amount.
-    Raises ``InvalidAmount``, ``InvalidReference``, ``UnknownAccount`` (no wallet),
-    ``InsufficientFunds``, ``EscrowClosed``, ``IdempotencyConflict``.
+    ``wallet.gates.check_stake`` is asked under the wallet's lock (a replay of the same key
+    is not asked again). Raises ``InvalidAmount``, ``InvalidReference``, ``UnknownAccount``
+    (no wallet), ``InsufficientFunds``, ``EscrowClosed``, ``IdempotencyConflict``,
+    ``wallet.gates.Refused``.
     """
     return _pay_in(user, inputs.escrow_ref(table_ref, "table"), amount, key, TransactionKind.STAKE)
 

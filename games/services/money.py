@@ -29,11 +29,17 @@ from games.models import TableStatus
 from games.services import changes
 from wallet import services as _wallet
 from wallet.errors import InsufficientFunds, LedgerError
+from wallet.gates import Refused
 from wallet.selectors import format_money, wallet_balance
 
 
 class StakeError(Exception):
-    """The ledger refused: short balance, closed escrow, no wallet. Nothing moved."""
+    """The ledger refused: short balance, closed escrow, no wallet, or the player's limits or
+    exclusion (``wallet.gates.Refused``; ``code`` is then its code). Nothing moved."""
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.code = code
 
 
 def _require_wallet():
@@ -54,6 +60,8 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
             )
             % {"balance": format_money(wallet_balance(user)), "stake": format_money(amount)}
         ) from exc
+    except Refused as exc:  # a limit, a time-out, a self-exclusion: the player's message
+        raise StakeError(str(exc), exc.code) from exc
     except LedgerError as exc:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc
 

@@ -509,7 +509,7 @@ def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None)
                 key=f"stake:{table.ref}:v{table.version}",
             )
         except money.StakeError as exc:
-            raise BadRequest(str(exc), "insufficient_funds") from None
+            raise BadRequest(str(exc), exc.code or "insufficient_funds") from None
         row.user = user
         row.staked = table.stake
         row.client_seed = seed

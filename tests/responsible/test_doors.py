@@ -1,0 +1,159 @@
+"""A self-excluded (or timed-out) player is refused at every door where money moves in or a
+tournament is entered, through the API and the pages, with the refusal's message; and can
+still withdraw. A stake limit refuses a seat and an entry fee the same way."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games.models import Table
+from responsible import services
+from tournaments import services as tournaments
+from tournaments.models import Entry
+from wallet import services as wallet
+from wallet.selectors import wallet_balance
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def funded(make_user):
+    def make(**extra):
+        user = make_user(**extra)
+        wallet.deposit(user, 100_000, f"fund:{user.pk}")
+        return user
+
+    return make
+
+
+@pytest.fixture
+def tournament(make_user):
+    staff = make_user(is_staff=True)
+    now = timezone.now()
+    return tournaments.create_tournament(
+        by=staff,
+        name="Cup",
+        format="swiss",
+        variant="complex",
+        rounds=2,
+        capacity=16,
+        min_entrants=4,
+        entry_fee=100,
+        house_fee_bps=1000,
+        prize_bps=[5000, 3000, 2000],
+        registration_opens_at=now - timedelta(minutes=1),
+        registration_closes_at=now + timedelta(minutes=30),
+        starts_at=now + timedelta(hours=1),
+        draw_secret=bytes(range(32)),
+    )
+
+
+def staked_table(creator, stake=500) -> int:
+    r = client_for(creator).post(
+        "/api/tables/", {"variant": "complex", "stake": stake, "options": {}}, format="json"
+    )
+    assert r.status_code == 201, r.content
+    return r.json()["id"]
+
+
+def sit(user, table_id, seat=0):
+    return client_for(user).post(
+        f"/api/tables/{table_id}/seats/", {"seat": seat, "client_seed": "my-seed"}, format="json"
+    )
+
+
+@pytest.mark.parametrize("how", ["time_out", "self_exclusion"])
+def test_an_excluded_player_is_refused_at_every_door_and_can_withdraw(
+    funded, make_user, tournament, how, settings
+):
+    settings.TRIX_DEMO_PAYMENTS = True
+    me = funded()
+    if how == "time_out":
+        services.take_time_out(user=me, days=7, by=me)
+        code = "time_out"
+    else:
+        services.self_exclude(user=me, months=None, by=me)
+        code = "self_excluded"
+    api = client_for(me)
+    page = api  # the test client speaks to the pages as well
+
+    # a seat at a staked table (the table page calls this API)
+    table_id = staked_table(funded())
+    r = sit(me, table_id)
+    assert r.status_code == 400 and r.json()["code"] == code
+    assert "You can still withdraw." in r.json()["error"]
+    assert Table.objects.get(pk=table_id).seats.get(seat=0).user is None
+
+    # tournament registration: the API and the page
+    r = api.post(f"/api/tournaments/{tournament.pk}/register/", {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == code
+    r = page.post(f"/tournaments/{tournament.pk}/register/", {"client_seed": "s"}, follow=True)
+    assert "You can still withdraw." in r.content.decode()
+    assert not Entry.objects.filter(user=me).exists()
+
+    # a deposit on the wallet page
+    r = page.post("/wallet/deposit/", {"deposit-amount": "10", "deposit-key": "a" * 32})
+    assert r.status_code == 400 and "You can still withdraw." in r.content.decode()
+    assert wallet_balance(me) == 100_000
+
+    # a withdrawal still goes through
+    r = page.post("/wallet/withdraw/", {"withdraw-amount": "10", "withdraw-key": "b" * 32})
+    assert r.status_code == 302
+    assert wallet_balance(me) == 100_000 - 1000
+
+    # the limits page and the API show it; nothing lifts it
+    r = page.get("/account/limits/")
+    assert r.status_code == 200 and 'data-testid="exclusion"' in r.content.decode()
+    assert api.get("/api/responsible/").json()["exclusion"]["kind"] == how
+
+
+def test_accepting_a_team_invitation_is_refused_in_a_time_out(funded, make_user):
+    staff = make_user(is_staff=True)
+    now = timezone.now()
+    cup = tournaments.create_tournament(
+        by=staff,
+        name="Pairs",
+        format="swiss",
+        variant="complex_partner",
+        rounds=2,
+        capacity=16,
+        min_entrants=4,
+        entry_fee=100,
+        house_fee_bps=1000,
+        prize_bps=[10000],
+        registration_opens_at=now - timedelta(minutes=1),
+        registration_closes_at=now + timedelta(minutes=30),
+        starts_at=now + timedelta(hours=1),
+        draw_secret=bytes(range(32)),
+    )
+    host, partner = funded(), funded()
+    tournaments.register(tournament_id=cup.pk, by=host, client_seed="h")
+    team = tournaments.invite_partner(tournament_id=cup.pk, by=host, display_name=partner.username)
+    services.take_time_out(user=partner, days=1, by=partner)
+    r = client_for(partner).post(f"/api/tournaments/teams/{team.pk}/accept/", {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "time_out"
+
+
+def test_a_stake_limit_refuses_a_seat_and_an_entry_fee_with_its_message(funded, tournament):
+    me = funded()
+    services.set_limit(user=me, kind="stake", period="day", amount=500, by=me)
+    first, second = staked_table(funded()), staked_table(funded())
+    assert sit(me, first).status_code == 200
+    r = sit(me, second)
+    assert r.status_code == 400 and r.json()["code"] == "stake_limit"
+    assert r.json()["error"].startswith(
+        "This stake of 5.00 USD would go over your 24-hour stake limit of 5.00 USD"
+    )
+    r = client_for(me).post(
+        f"/api/tournaments/{tournament.pk}/register/", {"client_seed": "x"}, format="json"
+    )
+    assert r.status_code == 403 and r.json()["code"] == "stake_limit"
+    assert "24-hour stake limit" in r.json()["error"]

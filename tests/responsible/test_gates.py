@@ -1,0 +1,178 @@
+"""The limits and exclusions enforced by the wallet (wallet.gates), on both executors, with
+time-machine: at the limit, one unit over, raises before and after 24 hours, a week rolling
+over, refunds not counted, withdrawals always possible."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+from responsible import services
+from responsible.models import Exclusion, LimitChange
+from wallet import services as wallet
+from wallet.gates import Refused
+from wallet.selectors import wallet_balance
+
+pytestmark = pytest.mark.usefixtures("ledger_path")
+
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
+
+
+@pytest.fixture
+def player(make_user):
+    user = make_user()
+    with time_machine.travel(T0 - timedelta(days=40), tick=False):
+        wallet.deposit(user, 1_000_000, "seed")
+    return user
+
+
+def test_exactly_at_the_stake_limit_passes_one_unit_over_is_refused(player):
+    with time_machine.travel(T0, tick=False):
+        services.set_limit(user=player, kind="stake", period="day", amount=5000, by=player)
+        wallet.stake(player, "table:1", 3000, "s1")
+        with pytest.raises(Refused) as refused:
+            wallet.stake(player, "table:2", 2001, "s2")
+        assert refused.value.code == "stake_limit"
+        assert str(refused.value) == (
+            "This stake of 20.01 USD would go over your 24-hour stake limit of 50.00 USD: you "
+            "have staked 30.00 USD in that time. It becomes possible at 2026-12-02 12:00 UTC."
+        )
+        assert refused.value.resets_at == T0 + timedelta(hours=24)
+        wallet.stake(player, "table:2", 2000, "s2b")
+    assert wallet_balance(player) == 1_000_000 - 5000
+
+
+def test_a_replay_of_an_accepted_stake_is_not_refused(player):
+    with time_machine.travel(T0, tick=False):
+        services.set_limit(user=player, kind="stake", period="day", amount=5000, by=player)
+        first = wallet.stake(player, "table:1", 5000, "s1")
+        assert wallet.stake(player, "table:1", 5000, "s1").pk == first.pk
+
+
+def test_a_raise_waits_24_hours_a_lowering_applies_at_once(player):
+    with time_machine.travel(T0, tick=False) as clock:
+        services.set_limit(user=player, kind="stake", period="day", amount=1000, by=player)
+        services.set_limit(user=player, kind="stake", period="day", amount=9000, by=player)
+        clock.move_to(T0 + timedelta(hours=23, minutes=59))
+        with pytest.raises(Refused):
+            wallet.stake(player, "table:1", 1001, "s1")
+        clock.move_to(T0 + timedelta(hours=24))
+        wallet.stake(player, "table:1", 9000, "s2")
+        services.set_limit(user=player, kind="stake", period="day", amount=100, by=player)
+        with pytest.raises(Refused) as refused:
+            wallet.stake(player, "table:2", 1, "s3")
+        assert "24-hour stake limit of 1.00 USD" in str(refused.value)
+    changes = list(LimitChange.objects.filter(user=player).order_by("asked_at", "id"))
+    assert [(c.old_amount, c.new_amount) for c in changes] == [
+        (None, 1000),
+        (1000, 9000),
+        (9000, 100),
+    ]
+    assert changes[1].effective_at == T0 + timedelta(hours=24)
+    assert changes[2].by == player and not changes[2].by_staff
+
+
+def test_a_week_rolling_over(player):
+    with time_machine.travel(T0, tick=False) as clock:
+        services.set_limit(user=player, kind="stake", period="week", amount=10_000, by=player)
+        wallet.stake(player, "table:1", 6000, "s1")
+        clock.move_to(T0 + timedelta(days=3))
+        wallet.stake(player, "table:2", 4000, "s2")
+        clock.move_to(T0 + timedelta(days=6, hours=23))
+        with pytest.raises(Refused) as refused:
+            wallet.stake(player, "table:3", 1, "s3")
+        assert refused.value.resets_at == T0 + timedelta(days=7)
+        clock.move_to(T0 + timedelta(days=7))
+        wallet.stake(player, "table:3", 6000, "s4")
+        with pytest.raises(Refused):
+            wallet.stake(player, "table:4", 1, "s5")
+
+
+def test_the_lowest_limit_applies_and_entry_fees_count(player):
+    with time_machine.travel(T0, tick=False):
+        services.set_limit(user=player, kind="stake", period="day", amount=10_000, by=player)
+        services.set_limit(user=player, kind="stake", period="month", amount=3000, by=player)
+        wallet.pay_entry_fee(player, "tournament:1", 2000, "fee")
+        with pytest.raises(Refused) as refused:
+            wallet.stake(player, "table:1", 1001, "s1")
+        assert "30-day stake limit of 30.00 USD" in str(refused.value)
+        wallet.stake(player, "table:1", 1000, "s2")
+
+
+def test_a_refunded_stake_does_not_count(player):
+    with time_machine.travel(T0, tick=False):
+        services.set_limit(user=player, kind="stake", period="day", amount=5000, by=player)
+        wallet.stake(player, "table:1", 5000, "s1")
+        wallet.refund(player, "table:1", "r1")
+        wallet.stake(player, "table:1", 5000, "s2")  # the same seat again
+        wallet.refund_all("table:1", "cancel")  # the table is cancelled
+        wallet.pay_entry_fee(player, "tournament:1", 5000, "fee")
+        wallet.refund_entry_fee(player, "tournament:1", "unreg", amount=4000)  # 80% back
+        wallet.stake(player, "table:2", 4000, "s3")  # 1000 of the fee was kept: it counts
+        with pytest.raises(Refused):
+            wallet.stake(player, "table:3", 1, "s4")
+
+
+def test_deposit_limit(make_user):
+    user = make_user()
+    with time_machine.travel(T0, tick=False):
+        services.set_limit(user=user, kind="deposit", period="day", amount=10_000, by=user)
+        wallet.deposit(user, 10_000, "d1")
+        with pytest.raises(Refused) as refused:
+            wallet.deposit(user, 1, "d2")
+        assert refused.value.code == "deposit_limit"
+        assert "24-hour deposit limit of 100.00 USD" in str(refused.value)
+    assert wallet_balance(user) == 10_000
+
+
+@pytest.mark.parametrize("kind", ["time_out", "self_exclusion"])
+def test_excluded_cannot_deposit_or_stake_but_can_withdraw(player, kind):
+    with time_machine.travel(T0, tick=False) as clock:
+        if kind == "time_out":
+            services.take_time_out(user=player, days=1, by=player)
+            end = T0 + timedelta(days=1)
+        else:
+            services.self_exclude(user=player, months=6, by=player)
+            end = datetime(2027, 6, 1, 12, 0, tzinfo=UTC)
+        for door in (
+            lambda: wallet.deposit(player, 100, "d"),
+            lambda: wallet.stake(player, "table:1", 100, "s"),
+            lambda: wallet.pay_entry_fee(player, "tournament:1", 100, "f"),
+        ):
+            with pytest.raises(Refused) as refused:
+                door()
+            assert refused.value.resets_at == end
+            assert "You can still withdraw." in str(refused.value)
+        wallet.withdraw(player, 500, "w")
+        assert wallet_balance(player) == 1_000_000 - 500
+        clock.move_to(end - timedelta(seconds=1))
+        with pytest.raises(Refused):
+            wallet.stake(player, "table:1", 100, "s")
+        clock.move_to(end)
+        wallet.stake(player, "table:1", 100, "s")
+
+
+def test_a_permanent_self_exclusion(player):
+    with time_machine.travel(T0, tick=False) as clock:
+        services.self_exclude(user=player, months=None, by=player)
+        clock.move_to(T0 + timedelta(days=3650))
+        with pytest.raises(Refused) as refused:
+            wallet.stake(player, "table:1", 100, "s")
+        assert refused.value.code == "self_excluded" and refused.value.resets_at is None
+        assert "permanently" in str(refused.value)
+
+
+def test_an_exclusion_cannot_be_undone_early(player, make_user):
+    staff = make_user(is_staff=True)
+    with time_machine.travel(T0, tick=False):
+        services.take_time_out(user=player, days=7, by=player)
+        # a shorter one asked later does not shorten it
+        services.take_time_out(user=player, days=1, by=player)
+        with time_machine.travel(T0 + timedelta(days=2), tick=False):
+            with pytest.raises(Refused) as refused:
+                wallet.stake(player, "table:1", 100, "s")
+            assert refused.value.resets_at == T0 + timedelta(days=7)
+        # staff cannot impose or lift one through these services; nothing deletes one
+        with pytest.raises(services.NotAllowed):
+            services.take_time_out(user=player, days=1, by=staff)
+    assert Exclusion.objects.filter(user=player).count() == 2
