@@ -57,3 +57,16 @@ class ProfileForm(forms.Form):
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from None
         return name
+
+
+class CloseAccountForm(forms.Form):
+    """Closing the account: the password again, and a box saying the player means it."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("I understand that I will no longer be able to log in."), required=True
+    )

@@ -54,6 +54,7 @@ from tournaments.models import (
     TeamStatus,
     Tournament,
 )
+from wallet import gates
 from wallet import services as wallet
 from wallet.errors import EscrowClosed, InsufficientFunds, LedgerError, UnknownAccount
 from wallet.selectors import escrow_balance, format_money, is_escrow_closed, wallet_balance
@@ -88,6 +89,15 @@ def _require_player(by: Any) -> None:
         raise NotAllowed(_("log in to take part in a tournament"), "not_authenticated")
     if not by.is_active:
         raise NotAllowed(_("your account is suspended: it cannot enter tournaments"), "suspended")
+
+
+def _gate(check: Any, **facts: Any) -> None:
+    """Ask a ``wallet.gates`` check; its refusal becomes :class:`NotAllowed` with the rule's
+    code (``suspended``, ``self_excluded``...) and the player's message."""
+    try:
+        check(**facts)
+    except gates.Refused as exc:
+        raise NotAllowed(str(exc), exc.code) from None
 
 
 def _reason(reason: Any) -> str:
@@ -183,6 +193,8 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
         )
     try:
         wallet.pay_entry_fee(entry.user_id, t.ref, t.entry_fee, _fee_key(t, entry, "fee"))
+    except gates.Refused as exc:
+        raise NotAllowed(str(exc), exc.code) from None
     except (InsufficientFunds, UnknownAccount):
         raise Conflict(
             _("not enough funds: the entry fee of %(name)s is %(fee)s")
@@ -448,13 +460,15 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
     tables; required when the tournament has an entry fee (a free one makes a fresh one if
     None). In a partnership event the player starts a team of one and invites a partner with
     :func:`invite_partner`. Refused (nothing written): already registered, account
-    suspended, outside the registration window, full, not enough funds. Raises
-    :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
+    suspended or refused by ``wallet.gates`` (``check_register``; the fee ``check_stake``:
+    identity not verified...), outside the registration window, full, not enough funds.
+    Raises :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
         t = _lock(tournament_id)
         _check_window(t, timezone.now())
+        _gate(gates.check_register, user_id=by.pk, now=timezone.now())
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is not None and entry.status in TAKING_PART:
             raise Conflict(
@@ -567,14 +581,16 @@ def _tournament_of_team(team_id: int) -> int:
 def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """The invited player joins the team, paying their own entry fee: the team is complete.
 
-    Raises :class:`NotAllowed` (no invitation), :class:`Conflict` (already registered,
-    outside the window, not enough funds), :class:`BadRequest`."""
+    Raises :class:`NotAllowed` (no invitation, refused by ``wallet.gates``: suspended...),
+    :class:`Conflict` (already registered, outside the window, not enough funds),
+    :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
         t = _lock(_tournament_of_team(team_id))
         team = _team_for_answer(t, team_id, by)
         _check_window(t, timezone.now())
+        _gate(gates.check_register, user_id=by.pk, now=timezone.now())
         if Entry.objects.filter(tournament=t, user=by, status__in=TAKING_PART).exists():
             raise Conflict(
                 _("you are already registered in %(name)s: unregister first") % {"name": t.name},

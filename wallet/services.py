@@ -39,8 +39,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.timezone import now
 
-from wallet import inputs, staking
+from wallet import gates, inputs, staking
 from wallet.errors import InvalidAmount, LedgerError, SettlementMismatch, UnknownAccount
 from wallet.executor_orm import open_wallet_account
 from wallet.models import EXTERNAL, HOUSE, Account, AccountKind, Transaction, TransactionKind
@@ -119,7 +120,8 @@ def withdraw(
     """Debit the user's wallet and pay ``amount`` out through the payment provider.
 
     Entries: wallet −amount, external +amount. Raises ``InvalidAmount``,
-    ``UnknownAccount`` (no wallet), ``InsufficientFunds``, ``PaymentDeclined``,
+    ``UnknownAccount`` (no wallet), ``InsufficientFunds``, ``wallet.gates.Refused`` (asked
+    under the wallet's lock, before the provider), ``PaymentDeclined``,
     ``IdempotencyConflict``.
     """
     amount = inputs.amount(amount)
@@ -129,6 +131,7 @@ def withdraw(
     wallet = f"user:{uid}"
 
     def pay_out() -> dict:
+        gates.check_withdraw(user_id=uid, amount=amount, now=now())
         receipt = provider.pay_out(user_id=uid, amount=amount, key=key)
         return {"provider": provider.name, "receipt": receipt}
 
@@ -160,6 +163,7 @@ def _pay_in(user: Any, escrow: str, amount: int, key: str, kind: str) -> Transac
         refs=[wallet, escrow],
         create={escrow: (AccountKind.ESCROW, None)},
         rule=Rule("pay_in", legs=((wallet, -amount), (escrow, amount)), escrow=escrow),
+        before_write=lambda: gates.check_stake(user_id=uid, amount=amount, now=now()) or {},
     )
 
 
@@ -182,7 +186,8 @@ def stake(user: Any, table_ref: str, amount: int, key: str) -> Transaction:
 
     ``table_ref`` is ``table:<id>``. Entries: wallet −amount, escrow +amount.
     Raises ``InvalidAmount``, ``InvalidReference``, ``UnknownAccount`` (no wallet),
-    ``InsufficientFunds``, ``EscrowClosed``, ``IdempotencyConflict``.
+    ``InsufficientFunds``, ``wallet.gates.Refused`` (``check_stake``, asked under the
+    wallet's lock), ``EscrowClosed``, ``IdempotencyConflict``.
     """
     return _pay_in(user, inputs.escrow_ref(table_ref, "table"), amount, key, TransactionKind.STAKE)
 

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.standing import standing
 from wallet import selectors, services
 from wallet.errors import IdempotencyConflict, InsufficientFunds, LedgerError, PaymentDeclined
 from wallet.forms import MoneyForm, new_key
@@ -53,6 +54,7 @@ def _render(request, forms: dict[str, MoneyForm] | None = None, status: int = 20
         "deposit_form": forms.get("deposit") or _form("deposit"),
         "withdraw_form": forms.get("withdraw") or _form("withdraw"),
         "currency": settings.TRIX_CURRENCY,
+        "standing": standing(request.user.pk),
     }
     return render(request, "wallet/wallet.html", context, status=status)
 

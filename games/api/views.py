@@ -100,6 +100,7 @@ class SeatsView(APIView):
             table_id=table_id,
             seat=body.validated_data["seat"],
             client_seed=body.validated_data.get("client_seed"),
+            address=throttles.client_address(request),
         )
         return Response(_table(table_id, request))
 
@@ -136,7 +137,9 @@ class QuickPlayView(APIView):
     def post(self, request):
         body = s.QuickPlayBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        table, seat = lobby.quick_play(user=request.user, **body.validated_data)
+        table, seat = lobby.quick_play(
+            user=request.user, **body.validated_data, address=throttles.client_address(request)
+        )
         return Response(
             {"table": _table(table.pk, request), "seat": seat, "url": f"/tables/{table.pk}/"}
         )

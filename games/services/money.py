@@ -29,6 +29,7 @@ from games.models import TableStatus
 from games.services import changes
 from wallet import services as _wallet
 from wallet.errors import InsufficientFunds, LedgerError
+from wallet.gates import Refused
 from wallet.selectors import format_money, wallet_balance
 
 
@@ -36,16 +37,28 @@ class StakeError(Exception):
     """The ledger refused: short balance, closed escrow, no wallet. Nothing moved."""
 
 
+class StakeRefused(StakeError):
+    """The player may not stake now (``wallet.gates``: identity not verified, account
+    suspended...): ``code`` names the rule, the message says what to do. Nothing moved."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
 def _require_wallet():
     return _wallet
 
 
 def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
-    """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError."""
+    """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError
+    (:class:`StakeRefused` when ``wallet.gates`` refuses the player)."""
     if amount <= 0:
         return
     try:
         _require_wallet().stake(user, table_ref, amount, key)
+    except Refused as exc:
+        raise StakeRefused(str(exc), exc.code) from exc
     except InsufficientFunds as exc:
         raise StakeError(
             _(
