@@ -114,7 +114,10 @@ class SuspensionAdmin(StrictLookupsAdmin):
                 saved = services.suspend(
                     user=obj.user, by=request.user, reason=form.cleaned_data["reason"]
                 )
-                obj.pk = saved.pk
+                obj.__dict__.update(
+                    {f.attname: getattr(saved, f.attname) for f in saved._meta.concrete_fields}
+                )
+                obj._state.adding = False
             elif form.cleaned_data.get("lift", "").strip():
                 services.lift_suspension(
                     user=obj.user, by=request.user, reason=form.cleaned_data["lift"]

@@ -86,6 +86,8 @@ class Suspension(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.suspended_at is None:
+            return f"suspension of user {self.user_id}"
         state = "lifted" if self.lifted_at else "in force"
         return f"{self.user} suspended {self.suspended_at:%Y-%m-%d} ({state})"
 
