@@ -49,6 +49,19 @@ class ClosureAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
 
 
+class InForce(admin.SimpleListFilter):
+    title = _("in force")
+    parameter_name = "in_force"
+
+    def lookups(self, request, model_admin):
+        return (("yes", _("in force")), ("no", _("lifted")))
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(lifted_at__isnull=self.value() == "yes")
+        return queryset
+
+
 class SuspendForm(forms.ModelForm):
     class Meta:
         model = Suspension
@@ -75,7 +88,7 @@ class SuspensionAdmin(StrictLookupsAdmin):
     force and give the reason for lifting it. Rows are never deleted."""
 
     list_display = ("user", "suspended_at", "suspended_by", "in_force", "lifted_at", "lifted_by")
-    list_filter = (("lifted_at", admin.EmptyFieldListFilter),)
+    list_filter = (InForce,)
     search_fields = ("user__username", "reason")
     raw_id_fields = ("user",)
     readonly_fields = (
