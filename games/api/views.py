@@ -82,8 +82,11 @@ class TableDetailView(APIView):
 
 
 class SeatsView(APIView):
-    """Take a seat with your client seed; the stake moves through the wallet. Taking and
-    leaving seats: at most ``TRIX_SEAT_RATE`` a user together (429 above it)."""
+    """Take a seat with your client seed; the stake moves through the wallet. A staked seat
+    needs a verified identity and an account not suspended (403 ``kyc_required``,
+    ``suspended``); at a staked table one IP address holds one seat (409 ``same_address``,
+    unless ``TRIX_SAME_ADDRESS_SEATS``). Taking and leaving seats: at most
+    ``TRIX_SEAT_RATE`` a user together (429 above it)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [throttles.SeatThrottle]

@@ -234,3 +234,10 @@ def test_the_verification_page_in_arabic(player, client):
     client.force_login(alice)
     page = client.get("/accounts/verification/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert 'lang="ar"' in page and "التحقق من الهوية" in page
+
+
+def test_the_pages_link_the_verification_path_in_messages():
+    from web.links import link_paths
+
+    html = str(link_paths("Verify your identity before you stake: /accounts/verification/ (x)"))
+    assert '<a href="/accounts/verification/">/accounts/verification/</a>' in html
