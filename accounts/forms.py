@@ -132,3 +132,16 @@ class HistoryFilterForm(forms.Form):
 
         pairs = [(key, self.cleaned_data.get(key)) for key in self.KEYS]
         return urlencode([(key, str(value)) for key, value in pairs if value])  # dates: ISO
+
+
+class CloseAccountForm(forms.Form):
+    """Closing the account: the password again, and a box saying the player means it."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("I understand that I will no longer be able to log in."), required=True
+    )

@@ -1,16 +1,30 @@
-"""Writes of accounts: setting a player's display name."""
+"""Writes of accounts: setting a player's display name; starting their identity check
+(``accounts.kyc``); staff suspending an account and lifting the suspension. Closing an
+account: ``accounts.closure``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import DISPLAY_NAME_MAX, Profile
+from accounts import kyc
+from accounts.models import (
+    DISPLAY_NAME_MAX,
+    Profile,
+    Suspension,
+    Verification,
+    VerificationStatus,
+)
 from accounts.names import has_visible_character, looks_like_a_bot, name_key
+
+#: The longest reason staff may give for a suspension or its lifting (characters).
+REASON_MAX = 1000
 
 TAKEN = gettext_lazy("That display name is taken; choose another.")
 LOOKS_LIKE_NAME = gettext_lazy(
@@ -99,3 +113,82 @@ def set_display_name(user: Any, name: str) -> Profile:
         },
     )
     return profile
+
+
+# -- identity (KYC) ---------------------------------------------------------------------------
+
+
+def start_verification(*, user: Any, provider: kyc.KycProvider | None = None) -> tuple:
+    """Start (or follow up) ``user``'s identity check with the provider
+    (``settings.TRIX_KYC_PROVIDER``) and record its answer. Returns ``(verification, url)``:
+    the :class:`~accounts.models.Verification` as now recorded, and the provider's page to
+    send the player to ("" when there is none, e.g. the demo provider, which verifies at
+    once). A verified account stays verified (nothing asked); a pending check is asked for
+    its state, not started again; a rejected one may start anew. Raises
+    :class:`accounts.kyc.KycError` (nothing recorded)."""
+    provider = provider or kyc.get_provider()
+    with transaction.atomic():
+        Verification.objects.get_or_create(user=user)
+        record = Verification.objects.select_for_update().get(user=user)
+        if record.status == VerificationStatus.VERIFIED:
+            return record, ""
+        now = timezone.now()
+        if record.status == VerificationStatus.PENDING and record.provider == provider.name:
+            check = provider.status(reference=record.reference)
+        else:
+            check = provider.start(user_id=user.pk, key=f"kyc:{user.pk}:{now.isoformat()}")
+            record.started_at = now
+        record.status = VerificationStatus(check.status)
+        record.provider = provider.name
+        record.reference = check.reference
+        record.checked_at = now
+        record.save()
+    return record, check.url
+
+
+# -- suspension by staff ----------------------------------------------------------------------
+
+
+def _staff_reason(by: Any, reason: Any) -> str:
+    if by is None or not getattr(by, "is_staff", False):
+        raise PermissionDenied(_("Only staff may suspend an account or lift a suspension."))
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationError(_("Give the reason: it is kept with the account."))
+    if len(reason.strip()) > REASON_MAX:
+        raise ValidationError(
+            _("The reason must be at most %(count)d characters.") % {"count": REASON_MAX}
+        )
+    return reason.strip()
+
+
+def suspend(*, user: Any, by: Any, reason: str) -> Suspension:
+    """Suspend ``user`` (``by``, a staff member, for ``reason``): until lifted they cannot
+    stake or register for tournaments (``accounts.standing``, asked by ``wallet.gates``);
+    withdrawals stay possible. Raises ``PermissionDenied`` (``by`` not staff),
+    ``ValidationError`` (no reason, too long, already suspended)."""
+    reason = _staff_reason(by, reason)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        if Suspension.objects.filter(user=user, lifted_at__isnull=True).exists():
+            raise ValidationError(_("This account is already suspended."))
+        return Suspension.objects.create(
+            user=user, reason=reason, suspended_by=by, suspended_at=timezone.now()
+        )
+
+
+def lift_suspension(*, user: Any, by: Any, reason: str) -> Suspension:
+    """Lift ``user``'s suspension in force (``by``, a staff member, for ``reason``); the
+    suspension's row keeps both. Raises ``PermissionDenied``, ``ValidationError`` (no
+    reason, not suspended)."""
+    reason = _staff_reason(by, reason)
+    with transaction.atomic():
+        suspension = (
+            Suspension.objects.select_for_update().filter(user=user, lifted_at__isnull=True).first()
+        )
+        if suspension is None:
+            raise ValidationError(_("This account is not suspended."))
+        suspension.lifted_by = by
+        suspension.lifted_at = timezone.now()
+        suspension.lift_reason = reason
+        suspension.save(update_fields=["lifted_by", "lifted_at", "lift_reason"])
+    return suspension

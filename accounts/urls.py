@@ -6,4 +6,6 @@ app_name = "accounts"
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("verification/", views.verification, name="verification"),
+    path("close/", views.close, name="close"),
 ]

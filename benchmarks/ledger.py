@@ -68,12 +68,15 @@ def setup_django() -> None:
 def make_players(tag: str, n: int = 4):
     from django.contrib.auth import get_user_model
 
+    from accounts.kyc import DemoKycProvider
+    from accounts.services import start_verification
     from wallet import services
     from wallet.payments import DemoProvider
 
     users = []
     for i in range(n):
         user = get_user_model().objects.create_user(username=f"bench-{tag}-{i}")
+        start_verification(user=user, provider=DemoKycProvider())  # staking needs it
         services.deposit(user, 10**12, f"bench:{tag}:dep:{i}", provider=DemoProvider(limit=10**12))
         users.append(user)
     return users

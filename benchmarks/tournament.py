@@ -153,6 +153,8 @@ def _run_event(args: argparse.Namespace, timedelta) -> None:
     from django.db.models import Max
     from django.utils import timezone
 
+    from accounts.kyc import DemoKycProvider
+    from accounts.services import start_verification
     from games import services as games
     from games.models import Seat, Table
     from tournaments import selectors
@@ -175,6 +177,7 @@ def _run_event(args: argparse.Namespace, timedelta) -> None:
     players = []
     for i in range(args.entrants):
         user = users.objects.create_user(username=f"bench-{i:04d}")
+        start_verification(user=user, provider=DemoKycProvider())  # an entry fee needs it
         wallet.deposit(user, 1_000, f"bench-deposit:{user.pk}")
         events.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
         players.append(user)

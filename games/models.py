@@ -131,6 +131,13 @@ class Seat(models.Model):
         blank=True,
         help_text="when the seated user first opened the table or acted (tournament no-shows)",
     )
+    address_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="at a staked table, the HMAC-SHA256 (hex) of the IP address the seat was "
+        "taken from (games.services.tables.address_hash); never the address itself",
+    )
 
     class Meta:
         ordering = ["table_id", "seat"]

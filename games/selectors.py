@@ -443,3 +443,16 @@ def table_for_invite(token: str) -> tuple[Table, int | None]:
             .first()
         )
     return table, seat
+
+
+def seats_in_play(user) -> int:
+    """How many seats ``user`` holds at tables not over: open, playing, or finished with the
+    pot not yet paid (account closure waits for none)."""
+    return (
+        Seat.objects.filter(user=user)
+        .filter(
+            Q(table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+            | Q(table__status=TableStatus.FINISHED, table__settled=False, table__stake__gt=0)
+        )
+        .count()
+    )

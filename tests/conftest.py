@@ -34,6 +34,35 @@ def english_unless_asked():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def verified_by_default(request):
+    """Every user a test creates has a verified identity (``accounts.models.Verification``,
+    provider ``tests``), so the tests of staking need no extra step; a test marked
+    ``unverified`` gets its users as sign-up leaves them (unverified: no stake, no large
+    withdrawal)."""
+    if request.node.get_closest_marker("unverified"):
+        yield
+        return
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_save
+
+    def verify(sender, instance, created, raw=False, **kwargs):
+        if created and not raw:
+            from django.utils import timezone
+
+            from accounts.models import Verification
+
+            Verification.objects.get_or_create(
+                user=instance,
+                defaults={"status": "verified", "provider": "tests", "checked_at": timezone.now()},
+            )
+
+    model = get_user_model()
+    post_save.connect(verify, sender=model, dispatch_uid="tests-verified-by-default")
+    yield
+    post_save.disconnect(sender=model, dispatch_uid="tests-verified-by-default")
+
+
 @pytest.fixture(scope="session")
 def worker_queue() -> str:
     from tests.worker import new_queue

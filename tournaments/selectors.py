@@ -537,3 +537,16 @@ def draw_check(*, tournament_id: int) -> dict[str, Any]:
     except FairnessError as exc:
         return {"available": True, "verified": False, "summary": None, "error": str(exc)}
     return {"available": True, "verified": True, "summary": summary_, "error": None}
+
+
+def entries_in_progress(user: Any) -> int:
+    """How many tournaments ``user`` is entered in (registered, or disqualified but placed)
+    that are not finished or cancelled (account closure waits for none)."""
+    return (
+        Entry.objects.filter(
+            user_id=getattr(user, "pk", user),
+            status__in=(EntryStatus.REGISTERED, EntryStatus.DISQUALIFIED),
+        )
+        .exclude(tournament__status__in=(Status.FINISHED, Status.CANCELLED))
+        .count()
+    )

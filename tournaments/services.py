@@ -91,6 +91,15 @@ def _require_player(by: Any) -> None:
         raise NotAllowed(_("your account is suspended: it cannot enter tournaments"), "suspended")
 
 
+def _gate(check: Any, **facts: Any) -> None:
+    """Ask a ``wallet.gates`` check; its refusal becomes :class:`NotAllowed` with the rule's
+    code (``suspended``, ``self_excluded``...) and the player's message."""
+    try:
+        check(**facts)
+    except gates.Refused as exc:
+        raise NotAllowed(str(exc), exc.code) from None
+
+
 def _reason(reason: Any) -> str:
     if not isinstance(reason, str) or not reason.strip():
         raise BadRequest("give a reason: it is shown on the tournament page")
@@ -162,15 +171,6 @@ def _seed(client_seed: Any) -> str:
         return shuffles.clean_client_seed(client_seed)
     except shuffles.FairnessError as exc:
         raise BadRequest(f"client seed: {exc}") from None
-
-
-def _check_gate(by: Any) -> None:
-    """``wallet.gates.check_register``: a time-out, a self-exclusion (and what else the gate
-    asks) refuses any registration, free or paid. Raises :class:`NotAllowed`."""
-    try:
-        gates.check_register(user_id=by.pk, now=timezone.now())
-    except gates.Refused as exc:
-        raise NotAllowed(str(exc), exc.code) from None
 
 
 def _pay_fee(t: Tournament, entry: Entry) -> None:
@@ -461,15 +461,16 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
     None). In a partnership event the player starts a team of one and invites a partner with
     :func:`invite_partner`. Refused (nothing written): already registered, account
     suspended, outside the registration window, full, not enough funds, and whatever
-    ``wallet.gates`` refuses (a time-out, a self-exclusion, a stake limit on the fee:
-    :class:`NotAllowed` with the refusal's code and message). Raises
-    :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
+    ``wallet.gates`` refuses (``check_register``: a suspension, a time-out, a self-exclusion;
+    the fee's ``check_stake``: identity not verified, a stake limit: :class:`NotAllowed` with
+    the refusal's code and message). Raises :class:`Conflict`, :class:`NotAllowed`,
+    :class:`NotFound`, :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
         t = _lock(tournament_id)
         _check_window(t, timezone.now())
-        _check_gate(by)
+        _gate(gates.check_register, user_id=by.pk, now=timezone.now())
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is not None and entry.status in TAKING_PART:
             raise Conflict(
@@ -582,7 +583,8 @@ def _tournament_of_team(team_id: int) -> int:
 def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """The invited player joins the team, paying their own entry fee: the team is complete.
 
-    Raises :class:`NotAllowed` (no invitation; what ``wallet.gates`` refuses),
+    Raises :class:`NotAllowed` (no invitation; what ``wallet.gates`` refuses: a suspension,
+    a time-out...),
     :class:`Conflict` (already registered, outside the window, not enough funds),
     :class:`BadRequest`."""
     _require_player(by)
@@ -591,7 +593,7 @@ def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> E
         t = _lock(_tournament_of_team(team_id))
         team = _team_for_answer(t, team_id, by)
         _check_window(t, timezone.now())
-        _check_gate(by)
+        _gate(gates.check_register, user_id=by.pk, now=timezone.now())
         if Entry.objects.filter(tournament=t, user=by, status__in=TAKING_PART).exists():
             raise Conflict(
                 _("you are already registered in %(name)s: unregister first") % {"name": t.name},

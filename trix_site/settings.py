@@ -499,6 +499,21 @@ for _name in ("TRIX_MAX_STAKE", "TRIX_DEMO_PAYMENT_LIMIT"):
 # On by default where DEBUG is (./dev run); a production site (DJANGO_DEBUG=0) turns it off.
 TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
 
+# Identity (accounts app, docs/accounts.md). The identity-verification provider's class
+# (accounts.kyc.KycProvider), a dotted path; the demo one verifies at once and checks nothing.
+TRIX_KYC_PROVIDER = os.environ.get("TRIX_KYC_PROVIDER", "accounts.kyc.DemoKycProvider")
+# An unverified account may withdraw up to this many minor units at once (default 2,000.00:
+# the EU's anti-money-laundering threshold for gambling transactions); staking always needs
+# a verified account.
+TRIX_KYC_WITHDRAW_ABOVE = int(os.environ.get("TRIX_KYC_WITHDRAW_ABOVE", "200000"))
+# The key of the seats' address hashes (HMAC-SHA256; games.services.tables): set it to keep
+# the hashes apart from DJANGO_SECRET_KEY; empty: derived from the secret key under a label
+# of its own (django.utils.crypto.salted_hmac). Rotating it only forgets open tables' hashes.
+TRIX_ADDRESS_SALT = os.environ.get("TRIX_ADDRESS_SALT", "").strip()
+# Two seats at one staked table from one IP address: refused unless this is on (on by
+# default where DEBUG is: a local demo's players all share 127.0.0.1).
+TRIX_SAME_ADDRESS_SEATS = _env_bool("TRIX_SAME_ADDRESS_SEATS", DEBUG)
+
 # Tables (games app): timers are the server's. Production runs `celery beat` once and any
 # number of workers; `./dev run` starts one worker with an embedded beat (-B).
 TRIX_BOT_DELAY = float(os.environ.get("TRIX_BOT_DELAY", "0.6"))  # seconds a bot "thinks"

@@ -9,7 +9,8 @@ Changes from ``trix_site.settings``:
   and the site refuses to start without them then);
 - plain HTTP (``DJANGO_HTTPS=0`` unless set): no HTTPS redirect, HSTS or secure-only cookies;
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
-- timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second.
+- timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second;
+- two seats from one address allowed at a staked table (every client is 127.0.0.1).
 """
 
 import os
@@ -30,6 +31,9 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True  # as under DEBUG: the apps' static files, no STATIC_ROOT
 WHITENOISE_AUTOREFRESH = True
 
+# Every test client and the browser tests' live server speak from 127.0.0.1: seats from one
+# address are allowed, except in the tests of that rule (tests/accounts/test_seats.py).
+TRIX_SAME_ADDRESS_SEATS = True
 TRIX_BOT_DELAY = 0.0
 TRIX_DEAL_PAUSE = 0.0
 TRIX_TIMER_SCALE = 0.01

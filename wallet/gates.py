@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+# accounts.standing and responsible.gates raise this module's Refused: they import this
+# module (not the name), so they load in either order.
+from accounts import standing
 from responsible import gates as responsible_gates
 from wallet.errors import LedgerError
 
@@ -41,15 +44,18 @@ def check_deposit(*, user_id: int, amount: int, now: datetime) -> None:
 def check_stake(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` stake ``amount`` (minor units; a table's stake or an entry fee) at
     ``now``? Raises :class:`Refused`."""
+    standing.check_stake(user_id=user_id)
     responsible_gates.check_stake(user_id=user_id, amount=amount, now=now)
 
 
 def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` withdraw ``amount`` (minor units)? Withdrawals stay possible in a
     time-out or self-exclusion. Raises :class:`Refused`."""
+    standing.check_withdraw(user_id=user_id, amount=amount)
 
 
 def check_register(*, user_id: int, now: datetime) -> None:
     """May ``user_id`` register for a tournament (free or paid) at ``now``? Raises
     :class:`Refused`."""
+    standing.check_register(user_id=user_id)
     responsible_gates.check_register(user_id=user_id, now=now)

@@ -122,7 +122,8 @@ def withdraw(
     """Debit the user's wallet and pay ``amount`` out through the payment provider.
 
     Entries: wallet −amount, external +amount. Raises ``InvalidAmount``,
-    ``UnknownAccount`` (no wallet), ``InsufficientFunds``, ``PaymentDeclined``,
+    ``UnknownAccount`` (no wallet), ``InsufficientFunds``, ``wallet.gates.Refused`` (asked
+    under the wallet's lock, before the provider), ``PaymentDeclined``,
     ``IdempotencyConflict``.
     """
     amount = inputs.amount(amount)
@@ -132,6 +133,7 @@ def withdraw(
     wallet = f"user:{uid}"
 
     def pay_out() -> dict:
+        gates.check_withdraw(user_id=uid, amount=amount, now=timezone.now())
         receipt = provider.pay_out(user_id=uid, amount=amount, key=key)
         return {"provider": provider.name, "receipt": receipt}
 

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.standing import standing
 from responsible import selectors as responsible_selectors
 from wallet import selectors, services
 from wallet.errors import IdempotencyConflict, InsufficientFunds, LedgerError, PaymentDeclined
@@ -55,6 +56,7 @@ def _render(request, forms: dict[str, MoneyForm] | None = None, status: int = 20
         "withdraw_form": forms.get("withdraw") or _form("withdraw"),
         "currency": settings.TRIX_CURRENCY,
         "limits_prompt": responsible_selectors.wants_limits_prompt(request.user),
+        "standing": standing(request.user.pk),
     }
     return render(request, "wallet/wallet.html", context, status=status)
 

@@ -15,7 +15,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 #: URL names of the pages a message may point to by path.
-LINKED_PAGES = ("wallet:page",)
+LINKED_PAGES = ("wallet:page", "accounts:verification")
 
 
 def linked_paths() -> list[str]:

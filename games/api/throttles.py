@@ -12,7 +12,14 @@ import math
 from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from rest_framework.throttling import UserRateThrottle
+from rest_framework.throttling import BaseThrottle, UserRateThrottle
+
+
+def client_address(request) -> str:
+    """The client's IP address as the throttles read it: the connection's (``REMOTE_ADDR``),
+    or behind ``TRIX_TRUSTED_PROXIES`` reverse proxies the one they appended to
+    ``X-Forwarded-For`` (DRF's ``NUM_PROXIES``); a client's own header is never trusted."""
+    return BaseThrottle().get_ident(request)
 
 
 class SettingRateThrottle(UserRateThrottle):

@@ -83,8 +83,11 @@ class TableDetailView(APIView):
 
 
 class SeatsView(APIView):
-    """Take a seat with your client seed; the stake moves through the wallet. Taking and
-    leaving seats: at most ``TRIX_SEAT_RATE`` a user together (429 above it)."""
+    """Take a seat with your client seed; the stake moves through the wallet. A staked seat
+    needs a verified identity and an account not suspended (403 ``kyc_required``,
+    ``suspended``); at a staked table one IP address holds one seat (409 ``same_address``,
+    unless ``TRIX_SAME_ADDRESS_SEATS``). Taking and leaving seats: at most
+    ``TRIX_SEAT_RATE`` a user together (429 above it)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [throttles.SeatThrottle]
@@ -101,6 +104,7 @@ class SeatsView(APIView):
             table_id=table_id,
             seat=body.validated_data["seat"],
             client_seed=body.validated_data.get("client_seed"),
+            address=throttles.client_address(request),
         )
         return Response(_table(table_id, request))
 
@@ -137,7 +141,9 @@ class QuickPlayView(APIView):
     def post(self, request):
         body = s.QuickPlayBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        table, seat = lobby.quick_play(user=request.user, **body.validated_data)
+        table, seat = lobby.quick_play(
+            user=request.user, **body.validated_data, address=throttles.client_address(request)
+        )
         return Response(
             {"table": _table(table.pk, request), "seat": seat, "url": f"/tables/{table.pk}/"}
         )

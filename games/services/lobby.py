@@ -31,12 +31,15 @@ QUICK_BOT = "rules"
 """The bot that fills a table quick play created."""
 
 
-def quick_play(*, user, stake: int = 0, client_seed: str | None = None) -> tuple[Table, int]:
+def quick_play(
+    *, user, stake: int = 0, client_seed: str | None = None, address: str | None = None
+) -> tuple[Table, int]:
     """Seat ``user`` at a table of :data:`DEFAULT_VARIANT` at ``stake`` (minor units per seat,
     0: a free table): the oldest open player-made, listed table with a free seat, else a new
     one (default options) with bots on the other seats. Returns ``(table, seat)``. Already
     seated at such an open table: that one. At a staked table ``client_seed`` is required
-    (the page makes it; 1..64 printable ASCII). Raises :class:`BadRequest` (bad stake or
+    (the page makes it; 1..64 printable ASCII); ``address`` is the request's IP address, as
+    :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
     seed, ``insufficient_funds``), :class:`Conflict` (``too_many_open_tables`` when a table
     must be created)."""
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
@@ -65,12 +68,18 @@ def quick_play(*, user, stake: int = 0, client_seed: str | None = None) -> tuple
         )
         for seat in free:
             try:
-                tables.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=client_seed)
+                tables.take_seat(
+                    user=user,
+                    table_id=table.pk,
+                    seat=seat,
+                    client_seed=client_seed,
+                    address=address,
+                )
             except Conflict:  # taken meanwhile, or the table started: try the next
                 continue
             return Table.objects.get(pk=table.pk), seat
     table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
-    tables.take_seat(user=user, table_id=table.pk, seat=0, client_seed=client_seed)
+    tables.take_seat(user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address)
     for seat in (1, 2, 3):
         tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
     return Table.objects.get(pk=table.pk), 0

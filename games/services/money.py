@@ -34,10 +34,20 @@ from wallet.selectors import format_money, wallet_balance
 
 
 class StakeError(Exception):
-    """The ledger refused: short balance, closed escrow, no wallet, or the player's limits or
-    exclusion (``wallet.gates.Refused``; ``code`` is then its code). Nothing moved."""
+    """The ledger refused: short balance, closed escrow, no wallet (``code``: the rule, or
+    None). Nothing moved."""
 
     def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.code = code
+
+
+class StakeRefused(StakeError):
+    """The player may not stake now (``wallet.gates``: identity not verified, account
+    suspended, a stake limit, a time-out, a self-exclusion): ``code`` names the rule, the
+    message says what to do (and when a limit resets). Nothing moved."""
+
+    def __init__(self, message: str, code: str):
         super().__init__(message)
         self.code = code
 
@@ -47,11 +57,14 @@ def _require_wallet():
 
 
 def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
-    """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError."""
+    """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError
+    (:class:`StakeRefused` when ``wallet.gates`` refuses the player)."""
     if amount <= 0:
         return
     try:
         _require_wallet().stake(user, table_ref, amount, key)
+    except Refused as exc:
+        raise StakeRefused(str(exc), exc.code) from exc
     except InsufficientFunds as exc:
         raise StakeError(
             _(
@@ -60,8 +73,6 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
             )
             % {"balance": format_money(wallet_balance(user)), "stake": format_money(amount)}
         ) from exc
-    except Refused as exc:  # a limit, a time-out, a self-exclusion: the player's message
-        raise StakeError(str(exc), exc.code) from exc
     except LedgerError as exc:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc
 

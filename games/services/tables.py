@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -473,14 +474,61 @@ def _open_seat(table: Table, seat_no: int) -> Seat:
     return seat
 
 
-def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None) -> Table:
+#: The label of the address hashes' key (``salted_hmac``'s key salt): the key is derived
+#: from ``TRIX_ADDRESS_SALT``, or from ``SECRET_KEY`` when that is empty, under this label.
+ADDRESS_HASH_LABEL = "trix.games.seat-address"
+
+
+def address_hash(address: str) -> str:
+    """The HMAC-SHA256 (64 hex digits) of an IP address under the site's key
+    (``TRIX_ADDRESS_SALT``, else derived from ``SECRET_KEY``, label
+    :data:`ADDRESS_HASH_LABEL`): two seats from one address get one hash; the address itself
+    is never stored."""
+    secret = settings.TRIX_ADDRESS_SALT or None  # None: settings.SECRET_KEY
+    return salted_hmac(ADDRESS_HASH_LABEL, address, secret=secret, algorithm="sha256").hexdigest()
+
+
+def _check_address(table: Table, user, address: str | None) -> str:
+    """The hash to record for a seat taken from ``address`` at ``table``: "" at a free table or
+    without an address. At a staked table, a second seat from an address that already holds
+    one raises :class:`Conflict` ``same_address`` unless ``TRIX_SAME_ADDRESS_SEATS``."""
+    if table.stake <= 0 or not address:
+        return ""
+    digest = address_hash(address)
+    if not settings.TRIX_SAME_ADDRESS_SEATS and (
+        Seat.objects.filter(table=table, address_hash=digest, user__isnull=False)
+        .exclude(user=user)
+        .exists()
+    ):
+        raise Conflict(
+            _(
+                "Another player at this table took their seat from your internet address: at a "
+                "table with stakes, one address holds one seat. Choose another table."
+            ),
+            "same_address",
+        )
+    return digest
+
+
+def take_seat(
+    *,
+    user,
+    table_id: int,
+    seat: int,
+    client_seed: str | None = None,
+    address: str | None = None,
+) -> Table:
     """Seat ``user`` at ``seat`` (0..3) with their client seed, staking the table's stake.
 
     ``client_seed`` is required where the table's policy says so (staked tables: the server
     never chooses a staked seat's seed); at a casual table the server makes one if it is
-    None. When the fourth seat fills, the match starts (a worker deals). Raises
-    :class:`Conflict` (seat taken, already seated, match started), :class:`BadRequest`
-    (bad or missing seed, short balance)."""
+    None. ``address`` is the IP address the request came from (the pages and the API give
+    it): at a staked table its hash (:func:`address_hash`) is kept with the seat, and a seat
+    from an address already seated there is refused (unless ``TRIX_SAME_ADDRESS_SEATS``).
+    When the fourth seat fills, the match starts (a worker deals). Raises
+    :class:`Conflict` (seat taken, already seated, ``same_address``, match started),
+    :class:`BadRequest` (bad or missing seed, short balance), :class:`NotAllowed` (the
+    wallet's gates refuse the stake: ``kyc_required``, ``suspended``...)."""
     try:
         seed = shuffles.clean_client_seed(client_seed)
     except shuffles.FairnessError as exc:
@@ -501,6 +549,7 @@ def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None)
                 _("you already sit at seat %(seat)s of this table") % {"seat": mine.seat + 1},
                 "seated",
             )
+        digest = _check_address(table, user, address)
         try:
             money.stake(
                 user=user,
@@ -508,9 +557,12 @@ def take_seat(*, user, table_id: int, seat: int, client_seed: str | None = None)
                 amount=table.stake,
                 key=f"stake:{table.ref}:v{table.version}",
             )
+        except money.StakeRefused as exc:
+            raise NotAllowed(str(exc), exc.code) from None
         except money.StakeError as exc:
             raise BadRequest(str(exc), exc.code or "insufficient_funds") from None
         row.user = user
+        row.address_hash = digest
         row.staked = table.stake
         row.client_seed = seed
         row.joined_at = timezone.now()
@@ -605,6 +657,7 @@ def leave(*, user, table_id: int) -> Table:
             )
             seat.user = None
             seat.staked = 0
+            seat.address_hash = ""
             seat.client_seed = ""
             seat.joined_at = None
             seat.save()

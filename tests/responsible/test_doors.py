@@ -88,7 +88,7 @@ def test_an_excluded_player_is_refused_at_every_door_and_can_withdraw(
     # a seat at a staked table (the table page calls this API)
     table_id = staked_table(funded())
     r = sit(me, table_id)
-    assert r.status_code == 400 and r.json()["code"] == code
+    assert r.status_code == 403 and r.json()["code"] == code
     assert "You can still withdraw." in r.json()["error"]
     assert Table.objects.get(pk=table_id).seats.get(seat=0).user is None
 
@@ -148,7 +148,7 @@ def test_a_stake_limit_refuses_a_seat_and_an_entry_fee_with_its_message(funded, 
     first, second = staked_table(funded()), staked_table(funded())
     assert sit(me, first).status_code == 200
     r = sit(me, second)
-    assert r.status_code == 400 and r.json()["code"] == "stake_limit"
+    assert r.status_code == 403 and r.json()["code"] == "stake_limit"
     assert r.json()["error"].startswith(
         "This stake of 5.00 USD would go over your 24-hour stake limit of 5.00 USD"
     )

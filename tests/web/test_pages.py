@@ -115,6 +115,7 @@ def test_bad_create_form_input_is_refused_clearly(client, ana):
     assert "play_timer" in response.json()["error"]
 
 
+@pytest.mark.unverified  # the command itself verifies its players
 def test_demo_data_is_idempotent(capsys):
     call_command("demo_data")
     first = capsys.readouterr().out
@@ -124,3 +125,7 @@ def test_demo_data_is_idempotent(capsys):
     assert first.count("/tables/") == second.count("/tables/") == 3
     assert User.objects.filter(username="fahd").count() == 1
     assert wallet_balance(User.objects.get(username="fahd")) == 100_00
+    from accounts.standing import verification_status
+
+    for name in ("fahd", "sara", "omar"):
+        assert verification_status(User.objects.get(username=name).pk) == "verified"

@@ -1,4 +1,5 @@
-"""``python manage.py demo_data``: an admin, players with funded wallets, open tables with bots.
+"""``python manage.py demo_data``: an admin, players with funded wallets and verified
+identities (the demo verification provider), open tables with bots.
 
 Idempotent: users are created once, deposits carry fixed idempotency keys, and the open
 tables are made only when the demo creator has none open. The passwords are fixed demo
@@ -11,7 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounts.services import set_display_name
+from accounts.kyc import DemoKycProvider
+from accounts.services import set_display_name, start_verification
 from games import selectors as table_selectors
 from games import services as table_services
 from games.selectors import TableStatus  # games.models' (web reads through the selectors)
@@ -62,6 +64,7 @@ class Command(BaseCommand):
                 wallet_services.deposit(
                     user, amount, key=f"demo:deposit:{username}", memo="demo funds"
                 )
+                start_verification(user=user, provider=DemoKycProvider())  # may stake
                 players.append(user)
         creator = players[0]
         if not table_selectors.tables(TableStatus.OPEN).filter(created_by=creator).exists():

@@ -1,0 +1,91 @@
+"""A player closes their own account (issue 16).
+
+Closing needs the account's password, an empty wallet (the balance withdrawn first), no seat
+at a table not over and no tournament entry in progress. It turns login off
+(``user.is_active`` False: allauth and Django refuse the password, and a session open
+elsewhere no longer authenticates), records the :class:`~accounts.models.Closure`, and
+replaces the public display name with ``Closed account <id>`` (:data:`CLOSED_NAME`), so the
+lobby, leaderboards and profile pages no longer show the person's chosen name. Kept, as a
+licensed operator must keep them (anti-money-laundering record keeping): the ledger's
+entries (never deleted or edited), the username and email address (not shown to other
+players; the email address stays taken, so the person cannot sign up again with it
+unnoticed), the identity check's outcome and any suspension, and past tables' event logs
+(the signed record of each match, with the name it was played under).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import Closure, Profile
+from accounts.names import name_key
+from games.selectors import seats_in_play
+from tournaments.selectors import entries_in_progress
+from wallet.selectors import format_money, wallet_balance
+
+#: The display name a closed account is shown by (``%(id)s``: the user's id, so it is unique).
+CLOSED_NAME = "Closed account %(id)s"
+
+
+def closure_blockers(user: Any) -> list[str]:
+    """What keeps ``user`` from closing now, as messages (empty: nothing): money in the
+    wallet, seats at tables not over, tournaments in progress."""
+    problems = []
+    balance = wallet_balance(user)
+    if balance:
+        problems.append(
+            _("Your wallet holds %(balance)s: withdraw it first on your wallet page: /wallet/")
+            % {"balance": format_money(balance)}
+        )
+    seats = seats_in_play(user)
+    if seats:
+        problems.append(
+            ngettext(
+                "You hold a seat at a table that is not over: leave it or finish the match first.",
+                "You hold seats at %(count)d tables that are not over: leave them or finish "
+                "the matches first.",
+                seats,
+            )
+            % {"count": seats}
+        )
+    entries = entries_in_progress(user)
+    if entries:
+        problems.append(
+            ngettext(
+                "You are entered in a tournament in progress: unregister or wait for its end.",
+                "You are entered in %(count)d tournaments in progress: unregister or wait for "
+                "their end.",
+                entries,
+            )
+            % {"count": entries}
+        )
+    return problems
+
+
+def close_account(*, user: Any, password: str) -> Closure:
+    """Close ``user``'s account (see the module docstring) after checking ``password`` and
+    :func:`closure_blockers`, under the user's row lock. Raises ``ValidationError`` with the
+    message(s) (wrong password, already closed, a blocker); nothing changed then."""
+    if not isinstance(password, str) or not user.check_password(password):
+        raise ValidationError(_("That is not your password."))
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not locked.is_active or Closure.objects.filter(user=locked).exists():
+            raise ValidationError(_("This account is already closed."))
+        problems = closure_blockers(locked)
+        if problems:
+            raise ValidationError(problems)
+        locked.is_active = False
+        locked.save(update_fields=["is_active"])
+        name = CLOSED_NAME % {"id": locked.pk}
+        Profile.objects.filter(user=locked).update(display_name=name, name_key=name_key(name))
+        closure = Closure.objects.create(user=locked, closed_at=timezone.now())
+    user.is_active = False
+    return closure

@@ -1,0 +1,99 @@
+"""An account's standing: is its identity verified (``accounts.kyc``), is it suspended by
+staff, is it closed. Reads, and the account's checks that ``wallet.gates`` asks before money
+moves (each raises ``wallet.gates.Refused`` with the player's message and changes nothing):
+
+- staking (a seat's stake at a table, a tournament's entry fee) needs a verified identity and
+  an account not suspended: :func:`check_stake`;
+- withdrawing more than ``settings.TRIX_KYC_WITHDRAW_ABOVE`` minor units at once needs a
+  verified identity (smaller withdrawals stay possible, suspended or not):
+  :func:`check_withdraw`;
+- registering for a tournament (free or paid) needs an account not suspended:
+  :func:`check_register`.
+
+Free tables ask none of these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from accounts.models import Suspension, Verification, VerificationStatus
+from wallet import gates
+from wallet.selectors import format_money
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a player's pages show of their account: ``verification`` (a
+    :class:`VerificationStatus` value), ``suspension`` (the one in force, or None)."""
+
+    verification: str
+    suspension: Suspension | None
+
+    @property
+    def verified(self) -> bool:
+        return self.verification == VerificationStatus.VERIFIED
+
+
+def verification_status(user_id: int) -> str:
+    """The user's :class:`VerificationStatus` value (``unverified`` without a check)."""
+    status = Verification.objects.filter(user_id=user_id).values_list("status", flat=True)
+    return status.first() or VerificationStatus.UNVERIFIED
+
+
+def suspension_in_force(user_id: int) -> Suspension | None:
+    """The user's suspension that has not been lifted, or None."""
+    return Suspension.objects.filter(user_id=user_id, lifted_at__isnull=True).first()
+
+
+def standing(user_id: int) -> Standing:
+    """The user's :class:`Standing` (two queries)."""
+    return Standing(verification_status(user_id), suspension_in_force(user_id))
+
+
+def _refuse_suspended(user_id: int) -> None:
+    if suspension_in_force(user_id) is not None:
+        raise gates.Refused(
+            "suspended",
+            _(
+                "Your account is suspended: it cannot stake or enter tournaments. Withdrawals "
+                "stay possible; write to support to know more."
+            ),
+        )
+
+
+def check_stake(*, user_id: int) -> None:
+    """Refuse a stake or entry fee of a suspended or unverified account (codes
+    ``suspended``, ``kyc_required``)."""
+    _refuse_suspended(user_id)
+    if verification_status(user_id) != VerificationStatus.VERIFIED:
+        raise gates.Refused(
+            "kyc_required",
+            _(
+                "Verify your identity before you stake: /accounts/verification/ (free tables "
+                "need no verification)."
+            ),
+        )
+
+
+def check_withdraw(*, user_id: int, amount: int) -> None:
+    """Refuse a withdrawal of more than ``TRIX_KYC_WITHDRAW_ABOVE`` minor units by an
+    unverified account (code ``kyc_required``)."""
+    above = settings.TRIX_KYC_WITHDRAW_ABOVE
+    if amount > above and verification_status(user_id) != VerificationStatus.VERIFIED:
+        raise gates.Refused(
+            "kyc_required",
+            _(
+                "Verify your identity to withdraw more than %(amount)s at once: "
+                "/accounts/verification/"
+            )
+            % {"amount": format_money(above)},
+        )
+
+
+def check_register(*, user_id: int) -> None:
+    """Refuse a suspended account's tournament registration (code ``suspended``)."""
+    _refuse_suspended(user_id)

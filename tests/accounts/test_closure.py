@@ -1,0 +1,148 @@
+"""Closing an account (issue 16): the password again and a confirmation; refused while the
+wallet holds money, a seat is at a table not over or a tournament entry is in progress (a
+clear message, nothing changed); once closed, login fails, the display name is replaced and
+the ledger's entries are all kept."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+from accounts.closure import close_account
+from accounts.models import Closure, Profile
+from accounts.selectors import display_name
+from games import services as tables
+from tests.accounts.conftest import PASSWORD
+from tests.accounts.helpers import free_table, staked_table
+from wallet import services as wallet
+from wallet.models import Entry, Transaction
+from wallet.selectors import wallet_balance
+
+pytestmark = pytest.mark.django_db
+
+
+def close_form(client, password=PASSWORD, confirm=True):
+    data = {"password": password}
+    if confirm:
+        data["confirm"] = "on"
+    return client.post("/accounts/close/", data)
+
+
+def test_closure_is_refused_while_the_wallet_holds_money(player, client):
+    alice = player(funds=1_000)
+    client.force_login(alice)
+    page = client.get("/accounts/close/").content.decode()
+    assert "Your wallet holds 10.00 USD: withdraw it first" in page
+    assert '<a href="/wallet/">/wallet/</a>' in page
+    r = close_form(client)
+    assert r.status_code == 400 and "withdraw it first" in r.content.decode()
+    alice.refresh_from_db()
+    assert alice.is_active and not Closure.objects.exists()
+    with pytest.raises(ValidationError, match="withdraw it first"):
+        close_account(user=alice, password=PASSWORD)
+
+
+def test_closure_needs_the_password_and_the_confirmation(player, client):
+    alice = player(funds=0)
+    client.force_login(alice)
+    r = close_form(client, password="wrong")
+    assert r.status_code == 400 and "That is not your password" in r.content.decode()
+    r = close_form(client, confirm=False)
+    assert r.status_code == 400
+    alice.refresh_from_db()
+    assert alice.is_active and not Closure.objects.exists()
+
+
+def test_closure_after_withdrawing_turns_login_off_and_keeps_the_ledger(player, client):
+    alice = player(funds=1_000)
+    bob = player()
+    table = staked_table(bob)
+    tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
+    tables.leave(user=alice, table_id=table.pk)  # staked and refunded: ledger history
+    wallet.withdraw(alice, 1_000, "all-out")
+    assert wallet_balance(alice) == 0
+    entries = list(
+        Entry.objects.filter(account__owner_id=alice.pk).order_by("id").values_list("id", "amount")
+    )
+    transactions = Transaction.objects.count()
+    assert len(entries) == 4  # deposit, stake, refund, withdrawal
+    client.force_login(alice)
+    r = close_form(client)
+    assert r.status_code == 302 and r["Location"] == "/"
+    alice.refresh_from_db()
+    assert not alice.is_active and Closure.objects.get(user=alice).closed_at
+    assert display_name(alice) == f"Closed account {alice.pk}"
+    assert Profile.objects.get(user=alice).name_key  # keyed like any name
+    # Logged out, and the password no longer logs in (Django and allauth's form).
+    assert client.get("/accounts/profile/").status_code == 302
+    assert not client.login(username=alice.username, password=PASSWORD)
+    r = client.post("/accounts/login/", {"login": alice.username, "password": PASSWORD})
+    assert "_auth_user_id" not in client.session
+    # Every ledger entry is kept.
+    kept = list(
+        Entry.objects.filter(account__owner_id=alice.pk).order_by("id").values_list("id", "amount")
+    )
+    assert kept == entries and Transaction.objects.count() == transactions
+    assert get_user_model().objects.filter(pk=alice.pk).exists()  # the row stays
+    with pytest.raises(ValidationError, match="already closed"):
+        close_account(user=alice, password=PASSWORD)
+
+
+def test_a_session_open_elsewhere_stops_working(player, client):
+    alice = player(funds=0)
+    other = type(client)()
+    other.force_login(alice)
+    client.force_login(alice)
+    assert close_form(client).status_code == 302
+    assert other.get("/accounts/profile/").status_code == 302  # sent to log in
+
+
+def test_closure_waits_for_an_open_seat(player, client):
+    alice, bob = player(funds=0), player()
+    table = free_table(bob)
+    tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
+    client.force_login(alice)
+    r = close_form(client)
+    assert r.status_code == 400 and "You hold a seat at a table" in r.content.decode()
+    tables.leave(user=alice, table_id=table.pk)
+    assert close_form(client).status_code == 302
+
+
+def test_closure_waits_for_a_tournament_in_progress(player, staff, client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import services as tournaments
+
+    now = timezone.now()
+    t = tournaments.create_tournament(
+        by=staff,
+        name="Cup",
+        format="swiss",
+        variant="complex",
+        rounds=2,
+        capacity=16,
+        min_entrants=4,
+        entry_fee=0,
+        house_fee_bps=0,
+        prize_bps=[10_000],
+        registration_opens_at=now - timedelta(minutes=1),
+        registration_closes_at=now + timedelta(minutes=30),
+        starts_at=now + timedelta(hours=1),
+        draw_secret=bytes(range(32)),
+    )
+    alice = player(funds=0)
+    tournaments.register(tournament_id=t.pk, by=alice, client_seed="s")
+    client.force_login(alice)
+    r = close_form(client)
+    assert r.status_code == 400 and "tournament in progress" in r.content.decode()
+    tournaments.unregister(tournament_id=t.pk, by=alice)
+    assert close_form(client).status_code == 302
+
+
+def test_the_profile_links_to_closing(player, client):
+    client.force_login(player(funds=0))
+    page = client.get("/accounts/profile/").content.decode()
+    assert 'href="/accounts/close/"' in page and 'href="/accounts/verification/"' in page
