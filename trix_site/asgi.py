@@ -1,0 +1,28 @@
+"""ASGI entry point: ``uvicorn trix_site.asgi:application`` (production: README, "Running
+it"). Django's ASGI application, which serves every page and API as the WSGI one does, and
+the live streams (``games.stream``: Server-Sent Events, async views) without holding a
+thread per watcher; plus the ASGI lifespan's shutdown, which closes this process's stream
+listener and its threads' database connections."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
+django_application = get_asgi_application()
+
+
+async def application(scope, receive, send):
+    if scope["type"] != "lifespan":
+        await django_application(scope, receive, send)
+        return
+    from games import stream
+
+    while True:
+        event = await receive()
+        if event["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif event["type"] == "lifespan.shutdown":
+            await stream.shutdown()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
