@@ -52,7 +52,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
@@ -458,7 +458,8 @@ async def events(
     """The body of one stream: the messages bringing ``viewer`` up from ``since`` and every
     later version of ``key``, keepalive comments, then ``event: end`` once over (or nothing
     more after ``TRIX_STREAM_LIFETIME`` seconds, or once it fell behind). ``on_seat(seat)``
-    (async) is awaited the first time an answer gives the viewer a seat. ``client``
+    (synchronous, run in the hub's threads) is called the first time an answer gives the viewer
+    a seat. ``client``
     (:func:`games.waits.client_of`) is counted among its streams while this one is open
     (:func:`games.waits.take_stream`; over the cap the stream ends at once)."""
     if client is not None and not waits.take_stream(client):
@@ -487,7 +488,7 @@ async def events(
                 return
             if watcher.seat is not None and not seated and on_seat is not None:
                 seated = True
-                await on_seat(watcher.seat)
+                await the_hub.run(on_seat, watcher.seat)  # not the request's thread
             yield item
     finally:
         the_hub.unsubscribe(feed, watcher)
@@ -527,7 +528,22 @@ async def response(
             429,
         )
     body = events(key, source, viewer, since, on_seat=on_seat, client=client)
+    await _let_go_of_the_request_thread()
     return StreamingHttpResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
+
+
+async def _let_go_of_the_request_thread() -> None:
+    """Give back what the request's synchronous part holds while its stream is open: Django's
+    ASGI handler runs a request's sync middleware and sync calls in one thread of its own,
+    with its own database connection, kept until the response ends (``asgiref``'s
+    ``ThreadSensitiveContext``), which for a stream is minutes. Its connection is closed now,
+    and the thread told to end once the middleware is done (a sync call later in the request,
+    ``response.close()`` at the end, gets a new thread then)."""
+    await sync_to_async(connections.close_all)()
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context else None
+    if executor is not None:
+        executor.shutdown(wait=False)
 
 
 def _error(text: str, code: str, status: int) -> JsonResponse:

@@ -5,8 +5,15 @@ thread per watcher; plus the ASGI lifespan's shutdown, which closes this process
 listener and its threads' database connections."""
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
+
+# WhiteNoise's static files are file iterators, which Django's ASGI handler reads in a thread
+# (as it should) with this warning on every file: expected here, not a fault.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
 django_application = get_asgi_application()

@@ -5,7 +5,6 @@ it); the views send the selectors' dicts as they are."""
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -240,8 +239,8 @@ async def table_stream(request, table_id: int):
     view: served by an ASGI server (``trix_site.asgi``), it holds no thread while it waits."""
     user = await request.auser()
 
-    async def on_seat(seat: int) -> None:  # a seated user reading their table is present
-        await sync_to_async(services.check_in)(user=user, table_id=table_id)
+    def on_seat(seat: int) -> None:  # a seated user reading their table is present
+        services.check_in(user=user, table_id=table_id)
 
     return await stream.response(
         request,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import threading
 import uuid
 
 import pytest
@@ -329,3 +330,50 @@ def test_a_client_holds_at_most_its_cap_of_streams(players, live_server, setting
         return s.status == 200
 
     wait_until(third_opens, timeout=30)
+
+
+# -- what a held stream costs ------------------------------------------------------------------
+
+
+def connections_to_this_database() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def test_held_streams_hold_no_thread_and_no_database_connection(players, live_server, settings):
+    settings.TRIX_WAITS_PER_CLIENT = 100
+    table_id = humans_table(players)
+    path = f"/api/tables/{table_id}/stream/?since={version_of(table_id)}"
+    warm = Stream(live_server.url, path)  # the listener, the feed and its threads started
+    act(players, table_id)
+    warm.states(until_version=version_of(table_id))
+    threads, conns = threading.active_count(), connections_to_this_database()
+    held = [Stream(live_server.url, path, headers=cookie_of(players[n % 4])) for n in range(20)]
+    held += [Stream(live_server.url, path) for _ in range(20)]
+    try:
+        for s in held:
+            assert s.response.readline().startswith(b"retry:")
+        act(players, table_id)
+        now = version_of(table_id)
+        for s in held:
+            assert int(s.states(until_version=now)[-1].id) == now
+        # 40 streams open: a few more threads and connections at most (requests ending).
+        counts = []
+
+        def few_more():
+            counts.append(
+                (threading.active_count() - threads, connections_to_this_database() - conns)
+            )
+            return counts[-1][0] <= 4 and counts[-1][1] <= 4
+
+        try:
+            wait_until(few_more, timeout=30)
+        except AssertionError:
+            raise AssertionError(f"threads and connections more than before: {counts[-3:]}")
+    finally:
+        for s in held + [warm]:
+            s.close()
