@@ -373,7 +373,7 @@ def test_held_streams_hold_no_thread_and_no_database_connection(players, live_se
         try:
             wait_until(few_more, timeout=30)
         except AssertionError:
-            raise AssertionError(f"threads and connections more than before: {counts[-3:]}")
+            raise AssertionError(f"more threads, connections than before: {counts[-3:]}") from None
     finally:
         for s in held + [warm]:
             s.close()

@@ -27,12 +27,24 @@ def test_the_live_page_streams_each_version_to_every_watcher_until_the_end(
     t = make_tournament()
     path = f"/api/tournaments/{t.pk}/stream/"
     first, second = Stream(live_server.url, path), Stream(live_server.url, path)
+    try:
+        watch(t, first, second, player, staff)
+    finally:
+        first.close()
+        second.close()
+    final = Tournament.objects.get(pk=t.pk).version
+    done = Stream(live_server.url, path, headers={"Last-Event-ID": str(final)})
+    assert done.status == 204
+    done.close()
+
+
+def watch(t, first, second, player, staff):
     assert first.status == 200 and first.headers["Content-Type"] == "text/event-stream"
     a, b = first.next(), second.next()  # no since: the page as it is
     assert a.raw == b.raw and int(a.id) == t.version
     assert a.json() == live_answer(t.pk)
     for _ in range(2):
-        services.register(tournament_id=t.pk, by=player())
+        services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
         version = Tournament.objects.get(pk=t.pk).version
         a, b = first.states(until_version=version)[-1], second.states(until_version=version)[-1]
         assert a.raw == b.raw and int(a.id) == version
@@ -42,11 +54,6 @@ def test_the_live_page_streams_each_version_to_every_watcher_until_the_end(
     last = first.states()  # to `event: end`
     assert int(last[-1].id) == final and last[-1].json()["status"] == "cancelled"
     assert last[-1].json() == live_answer(t.pk)
-    first.close()
-    second.close()
-    done = Stream(live_server.url, path, headers={"Last-Event-ID": str(final)})
-    assert done.status == 204
-    done.close()
 
 
 def test_bad_input_is_a_clear_4xx(client, make_tournament):
