@@ -509,7 +509,9 @@ async def response(
     event stream (200); 204 when nothing will change after the version the caller has (an
     EventSource stops reconnecting); 400 ``invalid`` for a bad version, 404 ``not_found``
     (``missing``) for an unknown key, 429 ``too_many_streams`` when the caller's client
-    already holds ``TRIX_WAITS_PER_CLIENT`` streams in this process. Errors in the API's
+    already holds ``TRIX_WAITS_PER_CLIENT`` streams in this process; 501 ``unavailable``
+    under a WSGI server (``runserver``, gunicorn's sync workers), which would hold a thread
+    and send nothing until the stream ends (the pages then long-poll). Errors in the API's
     shape ``{"error", "code"}``."""
     try:
         since = requested_version(request.GET.get("since"), request.headers.get("Last-Event-ID"))
@@ -520,6 +522,12 @@ async def response(
         return _error(missing, "not_found", 404)
     if since == version and await sync_to_async(source.final_version)(key) == version:
         return HttpResponse(status=204)
+    if "wsgi.version" in request.META:  # a WSGI server would hold a thread and send nothing
+        return _error(
+            _("Live streams are served by the ASGI server only: follow the state poll."),
+            "unavailable",
+            501,
+        )
     client = waits.client_of(request, viewer)
     if waits.streams_full(client):
         return _error(

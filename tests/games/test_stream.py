@@ -309,6 +309,9 @@ def test_bad_input_is_a_clear_4xx(players, client):
     assert r.status_code == 404 and r.json() == {"error": "no table 999999", "code": "not_found"}
     assert client.get("/api/tables/abc/stream/").status_code == 404
     assert client.post(url).status_code == 405
+    # The test client is a WSGI handler: a stream there would send nothing until it ended.
+    r = client.get(url)
+    assert r.status_code == 501 and r.json()["code"] == "unavailable"
 
 
 def test_a_client_holds_at_most_its_cap_of_streams(players, live_server, settings):
