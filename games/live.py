@@ -93,10 +93,10 @@ class _Listener:
             pause = min(pause * 2, _BACKOFF[1])
 
     def _notified(self, payload: str) -> None:
-        try:
-            table, version = (int(part) for part in payload.split(":"))
-        except ValueError:
+        parsed = parse(payload)
+        if parsed is None:
             return
+        table, version = parsed
         with self.lock:
             slot = self.slots.get(table)
             if slot is not None and version > slot.latest:
@@ -134,6 +134,16 @@ class _Listener:
             return True
 
 
+def parse(payload: str) -> tuple[int, int] | None:
+    """A notification's ``'<key>:<version>'`` as ``(key, version)`` (a tournament's key is
+    negative), or None for anything else."""
+    try:
+        key, version = (int(part) for part in payload.split(":"))
+    except ValueError:
+        return None
+    return key, version
+
+
 _listener: _Listener | None = None
 _start_lock = threading.Lock()
 
@@ -147,8 +157,9 @@ def _forget_in_child() -> None:
 os.register_at_fork(after_in_child=_forget_in_child)
 
 
-def _params() -> dict:
-    """Connection arguments for ``psycopg.connect`` from Django's ``default`` database."""
+def connection_params() -> dict:
+    """Connection arguments for ``psycopg.connect`` (or ``psycopg.AsyncConnection.connect``)
+    from Django's ``default`` database, with TCP keepalives (a listener's own connection)."""
     params = connections["default"].get_connection_params()
     for key in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(key, None)
@@ -167,7 +178,7 @@ def _running() -> _Listener:
     with _start_lock:
         listener = _listener
         if listener is None or listener.pid != os.getpid() or listener.stop.is_set():
-            listener = _Listener(_params())
+            listener = _Listener(connection_params())
             listener.thread = threading.Thread(
                 target=listener.run, name="trix-table-notifications", daemon=True
             )

@@ -22,6 +22,7 @@ from games import live, sql, state_store
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
 from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
+from games.policy import policy
 from games.services.presence import EVENT_TYPES as PRESENCE_EVENTS
 from games.services.presence import SEAT_BACK, away_seats
 
@@ -301,6 +302,25 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
         and my_seat is not None
         and any(e["type"] == SEAT_BACK and e.get("seat") == my_seat for e in events),
     }
+
+
+def table_over(table_id: int) -> int | None:
+    """The table's last version once nothing more will change at it (no new version): it was
+    cancelled, or it finished and has no pot left to pay (paid already, free, or of a kind
+    whose pot no worker settles: :func:`games.services.clock.schedule`); else None (an
+    unknown table too). A live stream ends there (:mod:`games.stream`)."""
+    row = (
+        Table.objects.filter(pk=table_id)
+        .values("version", "status", "settled", "stake", "kind", "seat_kinds")
+        .first()
+    )
+    if row is None or row["status"] not in (TableStatus.FINISHED, TableStatus.CANCELLED):
+        return None
+    if row["status"] == TableStatus.FINISHED:
+        pays = policy(row["kind"]).pot_settled and "human" in (row["seat_kinds"] or [])
+        if pays and row["stake"] > 0 and not row["settled"]:
+            return None
+    return row["version"]
 
 
 def deal(deal_id: int) -> Deal:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<int:table_id>/back/", views.BackView.as_view(), name="table-back"),
     path("tables/<int:table_id>/bots/", views.BotsView.as_view(), name="table-bots"),
     path("tables/<int:table_id>/state/", views.StateView.as_view(), name="table-state"),
+    path("tables/<int:table_id>/stream/", views.table_stream, name="table-stream"),
     path("tables/<int:table_id>/actions/", views.ActionsView.as_view(), name="table-actions"),
     path(
         "deals/<int:deal_id>/verification/",

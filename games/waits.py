@@ -20,6 +20,10 @@ Use::
 
     with waits.held(request, wait) as wait:   # 0.0 above the cap
         ...wait up to ``wait`` seconds...
+
+Live streams (:mod:`games.stream`) are capped by the same number, counted apart and per web
+process (:func:`take_stream`): a stream is held for minutes, not seconds, and costs its
+process a queue and a task, not a thread; above the cap a stream is refused (429).
 """
 
 from __future__ import annotations
@@ -45,9 +49,11 @@ class _Unreachable(Exception):
     """The cache answered without keeping what it was given."""
 
 
-def client_of(request) -> str:
-    """``user:<id>`` for a logged-in user, else ``addr:<address>``."""
-    user = getattr(request, "user", None)
+def client_of(request, user=None) -> str:
+    """``user:<id>`` for a logged-in user (``user``, else ``request.user``), else
+    ``addr:<address>``."""
+    if user is None:
+        user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
     return f"addr:{BaseThrottle().get_ident(request)}"
@@ -111,3 +117,36 @@ def held(request, wait: float) -> Iterator[float]:
         yield wait
     finally:
         _give_back(slot)
+
+
+_streams_lock = threading.Lock()
+_streams: dict[str, int] = {}  # client -> live streams open in this process
+
+
+def streams_full(client: str) -> bool:
+    """Whether ``client`` holds ``TRIX_WAITS_PER_CLIENT`` live streams in this process (a new
+    one is refused before it starts: 429)."""
+    with _streams_lock:
+        return _streams.get(client, 0) >= settings.TRIX_WAITS_PER_CLIENT
+
+
+def take_stream(client: str) -> bool:
+    """Count one more live stream of ``client`` (:func:`client_of`) in this process: False
+    (nothing counted) when it holds ``TRIX_WAITS_PER_CLIENT`` already. Give it back with
+    :func:`give_back_stream`."""
+    with _streams_lock:
+        held = _streams.get(client, 0)
+        if held >= settings.TRIX_WAITS_PER_CLIENT:
+            return False
+        _streams[client] = held + 1
+    return True
+
+
+def give_back_stream(client: str) -> None:
+    """The end of a stream counted by :func:`take_stream`."""
+    with _streams_lock:
+        held = _streams.get(client, 0) - 1
+        if held > 0:
+            _streams[client] = held
+        else:
+            _streams.pop(client, None)

@@ -108,6 +108,22 @@ def pytest_runtest_call(item):
     assert not problems, f"ledger_check fails after this test: {problems}"
 
 
+# -- the live server: the ASGI site under uvicorn, as production serves it ----------------
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """pytest-django's ``live_server`` (same name: its helper gives each test that uses it a
+    transactional database), but serving ``trix_site.asgi`` under uvicorn, as production
+    does, so the pages' live streams (async views) are served as they are there
+    (``tests/asgi_server.py``). Its shutdown closes the streams' database connections."""
+    from tests.asgi_server import AsgiLiveServer
+
+    server = AsgiLiveServer()
+    yield server
+    server.stop()
+
+
 # -- browser tests (Playwright on Debian's Chromium): one browser for the session ---------
 
 

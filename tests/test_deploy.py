@@ -28,7 +28,11 @@ def _keys(unit: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     "unit, command",
     [
-        ("trix-web.service", "gunicorn trix_site.wsgi -k gthread -w 4 --threads 8 -b 0.0.0.0:8000"),
+        (
+            "trix-web.service",
+            "uvicorn trix_site.asgi:application --workers 4 --loop uvloop --http httptools"
+            " --no-proxy-headers --timeout-graceful-shutdown 10 --host 0.0.0.0 --port 8000",
+        ),
         ("trix-worker.service", "celery -A trix_site worker -c 4 -l info"),
         ("trix-beat.service", "celery -A trix_site beat -l info"),
     ],

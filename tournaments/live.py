@@ -11,18 +11,29 @@ inside the transaction that saves the tournament (so it is delivered at commit, 
 rolled-back change).
 
 On other databases (SQLite: no NOTIFY) the wait looks at the version every 50 ms.
+
+The same page as a live stream (``GET /api/tournaments/{id}/stream/``, :mod:`games.stream`):
+:class:`TournamentSource` sends every watcher the one answer the long poll gives, at each new
+live version, keyed by the same ``-<id>`` notification: one connection per watcher for the
+whole tournament, never one per table.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 
 from games import live as table_live
-from games import sql
-from tournaments.selectors import live_version
+from games import sql, stream
+from tournaments.selectors import (
+    LIST_GROUPS,
+    live_final_version,
+    live_version,
+    tournament_exists,
+)
 
 
 def tournament_key(tournament_id: int) -> int:
@@ -48,3 +59,27 @@ def wait_for_change(*, tournament_id: int, since: int, wait: float) -> int:
         while version == since and watch.wait(since, end - time.monotonic()):
             version = live_version(tournament_id)
     return version
+
+
+class TournamentSource(stream.Source):
+    """A tournament's live page as a stream's source (keys: :func:`tournament_key`). The page
+    shows nobody's own data, so one answer, ``answer(tournament_id)`` (the long poll's), is
+    computed per version and sent to every watcher, the same bytes; the stream ends after a
+    finished or cancelled tournament's page."""
+
+    def __init__(self, answer: Callable[[int], dict[str, Any]]):
+        self.answer = answer
+
+    def version(self, key: int) -> int | None:
+        if not tournament_exists(tournament_id=-key):
+            return None
+        return live_version(-key)
+
+    def final_version(self, key: int) -> int | None:
+        return live_final_version(-key)
+
+    def answers(self, key: int, behind: list[stream.Watcher]) -> list[stream.Delivery]:
+        page = self.answer(-key)
+        data = stream.message(page["version"], stream.encode(page))
+        final = page["status"] in LIST_GROUPS["finished"]
+        return [stream.Delivery(w, page["version"], data, None, final) for w in behind]

@@ -395,6 +395,17 @@ def live_version(tournament_id: int) -> int:
     return own or 0
 
 
+def live_final_version(tournament_id: int) -> int | None:
+    """The live version of a finished or cancelled tournament (its page will not change
+    again: a live stream ends there, ``tournaments.live``), else None (an unknown one too)."""
+    row = (
+        Tournament.objects.filter(pk=tournament_id, status__in=LIST_GROUPS["finished"])
+        .values_list("version", flat=True)
+        .first()
+    )
+    return row
+
+
 def is_registered(tournament_id: int, user: Any) -> bool:
     """Whether the user holds an entry taking part (registered or disqualified)."""
     return Entry.objects.filter(

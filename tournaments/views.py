@@ -119,6 +119,7 @@ def live(request, pk: int):
         "t": t,
         "draw": selectors.draw_check(tournament_id=pk),
         "live_url": reverse("tournaments-api:live", args=[pk]),
+        "stream_url": reverse("tournaments-api:stream", args=[pk]),
     }
     return render(request, "tournaments/live.html", context)
 

@@ -532,6 +532,13 @@ TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long 
 # tables' state and the tournaments' live polls; above it a poll is answered at once
 # (games/waits.py). Counted in the cache (TRIX_CACHE_URL: across processes).
 TRIX_WAITS_PER_CLIENT = int(os.environ.get("TRIX_WAITS_PER_CLIENT", "4"))
+# Live streams (Server-Sent Events, games/stream.py; served by an ASGI server): seconds one
+# stream stays open before it ends (the browser reconnects with Last-Event-ID, losing
+# nothing), and the messages one stream may have waiting to be sent; a stream further behind
+# is ended (it reconnects and catches up). Streams per client: TRIX_WAITS_PER_CLIENT, counted
+# per web process.
+TRIX_STREAM_LIFETIME = float(os.environ.get("TRIX_STREAM_LIFETIME", "600"))
+TRIX_STREAM_QUEUE = int(os.environ.get("TRIX_STREAM_QUEUE", "32"))
 # /health/ (trix_site/health.py) answers 503 when the beat's last completed sweep is older than
 # this many seconds: no worker consumes (or no beat runs), so tables and timers are frozen.
 TRIX_HEALTH_SWEEP_MAX_AGE = float(

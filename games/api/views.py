@@ -6,13 +6,14 @@ it); the views send the selectors' dicts as they are."""
 from __future__ import annotations
 
 from django.http import JsonResponse
+from django.views.decorators.http import require_GET
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services, waits
+from games import selectors, services, stream, waits
 from games.api import answers as a
 from games.api import serializers as s
 from games.api import throttles
@@ -235,6 +236,27 @@ class StateView(APIView):
         if answer["my_seat"] is not None:
             services.check_in(user=request.user, table_id=table_id)
         return Response(answer)
+
+
+@require_GET
+async def table_stream(request, table_id: int):
+    """``GET /api/tables/{id}/stream/?since=V`` (or the ``Last-Event-ID`` header, which
+    wins): the table's live stream, Server-Sent Events whose each message is what the state
+    poll answers the caller after their previous version (:mod:`games.stream`). An async
+    view: served by an ASGI server (``trix_site.asgi``), it holds no thread while it waits."""
+    user = await request.auser()
+
+    def on_seat(seat: int) -> None:  # a seated user reading their table is present
+        services.check_in(user=user, table_id=table_id)
+
+    return await stream.response(
+        request,
+        table_id,
+        stream.TABLES,
+        viewer=user,
+        missing=f"no table {table_id}",
+        on_seat=on_seat,
+    )
 
 
 class ActionsView(APIView):

@@ -33,3 +33,12 @@ def log_in(page, base_url: str, client, user) -> None:
     client.force_login(user)
     cookie = client.cookies["sessionid"]
     page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": base_url}])
+
+
+def no_stream(page, table_id: int) -> None:
+    """Refuse ``page``'s live stream of ``table_id`` (404), so the page falls back to its state
+    long poll at once: for tests that answer the polls themselves (``page.route``)."""
+    page.route(
+        f"**/api/tables/{table_id}/stream/**",
+        lambda route: route.fulfill(status=404, content_type="application/json", body="{}"),
+    )

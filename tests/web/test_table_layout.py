@@ -18,7 +18,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.engine import apply
-from tests.web.conftest import log_in
+from tests.web.conftest import log_in, no_stream
 from tests.web.engine_states import match_at, state_answer, table_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -135,6 +135,7 @@ class Server:
         self.mode = "accept"  # "hold": keep the POST unanswered; "refuse": 409
         table_id = answer["table"]["id"]
         page.route(f"**/api/tables/{table_id}/state/**", self.on_state)
+        no_stream(page, table_id)  # these answers come from the long poll (its fallback)
         page.route(f"**/api/tables/{table_id}/actions/", self.on_action)
 
     def on_state(self, route):

@@ -12,7 +12,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.web.conftest import log_in
+from tests.web.conftest import log_in, no_stream
 from tests.web.engine_states import match_at, state_answer, table_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -48,6 +48,7 @@ def serve_state(page, answer: dict) -> list[dict]:
         )
 
     page.route(f"**/api/tables/{table_id}/state/**", on_state)
+    no_stream(page, table_id)  # these answers come from the long poll (its fallback)
     page.route(f"**/api/tables/{table_id}/actions/", on_action)
     return posted
 

@@ -17,7 +17,7 @@ from games.engine import apply, new_match, observe
 from games.engine.bots import RulesBot
 from games.models import Seat
 from games.services import create_table
-from tests.web.conftest import log_in
+from tests.web.conftest import log_in, no_stream
 from tests.web.engine_states import deal, match_at, state_answer, table_json
 from wallet import services as wallet_services
 
@@ -60,6 +60,7 @@ class Server:
         self.posted: list[dict] = []
         tid = answer["table"]["id"]
         page.route(f"**/api/tables/{tid}/state/**", self.on_state)
+        no_stream(page, tid)  # these answers come from the long poll (its fallback)
         page.route(f"**/tables/{tid}/payout.json", self.on_payout)
         page.route(f"**/api/tables/{tid}/leave/", self.on_leave)
         page.route(f"**/api/tables/{tid}/actions/", self.on_action)

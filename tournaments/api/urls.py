@@ -11,6 +11,7 @@ urlpatterns = [
     path("mine/", views.MineView.as_view(), name="mine"),
     path("<int:tournament_id>/", views.DetailView.as_view(), name="detail"),
     path("<int:tournament_id>/live/", views.LiveView.as_view(), name="live"),
+    path("<int:tournament_id>/stream/", views.live_stream, name="stream"),
     path("<int:tournament_id>/draw.json", views.DrawRecordView.as_view(), name="draw"),
     path("<int:tournament_id>/register/", views.RegisterView.as_view(), name="register"),
     path("<int:tournament_id>/unregister/", views.UnregisterView.as_view(), name="unregister"),

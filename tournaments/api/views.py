@@ -8,13 +8,14 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import waits
+from games import stream, waits
 from games.api.throttles import SettingRateThrottle
 from tournaments import live, selectors, services
 from tournaments.api import serializers as s
@@ -219,7 +220,30 @@ class LiveView(TournamentView):
         if since is not None:
             with waits.held(request, query.validated_data["wait"]) as wait:
                 live.wait_for_change(tournament_id=tournament_id, since=since, wait=wait)
-        return Response(s.LiveSerializer(selectors.live_page(tournament_id=tournament_id)).data)
+        return Response(live_answer(tournament_id))
+
+
+def live_answer(tournament_id: int) -> dict:
+    """The live page's answer (the long poll's and each message of the stream)."""
+    return s.LiveSerializer(selectors.live_page(tournament_id=tournament_id)).data
+
+
+LIVE_SOURCE = live.TournamentSource(live_answer)
+
+
+@require_GET
+async def live_stream(request, tournament_id: int):
+    """``GET /api/tournaments/{id}/stream/?since=V`` (or ``Last-Event-ID``, which wins): the
+    live page as Server-Sent Events, each message the answer of ``live/`` at a new live
+    version (``id:`` the version), the same for every watcher; ends after a finished or
+    cancelled tournament's page (:mod:`games.stream`)."""
+    return await stream.response(
+        request,
+        live.tournament_key(tournament_id),
+        LIVE_SOURCE,
+        viewer=await request.auser(),
+        missing=f"no tournament {tournament_id}",
+    )
 
 
 class DrawRecordView(TournamentView):

@@ -1,10 +1,12 @@
-/* The live bracket/standings page: ONE long poll for the whole tournament,
-   GET /api/tournaments/<id>/live/?since=<version>&wait=<s>, answered at once when anything
-   changed (a registration, a round, a table's result, an admin action) and otherwise
-   held by the server for a few seconds. Renders rounds, tables (linked to their table pages),
+/* The live bracket/standings page: ONE live stream for the whole tournament,
+   GET /api/tournaments/<id>/stream/ (Server-Sent Events, ../web/live.js), each message the
+   answer of GET /api/tournaments/<id>/live/ at a new version (a registration, a round, a
+   table's result, an admin action); where streams fail, that one long poll,
+   .../live/?since=<version>&wait=<s>, held by the server for a few seconds. Renders rounds, tables (linked to their table pages),
    scores, who advanced, standings, final places and prizes, entrants and admin actions.
    A module (live.html): its words come from the site's i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "../web/i18n.js";
+import { follow } from "../web/live.js";
 
 /* Statuses and kinds as the badges show them (the API sends codes). */
 const STATUS = {
@@ -167,7 +169,22 @@ const ACTIONS = {
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  /* Resolves true once the page will not change any more, false to long-poll instead. */
+  function streamed() {
+    return new Promise((resolve) => {
+      follow(root.dataset.streamUrl, version, {
+        onState: (d) => {
+          if (version === null || d.version > version) render(d);
+          notice("");
+        },
+        onEnd: () => resolve(true),
+        onFail: () => resolve(false),
+      });
+    });
+  }
+
   async function loop() {
+    if (root.dataset.streamUrl && (await streamed())) return;
     let backoff = 0;
     for (;;) {
       const url = root.dataset.url + (version === null ? "" : "?since=" + version + "&wait=" + WAIT);

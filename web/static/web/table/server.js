@@ -1,6 +1,8 @@
-/* The table page's calls to the server: the state long poll, actions, seats, the payout.
+/* The table page's calls to the server: the live stream (its long poll as the fallback),
+   actions, seats, the payout.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
+import { follow } from "../live.js";
 import { noteEvent } from "./fairness.js";
 import { $, T, cfg, notice, legal, redraw, root, st } from "./state.js";
 import { t as text } from "./texts.js";
@@ -178,7 +180,25 @@ export function absorb(data) {
   redraw.all();
 }
 
+/* The live stream (GET /api/tables/{id}/stream/): each message is the state poll's answer
+   after the version before it. Resolves true once the table will not change any more, false
+   when the page should long-poll instead (no EventSource, refused, failing). */
+function streamed() {
+  return new Promise((resolve) => {
+    follow(cfg.streamUrl, st.version, {
+      onState: (data) => {
+        pollRecovered();
+        // An answer already absorbed (a 409's catch-up in send()) is not taken back.
+        if (!st.table || data.version > st.version) absorb(data);
+      },
+      onEnd: () => resolve(true),
+      onFail: () => resolve(false),
+    });
+  });
+}
+
 export async function poll() {
+  if (cfg.streamUrl && (await streamed())) return;
   let delay = 0;
   while (!st.stopped) {
     try {

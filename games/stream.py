@@ -1,0 +1,558 @@
+"""Live updates as Server-Sent Events: one long-lived response per watcher, fed by one
+listener per web process (issue 15).
+
+A watcher opens ``GET /api/tables/{id}/stream/?since=V`` (or a tournament's
+``GET /api/tournaments/{id}/stream/``) and keeps it open. Each message is::
+
+    id: <version>
+    event: state
+    data: <the JSON the state poll answers for that caller after their previous version>
+
+so a message is exactly what ``GET .../state/?since=<previous>`` would answer that caller
+(:func:`games.selectors.table_state`): a contiguous sequence of events with the view, or the
+full state. EventSource reconnects by itself and sends ``Last-Event-ID`` (the last version it
+got): the new stream starts there, so a dropped connection loses nothing. ``: keepalive``
+comments are sent every :data:`KEEPALIVE` seconds; a stream ends after
+``TRIX_STREAM_LIFETIME`` seconds (the client reconnects) and, with an ``event: end``
+message, once nothing will change any more (a table cancelled, or finished and paid:
+:func:`games.selectors.table_over`; a tournament finished or cancelled).
+
+The fan-out, per process and per event loop (:class:`Hub`):
+
+- one listener task holds a ``psycopg.AsyncConnection`` with ``LISTEN`` on
+  :data:`games.sql.NOTIFY_CHANNEL` (the payloads :func:`games.live.parse` reads: a table's
+  id, a tournament's negative id, and the version);
+- one feed task per key with watchers (:class:`Feed`): woken by the key's notification, it
+  reads the key's version and computes each audience's answer ONCE in a worker thread (a
+  spectator's answer is shared by every spectator at the same version, so all spectators get
+  the same bytes; a seated user gets their own, computed once for all their tabs), encodes it
+  once and puts it into each watcher's bounded queue;
+- a watcher whose queue is full (it does not read fast enough) is sent nothing more and its
+  stream ends: it reconnects with its ``Last-Event-ID`` and catches up.
+
+A private doubling pick (:mod:`games.services.picks`) changes no version and notifies nobody,
+so it sends no message to anyone; its own seat sees it in its next answer, as with the poll.
+
+If the listener loses its connection it reconnects (0.1 s to 5 s apart, as
+:mod:`games.live`); meanwhile each feed reads its key's version every ``DOWN_POLL`` seconds,
+and once more when the listener is back, so no change is missed. Without notifications
+(SQLite, the embedded default) each feed reads its key's version every ``POLL`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import threading
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import SyncToAsync, sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
+from rest_framework.renderers import JSONRenderer
+
+from games import live, selectors, sql, waits
+
+KEEPALIVE = 15.0  # seconds between ``: keepalive`` comments on a quiet stream
+RETRY_MS = 1000  # EventSource's pause before reconnecting (the stream's ``retry:``)
+THREADS = 4  # worker threads per process computing answers (their own DB connections)
+_BACKOFF = (0.1, 5.0)  # the listener's first and longest pause before reconnecting
+
+CONTENT_TYPE = "text/event-stream"
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+"""The headers of a stream: no cache, no buffering by a proxy (nginx reads the second)."""
+
+log = logging.getLogger(__name__)
+
+_END = object()  # a queue item: send ``event: end`` and close
+_CUT = None  # a queue item: close at once (fallen behind, or the process stops)
+
+
+class BadVersion(ValueError):
+    """A ``since`` or ``Last-Event-ID`` that is not a whole number from 0."""
+
+
+def requested_version(query: str | None, header: str | None) -> int | None:
+    """The version a stream starts after: the ``Last-Event-ID`` header's if sent (it wins),
+    else the ``since`` query's, else None (the full state). Raises :class:`BadVersion`."""
+    value = header if header not in (None, "") else query
+    if value is None or value == "":
+        return None
+    value = value.strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 10:
+        raise BadVersion("since (or Last-Event-ID) must be a whole number from 0")
+    return int(value)
+
+
+def message(version: int, data: bytes) -> bytes:
+    """One SSE message: ``id: <version>``, ``event: state``, ``data: <json>``."""
+    return b"id: %d\nevent: state\ndata: %s\n\n" % (version, data)
+
+
+def encode(answer: dict[str, Any]) -> bytes:
+    """An answer as the API renders it (DRF's JSON renderer: compact, UTF-8, one line)."""
+    return JSONRenderer().render(answer)
+
+
+# -- what a feed sends -------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open stream: who watches (``viewer``: the user, for a table), the last version it
+    was sent (None: nothing yet), its bounded queue of encoded messages, and the seat its
+    last answer gave it (None: a spectator)."""
+
+    viewer: Any
+    version: int | None
+    queue: asyncio.Queue = field(repr=False)
+    seat: int | None = None
+
+
+@dataclass
+class Delivery:
+    """An answer computed for one watcher: its version, its encoded message, its seat, and
+    whether it is the last (nothing will change after it)."""
+
+    watcher: Watcher
+    version: int
+    data: bytes
+    seat: int | None = None
+    final: bool = False
+
+
+class Source:
+    """What the feeds of one kind of key send. Both methods are synchronous (they read the
+    database) and run in the hub's threads."""
+
+    def version(self, key: int) -> int | None:
+        """The key's current version; None when it does not exist."""
+        raise NotImplementedError
+
+    def answers(self, key: int, behind: list[Watcher]) -> list[Delivery]:
+        """The messages bringing each of ``behind`` (watchers whose version is not the
+        current one) up to date, each computed once per audience."""
+        raise NotImplementedError
+
+    def final_version(self, key: int) -> int | None:
+        """The key's last version once nothing will change any more, else None."""
+        raise NotImplementedError
+
+
+class TableSource(Source):
+    """A table: each watcher gets :func:`games.selectors.table_state` after its version.
+
+    What an answer depends on beyond the table and ``since`` is the caller's seat (the view,
+    ``my_seat``, ``returned_from_away``, the seat's private pick) and, in ``table.seats``,
+    ``is_me`` (True only on the caller's own seat): a user who holds no seat gets exactly the
+    answer an anonymous caller gets. So per ``since``, the watchers who hold no seat share
+    one answer computed for an anonymous caller, and each seated user gets their own (one
+    user holds at most one seat of a table: ``games_seat_one_per_user``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seated: dict[int, frozenset[int]] = {}  # table -> user ids seated (last seen)
+
+    def version(self, key: int) -> int | None:
+        fields = sql.live_fields(key)
+        return None if fields is None else fields[0]
+
+    def final_version(self, key: int) -> int | None:
+        return selectors.table_over(key)
+
+    def _remember(self, key: int, answer: dict) -> dict[int, int]:
+        seats = {s["user_id"]: s["seat"] for s in answer["table"]["seats"] if s["user_id"]}
+        with self._lock:
+            if len(self._seated) > 4096:
+                self._seated.clear()
+            self._seated[key] = frozenset(seats)
+        return seats
+
+    def answers(self, key: int, behind: list[Watcher]) -> list[Delivery]:
+        groups: dict[int | None, list[Watcher]] = defaultdict(list)
+        for w in behind:
+            groups[w.version].append(w)
+        with self._lock:
+            seated_before = self._seated.get(key, frozenset())
+        out: list[Delivery] = []
+        final_version: int | None = None
+        for since, watchers in groups.items():
+            by_user: dict[int, list[Watcher]] = defaultdict(list)
+            others: list[Watcher] = []
+            for w in watchers:
+                uid = _user_id(w.viewer)
+                (by_user[uid] if uid in seated_before else others).append(w)
+            if others:
+                answer = selectors.table_state(key, AnonymousUser(), since)
+                seats = self._remember(key, answer)
+                data = message(answer["version"], encode(answer))
+                final_version = _final(key, answer, final_version)
+                for w in others:
+                    uid = _user_id(w.viewer)
+                    if uid in seats:  # seated at this version: their own answer below
+                        by_user[uid].append(w)
+                        continue
+                    final = answer["version"] == final_version
+                    out.append(Delivery(w, answer["version"], data, None, final))
+            for users in by_user.values():
+                answer = selectors.table_state(key, users[0].viewer, since)
+                self._remember(key, answer)
+                data = message(answer["version"], encode(answer))
+                final_version = _final(key, answer, final_version)
+                final = answer["version"] == final_version
+                for w in users:
+                    out.append(Delivery(w, answer["version"], data, answer["my_seat"], final))
+        return out
+
+
+def _user_id(user) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _final(key: int, answer: dict, known: int | None) -> int | None:
+    """The table's last version once it is over (read only for a table that ended)."""
+    if known is not None or answer["table"]["status"] not in ("finished", "cancelled"):
+        return known
+    return selectors.table_over(key)
+
+
+TABLES = TableSource()
+"""The tables' source (``GET /api/tables/{id}/stream/``)."""
+
+
+# -- the feeds and the listener ----------------------------------------------------------------
+
+
+class Feed:
+    """The watchers of one key and the task bringing them up to date."""
+
+    def __init__(self, hub: Hub, key: int, source: Source):
+        self.hub, self.key, self.source = hub, key, source
+        self.watchers: set[Watcher] = set()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    async def run(self) -> None:
+        failures = 0
+        try:
+            while self.watchers:
+                self.wake.clear()
+                try:
+                    await self._pump()
+                    failures = 0
+                except Exception as exc:  # the database is away: try again, slower each time
+                    failures += 1
+                    log.warning("live stream %s: %s", self.key, exc)
+                    await asyncio.sleep(min(_BACKOFF[0] * 2**failures, _BACKOFF[1]))
+                    continue
+                if not self.watchers:
+                    break
+                try:
+                    await asyncio.wait_for(self.wake.wait(), self.hub.poll_every())
+                except TimeoutError:
+                    pass
+        finally:
+            if self.hub.feeds.get(self.key) is self:  # no await since the loop's last check
+                del self.hub.feeds[self.key]
+            for w in list(self.watchers):
+                _close(w, _CUT)
+            self.watchers.clear()
+
+    async def _pump(self) -> None:
+        current = await self.hub.run(self.source.version, self.key)
+        if current is None:
+            for w in list(self.watchers):
+                self.drop(w, _CUT)
+            return
+        behind = [w for w in self.watchers if w.version != current]
+        if not behind:
+            return
+        for d in await self.hub.run(self.source.answers, self.key, behind):
+            w = d.watcher
+            if w not in self.watchers:  # gone meanwhile
+                continue
+            w.version, w.seat = d.version, d.seat
+            try:
+                w.queue.put_nowait(d.data)
+            except asyncio.QueueFull:  # fallen behind: nothing more; it reconnects
+                self.drop(w, _CUT)
+                continue
+            if d.final:
+                self.drop(w, _END)
+
+    def drop(self, watcher: Watcher, last: object) -> None:
+        self.watchers.discard(watcher)
+        _close(watcher, last)
+
+
+def _close(watcher: Watcher, last: object) -> None:
+    """End ``watcher``'s stream with ``last`` (:data:`_END` or :data:`_CUT`); a cut stream
+    gets nothing of what was still queued."""
+    q = watcher.queue
+    if last is _CUT:
+        while not q.empty():
+            q.get_nowait()
+    elif q.full():
+        q.get_nowait()  # room for the end; the watcher is cut short of one message anyway
+        last = _CUT
+    q.put_nowait(last)
+
+
+class Hub:
+    """The process's feeds and listener, on one event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.feeds: dict[int, Feed] = {}
+        self.notified = connections["default"].vendor == "postgresql"
+        self.connected = False
+        self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="trix-stream")
+        self.listener: asyncio.Task | None = None
+
+    def poll_every(self) -> float | None:
+        """How long a feed waits for a notification before reading its version itself."""
+        if not self.notified:
+            return live.POLL
+        return None if self.connected else live.DOWN_POLL
+
+    async def run(self, fn: Callable, *args):
+        """``fn(*args)`` in one of the hub's threads (the ORM is synchronous)."""
+        return await sync_to_async(_in_thread, thread_sensitive=False, executor=self.executor)(
+            fn, *args
+        )
+
+    def subscribe(self, key: int, source: Source, watcher: Watcher) -> Feed:
+        if self.notified and self.listener is None:
+            self.listener = _spawn(self.listen())
+        feed = self.feeds.get(key)
+        if feed is None:
+            feed = self.feeds[key] = Feed(self, key, source)
+            feed.watchers.add(watcher)
+            feed.task = _spawn(feed.run())
+        else:
+            feed.watchers.add(watcher)
+            feed.wake.set()
+        return feed
+
+    def unsubscribe(self, feed: Feed, watcher: Watcher) -> None:
+        if watcher in feed.watchers:
+            feed.watchers.discard(watcher)
+            if not feed.watchers:
+                feed.wake.set()  # the feed ends
+
+    def _set_connected(self, up: bool) -> None:
+        if up == self.connected:
+            return
+        self.connected = up
+        for feed in self.feeds.values():  # read the version now (and poll while down)
+            feed.wake.set()
+
+    async def listen(self) -> None:
+        import psycopg
+
+        pause = _BACKOFF[0]
+        params = await self.run(live.connection_params)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
+                    await sql.alisten(conn)
+                    self._set_connected(True)
+                    pause = _BACKOFF[0]
+                    async for note in conn.notifies():
+                        parsed = live.parse(note.payload)
+                        feed = self.feeds.get(parsed[0]) if parsed else None
+                        if feed is not None:
+                            feed.wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a lost connection, a refused one, a restart...
+                log.warning("live streams' notifications: %s; reconnecting in %.1f s", exc, pause)
+            finally:
+                self._set_connected(False)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, _BACKOFF[1])
+
+    async def close(self) -> None:
+        """Stop the listener and every feed, and close the threads' database connections
+        (the server's shutdown: ``trix_site.asgi``)."""
+        tasks = [f.task for f in self.feeds.values() if f.task] + [self.listener]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        await asyncio.gather(*(t for t in tasks if t is not None), return_exceptions=True)
+        self.listener = None
+        barrier = threading.Barrier(THREADS, timeout=5)
+
+        def close_mine():
+            try:
+                barrier.wait()  # one call per thread
+            except threading.BrokenBarrierError:
+                pass
+            connections.close_all()
+
+        await asyncio.gather(
+            *(self.loop.run_in_executor(self.executor, close_mine) for _ in range(THREADS))
+        )
+        self.executor.shutdown(wait=False)
+
+
+def _in_thread(fn: Callable, *args):
+    """Run ``fn`` with a usable connection: one that failed is replaced (the threads keep
+    theirs between calls, unlike requests)."""
+    conn = connections["default"]
+    if conn.connection is not None and conn.errors_occurred:
+        if conn.is_usable():
+            conn.errors_occurred = False
+        else:
+            conn.close()
+    return fn(*args)
+
+
+def _spawn(coro) -> asyncio.Task:
+    """A task in a context of its own (not the request's that started it)."""
+    return asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    """This event loop's hub (one per process under an ASGI server)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        for old in [lp for lp in _hubs if lp.is_closed()]:
+            del _hubs[old]
+        found = _hubs[loop] = Hub(loop)
+    return found
+
+
+async def shutdown() -> None:
+    """Close this event loop's hub, if it has one (the ASGI lifespan's shutdown)."""
+    found = _hubs.pop(asyncio.get_running_loop(), None)
+    if found is not None:
+        await found.close()
+
+
+# -- one stream --------------------------------------------------------------------------------
+
+
+async def events(
+    key: int,
+    source: Source,
+    viewer: Any,
+    since: int | None,
+    *,
+    on_seat: Callable[[int], Any] | None = None,
+    client: str | None = None,
+) -> AsyncIterator[bytes]:
+    """The body of one stream: the messages bringing ``viewer`` up from ``since`` and every
+    later version of ``key``, keepalive comments, then ``event: end`` once over (or nothing
+    more after ``TRIX_STREAM_LIFETIME`` seconds, or once it fell behind). ``on_seat(seat)``
+    (synchronous, run in the hub's threads) is called the first time an answer gives the viewer
+    a seat. ``client``
+    (:func:`games.waits.client_of`) is counted among its streams while this one is open
+    (:func:`games.waits.take_stream`; over the cap the stream ends at once)."""
+    if client is not None and not waits.take_stream(client):
+        return  # opened meanwhile by the same client (the view checked): it reconnects
+    watcher = Watcher(viewer, since, asyncio.Queue(settings.TRIX_STREAM_QUEUE))
+    the_hub = hub()
+    feed = the_hub.subscribe(key, source, watcher)
+    end = time.monotonic() + settings.TRIX_STREAM_LIFETIME
+    seated = False
+    try:
+        yield b"retry: %d\n\n" % RETRY_MS  # the response starts now (EventSource opens)
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                item = await asyncio.wait_for(watcher.queue.get(), min(KEEPALIVE, left))
+            except TimeoutError:
+                if time.monotonic() < end:
+                    yield b": keepalive\n\n"
+                continue
+            if item is _CUT:
+                return
+            if item is _END:
+                yield b"event: end\ndata: {}\n\n"
+                return
+            if watcher.seat is not None and not seated and on_seat is not None:
+                seated = True
+                await the_hub.run(on_seat, watcher.seat)  # not the request's thread
+            yield item
+    finally:
+        the_hub.unsubscribe(feed, watcher)
+        if client is not None:
+            waits.give_back_stream(client)
+
+
+async def response(
+    request,
+    key: int,
+    source: Source,
+    *,
+    viewer: Any,
+    missing: str,
+    on_seat: Callable[[int], Any] | None = None,
+) -> HttpResponse:
+    """A stream's answer to ``request`` (``GET``, ``?since=`` or ``Last-Event-ID``): the
+    event stream (200); 204 when nothing will change after the version the caller has (an
+    EventSource stops reconnecting); 400 ``invalid`` for a bad version, 404 ``not_found``
+    (``missing``) for an unknown key, 429 ``too_many_streams`` when the caller's client
+    already holds ``TRIX_WAITS_PER_CLIENT`` streams in this process; 501 ``unavailable``
+    under a WSGI server (``runserver``, gunicorn's sync workers), which would hold a thread
+    and send nothing until the stream ends (the pages then long-poll). Errors in the API's
+    shape ``{"error", "code"}``."""
+    try:
+        since = requested_version(request.GET.get("since"), request.headers.get("Last-Event-ID"))
+    except BadVersion:
+        return _error(_("since (or Last-Event-ID) must be a whole number from 0"), "invalid", 400)
+    version = await sync_to_async(source.version)(key)
+    if version is None:
+        return _error(missing, "not_found", 404)
+    if since == version and await sync_to_async(source.final_version)(key) == version:
+        return HttpResponse(status=204)
+    if "wsgi.version" in request.META:  # a WSGI server would hold a thread and send nothing
+        return _error(
+            _("Live streams are served by the ASGI server only: follow the state poll."),
+            "unavailable",
+            501,
+        )
+    client = waits.client_of(request, viewer)
+    if waits.streams_full(client):
+        return _error(
+            _("Too many live streams open: close a page, or follow it with the state poll."),
+            "too_many_streams",
+            429,
+        )
+    body = events(key, source, viewer, since, on_seat=on_seat, client=client)
+    await _let_go_of_the_request_thread()
+    return StreamingHttpResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
+
+
+async def _let_go_of_the_request_thread() -> None:
+    """Give back what the request's synchronous part holds while its stream is open: Django's
+    ASGI handler runs a request's sync middleware and sync calls in one thread of its own,
+    with its own database connection, kept until the response ends (``asgiref``'s
+    ``ThreadSensitiveContext``), which for a stream is minutes. Its connection is closed now,
+    and the thread told to end once the middleware is done (a sync call later in the request,
+    ``response.close()`` at the end, gets a new thread then)."""
+    await sync_to_async(connections.close_all)()
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context else None
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
+def _error(text: str, code: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": str(text), "code": code}, status=status)

@@ -1,0 +1,382 @@
+"""A table's live stream (``GET /api/tables/{id}/stream/``, ``games.stream``), served by the
+ASGI site under uvicorn (``live_server``, ``tests/asgi_server.py``) on PostgreSQL: every
+version reaches a watcher in order and contiguously, a reconnection with ``Last-Event-ID``
+gets exactly what it missed, spectators get the same bytes and never a seat's hand, a private
+pick sends nobody anything, a watcher that falls behind is cut off and catches up, the
+listener's lost connection loses nothing, and bad input is a clear 4xx.
+
+Most tables here are played by four humans in this process, one known change at a time (the
+worker's tasks are dropped, no timers); the first test plays four bots on the real worker."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import threading
+import uuid
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.test import Client
+
+from games import selectors, services, stream
+from games.models import Table, TableAction
+from tests.games.helpers import new_table, seat_bots, wait_finished, wait_until
+from tests.games.test_private_picks import facts
+from tests.sse import Stream
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def cookie_of(user) -> dict:
+    client = Client()
+    client.force_login(user)
+    return {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+
+
+def spectator_events(table_id: int, since: int | None) -> tuple[int, list]:
+    answer = selectors.table_state(table_id, AnonymousUser(), since)
+    return answer["version"], answer["events"]
+
+
+def assert_contiguous(messages, since: int) -> list:
+    """Each message follows the previous one (its events after the previous version, up to
+    its own); the events of all of them, in order."""
+    events, previous = [], since
+    for m in messages:
+        body = m.json()
+        assert int(m.id) == body["version"] > previous
+        assert all(previous < e["version"] <= body["version"] for e in body["events"])
+        events += body["events"]
+        previous = body["version"]
+    return events
+
+
+@pytest.fixture
+def players(tasks_applied_here, make_user):
+    return [make_user(name) for name in ("alice", "bob", "carol", "dave")]
+
+
+def humans_table(players) -> int:
+    """Four humans at a free table without timers, dealt: nothing moves unless they act."""
+    table = services.create_table(user=players[0], variant="trix", stake=0, options={})
+    for seat, user in enumerate(players):
+        services.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=f"seed-{seat}")
+    t = Table.objects.get(pk=table.pk)
+    services.wake(table_id=t.pk, version=t.version)
+    return table.pk
+
+
+def act(players, table_id: int, action: dict | None = None) -> None:
+    """The first seat to act plays ``action`` (default: its first legal action), as the web
+    request and the worker would."""
+    f = facts(table_id)
+    seat = f["to_act"][0]
+    action = action or f["legal"][seat][0]
+    table = Table.objects.get(pk=table_id)
+    action_id = uuid.uuid4()
+    services.submit_action(
+        user=players[seat],
+        table_id=table_id,
+        action_id=action_id,
+        version=table.version,
+        action=action,
+    )
+    services.apply_action(action_id=action_id)
+    assert TableAction.objects.get(pk=action_id).status == "applied"
+
+
+def version_of(table_id: int) -> int:
+    return Table.objects.get(pk=table_id).version
+
+
+# -- every version, in order -------------------------------------------------------------------
+
+
+def test_a_watcher_gets_every_version_in_order_until_the_end(worker, live_server, api):
+    owner = api("owner")
+    table_id = new_table(owner)["id"]
+    watcher = Stream(live_server.url, f"/api/tables/{table_id}/stream/?since=0")
+    assert watcher.status == 200
+    assert watcher.headers["Content-Type"] == "text/event-stream"
+    assert watcher.headers["Cache-Control"] == "no-cache"
+    assert watcher.headers["X-Accel-Buffering"] == "no"
+    seat_bots(owner, table_id, range(4))
+    messages = watcher.states()  # to the end: the stream closes after `event: end`
+    watcher.close()
+    table = wait_finished(table_id)
+    assert messages and int(messages[-1].id) == table.version
+    assert messages[-1].json()["table"]["status"] == "finished"
+    final, everything = spectator_events(table_id, 0)
+    assert assert_contiguous(messages, 0) == everything
+    # Over and seen to the end: a reconnection is told there is nothing more (204).
+    again = Stream(live_server.url, f"/api/tables/{table_id}/stream/?since={final}")
+    assert again.status == 204
+    again.close()
+
+
+def test_a_reconnection_with_last_event_id_gets_exactly_what_it_missed(players, live_server):
+    table_id = humans_table(players)
+    start = version_of(table_id)
+    first = Stream(live_server.url, f"/api/tables/{table_id}/stream/?since={start}")
+    act(players, table_id)
+    got = first.states(until_version=version_of(table_id))
+    first.close()
+    seen = int(got[-1].id)
+    for _ in range(3):
+        act(players, table_id)
+    # The header wins over the query (EventSource keeps the URL it was opened with).
+    again = Stream(
+        live_server.url,
+        f"/api/tables/{table_id}/stream/?since=0",
+        headers={"Last-Event-ID": str(seen)},
+    )
+    now = version_of(table_id)
+    caught = again.states(until_version=now)
+    again.close()
+    assert caught[0].json()["events"][0]["version"] == seen + 1
+    assert assert_contiguous(caught, seen) == spectator_events(table_id, seen)[1]
+    assert assert_contiguous(got + caught, start) == spectator_events(table_id, start)[1]
+
+
+# -- audiences ---------------------------------------------------------------------------------
+
+
+def test_spectators_get_the_same_bytes_and_never_a_seats_hand(players, live_server, make_user):
+    table_id = humans_table(players)
+    v = version_of(table_id)
+    path = f"/api/tables/{table_id}/stream/?since={v}"
+    anonymous = Stream(live_server.url, path)
+    logged_in = Stream(live_server.url, path, headers=cookie_of(make_user("watcher")))
+    f = facts(table_id)
+    owner = f["to_act"][0]
+    seat = Stream(live_server.url, path, headers=cookie_of(players[owner]))
+    for _ in range(4):
+        act(players, table_id)
+    now = version_of(table_id)
+    a, b, mine = (s.states(until_version=now) for s in (anonymous, logged_in, seat))
+    for s in (anonymous, logged_in, seat):
+        s.close()
+    assert [m.raw for m in a] == [m.raw for m in b]
+    hand = mine[0].json()["view"]["hand"]
+    assert hand and mine[0].json()["my_seat"] == owner
+    for m in a:
+        body = m.json()
+        assert body["my_seat"] is None and not body["view"].get("hand")
+        assert json.dumps(hand) not in m.data
+        assert not any(s["is_me"] for s in body["table"]["seats"])
+    assert all(m.raw != n.raw for m, n in zip(a, mine, strict=False))
+    assert assert_contiguous(a, v) == spectator_events(table_id, v)[1]
+
+
+def test_a_private_pick_sends_nobody_anything(players, live_server):
+    table_id = humans_table(players)
+    act(players, table_id, {"type": "contract", "contract": "king"})
+    f = facts(table_id)
+    assert f["phase"] == "double"
+    holder = next(s for s in range(4) if f["doublable"][s])
+    other = next(s for s in range(4) if s != holder)
+    v = version_of(table_id)
+    path = f"/api/tables/{table_id}/stream/?since={v}"
+    spectator = Stream(live_server.url, path)
+    others = Stream(live_server.url, path, headers=cookie_of(players[other]))
+    mine = Stream(live_server.url, path, headers=cookie_of(players[holder]))
+    pick = f["doublable"][holder]
+    services.submit_action(
+        user=players[holder],
+        table_id=table_id,
+        action_id=uuid.uuid4(),
+        version=v,
+        action={"type": "select", "cards": pick},
+    )
+    assert version_of(table_id) == v
+    services.submit_action(
+        user=players[other],
+        table_id=table_id,
+        action_id=(action_id := uuid.uuid4()),
+        version=v,
+        action={"type": "double", "cards": []},
+    )
+    services.apply_action(action_id=action_id)
+    # The next message anyone gets is the next version's: nothing was sent for the pick.
+    for s in (spectator, others, mine):
+        m = s.next()
+        s.close()
+        assert int(m.id) == v + 1, m.raw
+        body = m.json()
+        if s is mine:  # the seat still sees its own pick
+            assert body["view"]["doubling"]["selected"] == pick
+        else:
+            assert "selected" not in (body["view"]["doubling"] or {})
+
+
+# -- falling behind, losing the listener -------------------------------------------------------
+
+
+def test_a_watcher_that_falls_behind_is_cut_off_and_catches_up(players, settings):
+    """In one event loop: a stream not read while the table moves on is ended (its queue
+    holds ``TRIX_STREAM_QUEUE`` messages); opened again after what it got, it catches up."""
+    settings.TRIX_STREAM_QUEUE = 2
+    table_id = humans_table(players)
+    start = version_of(table_id)
+
+    async def scenario():
+        body = stream.events(table_id, stream.TABLES, AnonymousUser(), start)
+        assert (await anext(body)).startswith(b"retry:")
+        feed = stream.hub().feeds[table_id]
+        (watcher,) = feed.watchers
+        for _ in range(5):
+            await asyncio.to_thread(act_and_close, players, table_id)
+            now = await asyncio.to_thread(version_of_and_close, table_id)
+            while watcher in feed.watchers and watcher.version != now:
+                await asyncio.sleep(0.01)
+        assert watcher not in feed.watchers  # cut off
+        got = [chunk async for chunk in body]  # nothing more: the stream ends
+        assert got == []
+        again = stream.events(table_id, stream.TABLES, AnonymousUser(), start)
+        assert (await anext(again)).startswith(b"retry:")
+        caught = await anext(again)
+        await again.aclose()
+        await stream.shutdown()
+        return caught
+
+    caught = asyncio.run(scenario())
+    head, _, data = caught.partition(b"data: ")
+    expected = copy.deepcopy(selectors.table_state(table_id, AnonymousUser(), start))
+    got = json.loads(data)
+    assert head == b"id: %d\nevent: state\n" % expected["version"]
+    assert got["events"] == expected["events"] and got["version"] == version_of(table_id)
+
+
+def act_and_close(players, table_id):
+    try:
+        act(players, table_id)
+    finally:
+        connection.close()
+
+
+def version_of_and_close(table_id):
+    try:
+        return version_of(table_id)
+    finally:
+        connection.close()
+
+
+def listeners() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND query = 'LISTEN trix_table' AND pid <> pg_backend_pid()"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_listener_losing_its_connection_misses_nothing(players, live_server):
+    table_id = humans_table(players)
+    start = version_of(table_id)
+    watcher = Stream(live_server.url, f"/api/tables/{table_id}/stream/?since={start}")
+    act(players, table_id)
+    got = watcher.states(until_version=version_of(table_id))
+    wait_until(listeners, timeout=30)
+    with connection.cursor() as cursor:
+        for pid in listeners():
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    for _ in range(3):  # while it is down and reconnecting
+        act(players, table_id)
+    got += watcher.states(until_version=version_of(table_id))
+    wait_until(listeners, timeout=30)  # back
+    act(players, table_id)
+    got += watcher.states(until_version=version_of(table_id))
+    watcher.close()
+    assert assert_contiguous(got, start) == spectator_events(table_id, start)[1]
+
+
+# -- refusals ----------------------------------------------------------------------------------
+
+
+def test_bad_input_is_a_clear_4xx(players, client):
+    table_id = humans_table(players)
+    url = f"/api/tables/{table_id}/stream/"
+    for query in ("?since=abc", "?since=-1", "?since=1.5", "?since=99999999999"):
+        r = client.get(url + query)
+        assert r.status_code == 400, query
+        assert r.json()["code"] == "invalid" and "since" in r.json()["error"]
+    r = client.get(url, HTTP_LAST_EVENT_ID="seven")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    r = client.get("/api/tables/999999/stream/")
+    assert r.status_code == 404 and r.json() == {"error": "no table 999999", "code": "not_found"}
+    assert client.get("/api/tables/abc/stream/").status_code == 404
+    assert client.post(url).status_code == 405
+    # The test client is a WSGI handler: a stream there would send nothing until it ended.
+    r = client.get(url)
+    assert r.status_code == 501 and r.json()["code"] == "unavailable"
+
+
+def test_a_client_holds_at_most_its_cap_of_streams(players, live_server, settings):
+    settings.TRIX_WAITS_PER_CLIENT = 1
+    table_id = humans_table(players)
+    path = f"/api/tables/{table_id}/stream/?since={version_of(table_id)}"
+    first = Stream(live_server.url, path)
+    assert first.status == 200
+    assert first.response.readline().startswith(b"retry:")  # started: counted
+    second = Stream(live_server.url, path)
+    assert second.status == 429
+    assert second.response.read().count(b"too_many_streams") == 1
+    second.close()
+    first.close()
+
+    def third_opens():
+        s = Stream(live_server.url, path)
+        s.close()
+        return s.status == 200
+
+    wait_until(third_opens, timeout=30)
+
+
+# -- what a held stream costs ------------------------------------------------------------------
+
+
+def connections_to_this_database() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def test_held_streams_hold_no_thread_and_no_database_connection(players, live_server, settings):
+    settings.TRIX_WAITS_PER_CLIENT = 100
+    table_id = humans_table(players)
+    path = f"/api/tables/{table_id}/stream/?since={version_of(table_id)}"
+    warm = Stream(live_server.url, path)  # the listener, the feed and its threads started
+    act(players, table_id)
+    warm.states(until_version=version_of(table_id))
+    threads, conns = threading.active_count(), connections_to_this_database()
+    held = [Stream(live_server.url, path, headers=cookie_of(players[n % 4])) for n in range(20)]
+    held += [Stream(live_server.url, path) for _ in range(20)]
+    try:
+        for s in held:
+            assert s.response.readline().startswith(b"retry:")
+        act(players, table_id)
+        now = version_of(table_id)
+        for s in held:
+            assert int(s.states(until_version=now)[-1].id) == now
+        # 40 streams open: a few more threads and connections at most (requests ending).
+        counts = []
+
+        def few_more():
+            counts.append(
+                (threading.active_count() - threads, connections_to_this_database() - conns)
+            )
+            return counts[-1][0] <= 4 and counts[-1][1] <= 4
+
+        try:
+            wait_until(few_more, timeout=30)
+        except AssertionError:
+            raise AssertionError(f"more threads, connections than before: {counts[-3:]}") from None
+    finally:
+        for s in held + [warm]:
+            s.close()

@@ -1,0 +1,75 @@
+"""A plain Server-Sent Events reader for the live streams' tests (``http.client``): reads a
+stream message by message, keeping each message's raw bytes."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+
+@dataclass
+class Message:
+    raw: bytes  # the message's lines as sent, up to and with its blank line
+    id: str | None
+    event: str | None
+    data: str
+
+    def json(self):
+        return json.loads(self.data)
+
+
+class Stream:
+    """``Stream(base_url, path, headers)``; ``status``, ``headers``; ``next()`` the next
+    message (comments and the ``retry:`` line skipped), None when the stream ended."""
+
+    def __init__(self, base_url: str, path: str, headers: dict | None = None, timeout=60.0):
+        parts = urlsplit(base_url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = self.response.headers
+        self.comments: list[bytes] = []
+
+    def next(self) -> Message | None:
+        raw = b""
+        fields: dict[str, str] = {}
+        data: list[str] = []
+        while True:
+            line = self.response.readline()
+            if not line:
+                return None
+            raw += line
+            text = line.decode().rstrip("\n")
+            if text == "":
+                if data or fields.get("event"):
+                    return Message(raw, fields.get("id"), fields.get("event"), "\n".join(data))
+                raw = b""  # a retry line or a comment alone
+                continue
+            if text.startswith(":"):
+                self.comments.append(line)
+                continue
+            name, _, value = text.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "data":
+                data.append(value)
+            else:
+                fields[name] = value
+
+    def states(self, until_version: int | None = None, limit: int = 10_000):
+        """The ``state`` messages until ``end``, the stream's close, or one at
+        ``until_version`` or later."""
+        out = []
+        for _ in range(limit):
+            m = self.next()
+            if m is None or m.event == "end":
+                break
+            out.append(m)
+            if until_version is not None and int(m.id) >= until_version:
+                break
+        return out
+
+    def close(self) -> None:
+        self.conn.close()
