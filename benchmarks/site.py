@@ -590,10 +590,10 @@ def main() -> None:
         )  # fmt: skip
         human_posts = [post for name, fig in figures for post in fig["posts"]]
         human_applied = {
-            str(pk): version
-            for pk, version in TableAction.objects.filter(
+            str(pk): (version, submitted.timestamp(), applied.timestamp())
+            for pk, version, submitted, applied in TableAction.objects.filter(
                 pk__in=[post[0] for post in human_posts], status=ActionStatus.APPLIED
-            ).values_list("pk", "applied_version")
+            ).values_list("pk", "applied_version", "submitted_at", "applied_at")
         }
         seen: dict[tuple[int, int], float] = {}
         for p in pollers:
@@ -696,7 +696,7 @@ def main() -> None:
             f"-> {(cpu1 - cpu0) / delivered * 1000:.3f} ms CPU per delivered update"
         )
     if humans:
-        latency, lost = [], 0
+        latency, lost, stages = [], 0, ([], [], [])
         other = {}
         for _, fig in figures:
             other.update({(t, v): at for t, v, at in fig["other_seat"]})
@@ -705,15 +705,25 @@ def main() -> None:
             if not t0.timestamp() <= at < t1.timestamp():
                 continue
             refused += status != 202
-            version = human_applied.get(action_id)
+            version, submitted, applied = human_applied.get(action_id, (None, 0, 0))
             if version is None or (table_id, version) not in other:
                 lost += 1
                 continue
-            latency.append((other[(table_id, version)] - at) * 1000)
+            seen_at = other[(table_id, version)]
+            latency.append((seen_at - at) * 1000)
+            for stage, ms in zip(
+                stages, (submitted - at, applied - submitted, seen_at - applied), strict=True
+            ):
+                stage.append(ms * 1000)
         print(
             f"human seats: {args.human_seats} (think {args.human_think} s): POST -> another "
             f"seat's client: {spread(latency)}; not seen or not applied: {lost} (not 202: "
             f"{refused})"
+        )
+        print(
+            "  of which: POST -> stored by the web process (submitted_at): "
+            f"{spread(stages[0])}; -> applied by a worker (applied_at): {spread(stages[1])}; "
+            f"-> seen by the other seat: {spread(stages[2])}"
         )
     print(f"PostgreSQL connections during the run: {pg_connections} (max_connections: check)")
     before, after = (" ".join(f"{x:.2f}" for x in load) for load in (load_before, load_after))
