@@ -228,6 +228,7 @@ class Human:
                              decode=True, other_seat=None, on_state=self.on_state)  # fmt: skip
         self.reader.figures = _Quiet()  # the human's own reads are not deliveries to watchers
         self.post_conn = None
+        self.posting = asyncio.Lock()  # one POST at a time on its connection
 
     def on_state(self, version: int, answer: dict | None) -> None:
         view = (answer or {}).get("view") or {}
@@ -247,6 +248,10 @@ class Human:
             "Cookie": self.cookie,
             "X-CSRFToken": self.csrf,
         }
+        async with self.posting:
+            await self._send(action_id, body, headers)
+
+    async def _send(self, action_id: str, body: bytes, headers: dict[str, str]) -> None:
         for _ in range(2):
             try:
                 if self.post_conn is None:
@@ -261,6 +266,8 @@ class Human:
                 return
             except (OSError, ConnectionError, ValueError, asyncio.IncompleteReadError):
                 self.figures.errors += 1
+                if self.post_conn is not None:
+                    self.post_conn[1].close()
                 self.post_conn = None
 
 
