@@ -20,7 +20,8 @@ lighter than one, and the site's API needs only GET, a POST and chunked transfer
 
 CONFIG: ``{"port", "transport": "sse"|"poll", "watchers": [[table, count], ...],
 "humans": [{"table", "session", "csrf", "think"}], "out": path}``. The process prints
-``connected <n>`` once every watcher has had its first answer, runs until a line arrives on
+``connected <answered> <watchers>`` once every watcher has had its first answer (or after
+``connect_timeout`` seconds, 180 by default, with those that have), runs until a line arrives on
 stdin (or stdin closes), then writes its figures to ``out`` (JSON) and exits.
 """
 
@@ -299,9 +300,15 @@ async def main(config: dict) -> None:
         tasks.append(asyncio.ensure_future(human.reader.run()))
         other = Reader(port, transport, spec["table"], figures, other_seat=True)
         tasks.append(asyncio.ensure_future(other.run()))
-    for _ in range(total):
-        await ready.acquire()
-    print(f"connected {total}", flush=True)
+    deadline = time.monotonic() + config.get("connect_timeout", 180)
+    answered = 0
+    try:
+        while answered < total:
+            await asyncio.wait_for(ready.acquire(), max(0.01, deadline - time.monotonic()))
+            answered += 1
+    except TimeoutError:
+        pass  # measured anyway; the parent prints how many had their first answer
+    print(f"connected {answered} {total}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     threading.Thread(
