@@ -348,11 +348,13 @@ def server_command(args, py: str, web_threads: int, connections: int) -> list[st
             "-w", str(args.workers), "--threads", str(web_threads), "--log-level", "warning",
         ]  # fmt: skip
     # uvicorn: --limit-concurrency counts connections and tasks per process (above it: 503);
-    # the backlog is the kernel's accept queue (capped by net.core.somaxconn).
+    # the backlog is the kernel's accept queue (capped by net.core.somaxconn); held streams
+    # would keep it from stopping without a graceful-shutdown timeout.
     return [
         py, "-m", "uvicorn", "trix_site.asgi:application", "--host", "127.0.0.1",
         "--port", str(PORT), "--workers", str(args.workers), "--log-level", "warning",
         "--no-access-log", "--backlog", "4096", "--timeout-keep-alive", "30",
+        "--timeout-graceful-shutdown", "5",
         "--limit-concurrency", str(max(1000, 2 * connections // max(1, args.workers) + 500)),
     ]  # fmt: skip
 
