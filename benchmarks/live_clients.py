@@ -53,7 +53,7 @@ class Figures:
         self.per_second: collections.Counter = collections.Counter()
         self.errors = 0
         self.reconnects = 0
-        self.posts: list[list] = []  # [action id, table, time of the POST, HTTP status]
+        self.posts: list[list] = []  # [action id, table, time of the POST, HTTP status, error]
         self.other_seat: dict[tuple[int, int], float] = {}
 
     def seen(self, table: int, after: int, upto: int, now: float, other_seat: bool) -> None:
@@ -261,9 +261,9 @@ class Human:
                 at = time.time()
                 writer.write(_request("POST", f"/api/tables/{self.table}/actions/", headers, body))
                 status, response = await _headers(reader)
-                async for _ in _body_chunks(reader, response):
-                    pass
-                self.figures.posts.append([action_id, self.table, at, status])
+                answer = b"".join([c async for c in _body_chunks(reader, response)])
+                code = "" if status == 202 else json.loads(answer or b"{}").get("error", "")
+                self.figures.posts.append([action_id, self.table, at, status, code])
                 return
             except (OSError, ConnectionError, ValueError, asyncio.IncompleteReadError):
                 self.figures.errors += 1

@@ -703,11 +703,13 @@ def main() -> None:
         other = {}
         for _, fig in figures:
             other.update({(t, v): at for t, v, at in fig["other_seat"]})
-        refused = 0
-        for action_id, table_id, at, status in human_posts:
+        refused, why = 0, {}
+        for action_id, table_id, at, status, error in human_posts:
             if not t0.timestamp() <= at < t1.timestamp():
                 continue
-            refused += status != 202
+            if status != 202:
+                refused += 1
+                why[error[:60]] = why.get(error[:60], 0) + 1
             version, submitted, applied = human_applied.get(action_id, (None, 0, 0))
             if version is None or (table_id, version) not in other:
                 lost += 1
@@ -721,7 +723,7 @@ def main() -> None:
         print(
             f"human seats: {args.human_seats} (think {args.human_think} s): POST -> another "
             f"seat's client: {spread(latency)}; not seen or not applied: {lost} (not 202: "
-            f"{refused})"
+            f"{refused}{': ' if why else ''}{why or ''})"
         )
         print(
             "  of which: POST -> stored by the web process (submitted_at): "
