@@ -262,7 +262,8 @@ class Human:
                 writer.write(_request("POST", f"/api/tables/{self.table}/actions/", headers, body))
                 status, response = await _headers(reader)
                 answer = b"".join([c async for c in _body_chunks(reader, response)])
-                code = "" if status == 202 else json.loads(answer or b"{}").get("error", "")
+                error = {} if status == 202 else json.loads(answer or b"{}")
+                code = error.get("code") or error.get("error", "")
                 self.figures.posts.append([action_id, self.table, at, status, code])
                 return
             except (OSError, ConnectionError, ValueError, asyncio.IncompleteReadError):
