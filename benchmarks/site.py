@@ -1,21 +1,42 @@
-"""The whole stack under load: PostgreSQL, a Redis broker, the web server (gunicorn), two
-Celery workers (and one beat), 50 tables of four bots playing at once for a fixed time, and
-10 API clients polling table states over HTTP.
+"""The whole stack under load: PostgreSQL, a Redis broker, the web server (uvicorn, ASGI, or
+gunicorn, WSGI), two Celery workers (and one beat) plus one worker for people's actions, 50
+tables of four bots playing at once for a fixed time, 10 API clients watching table states
+over HTTP, and optionally thousands of watchers and scripted human players.
 
-Each API client watches one table (``--tables-per-client``) the way the table page does: it
-long-polls ``GET /api/tables/{id}/state/?since=VERSION&wait=5`` (answered as soon as there is
-a newer version) and notes when each version first reaches it. ``--tables-per-client 5`` has
-the 10 clients watch all 50 tables (one connection per table); ``--poll-wait 0`` makes them
-poll their tables in turn as fast as they are answered instead.
+Each API client watches one table (``--tables-per-client``) the way the table page does:
+with uvicorn it holds the table's Server-Sent Events stream (``GET
+/api/tables/{id}/stream/?since=VERSION``, a message ``id: <version>`` per new version); with
+gunicorn it long-polls ``GET /api/tables/{id}/state/?since=VERSION&wait=5`` (answered as soon
+as there is a newer version). It notes when each version first reaches it.
+``--tables-per-client 5`` has the 10 clients watch all 50 tables (one connection per table);
+``--poll-wait 0`` makes them poll their tables in turn as fast as they are answered instead.
+
+``--watchers N`` adds N spectators spread evenly over the bot tables, run by
+``benchmarks/live_clients.py`` in ``--watcher-processes`` processes of their own (so their load
+does not skew the measuring client); ``--human-seats K`` adds K tables where a scripted person
+sits with three bots and acts through the API (reads its state, posts a legal action), with
+an anonymous watcher of the same table as another seat's client.
 
 Prints: actions applied per second; p50/p99 from an action's submission (a bot's turn falling
-due) to its appearance in a polling client's state; database statements per action (worker
-side); the load average before and after.
+due) to its appearance in a watching client's state; database statements per action (worker
+side); with watchers: p99 from a version's commit (its events' ``created_at``, written by the
+worker just before the commit; one clock, one machine) to its delivery to EVERY watcher of its
+table (and the spread from the first watcher to the last), versions that missed a watcher,
+memory per held connection (RSS of the web processes with the watchers minus without them,
+over N) and CPU per delivered update (the web processes' CPU seconds over the deliveries to
+every client); with human seats: p50/p99 from the POST to the other seat's client seeing the
+version it made; the load average before and after; ``ledger_check`` at the end.
 
-    .venv/bin/pip install -e ".[serve]"     # gunicorn
-    .venv/bin/python benchmarks/site.py [--tables 50] [--seconds 60] [--clients 10]
-        [--tables-per-client 1] [--poll-wait 5] [--bot-delay 0.05] [--pool prefork]
-        [--concurrency 2] [--database-url URL] [--broker-url URL]
+    .venv/bin/pip install -e ".[serve]"     # gunicorn; uvicorn[standard] for --server uvicorn
+    .venv/bin/python benchmarks/site.py [--server uvicorn|gunicorn] [--workers 2]
+        [--tables 50] [--seconds 60] [--clients 10] [--tables-per-client 1] [--poll-wait 5]
+        [--watchers 0] [--watcher-processes 2] [--human-seats 0] [--human-think 0.05]
+        [--bot-delay 0.05] [--pool prefork] [--concurrency 2] [--action-concurrency 1]
+        [--database-url URL] [--broker-url URL]
+
+``--server gunicorn --tables-per-client 5`` reproduces the runs before issue 15 (the README's
+older figures). The default server is uvicorn once the site has its ASGI application and the
+stream (``trix_site/asgi.py``, the ``table-stream`` URL), gunicorn before.
 
 Each table is a closed loop: a bot acts ``--bot-delay`` seconds after the previous change was
 applied, so 50 tables can offer at most 50 / delay actions per second. The default delay keeps
@@ -23,8 +44,10 @@ that ceiling (1000/s) far above the target, so the figure measures the stack, no
 the output prints the ceiling beside the measurement.
 
 Needs PostgreSQL and Redis; the database (default ``trix_bench``, or ``BENCH_DATABASE_URL``)
-is dropped and created, the Redis DB (default 2, ``BENCH_BROKER_URL``) flushed. Target
-(2 cores): >= 200 actions/s and p99 < 250 ms.
+is dropped and created, the Redis DB (default 2, ``BENCH_BROKER_URL``) flushed. The open-files
+limit is raised to its hard limit (5,000 watchers are 10,000 sockets on this machine). Targets
+(2 cores, issue 15): >= 300 actions/s and p99 < 150 ms with 10 clients watching all 50 tables;
+>= 5,000 watchers, p99 < 250 ms to every watcher; a person's POST to another seat p99 < 100 ms.
 """
 
 from __future__ import annotations
@@ -33,6 +56,7 @@ import argparse
 import http.client
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -64,7 +88,7 @@ def env(bot_delay: float) -> dict[str, str]:
         "TRIX_SWEEP_SECONDS": "2",
         # Every client of the benchmark polls from 127.0.0.1, logged out: one address, so
         # the per-client cap on long polls would answer most of them at once.
-        "TRIX_WAITS_PER_CLIENT": "1000",
+        "TRIX_WAITS_PER_CLIENT": "100000",
         "PYTHONPATH": str(ROOT),
     }
 
@@ -127,25 +151,126 @@ def create_tables(n: int) -> list[int]:
     return ids
 
 
+def create_human_tables(k: int, think: float) -> list[dict]:
+    """``k`` tables where a person sits at seat 0 with three bots, each person logged in by a
+    session made here (set-up, not measured): the specs of ``benchmarks/live_clients.py``."""
+    from django.conf import settings
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.utils.crypto import get_random_string
+
+    from games import services
+
+    specs = []
+    for i in range(k):
+        user = get_user_model().objects.get_or_create(username=f"bench-human-{i}")[0]
+        table = services.create_table(user=user, variant="complex_partner", stake=0, options={})
+        services.take_seat(user=user, table_id=table.pk, seat=0)
+        for seat in (1, 2, 3):
+            services.seat_bot(user=user, table_id=table.pk, seat=seat, bot="rules")
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        specs.append(
+            {
+                "user": user,
+                "table": table.pk,
+                "session": session.session_key,
+                "csrf": get_random_string(32),
+                "think": think,
+            }
+        )
+    return specs
+
+
+def has_stream() -> bool:
+    """Whether the site serves the tables' Server-Sent Events stream (issue 15) over ASGI."""
+    from django.urls import NoReverseMatch, reverse
+
+    if not (ROOT / "trix_site" / "asgi.py").exists():
+        return False
+    try:
+        reverse("table-stream", args=[1])
+    except NoReverseMatch:
+        try:
+            from django.urls import resolve
+
+            resolve("/api/tables/1/stream/")
+        except Exception:
+            return False
+    return True
+
+
+def group_pids(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` (a server and its workers)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid:
+                out.append(int(entry))
+    return out
+
+
+def group_usage(pgid: int) -> tuple[float, int]:
+    """CPU seconds (user + system) and RSS bytes of process group ``pgid``, now."""
+    tick, page = os.sysconf("SC_CLK_TCK"), os.sysconf("SC_PAGE_SIZE")
+    cpu, rss = 0.0, 0
+    for pid in group_pids(pgid):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        cpu += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        rss += int(fields[21]) * page
+    return cpu, rss
+
+
 class Poller(threading.Thread):
-    """One API client's poll loop over some tables: notes when each version first appears.
+    """One API client's watch over some tables: notes when each version first appears.
 
-    With ``wait`` > 0 it long-polls one table (``since`` = the version it has, held open by the
-    server until there is a newer one), as the table page does; an API client watching five
-    tables runs five of these. With ``wait`` = 0 it polls its tables in turn as fast as it is
-    answered (the server's busiest case: every poll is answered at once)."""
+    ``stream``: it holds one table's Server-Sent Events stream (``id: V`` delivers every
+    version after the last one it had; a dropped stream reconnects with ``Last-Event-ID``).
+    Else with ``wait`` > 0 it long-polls one table (``since`` = the version it has, held open
+    by the server until there is a newer one), as the table page did before issue 15; an API
+    client watching five tables runs five of these. With ``wait`` = 0 it polls its tables in
+    turn as fast as it is answered (the server's busiest case: every poll is answered at
+    once)."""
 
-    def __init__(self, tables: list[int], stop: threading.Event, wait: float = 0.0):
+    def __init__(
+        self, tables: list[int], stop: threading.Event, wait: float = 0.0, stream: bool = False
+    ):
         super().__init__(daemon=True)
         self.tables = tables
         self.stop = stop
         self.wait = wait
+        self.stream = stream
         self.since = dict.fromkeys(tables, 0)
         self.seen: dict[tuple[int, int], float] = {}
         self.requests = 0
         self.errors = 0
+        self.per_second: dict[int, int] = {}
+
+    def _saw(self, table_id: int, after: int, upto: int, now: float) -> None:
+        for version in range(after + 1, upto + 1):
+            self.seen.setdefault((table_id, version), now)
+        self.per_second[int(now)] = self.per_second.get(int(now), 0) + 1
 
     def run(self) -> None:
+        if self.stream:
+            while not self.stop.is_set():
+                self._stream(self.tables[0])
+            return
         conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10 + self.wait)
         while not self.stop.is_set():
             for table_id in self.tables:
@@ -169,12 +294,94 @@ class Poller(threading.Thread):
                 data = json.loads(body)
                 for event in data["events"]:
                     self.seen.setdefault((table_id, event["version"]), now)
+                self.per_second[int(now)] = self.per_second.get(int(now), 0) + 1
                 self.since[table_id] = data["version"]
+
+    def _stream(self, table_id: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        headers = {"Accept": "text/event-stream"}
+        if self.since[table_id]:
+            headers["Last-Event-ID"] = str(self.since[table_id])
+        try:
+            conn.request("GET", f"/api/tables/{table_id}/stream/", headers=headers)
+            response = conn.getresponse()
+            self.requests += 1
+            if response.status != 200:
+                self.errors += 1
+                time.sleep(0.5)
+                return
+            while not self.stop.is_set():
+                line = response.readline()
+                if not line:
+                    break
+                if line.startswith(b"id:"):
+                    version = int(line[3:])
+                    if version > self.since[table_id]:
+                        self._saw(table_id, self.since[table_id], version, time.time())
+                        self.since[table_id] = version
+        except (OSError, http.client.HTTPException, ValueError):
+            self.errors += 1
+            time.sleep(0.2)
+        finally:
+            conn.close()
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of sorted ``values`` (nearest rank below)."""
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def spread(values: list[float]) -> str:
+    values.sort()
+    if not values:
+        return "none measured"
+    return (
+        f"p50 {pct(values, 50):.0f} ms, p99 {pct(values, 99):.0f} ms "
+        f"(n={len(values)}; max {values[-1]:.0f} ms)"
+    )
+
+
+def server_command(args, py: str, web_threads: int, connections: int) -> list[str]:
+    if args.server == "gunicorn":
+        return [
+            py, "-m", "gunicorn", "trix_site.wsgi", "-b", f"127.0.0.1:{PORT}", "-k", "gthread",
+            "-w", str(args.workers), "--threads", str(web_threads), "--log-level", "warning",
+        ]  # fmt: skip
+    # uvicorn: --limit-concurrency counts connections and tasks per process (above it: 503);
+    # the backlog is the kernel's accept queue (capped by net.core.somaxconn); held streams
+    # would keep it from stopping without a graceful-shutdown timeout.
+    return [
+        py, "-m", "uvicorn", "trix_site.asgi:application", "--host", "127.0.0.1",
+        "--port", str(PORT), "--workers", str(args.workers), "--log-level", "warning",
+        "--no-access-log", "--backlog", "4096", "--timeout-keep-alive", "30",
+        "--timeout-graceful-shutdown", "5",
+        "--limit-concurrency", str(max(1000, 2 * connections // max(1, args.workers) + 500)),
+    ]  # fmt: skip
+
+
+def start_clients(config: dict, logs: Path, name: str, e: dict[str, str]) -> subprocess.Popen:
+    path = logs / f"{name}.json"
+    path.write_text(json.dumps(config))
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "benchmarks" / "live_clients.py"), str(path)],
+        cwd=ROOT,
+        env=e,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=open(logs / f"{name}.log", "wb"),
+        start_new_session=True,
+    )
 
 
 def main() -> None:
     global DB, BROKER, PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--server",
+        choices=["uvicorn", "gunicorn"],
+        default=None,
+        help="web server (default: uvicorn where the site has its stream)",
+    )
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--clients", type=int, default=10, help="API clients")
@@ -185,9 +392,41 @@ def main() -> None:
         help="tables each client watches (a player or spectator watches one; 0: share all "
         "the tables out among the clients)",
     )
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=0,
+        help="spectators spread over the bot tables (separate processes)",
+    )
+    parser.add_argument("--watcher-processes", type=int, default=2)
+    parser.add_argument(
+        "--human-seats",
+        type=int,
+        default=0,
+        help="extra tables with a scripted person and three bots",
+    )
+    parser.add_argument(
+        "--human-think",
+        type=float,
+        default=0.05,
+        help="seconds a scripted person waits before acting",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.05, help="seconds a bot waits")
     parser.add_argument("--concurrency", type=int, default=2, help="processes per worker")
-    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn processes")
+    parser.add_argument(
+        "--action-concurrency",
+        type=int,
+        default=1,
+        help="processes of the actions' own worker (0: none)",
+    )
+    parser.add_argument(
+        "--workers",
+        "--web-workers",
+        dest="workers",
+        type=int,
+        default=2,
+        help="web server processes",
+    )
     parser.add_argument(
         "--web-threads",
         type=int,
@@ -213,63 +452,45 @@ def main() -> None:
     args = parser.parse_args()
     DB, BROKER, PORT = args.database_url, args.broker_url, args.port
     load_before = os.getloadavg()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # inherited by every process
 
     e = env(args.bot_delay)
     os.environ.update({k: v for k, v in e.items() if k != "PYTHONPATH"})
     sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    stream = has_stream()
+    if args.server is None:
+        args.server = "uvicorn" if stream else "gunicorn"
+    stream = stream and args.server == "uvicorn"
+    if args.server == "uvicorn" and not (ROOT / "trix_site" / "asgi.py").exists():
+        parser.error("--server uvicorn needs trix_site/asgi.py (issue 15's stream)")
     reset_database(e)
     logs = Path(tempfile.mkdtemp(prefix="trix-bench-"))
     per = args.tables_per_client or max(1, args.tables // args.clients)
     if per * args.clients > args.tables:
         parser.error("--clients x --tables-per-client is more than --tables")
-    connections = args.clients * per if args.poll_wait > 0 else args.clients
-    web_threads = args.web_threads or connections + 8
+    connections = args.clients * per if (args.poll_wait > 0 or stream) else args.clients
+    connections += args.watchers + 2 * args.human_seats
+    web_threads = args.web_threads or args.clients * per + args.watchers + 2 * args.human_seats + 8
     py = sys.executable
-    procs = [
-        start(
-            [
-                py,
-                "-m",
-                "gunicorn",
-                "trix_site.wsgi",
-                "-b",
-                f"127.0.0.1:{PORT}",
-                "-k",
-                "gthread",
-                "-w",
-                str(args.web_workers),
-                "--threads",
-                str(web_threads),
-                "--log-level",
-                "warning",
-            ],
-            e,
-            logs / "web.log",
-        ),
-    ]
-    for i in range(2):
+    procs = [start(server_command(args, py, web_threads, connections), e, logs / "web.log")]
+    workers = [["-n", f"bench{i}@%h"] for i in range(2)]
+    if args.action_concurrency:  # people's actions alone, as trix-worker-actions.service
+        workers.append(["-n", "actions@%h", "-Q", "trix-actions"])
+    for i, extra in enumerate(workers):
         cmd = [
-            py,
-            "-m",
-            "celery",
-            "-A",
-            "benchmarks.site_worker",
-            "worker",
-            "-P",
-            args.pool,
-            "-c",
-            str(args.concurrency),
-            "-l",
-            "warning",
-            "-n",
-            f"bench{i}@%h",
-            "--without-gossip",
-            "--without-mingle",
+            py, "-m", "celery", "-A", "benchmarks.site_worker", "worker", "-P", args.pool,
+            "-c", str(args.action_concurrency if "-Q" in extra else args.concurrency),
+            "-l", "warning", *extra, "--without-gossip", "--without-mingle",
             "--without-heartbeat",
-        ]
+        ]  # fmt: skip
         if i == 0:
             cmd += ["-B", "-s", str(logs / "beat-schedule")]
         procs.append(start(cmd, e, logs / f"worker{i}.log"))
+    children: list[subprocess.Popen] = []
     try:
         time.sleep(2)
         if procs[0].poll() is not None:
@@ -279,53 +500,119 @@ def main() -> None:
         import redis
 
         r = redis.Redis.from_url(BROKER)
+        humans = create_human_tables(args.human_seats, args.human_think)
         tables = create_tables(args.tables)
         stop = threading.Event()
         watched = [tables[i * per : (i + 1) * per] for i in range(args.clients)]
-        if args.poll_wait > 0:
+        if stream:
+            pollers = [Poller([t], stop, stream=True) for mine in watched for t in mine]
+        elif args.poll_wait > 0:
             pollers = [Poller([t], stop, args.poll_wait) for mine in watched for t in mine]
         else:
             pollers = [Poller(mine, stop) for mine in watched]
         for p in pollers:
             p.start()
+        transport = "sse" if stream else "poll"
+        if humans:
+            specs = [{k: v for k, v in h.items() if k != "user"} for h in humans]
+            config = {"port": PORT, "transport": transport, "watchers": [], "humans": specs,
+                      "out": str(logs / "humans-out.json")}  # fmt: skip
+            children.append(start_clients(config, logs, "humans", e))
         time.sleep(2)  # warm-up: deals dealt, caches filled
+        web_pgid = procs[0].pid
+        cpu_idle, rss_without = group_usage(web_pgid)
+        per_table: dict[int, int] = dict.fromkeys(tables, 0)
+        if args.watchers:
+            nproc = max(1, args.watcher_processes)
+            shares: list[list[list[int]]] = [[] for _ in range(nproc)]
+            for i, table_id in enumerate(tables):
+                n = args.watchers // len(tables) + (i < args.watchers % len(tables))
+                per_table[table_id] = n
+                for j in range(nproc):  # each table's watchers spread over the processes
+                    part = n // nproc + (j < n % nproc)
+                    if part:
+                        shares[j].append([table_id, part])
+            for j, share in enumerate(shares):
+                config = {"port": PORT, "transport": transport, "watchers": share,
+                          "humans": [], "out": str(logs / f"watchers{j}-out.json")}  # fmt: skip
+                children.append(start_clients(config, logs, f"watchers{j}", e))
+            connect_start, answered = time.monotonic(), 0
+            for child in children[-nproc:]:
+                line = child.stdout.readline().split()
+                if not line or line[0] != b"connected":
+                    raise RuntimeError(f"watchers did not connect: {line}")
+                answered += int(line[1])
+            connect_seconds = time.monotonic() - connect_start
+            time.sleep(2)
+        cpu_watch, rss_with = group_usage(web_pgid)
         from django.db import connection
         from django.utils import timezone
 
-        from games.models import ActionStatus, Table, TableAction, TableStatus
+        from games.models import ActionStatus, Table, TableAction, TableEvent, TableStatus
 
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            )
+            pg_connections = cursor.fetchone()[0]
         t0, q0, k0 = (
             timezone.now(),
             int(r.get("bench:queries") or 0),
             int(r.get("bench:tasks") or 0),
         )
+        cpu0 = group_usage(web_pgid)[0]
         time.sleep(args.seconds)
+        cpu1 = group_usage(web_pgid)[0]
         t1, q1, k1 = (
             timezone.now(),
             int(r.get("bench:queries") or 0),
             int(r.get("bench:tasks") or 0),
         )
-        time.sleep(1.0)  # let pollers see the last actions
+        time.sleep(1.0)  # let clients see the last actions
         stop.set()
+        figures = []
+        for child in children:
+            child.stdin.write(b"stop\n")
+            child.stdin.flush()
+        for child in children:
+            child.wait(60)
+        for path in sorted(logs.glob("*-out.json")):
+            figures.append((path.name, json.loads(path.read_text())))
         for p in pollers:
             p.join(15 + args.poll_wait)
         acts = list(
             TableAction.objects.filter(
                 applied_at__gte=t0, applied_at__lt=t1, status=ActionStatus.APPLIED
-            ).values_list("table_id", "version", "submitted_at")
+            ).values_list("table_id", "version", "submitted_at", "source", "applied_version")
         )
+        bot_tables = set(tables)
+        committed = dict(
+            (((t, v), at.timestamp()) for t, v, at in TableEvent.objects.filter(
+                created_at__gte=t0, created_at__lt=t1, table_id__in=bot_tables
+            ).values_list("table_id", "version", "created_at"))
+        )  # fmt: skip
+        human_posts = [post for name, fig in figures for post in fig["posts"]]
+        human_applied = {
+            str(pk): (version, submitted.timestamp(), applied.timestamp())
+            for pk, version, submitted, applied in TableAction.objects.filter(
+                pk__in=[post[0] for post in human_posts], status=ActionStatus.APPLIED
+            ).values_list("pk", "applied_version", "submitted_at", "applied_at")
+        }
         seen: dict[tuple[int, int], float] = {}
         for p in pollers:
             seen.update(p.seen)
         latencies = [
             (seen[(tid, version + 1)] - submitted.timestamp()) * 1000
-            for tid, version, submitted in acts
-            if (tid, version + 1) in seen
+            for tid, version, submitted, source, _ in acts
+            if (tid, version + 1) in seen and tid in bot_tables
         ]
         elapsed = (t1 - t0).total_seconds()
         finished = Table.objects.filter(status=TableStatus.FINISHED).count()
         connection.close()
     finally:
+        for child in children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
         for proc in procs:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
@@ -335,43 +622,118 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
     latencies.sort()
-
-    def pct(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))]
-
     polls = sum(p.requests for p in pollers)
     load_after = os.getloadavg()
     ceiling = args.tables / args.bot_delay if args.bot_delay > 0 else float("inf")
+    if args.server == "gunicorn":
+        server = f"gunicorn {args.workers}x{web_threads} threads"
+    else:
+        server = f"uvicorn {args.workers} processes"
+    how = (
+        "holding each table's event stream (SSE)"
+        if stream
+        else f"long-polling (wait {args.poll_wait:g} s, one connection per table)"
+        if args.poll_wait > 0
+        else "polling their tables in turn (wait 0)"
+    )
     print(
         f"tables: {args.tables} four-bot (complex_partner), bot delay {args.bot_delay}s; "
-        f"2 workers x {args.concurrency} ({args.pool} pool); "
-        f"gunicorn {args.web_workers}x{web_threads} threads; {args.clients} API clients "
+        f"2 workers x {args.concurrency} ({args.pool} pool) + actions' worker x "
+        f"{args.action_concurrency}; {server}; {args.clients} API clients "
         f"watching {per} table{'s' if per > 1 else ''} each ({args.clients * per} of "
-        f"{args.tables}), "
-        + (
-            f"long-polling (wait {args.poll_wait:g} s, one connection per table)"
-            if args.poll_wait > 0
-            else "polling their tables in turn (wait 0)"
-        )
+        f"{args.tables}), {how}"
     )
     print(
         f"bot-delay ceiling: {args.tables} tables / {args.bot_delay} s = {ceiling:.0f} actions/s "
         f"at most (the measurement is the stack's capacity while well below it)"
     )
+    bot_acts = [a for a in acts if a[0] in bot_tables]
     print(f"measured: {elapsed:.1f} s; matches finished: {finished}")
-    print(f"actions applied: {len(acts)} -> {len(acts) / elapsed:.1f} actions/s")
+    print(
+        f"actions applied: {len(acts)} -> {len(acts) / elapsed:.1f} actions/s "
+        f"({len(bot_acts)} at the bot tables)"
+    )
     if latencies:
-        print(
-            f"submission -> visible to a poller: p50 {pct(50):.0f} ms, p99 {pct(99):.0f} ms "
-            f"(n={len(latencies)}; max {latencies[-1]:.0f} ms)"
-        )
+        print(f"turn due -> visible to a client: {spread(latencies)}")
     print(
         f"worker DB queries per action: {(q1 - q0) / max(1, len(acts)):.1f} statements, "
         f"besides BEGIN/COMMIT ({(k1 - k0) / max(1, len(acts)):.2f} tasks per action)"
     )
-    print(f"polls: {polls} ({polls / elapsed:.0f}/s), errors {sum(p.errors for p in pollers)}")
+    print(f"polls/streams opened: {polls}, errors {sum(p.errors for p in pollers)}")
+    window = range(int(t0.timestamp()), int(t1.timestamp()))
+    delivered = sum(n for p in pollers for sec, n in p.per_second.items() if sec in window)
+    if args.watchers:
+        to_all, first_to_last, missed = [], [], 0
+        merged: dict[tuple[int, int], list] = {}
+        for name, fig in figures:
+            if not name.startswith("watchers"):
+                continue
+            delivered += sum(n for sec, n in fig["per_second"] if int(sec) in window)
+            for t, v, first, last, n in fig["seen"]:
+                m = merged.setdefault((t, v), [first, last, 0])
+                m[0], m[1], m[2] = min(m[0], first), max(m[1], last), m[2] + n
+        for key, at in committed.items():
+            m = merged.get(key)
+            if m is None or m[2] < per_table.get(key[0], 0):
+                missed += 1
+                continue
+            to_all.append((m[1] - at) * 1000)
+            first_to_last.append((m[1] - m[0]) * 1000)
+        errors = sum(fig["errors"] for name, fig in figures if name.startswith("watchers"))
+        print(
+            f"watchers: {args.watchers} over {len(tables)} tables in "
+            f"{args.watcher_processes} processes ({transport}), {answered} had their first "
+            f"answer within {connect_seconds:.1f} s; connection errors {errors}"
+        )
+        print(f"version committed -> delivered to every watcher of its table: {spread(to_all)}")
+        print(f"first watcher -> last watcher of a table: {spread(first_to_last)}")
+        print(f"versions that did not reach every watcher: {missed} of {len(committed)}")
+        print(
+            f"memory per held connection: {(rss_with - rss_without) / args.watchers / 1024:.1f}"
+            f" KiB (web RSS {rss_without / 2**20:.0f} MiB without, {rss_with / 2**20:.0f} MiB "
+            f"with the watchers)"
+        )
+    if delivered:
+        print(
+            f"web CPU: {cpu1 - cpu0:.1f} s over {elapsed:.0f} s, {delivered} updates delivered "
+            f"-> {(cpu1 - cpu0) / delivered * 1000:.3f} ms CPU per delivered update"
+        )
+    if humans:
+        latency, lost, stages = [], 0, ([], [], [])
+        other = {}
+        for _, fig in figures:
+            other.update({(t, v): at for t, v, at in fig["other_seat"]})
+        refused, why = 0, {}
+        for action_id, table_id, at, status, error in human_posts:
+            if not t0.timestamp() <= at < t1.timestamp():
+                continue
+            if status != 202:
+                refused += 1
+                why[error[:60]] = why.get(error[:60], 0) + 1
+            version, submitted, applied = human_applied.get(action_id, (None, 0, 0))
+            if version is None or (table_id, version) not in other:
+                lost += 1
+                continue
+            seen_at = other[(table_id, version)]
+            latency.append((seen_at - at) * 1000)
+            for stage, ms in zip(
+                stages, (submitted - at, applied - submitted, seen_at - applied), strict=True
+            ):
+                stage.append(ms * 1000)
+        print(
+            f"human seats: {args.human_seats} (think {args.human_think} s): POST -> another "
+            f"seat's client: {spread(latency)}; not seen or not applied: {lost} (not 202: "
+            f"{refused}{': ' if why else ''}{why or ''})"
+        )
+        print(
+            "  of which: POST -> stored by the web process (submitted_at): "
+            f"{spread(stages[0])}; -> applied by a worker (applied_at): {spread(stages[1])}; "
+            f"-> seen by the other seat: {spread(stages[2])}"
+        )
+    print(f"PostgreSQL connections during the run: {pg_connections} (max_connections: check)")
     before, after = (" ".join(f"{x:.2f}" for x in load) for load in (load_before, load_after))
     print(f"load average (1/5/15 min) before: {before}; after: {after}")
+    print(f"logs: {logs}")
     # The ledger after the run: every invariant of ledger_check (issue 5).
     check = subprocess.run(
         [sys.executable, "manage.py", "ledger_check"], cwd=ROOT, env=e, capture_output=True

@@ -34,6 +34,10 @@ def _keys(unit: str) -> dict[str, str]:
             " --no-proxy-headers --timeout-graceful-shutdown 10 --host 0.0.0.0 --port 8000",
         ),
         ("trix-worker.service", "celery -A trix_site worker -c 4 -l info"),
+        (
+            "trix-worker-actions.service",
+            "celery -A trix_site worker -Q trix-actions -c 2 -n actions@%H -l info",
+        ),
         ("trix-beat.service", "celery -A trix_site beat -l info"),
     ],
 )
@@ -53,7 +57,8 @@ def test_the_watchdog_restarts_a_stuck_worker_and_beat():
     assert "OnUnitActiveSec" in _keys("trix-watchdog.timer")
     wants = _keys("trix.target")["Wants"].split()
     assert set(wants) == {
-        "trix-web.service", "trix-worker.service", "trix-beat.service", "trix-watchdog.timer",
+        "trix-web.service", "trix-worker.service", "trix-worker-actions.service",
+        "trix-beat.service", "trix-watchdog.timer",
     }  # fmt: skip
 
 

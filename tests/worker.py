@@ -20,6 +20,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
+from trix_site.celery import action_queue
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -92,7 +94,8 @@ def _database_url() -> str:
 
 
 class Worker:
-    """``celery worker -B`` on ``queue`` on this process's settings module (``env`` overrides);
+    """``celery worker -B`` on ``queue`` and its actions' queue (``action_queue``, consumed
+    first) on this process's settings module (``env`` overrides);
     :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would)."""
 
     def __init__(
@@ -118,7 +121,8 @@ class Worker:
             "TRIX_VAR_DIR": self.var,
         }
         cmd = [
-            sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B", "-Q", queue,
+            sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B",
+            "-Q", f"{action_queue(queue)},{queue}",
             "-c", "2", "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
         ]  # fmt: skip
         if not production:  # the README's production recipe keeps Celery's defaults
