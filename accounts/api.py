@@ -31,7 +31,7 @@ from ratings.api import FamilyRatingSerializer
 from wallet.selectors import format_money
 
 
-class PlayerRatingsSerializer(serializers.Serializer):
+class FamilyRatingsSerializer(serializers.Serializer):
     solo = FamilyRatingSerializer()
     partnership = FamilyRatingSerializer()
 
@@ -41,7 +41,7 @@ class PlayerSerializer(serializers.Serializer):
     display_name = serializers.CharField()
     member_since = serializers.DateTimeField()
     matches_played = serializers.IntegerField(help_text="finished matches")
-    ratings = PlayerRatingsSerializer(help_text="the player's rating per variant family")
+    ratings = FamilyRatingsSerializer(help_text="the player's rating per variant family")
 
 
 class SeatLineSerializer(serializers.Serializer):

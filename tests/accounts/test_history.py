@@ -58,7 +58,8 @@ def test_anyone_sees_the_public_part_and_never_the_username_or_the_history(clien
         assert "Layla" in html and "layla_login" not in html
         assert 'data-testid="matches-played">1<' in html  # finished matches only
         assert f">{layla.date_joined:%Y-%m-%d}<" in html
-        assert 'data-testid="player-rating">—<' in html  # the ratings' place, empty here
+        # the ratings (ratings.selectors.ratings_of): no rated match yet, the initial rating
+        assert '<span class="rating">Solo <strong>1000</strong></span>' in html
         assert "player-history" not in html and "match-row" not in html
         assert "history.csv" not in html and "data.json" not in html
 
@@ -388,6 +389,11 @@ def test_the_public_player_api(client, layla, omar):
         "display_name": "Layla",
         "member_since": body["member_since"],
         "matches_played": 1,
+        "ratings": body["ratings"],
+    }
+    assert {f: (r["rating"], r["matches"]) for f, r in body["ratings"].items()} == {
+        "solo": (1000, 0),
+        "partnership": (1000, 0),
     }
     assert "layla_login" not in json.dumps(body)
     missing = client.get("/api/players/999999/")
