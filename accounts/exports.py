@@ -165,11 +165,56 @@ def _ledger(user: Any) -> list[dict[str, Any]]:
 
 def more_sections(*, user: Any) -> dict[str, Any]:
     """Further sections of :func:`account_data`, by name, each the owner's own records as
-    JSON-ready values: ``ratings`` (:func:`ratings.selectors.ratings_of`). A section holds only
-    ``user``'s own data and nothing secret (no hashes of addresses, no provider tokens)."""
+    JSON-ready values: ``ratings`` (:func:`ratings.selectors.ratings_of`), ``limits`` (each
+    kind and period in effect now and pending, :func:`responsible.selectors.limits`),
+    ``limit_changes`` (every change asked, by the player or by staff), ``exclusions``
+    (time-outs and self-exclusions), ``reality_check_minutes``, ``verification`` (the
+    identity check's status and dates; never the provider's reference or documents) and
+    ``suspensions`` (when, why, when lifted). Nothing secret: no hashes of addresses."""
+    from accounts.models import Suspension, Verification
     from ratings.selectors import ratings_of
+    from responsible import selectors as play
+    from responsible.models import Exclusion, LimitChange
 
-    return {"ratings": ratings_of(user)}
+    now = timezone.now()
+    check = Verification.objects.filter(user=user).first()
+    return {
+        "ratings": ratings_of(user),
+        "limits": [
+            {**row, "pending_from": _iso(row["pending_from"])} for row in play.limits(user, now)
+        ],
+        "limit_changes": [
+            {
+                "kind": c.kind,
+                "period": c.period,
+                "old_amount": c.old_amount,
+                "new_amount": c.new_amount,
+                "asked_at": _iso(c.asked_at),
+                "effective_at": _iso(c.effective_at),
+                "by_staff": c.by_staff,
+            }
+            for c in LimitChange.objects.filter(user=user).order_by("id")
+        ],
+        "exclusions": [
+            {"kind": e.kind, "starts_at": _iso(e.starts_at), "ends_at": _iso(e.ends_at)}
+            for e in Exclusion.objects.filter(user=user).order_by("id")
+        ],
+        "reality_check_minutes": play.reality_check_minutes(user),
+        "verification": {
+            "status": check.status if check else "unverified",
+            "provider": check.provider if check else "",
+            "started_at": _iso(check.started_at) if check else "",
+            "checked_at": _iso(check.checked_at) if check else "",
+        },
+        "suspensions": [
+            {
+                "suspended_at": _iso(s.suspended_at),
+                "reason": s.reason,
+                "lifted_at": _iso(s.lifted_at),
+            }
+            for s in Suspension.objects.filter(user=user).order_by("id")
+        ],
+    }
 
 
 def account_data(*, user: Any) -> dict[str, Any]:

@@ -492,3 +492,19 @@ def test_the_history_reads_the_same_on_the_embedded_sqlite_default(tmp_path):
     from tests.test_embedded_sqlite import run_embedded
 
     run_embedded(SQLITE_HISTORY, tmp_path)
+
+
+def test_the_data_download_holds_limits_exclusions_verification_and_ratings(mine, layla):
+    from responsible import services as play
+
+    play.set_limit(user=layla, kind="stake", period="week", amount=5000, by=layla)
+    play.take_time_out(user=layla, days=1, by=layla)
+    data = json.loads(mine.get("/players/me/data.json").content)
+    week = [r for r in data["limits"] if (r["kind"], r["period"]) == ("stake", "week")]
+    assert week[0]["amount"] == 5000
+    assert [(c["kind"], c["new_amount"]) for c in data["limit_changes"]] == [("stake", 5000)]
+    assert [e["kind"] for e in data["exclusions"]] == ["time_out"]
+    assert data["verification"]["status"] == "verified"  # tests' users are (tests/conftest.py)
+    assert "reference" not in data["verification"]
+    assert data["ratings"]["solo"]["matches"] == 0
+    assert data["suspensions"] == []
