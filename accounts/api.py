@@ -28,6 +28,7 @@ from accounts.forms import HistoryFilterForm
 from games.api.answers import ErrorSerializer
 from games.engine.options import VARIANTS
 from ratings.api import FamilyRatingSerializer
+from ratings.selectors import ratings_of
 from wallet.selectors import format_money
 
 
@@ -94,7 +95,7 @@ class PlayerView(APIView):
             summary = history.player_summary(player_id=player_id)
         except history.PlayerNotFound as exc:
             raise NotFound(str(exc)) from None
-        ratings = history.player_ratings(user=summary.id)
+        ratings = ratings_of(summary.id)
         return Response(PlayerSerializer({**asdict(summary), "ratings": ratings}).data)
 
 

@@ -324,12 +324,3 @@ def matches_played(*, user: Any) -> int:
     return Seat.objects.filter(
         user_id=getattr(user, "pk", user), table__status=TableStatus.FINISHED
     ).count()
-
-
-def player_ratings(*, user: Any) -> dict[str, dict[str, Any]]:
-    """A player's ratings for their page: ``{family: {"rating": int, "matches": int,
-    "rank": int | None, ...}}`` per variant family (``solo``, ``partnership``), from
-    :func:`ratings.selectors.ratings_of`."""
-    from ratings.selectors import ratings_of
-
-    return ratings_of(user)

@@ -53,11 +53,11 @@ def player(request, player_id: int):
         summary = history.player_summary(player_id=player_id)
     except history.PlayerNotFound:
         raise Http404(_("No such player.")) from None
-    from ratings.selectors import FAMILY_TITLES
+    from ratings.selectors import FAMILY_TITLES, ratings_of
 
     ratings = [
         (FAMILY_TITLES.get(family, family), rating)
-        for family, rating in history.player_ratings(user=summary.id).items()
+        for family, rating in ratings_of(summary.id).items()
     ]
     context = {"summary": summary, "ratings": ratings, "is_owner": request.user.pk == summary.id}
     status = 200
