@@ -27,4 +27,6 @@ def test_only_tournament_tables_schedule_a_task(django_capture_on_commit_callbac
             sender=None, table_id=3, kind="tournament", origin="tournament:1/round:1/table:0",
             status="finished",
         )  # fmt: skip
-    assert len(callbacks) == 1
+    # One of the tournaments' own (the ratings app schedules its task on the same signal).
+    ours = [c for c in callbacks if c.__qualname__.startswith("on_table_finished.")]
+    assert len(ours) == 1
