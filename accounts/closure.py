@@ -1,7 +1,8 @@
 """A player closes their own account (issue 16).
 
 Closing needs the account's password, an empty wallet (the balance withdrawn first), no seat
-at a table not over and no tournament entry in progress. It turns login off
+at a table not over, no tournament entry in progress and no time-out or self-exclusion in
+force. It turns login off
 (``user.is_active`` False: allauth and Django refuse the password, and a session open
 elsewhere no longer authenticates), records the :class:`~accounts.models.Closure`, and
 replaces the public display name with ``Closed account <id>`` (:data:`CLOSED_NAME`), so the
@@ -27,6 +28,8 @@ from django.utils.translation import ngettext
 from accounts.models import Closure, Profile
 from accounts.names import name_key
 from games.selectors import seats_in_play
+from responsible.gates import format_when
+from responsible.selectors import active_exclusion
 from tournaments.selectors import entries_in_progress
 from wallet.selectors import format_money, wallet_balance
 
@@ -36,7 +39,8 @@ CLOSED_NAME = "Closed account %(id)s"
 
 def closure_blockers(user: Any) -> list[str]:
     """What keeps ``user`` from closing now, as messages (empty: nothing): money in the
-    wallet, seats at tables not over, tournaments in progress."""
+    wallet, seats at tables not over, tournaments in progress, a time-out or self-exclusion
+    in force (closing could be a way round it: a new account, verified again)."""
     problems = []
     balance = wallet_balance(user)
     if balance:
@@ -65,6 +69,21 @@ def closure_blockers(user: Any) -> list[str]:
                 entries,
             )
             % {"count": entries}
+        )
+    exclusion = active_exclusion(user, timezone.now())
+    if exclusion is not None:
+        # Closing would let the person sign up again, verify and play before it ends.
+        problems.append(
+            _(
+                "You are in a time-out or self-exclusion until %(end)s: the account can be "
+                "closed once it ends."
+            )
+            % {"end": format_when(exclusion.ends_at)}
+            if exclusion.ends_at is not None
+            else _(
+                "You are self-excluded for good: the account is kept so that the exclusion "
+                "stays in force."
+            )
         )
     return problems
 

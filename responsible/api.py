@@ -120,32 +120,46 @@ class LimitsView(APIView):
         return Response(OverviewSerializer(_overview(request.user)).data)
 
 
+def _exclusion_answer(row, before) -> Response:
+    """201 with a new exclusion; 200 with the one in force when it already lasts as long."""
+    created = before is None or row.pk != before.pk
+    code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    return Response(ExclusionSerializer(row).data, status=code)
+
+
 class TimeOutView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=TimeOutSerializer, responses={201: ExclusionSerializer})
+    @extend_schema(
+        request=TimeOutSerializer, responses={201: ExclusionSerializer, 200: ExclusionSerializer}
+    )
     def post(self, request):
         data = TimeOutSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         _confirmed(data.validated_data)
+        before = selectors.active_exclusion(request.user, timezone.now())
         row = services.take_time_out(
             user=request.user, days=data.validated_data["days"], by=request.user
         )
-        return Response(ExclusionSerializer(row).data, status=status.HTTP_201_CREATED)
+        return _exclusion_answer(row, before)
 
 
 class SelfExclusionView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=SelfExclusionSerializer, responses={201: ExclusionSerializer})
+    @extend_schema(
+        request=SelfExclusionSerializer,
+        responses={201: ExclusionSerializer, 200: ExclusionSerializer},
+    )
     def post(self, request):
         data = SelfExclusionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         _confirmed(data.validated_data)
+        before = selectors.active_exclusion(request.user, timezone.now())
         row = services.self_exclude(
             user=request.user, months=data.validated_data["months"], by=request.user
         )
-        return Response(ExclusionSerializer(row).data, status=status.HTTP_201_CREATED)
+        return _exclusion_answer(row, before)
 
 
 def reality_message(check: dict) -> str | None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from responsible import rules
+from responsible import rules, selectors
 from responsible.errors import BadRequest, NotAllowed
 from responsible.models import Exclusion, ExclusionKind, Limit, LimitChange, PlaySettings
 from wallet.inputs import MAX_AMOUNT
@@ -84,7 +85,8 @@ def set_limit(
 
 def take_time_out(*, user: Any, days: int, by: Any, now: datetime | None = None) -> Exclusion:
     """A time-out of ``days`` (1 to 42) from now: no deposits, stakes or tournament entries
-    until it ends (withdrawals stay possible); it cannot be ended early. Raises BadRequest,
+    until it ends (withdrawals stay possible); it cannot be ended early. Returns the new
+    exclusion, or the one in force if it lasts as long or longer. Raises BadRequest,
     NotAllowed (only the player)."""
     now = now or timezone.now()
     _acting(user, by, staff_may=False)
@@ -95,9 +97,7 @@ def take_time_out(*, user: Any, days: int, by: Any, now: datetime | None = None)
         raise BadRequest(
             _("A time-out lasts from %(low)s to %(high)s days.") % {"low": low, "high": high}
         ) from None
-    return Exclusion.objects.create(
-        user_id=user.pk, kind=ExclusionKind.TIME_OUT, starts_at=now, ends_at=ends, by=by
-    )
+    return _exclude(user=user, kind=ExclusionKind.TIME_OUT, now=now, ends=ends, by=by)
 
 
 def self_exclude(
@@ -113,9 +113,24 @@ def self_exclude(
         raise BadRequest(
             _("A self-exclusion lasts 6, 12, 24 or 60 months, or is permanent.")
         ) from None
-    return Exclusion.objects.create(
-        user_id=user.pk, kind=ExclusionKind.SELF_EXCLUSION, starts_at=now, ends_at=ends, by=by
-    )
+    return _exclude(user=user, kind=ExclusionKind.SELF_EXCLUSION, now=now, ends=ends, by=by)
+
+
+def _exclude(*, user: Any, kind: str, now: datetime, ends: datetime | None, by: Any) -> Exclusion:
+    """A new exclusion from ``now`` to ``ends`` (None: for good), unless the one in force
+    already lasts as long or longer: then that one, unchanged (asking for a shorter one, or
+    the same twice, changes nothing). Under the player's row lock, so two requests at once
+    make one row."""
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        current = selectors.active_exclusion(user, now)
+        if current is not None and (
+            current.ends_at is None or (ends is not None and current.ends_at >= ends)
+        ):
+            return current
+        return Exclusion.objects.create(
+            user_id=user.pk, kind=kind, starts_at=now, ends_at=ends, by=by
+        )
 
 
 def set_reality_check(*, user: Any, minutes: int, by: Any) -> PlaySettings:

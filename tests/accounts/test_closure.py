@@ -146,3 +146,20 @@ def test_the_profile_links_to_closing(player, client):
     client.force_login(player(funds=0))
     page = client.get("/accounts/profile/").content.decode()
     assert 'href="/accounts/close/"' in page and 'href="/accounts/verification/"' in page
+
+
+def test_closure_waits_for_a_time_out_and_refuses_a_permanent_self_exclusion(player, client):
+    """Closing during an exclusion would let the person sign up again, verify and play."""
+    from responsible import services as play
+
+    alice = player(funds=0)
+    play.take_time_out(user=alice, days=2, by=alice)
+    client.force_login(alice)
+    r = close_form(client)
+    assert r.status_code == 400 and "the account can be closed once it ends" in r.content.decode()
+    alice.refresh_from_db()
+    assert alice.is_active and not Closure.objects.exists()
+    bob = player(funds=0)
+    play.self_exclude(user=bob, months=None, by=bob)
+    with pytest.raises(ValidationError, match="self-excluded for good"):
+        close_account(user=bob, password=PASSWORD)

@@ -125,6 +125,15 @@ def test_the_api(make_user):
         r = api.post("/api/responsible/time-out/", {"days": 2, "confirm": True}, format="json")
         assert r.status_code == 201 and r.json()["ends_at"] == "2026-12-03T12:00:00Z"
         assert api.get("/api/responsible/").json()["exclusion"]["kind"] == "time_out"
+        # A shorter one, or the same again, changes nothing: the answer is the one in force.
+        for days in (1, 2):
+            r = api.post(
+                "/api/responsible/time-out/", {"days": days, "confirm": True}, format="json"
+            )
+            assert r.status_code == 200 and r.json()["ends_at"] == "2026-12-03T12:00:00Z"
+        assert Exclusion.objects.filter(user=me).count() == 1
+        r = api.post("/api/responsible/time-out/", {"days": 3, "confirm": True}, format="json")
+        assert r.status_code == 201 and r.json()["ends_at"] == "2026-12-04T12:00:00Z"
     assert APIClient().get("/api/responsible/").status_code in (401, 403)
 
 
