@@ -118,7 +118,9 @@ class MyMatchesView(generics.ListAPIView):
     def get_queryset(self):
         form = HistoryFilterForm.from_query(self.request.query_params)
         if not form.is_valid():
-            raise serializers.ValidationError(form.errors)
+            # The dates' order is the form's own error (no field): answered as "dates".
+            errors = {("dates" if k == "__all__" else k): v for k, v in form.errors.items()}
+            raise serializers.ValidationError(errors)
         return history.match_history(user=self.request.user, filters=form.filters())
 
     @extend_schema(

@@ -93,7 +93,10 @@ def player(request, player_id: int):
 @login_required
 def my_page(request):
     """``GET /players/me/``: the signed-in player's own page."""
-    return redirect("players:player", player_id=request.user.pk)
+    response = redirect("players:player", player_id=request.user.pk)
+    if request.GET:  # the history's filters and page go along
+        response["Location"] += "?" + request.GET.urlencode()
+    return response
 
 
 def _attachment(response: HttpResponse, name: str) -> HttpResponse:
@@ -167,8 +170,10 @@ def close(request):
             try:
                 close_account(user=request.user, password=form.cleaned_data["password"])
             except ValidationError as exc:
-                for message in exc.messages:
-                    form.add_error(None, link_paths(message))
+                blocked = set(closure_blockers(request.user))
+                for message in exc.messages:  # the blockers are listed above the form
+                    if message not in blocked:
+                        form.add_error(None, link_paths(message))
             else:
                 logout(request)
                 messages.success(request, _("Your account is closed. Thank you for playing."))

@@ -78,6 +78,10 @@ def test_the_header_name_goes_to_the_players_page_and_the_settings_stay_reachabl
     assert 'href="/accounts/profile/"' in page
     assert mine.get("/accounts/profile/").status_code == 200
     assert mine.get("/players/me/")["Location"] == f"/players/{layla.pk}/"
+    # the filters go along (a bookmark of one's own filtered history)
+    assert mine.get("/players/me/?result=won&stakes=staked")["Location"] == (
+        f"/players/{layla.pk}/?result=won&stakes=staked"
+    )
 
 
 # -- the owner's history -----------------------------------------------------------------------
@@ -269,6 +273,7 @@ def test_bad_filters_are_a_clear_400_everywhere(mine, layla, query, message):
     api = mine.get("/api/me/matches/", query)
     assert api.status_code == 400
     assert api.json()["code"] == "invalid" and message in api.json()["error"]
+    assert "__all__" not in api.json()["error"]
     download = mine.get("/players/me/history.csv", query)
     assert download.status_code == 400 and message in download.content.decode()
 
