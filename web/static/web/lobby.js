@@ -269,7 +269,7 @@ const STATUS = {
       const box = $("#quick-notice");
       const stake = T.parseMoney(quick.stake.value || "0");
       if (stake === null) {
-        notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
+        notice(box, _("Stake must be 0 or a positive amount, like 5 or 2.50."));
         return;
       }
       // The seat is chosen here but taken on the table page (#quick-seat-N): its Sit keeps the
