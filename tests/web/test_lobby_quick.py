@@ -31,8 +31,8 @@ def test_quick_play_opens_a_table_with_bots(worker, new_page, live_server, clien
     page.get_by_test_id("quick-play").click()
     page.wait_for_url(re.compile(r"/tables/\d+/"))
     table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
-    # The table page sits (its Sit path): the match starts, the seating box goes away.
-    page.locator("#seating").wait_for(state="hidden")
+    # The table page sits (its Sit path): the match starts, the seat's hand is dealt.
+    page.wait_for_function("document.querySelectorAll('#hand .card').length === 13")
     seat = Seat.objects.get(table_id=table_id, user=ana)
     assert seat.seat == 0
     kinds = Table.objects.get(pk=table_id).seat_kinds
