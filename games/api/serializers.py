@@ -103,6 +103,11 @@ class QuickPlayBodySerializer(BodySerializer):
         trim_whitespace=False,
         help_text="1 to 64 printable ASCII characters; required at a staked table",
     )
+    sit = serializers.BooleanField(
+        default=True,
+        help_text="false: choose the seat without taking it (the page then sits there, "
+        "after keeping the match's commitment)",
+    )
 
 
 class TableInviteBodySerializer(BodySerializer):

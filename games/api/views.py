@@ -130,7 +130,8 @@ class LeaveView(APIView):
 class QuickPlayView(APIView):
     """Sit at the first open table of the default variant at your stake with a free seat, or
     a new one filled with bots (``games.services.lobby.quick_play``). A staked table needs
-    your ``client_seed``. Counted with taking seats (``TRIX_SEAT_RATE``)."""
+    your ``client_seed``; ``sit: false`` only chooses the seat (the lobby page: the table page
+    then sits there). Counted with taking seats (``TRIX_SEAT_RATE``)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [throttles.SeatThrottle]

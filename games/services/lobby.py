@@ -32,7 +32,12 @@ QUICK_BOT = "rules"
 
 
 def quick_play(
-    *, user, stake: int = 0, client_seed: str | None = None, address: str | None = None
+    *,
+    user,
+    stake: int = 0,
+    client_seed: str | None = None,
+    address: str | None = None,
+    sit: bool = True,
 ) -> tuple[Table, int]:
     """Seat ``user`` at a table of :data:`DEFAULT_VARIANT` at ``stake`` (minor units per seat,
     0: a free table): the oldest open player-made, listed table with a free seat, else a new
@@ -41,10 +46,16 @@ def quick_play(
     (the page makes it; 1..64 printable ASCII); ``address`` is the request's IP address, as
     :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
     seed, ``insufficient_funds``), :class:`Conflict` (``too_many_open_tables`` when a table
-    must be created)."""
+    must be created).
+
+    ``sit=False`` (the lobby page): choose the seat but do not take it: a new table gets its
+    bots on seats 1..3 and seat 0 stays free, so the player sits through the table page's Sit,
+    which keeps the match's commitment in the browser before the client seed is sent (the
+    commitment must be fixed before the server sees the seed: ``docs/fairness.md``). The seat
+    is not held: someone may take it meanwhile; ``client_seed`` is then not needed."""
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
         raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
-    if stake and not client_seed:
+    if sit and stake and not client_seed:
         raise BadRequest(_("a staked table needs your client seed"), "invalid")
     candidates = (
         Table.objects.filter(
@@ -67,6 +78,8 @@ def quick_play(
             .values_list("seat", flat=True)
         )
         for seat in free:
+            if not sit:
+                return table, seat
             try:
                 tables.take_seat(
                     user=user,
@@ -79,7 +92,10 @@ def quick_play(
                 continue
             return Table.objects.get(pk=table.pk), seat
     table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
-    tables.take_seat(user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address)
+    if sit:
+        tables.take_seat(
+            user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
+        )
     for seat in (1, 2, 3):
         tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
     return Table.objects.get(pk=table.pk), 0

@@ -41,6 +41,22 @@ def test_quick_play_at_a_stake_needs_a_seed_and_the_money(api, tasks_applied_her
     assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
 
 
+def test_quick_play_without_sitting_chooses_a_seat_and_leaves_it_free(api, tasks_applied_here):
+    """The lobby page's quick play (``sit: false``): the table page sits, after keeping the
+    match's commitment, so the seed is sent only once the commitment is fixed (issue 12)."""
+    gus, hana = api("gus"), api("hana")
+    r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
+    assert r.status_code == 200, r.content  # no seed asked: nothing is staked yet
+    body = r.json()
+    kinds = [s["kind"] for s in body["table"]["seats"]]
+    assert body["seat"] == 0 and kinds == [None, "bot", "bot", "bot"], body
+    assert body["table"]["status"] == "open" and body["table"]["stake"] == 500
+    table_id = body["table"]["id"]
+    # The seat is not held: another player's quick play is offered the same one.
+    r = hana.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
+    assert (r.json()["table"]["id"], r.json()["seat"]) == (table_id, 0), r.content
+
+
 def test_a_private_table_is_unlisted_and_its_link_opens_a_free_seat(
     api, client, tasks_applied_here
 ):

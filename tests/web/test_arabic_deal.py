@@ -49,7 +49,7 @@ def test_a_deal_in_arabic_on_a_phone(live_server, client, new_page, worker, arti
             break
         card = page.locator("#hand .card.playable").first
         if card.count() and not full_hand_checked and page.locator("#hand .card").count() == 13:
-            # The whole hand of 13 cards on the first screen (the header keeps to one line).
+            # The whole hand of 13 cards on the first screen (under the wrapped header).
             bottom = page.evaluate(
                 "Math.max(...Array.from(document.querySelectorAll('#hand .card'))"
                 ".map((c) => c.getBoundingClientRect().bottom))"

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import Seat, Table
+from games.selectors import match_commitment
 from tests.web.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,10 +31,22 @@ def test_quick_play_opens_a_table_with_bots(worker, new_page, live_server, clien
     page.get_by_test_id("quick-play").click()
     page.wait_for_url(re.compile(r"/tables/\d+/"))
     table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+    # The table page sits (its Sit path): the match starts, the seat's hand is dealt.
+    page.wait_for_function("document.querySelectorAll('#hand .card').length === 13")
     seat = Seat.objects.get(table_id=table_id, user=ana)
     assert seat.seat == 0
     kinds = Table.objects.get(pk=table_id).seat_kinds
     assert kinds == ["human", "rules", "rules", "rules"]
+    # The browser kept the table's commitment and the seed it sent (issue 12), so the page
+    # can check the deals: not "this browser did not save this match's commitment".
+    shown = match_commitment(table_id)
+    key = f"trix.fairness/1:{shown['match_id']}:{shown['commitment']}"
+    kept = page.evaluate("(key) => JSON.parse(localStorage.getItem(key))", key)
+    assert kept is not None, page.evaluate("() => Object.keys(localStorage)")
+    assert kept["commitment"] == shown["commitment"]
+    assert kept["table_id"] == table_id and kept["seat"] == 0
+    assert kept["client_seed"] == seat.client_seed
+    assert "#quick-seat" not in page.url  # a reload does not sit again
     page.screenshot(path=str(artifacts / "lobby-quick-play-table.png"))
 
 

@@ -2,8 +2,8 @@
    a time (the API's pages, newest first: "Newer" / "Older"), creates a table (POST
    /api/tables/), leaves seats, seats bots; all through the tables API. A Sit opens the table
    page at that seat (the commitment is shown and kept there first). Quick play (POST
-   /api/quick-play/) sits at the first open table of the default variant at a stake, or starts
-   one with bots, and opens it; a table's creator gets its invite link (POST
+   /api/quick-play/, sit: false) chooses a seat at the first open table of the default variant
+   at a stake, or starts one with bots, and opens the table page, which sits there; a table's creator gets its invite link (POST
    /api/tables/{id}/invite/) and may make it private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
@@ -269,17 +269,18 @@ const STATUS = {
       const box = $("#quick-notice");
       const stake = T.parseMoney(quick.stake.value || "0");
       if (stake === null) {
-        notice(box, "Stake must be 0 or a positive amount, like 5 or 2.50.");
+        notice(box, _("Stake must be 0 or a positive amount, like 5 or 2.50."));
         return;
       }
-      const body = { stake };
-      if (stake > 0) body.client_seed = T.randomHex(16);
+      // The seat is chosen here but taken on the table page (#quick-seat-N): its Sit keeps the
+      // match's commitment and the client seed in this browser first (issue 12).
+      const body = { stake, sit: false };
       const button = quick.querySelector("button[type=submit]");
       button.disabled = true;
       notice(box, _("Finding a seat…"));
       try {
         const answer = await T.api("POST", "/api/quick-play/", body);
-        window.location = answer.url;
+        window.location = answer.url + "#quick-seat-" + answer.seat;
       } catch (err) {
         if (err.status === 401) {
           window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);

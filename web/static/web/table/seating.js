@@ -37,6 +37,7 @@ function commitmentStatus(mine) {
 }
 
 let focused = false;
+let quickDone = false; // the lobby's quick play sat once (#quick-seat-N)
 
 export function renderSeating() {
   const box = $("#seating");
@@ -80,6 +81,13 @@ export function renderSeating() {
     const button = $("[data-testid=sit-" + asked[1] + "]");
     if (button) button.focus({ preventScroll: true });
     focused = true;
+  }
+  const quick = /^#quick-seat-([0-3])$/.exec(location.hash); // the lobby's quick play: sit now
+  if (quick && !quickDone) {
+    quickDone = true;
+    history.replaceState(null, "", location.pathname + location.search); // a reload does not sit again
+    const seat = Number(quick[1]);
+    if (!mine && cfg.authenticated === "1" && !t.seats[seat].kind) queueMicrotask(() => sit(seat));
   }
   const shownBox = $("#commitment-box");
   if (!shownBox.childElementCount) shownBox.replaceChildren(...commitmentBox());
