@@ -3,8 +3,10 @@ stream message by message, keeping each message's raw bytes."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
+import threading
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -73,3 +75,33 @@ class Stream:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def off_the_loop(test):
+    """Run a test's body in a thread of its own. The session's Playwright browser (sync API)
+    keeps an event loop running in the main thread once a browser test has run, and there
+    ``asyncio.run`` and Django's ``async_to_sync`` (the test client calling an async view)
+    refuse to run. The module's tests are transactional, so the thread sees their rows."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        from django.db import connections
+
+        box = {}
+
+        def body():
+            try:
+                box["result"] = test(*args, **kwargs)
+            except BaseException as exc:  # re-raised in the test's own thread
+                box["error"] = exc
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=body, name=f"test:{test.__name__}")
+        thread.start()
+        thread.join()
+        if "error" in box:
+            raise box["error"]
+        return box.get("result")
+
+    return run

@@ -473,6 +473,9 @@ from accounts.history import HistoryFilters, history_rows, match_history
 from tests.accounts.matches import make_match, player
 User = get_user_model()
 layla, omar = player(User, "layla"), player(User, "omar")
+from accounts.models import Verification  # staking needs a verified identity
+for u in (layla, omar):
+    Verification.objects.create(user=u, status="verified", provider="tests")
 won = make_match([layla, omar, None, None], stake=100)
 lost = make_match([omar, layla, None, None], variant="complex")
 drawn = make_match([layla, omar, None, None], variant="trix_partner",

@@ -25,7 +25,7 @@ from games import selectors, services, stream
 from games.models import Table, TableAction
 from tests.games.helpers import new_table, seat_bots, wait_finished, wait_until
 from tests.games.test_private_picks import facts
-from tests.sse import Stream
+from tests.sse import Stream, off_the_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -144,6 +144,7 @@ def test_a_reconnection_with_last_event_id_gets_exactly_what_it_missed(players, 
 # -- audiences ---------------------------------------------------------------------------------
 
 
+@off_the_loop
 def test_spectators_get_the_same_bytes_and_never_a_seats_hand(players, live_server, make_user):
     table_id = humans_table(players)
     v = version_of(table_id)
@@ -215,6 +216,7 @@ def test_a_private_pick_sends_nobody_anything(players, live_server):
 # -- falling behind, losing the listener -------------------------------------------------------
 
 
+@off_the_loop
 def test_a_watcher_that_falls_behind_is_cut_off_and_catches_up(players, settings):
     """In one event loop: a stream not read while the table moves on is ended (its queue
     holds ``TRIX_STREAM_QUEUE`` messages); opened again after what it got, it catches up."""
@@ -296,6 +298,7 @@ def test_the_listener_losing_its_connection_misses_nothing(players, live_server)
 # -- refusals ----------------------------------------------------------------------------------
 
 
+@off_the_loop
 def test_bad_input_is_a_clear_4xx(players, client):
     table_id = humans_table(players)
     url = f"/api/tables/{table_id}/stream/"
@@ -347,6 +350,7 @@ def connections_to_this_database() -> int:
         return cursor.fetchone()[0]
 
 
+@off_the_loop
 def test_held_streams_hold_no_thread_and_no_database_connection(players, live_server, settings):
     settings.TRIX_WAITS_PER_CLIENT = 100
     table_id = humans_table(players)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.sse import Stream
+from tests.sse import Stream, off_the_loop
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -21,6 +21,7 @@ def live_answer(tournament_id: int) -> dict:
     return r.json()
 
 
+@off_the_loop
 def test_the_live_page_streams_each_version_to_every_watcher_until_the_end(
     live_server, make_tournament, player, staff
 ):
@@ -56,6 +57,7 @@ def watch(t, first, second, player, staff):
     assert last[-1].json() == live_answer(t.pk)
 
 
+@off_the_loop
 def test_bad_input_is_a_clear_4xx(client, make_tournament):
     t = make_tournament()
     r = client.get(f"/api/tournaments/{t.pk}/stream/?since=x")
