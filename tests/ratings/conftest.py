@@ -6,33 +6,13 @@ from __future__ import annotations
 import itertools
 from datetime import timedelta
 
-import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 _clock = itertools.count(1)
 
 
-@pytest.fixture
-def make_user(django_user_model):
-    def make(name: str):
-        return django_user_model.objects.create_user(username=name, password="pw-" + name)
-
-    return make
-
-
-@pytest.fixture
-def api(make_user):
-    """``api("alice")`` -> an APIClient logged in as a new user (session auth)."""
-
-    def make(name: str):
-        client = APIClient()
-        user = make_user(name)
-        client.force_login(user)
-        client.user = user
-        return client
-
-    return make
+# The games tests' users and logged-in API clients (one definition).
+from tests.games.conftest import api, make_user  # noqa: E402,F401
 
 
 def finished_table(
