@@ -147,9 +147,10 @@ async function check(deal, dealId) {
       const record = await T.api("GET", "/api/deals/" + dealId + "/record.json");
       result = await checkDeal(record, { ...entry, hand: (entry.hands || {})[String(deal)] || null }, deal);
       const s = record.shuffle || {};
-      if (result.status !== "mismatch" && s.receipt && !entry.receipt) {
+      const now = saved(); // read again: a hand may have been kept while the record came
+      if (result.status !== "mismatch" && s.receipt && now && now.key === entry.key && !now.receipt) {
         // The match-start receipt, kept from the first deal checked: later deals must carry it.
-        write({ ...entry, receipt: s.receipt, signature: s.signature });
+        write({ ...now, receipt: s.receipt, signature: s.signature });
       }
     } catch (err) {
       result = { status: "failed", problems: [], error: err.message };
