@@ -144,14 +144,15 @@ def table_data(table: Table, user) -> dict[str, Any]:
 # A poll reads the table's changing fields (games.sql.LIVE_FIELDS) in one small query. The
 # rest of what it shows (options, creator, seats and their names: _static) is kept per
 # process, re-read when a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds
-# (names may change). The events after the oldest version the caller or a cache needs are
+# (names and the seats' ratings may change: a renamed player shows within that time). Re-read
+# every second it was a quarter of a web process's CPU with every table watched (issue 15). The events after the oldest version the caller or a cache needs are
 # read once: the caller gets those after ``since``; their log increments advance the cached
 # match state (state_store); the seat events among them tell whether the seats are still
 # current. The view of a version is computed once per seat (None: spectators) and reused
 # (_views).
 
 _SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left", *PRESENCE_EVENTS})
-_STATIC_TTL = 1.0
+_STATIC_TTL = 10.0
 _BEHIND = 64  # a cache further behind than this many versions is not brought up to date
 _static: dict[int, tuple[int, float, Table]] = {}  # id -> (version, monotonic read, table)
 _views: OrderedDict[tuple, dict | None] = OrderedDict()

@@ -147,6 +147,16 @@ class Source:
         """The key's last version once nothing will change any more, else None."""
         raise NotImplementedError
 
+    def catch_up(self, key: int, watchers: list[Watcher]) -> tuple[int | None, list[Delivery]]:
+        """The key's current version (None: it does not exist) and the messages bringing
+        each of ``watchers`` whose version is not that one up to date: what a feed does at
+        each wake-up, in one call (one trip to the hub's threads)."""
+        current = self.version(key)
+        if current is None:
+            return None, []
+        behind = [w for w in watchers if w.version != current]
+        return current, self.answers(key, behind) if behind else []
+
 
 class TableSource(Source):
     """A table: each watcher gets :func:`games.selectors.table_state` after its version.
@@ -268,15 +278,14 @@ class Feed:
             self.watchers.clear()
 
     async def _pump(self) -> None:
-        current = await self.hub.run(self.source.version, self.key)
+        current, deliveries = await self.hub.run(
+            self.source.catch_up, self.key, list(self.watchers)
+        )
         if current is None:
             for w in list(self.watchers):
                 self.drop(w, _CUT)
             return
-        behind = [w for w in self.watchers if w.version != current]
-        if not behind:
-            return
-        for d in await self.hub.run(self.source.answers, self.key, behind):
+        for d in deliveries:
             w = d.watcher
             if w not in self.watchers:  # gone meanwhile
                 continue
@@ -325,10 +334,10 @@ class Hub:
         return None if self.connected else live.DOWN_POLL
 
     async def run(self, fn: Callable, *args):
-        """``fn(*args)`` in one of the hub's threads (the ORM is synchronous)."""
-        return await sync_to_async(_in_thread, thread_sensitive=False, executor=self.executor)(
-            fn, *args
-        )
+        """``fn(*args)`` in one of the hub's threads (the ORM is synchronous). The executor
+        is called directly: asgiref's ``sync_to_async`` (a context copy and a thread-sensitive
+        check per call) cost about a tenth of a web process's CPU at every table's change."""
+        return await self.loop.run_in_executor(self.executor, _in_thread, fn, *args)
 
     def subscribe(self, key: int, source: Source, watcher: Watcher) -> Feed:
         if self.notified and self.listener is None:
