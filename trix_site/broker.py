@@ -1,5 +1,9 @@
-"""The embedded default's broker (``./dev run``): kombu's SQLAlchemy transport on a SQLite
-file, polled every ``TRIX_BROKER_POLL`` seconds instead of kombu's once a second.
+"""The brokers' transports, named by ``CELERY_BROKER_TRANSPORT`` (``trix_site/settings.py``).
+
+**Redis** (production): kombu's Redis transport keeping one client per connection pool
+(:class:`RedisTransport`). **SQLite** (the embedded default, ``./dev run``): kombu's SQLAlchemy
+transport on a SQLite file, polled every ``TRIX_BROKER_POLL`` seconds instead of kombu's once a
+second (:class:`SQLiteTransport`).
 
 kombu's virtual transports look for a message, and when every queue is empty sleep their
 ``polling_interval`` (1 s by default) before looking again: a move waited up to that long for
@@ -13,7 +17,7 @@ well under 1% of a core on it. ``benchmarks/embedded_latency.py`` measures the e
 from __future__ import annotations
 
 from django.conf import settings
-from kombu.transport import sqlalchemy
+from kombu.transport import redis, sqlalchemy
 
 
 class SQLiteTransport(sqlalchemy.Transport):
@@ -22,3 +26,29 @@ class SQLiteTransport(sqlalchemy.Transport):
     def __init__(self, client, **kwargs):
         super().__init__(client, **kwargs)
         self.polling_interval = settings.TRIX_BROKER_POLL
+
+
+class RedisChannel(redis.Channel):
+    """kombu's Redis channel, keeping its synchronous client: kombu builds a new
+    ``redis.Redis`` for every message it sends (``conn_or_acquire``), and that constructor
+    (redis-py's table of response callbacks) was about 7% of a worker's CPU at every table's
+    change (issue 15; ``benchmarks/site.py``). A client is safe to share between threads and
+    after a fork (its connection pool hands out connections and resets itself in a new
+    process); it is made again when the channel's pool is."""
+
+    _kept: tuple | None = None  # (the pool, its client)
+
+    def _create_client(self, asynchronous=False):
+        if asynchronous:
+            return super()._create_client(asynchronous=True)
+        pool = self.pool
+        kept = self._kept
+        if kept is None or kept[0] is not pool:
+            kept = self._kept = (pool, super()._create_client())
+        return kept[1]
+
+
+class RedisTransport(redis.Transport):
+    """kombu's Redis transport with :class:`RedisChannel`."""
+
+    Channel = RedisChannel

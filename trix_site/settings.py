@@ -466,6 +466,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.3,
     "interval_max": 0.5,
 }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT = "trix_site.broker:RedisTransport"  # its client kept
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "priority_steps": [0, 3, 6, 9],
