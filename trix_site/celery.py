@@ -3,11 +3,32 @@
 import os
 
 from celery import Celery
+from celery.app import backends
 from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
 
-app = Celery("trix_site")
+
+class TrixCelery(Celery):
+    """Celery, finding the result backend's class once per process. Celery keeps a backend
+    per thread unless it is thread-safe (the disabled one, ours: results are ignored, is not
+    marked so), and finding its class reads every installed package's entry points: under
+    the ASGI server each request runs in a thread of its own, so every action a person posted
+    paid for that scan (about a seventh of a web process's CPU with people playing: issue 15).
+    Each thread still gets its own backend instance."""
+
+    _backend_class: tuple | None = None  # (the setting it was found for, (class, url))
+
+    def _get_backend(self):
+        setting = self.backend_cls or self.conf.result_backend
+        found = self._backend_class
+        if found is None or found[0] != setting:
+            found = self._backend_class = (setting, backends.by_url(setting, self.loader))
+        backend, url = found[1]
+        return backend(app=self, url=url)
+
+
+app = TrixCelery("trix_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
