@@ -236,7 +236,9 @@ def _with_pick(table_id: int, seat: int, seen: dict[str, Any]) -> dict[str, Any]
     return {**seen, "doubling": {**doubling, "selected": cards}}
 
 
-def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> dict[str, Any]:
+def table_state(
+    table_id: int, user, since: int | None, wait: float = 0.0, *, fields: tuple | None = None
+) -> dict[str, Any]:
     """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
     the spectator view; None before the match starts), ``events`` after ``since`` that the
     caller may see, ``my_seat``, ``deadline``, ``server_time`` (ISO 8601 UTC) and
@@ -246,10 +248,12 @@ def table_state(table_id: int, user, since: int | None, wait: float = 0.0) -> di
     answer at one version may show a newer pick than an earlier answer at it).
 
     With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
-    ``TRIX_STATE_WAIT_MAX``) for a newer one. Raises :class:`NotFound`."""
-    if since is not None and wait > 0:
+    ``TRIX_STATE_WAIT_MAX``) for a newer one. ``fields``: the table's ``games.sql.LIVE_FIELDS``
+    as the caller just read them (a live stream's feed), instead of reading them here. Raises
+    :class:`NotFound`."""
+    if fields is None and since is not None and wait > 0:
         fields = _wait_for_version(table_id, since, wait)
-    else:
+    elif fields is None:
         fields = sql.live_fields(table_id)
     if fields is None:
         raise NotFound(f"no table {table_id}")

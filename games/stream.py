@@ -176,6 +176,13 @@ class TableSource(Source):
         fields = sql.live_fields(key)
         return None if fields is None else fields[0]
 
+    def catch_up(self, key: int, watchers: list[Watcher]) -> tuple[int | None, list[Delivery]]:
+        fields = sql.live_fields(key)  # read once: the answers start from these
+        if fields is None:
+            return None, []
+        behind = [w for w in watchers if w.version != fields[0]]
+        return fields[0], self.answers(key, behind, fields) if behind else []
+
     def final_version(self, key: int) -> int | None:
         return selectors.table_over(key)
 
@@ -187,7 +194,9 @@ class TableSource(Source):
             self._seated[key] = frozenset(seats)
         return seats
 
-    def answers(self, key: int, behind: list[Watcher]) -> list[Delivery]:
+    def answers(
+        self, key: int, behind: list[Watcher], fields: tuple | None = None
+    ) -> list[Delivery]:
         groups: dict[int | None, list[Watcher]] = defaultdict(list)
         for w in behind:
             groups[w.version].append(w)
@@ -202,7 +211,7 @@ class TableSource(Source):
                 uid = _user_id(w.viewer)
                 (by_user[uid] if uid in seated_before else others).append(w)
             if others:
-                answer = selectors.table_state(key, AnonymousUser(), since)
+                answer = selectors.table_state(key, AnonymousUser(), since, fields=fields)
                 seats = self._remember(key, answer)
                 data = message(answer["version"], encode(answer))
                 final_version = _final(key, answer, final_version)
@@ -214,7 +223,7 @@ class TableSource(Source):
                     final = answer["version"] == final_version
                     out.append(Delivery(w, answer["version"], data, None, final))
             for users in by_user.values():
-                answer = selectors.table_state(key, users[0].viewer, since)
+                answer = selectors.table_state(key, users[0].viewer, since, fields=fields)
                 self._remember(key, answer)
                 data = message(answer["version"], encode(answer))
                 final_version = _final(key, answer, final_version)
