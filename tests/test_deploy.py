@@ -76,3 +76,12 @@ def test_systemd_accepts_the_units():
             if line.strip() and "/srv/trix/" not in line
         ]
         assert not problems, f"{unit.name}: {problems}"
+
+
+def test_the_dev_server_reads_no_proxy_headers():
+    """``./dev run``'s uvicorn takes a client's address from the connection, as production's
+    unit does: with uvicorn's default a local client could send ``X-Forwarded-For`` and escape
+    every per-address limit (found by a review: a fifth stream past the cap of four)."""
+    dev = (Path(__file__).resolve().parents[1] / "dev").read_text()
+    line = next(s for s in dev.splitlines() if "python -m uvicorn" in s)
+    assert "--no-proxy-headers" in line
