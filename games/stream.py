@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import threading
 import time
@@ -58,6 +59,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.renderers import JSONRenderer
 
 from games import live, selectors, sql, waits
@@ -570,6 +573,24 @@ async def _let_go_of_the_request_thread() -> None:
     executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context else None
     if executor is not None:
         executor.shutdown(wait=False)
+
+
+def get_only(view: Callable) -> Callable:
+    """A stream view's guard: ``GET`` only (EventSource's method); any other method answers
+    405 ``method_not_allowed`` in the API's shape, with ``Allow: GET`` (Django's
+    ``require_GET`` answered an empty 405, and a ``POST`` first met the CSRF check's HTML
+    403: found by a review). Exempt from that check: a stream changes nothing."""
+
+    @csrf_exempt
+    @functools.wraps(view)
+    async def guarded(request, *args, **kwargs):
+        if request.method != "GET":
+            response = _error(MethodNotAllowed(request.method).detail, "method_not_allowed", 405)
+            response["Allow"] = "GET"
+            return response
+        return await view(request, *args, **kwargs)
+
+    return guarded
 
 
 def _error(text: str, code: str, status: int) -> JsonResponse:

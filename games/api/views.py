@@ -6,7 +6,6 @@ it); the views send the selectors' dicts as they are."""
 from __future__ import annotations
 
 from django.http import JsonResponse
-from django.views.decorators.http import require_GET
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -239,7 +238,7 @@ class StateView(APIView):
         return Response(answer)
 
 
-@require_GET
+@stream.get_only
 async def table_stream(request, table_id: int):
     """``GET /api/tables/{id}/stream/?since=V`` (or the ``Last-Event-ID`` header, which
     wins): the table's live stream, Server-Sent Events whose each message is what the state

@@ -8,7 +8,6 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
@@ -231,7 +230,7 @@ def live_answer(tournament_id: int) -> dict:
 LIVE_SOURCE = live.TournamentSource(live_answer)
 
 
-@require_GET
+@stream.get_only
 async def live_stream(request, tournament_id: int):
     """``GET /api/tournaments/{id}/stream/?since=V`` (or ``Last-Event-ID``, which wins): the
     live page as Server-Sent Events, each message the answer of ``live/`` at a new live
