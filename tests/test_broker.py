@@ -21,7 +21,10 @@ def test_a_new_threads_result_backend_does_not_search_the_entry_points_again(mon
         return found(*args, **kwargs)
 
     monkeypatch.setattr(backends, "by_url", counting)
-    monkeypatch.setattr(type(app), "_backend_class", None)
+    monkeypatch.setattr(app, "_backend_class", None)  # found by an earlier test: found again
+    # As the settings have it (no result backend), whatever an earlier test set up.
+    monkeypatch.setitem(app.conf, "result_backend", None)
+    monkeypatch.setattr(app, "_backend_cache", None)
     seen = []
     for _ in range(3):  # each request under the ASGI server runs in a new thread
         thread = threading.Thread(target=lambda: seen.append(app.backend))
