@@ -141,16 +141,15 @@ def table_data(table: Table, user) -> dict[str, Any]:
 
 # -- state polls -----------------------------------------------------------------------------
 #
-# A poll reads the table's changing fields (games.sql.LIVE_FIELDS) in one small query. The
-# rest of what it shows (options, creator, seats and their names: _static) is kept per
-# process, re-read when a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds
-# (names and the seats' ratings may change: a renamed player shows within that time). Re-read
-# every second it was a quarter of a web process's CPU with every table watched (issue 15).
-# The events after the oldest version the caller or a cache needs are read once: the caller gets
-# those after ``since``; their log increments advance the cached match state (state_store); the
-# seat events among them tell whether the seats are still current. The view of a version is
-# computed once per seat (None: spectators) and reused
-# (_views).
+# A poll reads the table's changing fields (games.sql.LIVE_FIELDS) in one small query. The rest
+# of what it shows (options, creator, seats and their names: _static) is kept per process,
+# re-read when a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds (names and the
+# seats' ratings may change: a renamed player shows within that time). Re-read every second it
+# was a quarter of a web process's CPU with every table watched (issue 15). The events after the
+# oldest version the caller or a cache needs are read once: the caller gets those after
+# ``since``; their log increments advance the cached match state (state_store); the seat events
+# among them tell whether the seats are still current. The view of a version is computed once
+# per seat (None: spectators) and reused (_views).
 
 _SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left", *PRESENCE_EVENTS})
 _STATIC_TTL = 10.0

@@ -134,16 +134,23 @@ class Delivery:
 
 
 class Source:
-    """What the feeds of one kind of key send. Both methods are synchronous (they read the
+    """What the feeds of one kind of key send. Its methods are synchronous (they read the
     database) and run in the hub's threads."""
+
+    def current(self, key: int) -> tuple | None:
+        """What the key's answers start from, read once per wake-up: a tuple whose first item
+        is the key's current version; None when the key does not exist."""
+        raise NotImplementedError
 
     def version(self, key: int) -> int | None:
         """The key's current version; None when it does not exist."""
-        raise NotImplementedError
+        current = self.current(key)
+        return None if current is None else current[0]
 
-    def answers(self, key: int, behind: list[Watcher]) -> list[Delivery]:
+    def answers(self, key: int, behind: list[Watcher], current: tuple) -> list[Delivery]:
         """The messages bringing each of ``behind`` (watchers whose version is not the
-        current one) up to date, each computed once per audience."""
+        current one) up to ``current`` (:meth:`current`'s), each computed once per
+        audience."""
         raise NotImplementedError
 
     def final_version(self, key: int) -> int | None:
@@ -154,11 +161,11 @@ class Source:
         """The key's current version (None: it does not exist) and the messages bringing
         each of ``watchers`` whose version is not that one up to date: what a feed does at
         each wake-up, in one call (one trip to the hub's threads)."""
-        current = self.version(key)
+        current = self.current(key)
         if current is None:
             return None, []
-        behind = [w for w in watchers if w.version != current]
-        return current, self.answers(key, behind) if behind else []
+        behind = [w for w in watchers if w.version != current[0]]
+        return current[0], self.answers(key, behind, current) if behind else []
 
 
 class TableSource(Source):
@@ -175,16 +182,8 @@ class TableSource(Source):
         self._lock = threading.Lock()
         self._seated: dict[int, frozenset[int]] = {}  # table -> user ids seated (last seen)
 
-    def version(self, key: int) -> int | None:
-        fields = sql.live_fields(key)
-        return None if fields is None else fields[0]
-
-    def catch_up(self, key: int, watchers: list[Watcher]) -> tuple[int | None, list[Delivery]]:
-        fields = sql.live_fields(key)  # read once: the answers start from these
-        if fields is None:
-            return None, []
-        behind = [w for w in watchers if w.version != fields[0]]
-        return fields[0], self.answers(key, behind, fields) if behind else []
+    def current(self, key: int) -> tuple | None:
+        return sql.live_fields(key)  # the answers start from these (games.sql.LIVE_FIELDS)
 
     def final_version(self, key: int) -> int | None:
         return selectors.table_over(key)
@@ -197,9 +196,7 @@ class TableSource(Source):
             self._seated[key] = frozenset(seats)
         return seats
 
-    def answers(
-        self, key: int, behind: list[Watcher], fields: tuple | None = None
-    ) -> list[Delivery]:
+    def answers(self, key: int, behind: list[Watcher], current: tuple) -> list[Delivery]:
         groups: dict[int | None, list[Watcher]] = defaultdict(list)
         for w in behind:
             groups[w.version].append(w)
@@ -214,7 +211,7 @@ class TableSource(Source):
                 uid = _user_id(w.viewer)
                 (by_user[uid] if uid in seated_before else others).append(w)
             if others:
-                answer = selectors.table_state(key, AnonymousUser(), since, fields=fields)
+                answer = selectors.table_state(key, AnonymousUser(), since, fields=current)
                 seats = self._remember(key, answer)
                 data = message(answer["version"], encode(answer))
                 final_version = _final(key, answer, final_version)
@@ -226,7 +223,7 @@ class TableSource(Source):
                     final = answer["version"] == final_version
                     out.append(Delivery(w, answer["version"], data, None, final))
             for users in by_user.values():
-                answer = selectors.table_state(key, users[0].viewer, since, fields=fields)
+                answer = selectors.table_state(key, users[0].viewer, since, fields=current)
                 self._remember(key, answer)
                 data = message(answer["version"], encode(answer))
                 final_version = _final(key, answer, final_version)

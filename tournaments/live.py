@@ -70,15 +70,17 @@ class TournamentSource(stream.Source):
     def __init__(self, answer: Callable[[int], dict[str, Any]]):
         self.answer = answer
 
-    def version(self, key: int) -> int | None:
+    def current(self, key: int) -> tuple | None:
         if not tournament_exists(tournament_id=-key):
             return None
-        return live_version(-key)
+        return (live_version(-key),)
 
     def final_version(self, key: int) -> int | None:
         return live_final_version(-key)
 
-    def answers(self, key: int, behind: list[stream.Watcher]) -> list[stream.Delivery]:
+    def answers(
+        self, key: int, behind: list[stream.Watcher], current: tuple
+    ) -> list[stream.Delivery]:
         page = self.answer(-key)
         data = stream.message(page["version"], stream.encode(page))
         final = page["status"] in LIST_GROUPS["finished"]

@@ -1,9 +1,10 @@
-/* The table page: follows GET /api/tables/{id}/stream/ (or long-polls .../state/?since=V) and renders the seat's
-   view (games.engine views); posts actions to /api/tables/{id}/actions/. Answer shapes:
-   games/api/answers.py (and /api/schema/). ES modules, no build step:
+/* The table page: follows GET /api/tables/{id}/stream/ (or long-polls .../state/?since=V)
+   and renders the seat's view (games.engine views); posts actions to
+   /api/tables/{id}/actions/. Answer shapes: games/api/answers.py (and /api/schema/).
+   ES modules, no build step:
      state.js     the one state object (st), the page's root, helpers that read the state
-     server.js    the live stream or long poll (absorb: an answer into the state), actions, seats, payout;
-                  it asks for a redraw (state.js's redraw), it imports no region
+     server.js    the live stream or long poll (absorb: an answer into the state), actions,
+                  seats, payout; it asks for a redraw (state.js's redraw), it imports no region
      render.js    render(): every region from the state
      header.js, seating.js, felt.js, controls.js, scores.js, result.js: one region each
      summary.js   the deal summary (the view's deal_summary), kept into the next deal
