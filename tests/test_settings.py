@@ -11,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from trix_site import heap, settings_test
 from trix_site import settings as site_settings
-from trix_site import settings_test
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("accounts", "games", "wallet", "web", "tournaments", "trix_site")
@@ -228,3 +230,184 @@ def test_our_apps_log_at_info_unless_the_environment_says_otherwise():
         code=code,
     )
     assert done.stdout.split() == ["30", "30", "30"], done.stderr[-1500:]
+
+
+def _test_database_url(settings) -> str:
+    """The URL of the database the tests run on (``test_…``): the probes' own processes."""
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host = f"{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}"
+    return f"postgres://{db['USER']}{password}@{host}/{db['NAME']}"
+
+
+def _needs_postgresql(settings) -> None:
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("the pool is PostgreSQL's")
+
+
+def _probe(code: str, settings, **env: str) -> str:
+    """What ``code`` prints, run by a fresh interpreter on the site's settings (debug on), on
+    the tests' database when it is PostgreSQL, without ``DATABASE_POOL``; ``env`` on top.
+    Fails the test when the interpreter fails."""
+    base = dict(os.environ, TRIX_SEED_KEY="5e" * 32, TRIX_SIGNING_KEY="51" * 32)
+    base.update(DJANGO_SETTINGS_MODULE="trix_site.settings", DJANGO_DEBUG="1")
+    base.pop("DATABASE_POOL", None)
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        base["DATABASE_URL"] = _test_database_url(settings)
+    base.update(env)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=base, capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip()
+
+
+_POOL_PROBE = """
+import threading
+import django
+django.setup()
+from django.conf import settings
+from django.db import connection, connections
+
+def pid(out):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        out.append(cursor.fetchone()[0])
+    connections.close_all()  # what Django does at each request's end
+
+pids = []
+for _ in range(12):  # twelve requests, each in a thread of its own (as under ASGI)
+    t = threading.Thread(target=pid, args=(pids,))
+    t.start()
+    t.join()
+print(settings.DATABASES["default"].get("OPTIONS", {}).get("pool"), len(set(pids)))
+"""
+
+
+def test_database_pool_lets_each_requests_thread_reuse_a_connection(settings):
+    """Under ASGI each request runs in a new thread: with ``DATABASE_POOL`` (set by
+    ``trix_site/asgi.py``) the threads borrow one pooled PostgreSQL connection in turn;
+    without it each thread connected anew (a persistent connection is per thread)."""
+    _needs_postgresql(settings)
+    pooled, _, backends = _probe(_POOL_PROBE, settings, DATABASE_POOL="4").rpartition(" ")
+    assert pooled == "{'min_size': 2, 'max_size': 4, 'timeout': 3}"
+    assert int(backends) <= 4  # at most the pool's four connections, reused
+    unpooled = _probe(_POOL_PROBE, settings, DATABASE_CONN_MAX_AGE="60")
+    assert unpooled == "None 12"
+
+
+def test_the_asgi_entry_point_turns_the_pool_on_for_its_own_process_only(settings):
+    """``trix_site/asgi.py`` sets ``DATABASE_POOL`` for its own settings, then takes it out of
+    the environment: a process started afterwards (a test run's worker, say) has no pool."""
+    _needs_postgresql(settings)
+    probe = (
+        "import os; import trix_site.asgi; from django.conf import settings; "
+        "print(settings.DATABASES['default']['OPTIONS']['pool']['max_size'], "
+        "'DATABASE_POOL' in os.environ)"
+    )
+    assert _probe(probe, settings).split() == ["16", "False"]
+
+
+_LONG_POLLS_PROBE = """
+import threading, time
+import django
+django.setup()
+from django.db import connection
+from games import live
+
+waiting = threading.Barrier(4)
+
+def long_poll(key):  # a long poll: it reads, then waits for its table's notification
+    end = time.monotonic() + 3.0
+    with live.watch(key) as watch:
+        connection.ensure_connection()
+        waiting.wait()
+        while watch.wait(0, end - time.monotonic()):
+            connection.ensure_connection()  # it looks at its table again
+    connection.close()
+
+threads = [threading.Thread(target=long_poll, args=(900_000 + i,)) for i in range(3)]
+for t in threads:
+    t.start()
+waiting.wait()
+time.sleep(0.3)
+began = time.monotonic()
+with connection.cursor() as cursor:  # another request of the process
+    cursor.execute("SELECT 1")
+took = time.monotonic() - began
+connection.close()
+for t in threads:
+    t.join()
+print(f"{took:.2f}")
+"""
+
+
+def test_waiting_long_polls_give_their_pooled_connection_back(settings):
+    """Found by a review: a long poll held its pooled connection while it waited, so a pool's
+    worth of long polls made every other request of the process wait for one (then 503).
+    Three long polls waiting in a pool of three: another request gets a connection at once."""
+    _needs_postgresql(settings)
+    assert float(_probe(_LONG_POLLS_PROBE, settings, DATABASE_POOL="3")) < 0.5
+
+
+def test_the_web_process_freezes_what_it_loaded_out_of_the_collectors_way(settings):
+    """``trix_site.heap``: the ASGI entry point loads the URLconf and its views, then freezes
+    every object tracked (a full collection no longer visits them: it stopped a web process
+    for 115-152 ms on the benchmarks' machine), and spaces its collections out (its streams'
+    objects made a full collection long and frequent); the workers freeze in each process."""
+    probe = (
+        "import gc, sys; import trix_site.asgi; "
+        "print(gc.get_freeze_count(), 'games.api.views' in sys.modules, *gc.get_threshold())"
+    )
+    frozen, views_loaded, *thresholds = _probe(probe, settings).split()
+    assert int(frozen) > 100_000 and views_loaded == "True"
+    # and it collects less often: a full collection of its streams' objects is long (a fresh
+    # interpreter has Python's defaults; this one may not, once a live server loaded asgi)
+    assert tuple(map(int, thresholds)) == heap.WEB_THRESHOLDS
+    assert _probe("import gc; print(*gc.get_threshold())", settings).split() != thresholds
+    from celery.signals import worker_init, worker_process_init
+
+    from trix_site import celery as site_celery
+
+    for signal in (worker_init, worker_process_init):
+        assert any(r[1]() is site_celery._freeze_loaded for r in signal.receivers)
+
+
+_POOL_FULL_PROBE = """
+import threading
+import django
+django.setup()
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+settings.DATABASES["default"]["OPTIONS"]["pool"]["timeout"] = 1
+held = threading.Event()
+done = threading.Event()
+
+def hold():  # another request's thread holds the pool's only connection
+    connection.ensure_connection()
+    held.set()
+    done.wait(30)
+    connection.close()
+
+t = threading.Thread(target=hold)
+t.start()
+held.wait(10)
+r = Client().get("/api/tables/", secure=True)
+done.set()
+t.join()
+print(r.status_code, r["Retry-After"], r.json()["code"])
+"""
+
+
+def test_a_request_finding_the_pool_full_answers_503_not_500(settings):
+    """No free connection in the process's pool within its timeout: a clear 503 with
+    ``Retry-After`` (``trix_site.middleware``), never a 500."""
+    _needs_postgresql(settings)
+    out = _probe(
+        _POOL_FULL_PROBE, settings, DATABASE_POOL="1", DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="testserver",
+    )  # fmt: skip
+    assert out.split() == ["503", "5", "unavailable"]

@@ -16,7 +16,20 @@ warnings.filterwarnings(
 )
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
+# A pool of connections per process (settings.DATABASE_POOL): under ASGI a request's thread
+# is new each time, so persistent connections were never reused. For this process's settings
+# only: a process started from here (or from a test run that imported this) does not inherit it.
+_pool_set_here = "DATABASE_POOL" not in os.environ
+os.environ.setdefault("DATABASE_POOL", "16")
 django_application = get_asgi_application()
+if _pool_set_here:
+    del os.environ["DATABASE_POOL"]
+
+from trix_site import heap  # noqa: E402 (settings are configured just above)
+
+heap.load_site()
+heap.freeze_loaded()  # what is loaded now is never visited by a full collection again
+heap.space_collections()  # and the streams' objects make a full collection rare
 
 
 async def application(scope, receive, send):

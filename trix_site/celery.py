@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 from celery.app import backends
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
 
@@ -70,3 +70,14 @@ def route_task(name, args, kwargs, options, task=None, **_):
         "queue": action_queue(app.conf.task_default_queue),
         "priority": settings.TRIX_ACTION_TASK_PRIORITY,
     }
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _freeze_loaded(**_):
+    """The worker's loaded objects, frozen out of the collector's way (``trix_site.heap``):
+    in the main process before it forks the pool, and in each child."""
+    from trix_site import heap
+
+    heap.load_site()
+    heap.freeze_loaded()

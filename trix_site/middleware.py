@@ -1,4 +1,5 @@
-"""A request that finds the broker or a Redis cache down answers a clear 503, never a 500.
+"""A request that finds the broker or a Redis cache down, or no free database connection in
+its process's pool, answers a clear 503, never a 500.
 
 Sends after a commit do not get here (``games.services.dispatch``: ``on_commit(...,
 robust=True)``, re-sent by the sweep) and the configured cache ignores its errors
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import logging
 
+from django.db import DatabaseError
 from django.http import HttpResponse, JsonResponse
 from kombu.exceptions import OperationalError
+from psycopg_pool import PoolTimeout
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -22,6 +25,16 @@ logger = logging.getLogger(__name__)
 
 OUTAGES = (OperationalError, RedisConnectionError, RedisTimeoutError)
 """The exceptions of a broker or a Redis that does not answer."""
+
+
+def _is_outage(exception: Exception) -> bool:
+    """A broker or Redis that does not answer, or a web process whose database pool had no
+    free connection in time (``DATABASE_POOL``: psycopg_pool's ``PoolTimeout``, which Django
+    raises as its ``OperationalError``)."""
+    if isinstance(exception, OUTAGES):
+        return True
+    return isinstance(exception, DatabaseError) and isinstance(exception.__cause__, PoolTimeout)
+
 
 RETRY_AFTER = "5"  # seconds
 MESSAGE = "the service is briefly unavailable (a backing service is down); try again shortly"
@@ -37,7 +50,7 @@ class ServiceUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OUTAGES):
+        if not _is_outage(exception):
             return None
         logger.error("%s %s: %r", request.method, request.path, exception)
         if request.path.startswith(API_PREFIX):

@@ -247,6 +247,24 @@ DATABASES = {
     )
 }
 
+# DATABASE_POOL=N (PostgreSQL): each process keeps a pool of at most N connections
+# (psycopg_pool, Django's "pool" option) and a request borrows one, instead of a persistent
+# connection per thread (DATABASE_CONN_MAX_AGE, then ignored). The ASGI server sets it
+# (trix_site/asgi.py): there every request's synchronous part runs in a thread of its own, so
+# a thread's persistent connection was never used again and each request connected anew
+# (Django's docs: "When using ASGI, persistent connections should be disabled. Instead, use
+# your database backend's built-in connection pooling"). Web processes only (the workers keep
+# theirs): do not put it in the environment the workers share. Size it within max_connections:
+# web processes x (N + 2 listeners), plus one per worker process.
+DATABASE_POOL = int(os.environ.get("DATABASE_POOL", "0"))
+if DATABASE_POOL and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool beside persistent ones
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DATABASE_POOL),
+        "max_size": DATABASE_POOL,
+        "timeout": 3,  # seconds a request waits for a free connection, then a 503
+    }
+
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The embedded default has a web process and a worker writing at once: take the write
     # lock when a transaction starts (no "database is locked" when a reader upgrades), let

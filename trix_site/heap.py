@@ -1,0 +1,64 @@
+"""The long-running processes' garbage collector: what they loaded at start-up is frozen out
+of its way (``gc.freeze``, Python's own remedy for servers).
+
+Python's full collection visits every object a process tracks. A web process holds Django,
+DRF, the URLconf and every view, plus its open streams; on the 2-core machine of the README's
+benchmarks each full collection stopped the web process for 115-152 ms (a person's POST
+stored at p99 ~100 ms with the machine 60 % idle, deliveries late by as much), four times in
+a 45 s run. Objects loaded before :func:`freeze_loaded` are never visited again; what requests
+create later is collected as before (nothing leaks: a frozen object is only never freed,
+and these live as long as the process).
+
+Called by ``trix_site/asgi.py`` once the site is loaded, and by the Celery workers
+(``trix_site/celery.py``) in the main process before it forks its pool and again in each
+child (``worker_process_init``); a solo worker (production's, one process) sends both
+signals in its one process, and the second freeze finds little new.
+
+An ASGI web process also collects its young objects less often (:func:`space_collections`):
+what its held streams are made of makes every full collection long, so it must come rarely
+(``trix_site/wsgi.py`` holds no streams and keeps Python's thresholds).
+"""
+
+from __future__ import annotations
+
+import gc
+
+
+def load_site() -> None:
+    """Import what a process's first requests would: the URLconf and every view it names."""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 (imports every urls module and view)
+
+
+def freeze_loaded() -> int:
+    """Collect once, then freeze every object tracked now out of later collections. Returns
+    how many objects were frozen."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
+
+
+#: A web process's collector thresholds (``gc.set_threshold``): a young collection once 10,000
+#: more objects are tracked than freed (Python's default: 700), a middle one every 50 young
+#: ones (10), a full one as Python decides (10 middle ones, and objects promoted since the
+#: last full one at least a quarter of those it kept).
+WEB_THRESHOLDS = (10_000, 50, 10)
+
+
+def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None:
+    """Set the collector's thresholds for a process that holds thousands of live streams.
+
+    Each held stream is about 170 tracked objects (uvicorn's protocol, Django's request and
+    response, their tasks and coroutines), so 2,500 streams in a process are some 430,000,
+    and one full collection visits them all: 270-285 ms on the README's idle 2-core machine,
+    400-900 ms under the benchmark's load, during which the process delivers nothing. With
+    Python's thresholds the objects of the requests in flight at each middle collection
+    (every 7,000 objects) were promoted to the oldest generation, and their count reached a
+    quarter of it every 20-40 s: a full collection that often. Less frequent young and middle
+    collections find most of a request's objects already freed, so few are promoted, and a
+    full collection comes once the streams themselves have grown by a quarter (connections
+    arriving) rather than with every burst of requests. A young collection now visits up to
+    10,000 objects (a few ms) instead of 700, and the collector's CPU in all is lower
+    (``benchmarks/site.py``: README, "Speed")."""
+    gc.set_threshold(*thresholds)
