@@ -125,10 +125,12 @@ class Worker:
         cmd = [
             sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B",
             "-Q", f"{action_queue(queue)},{queue}",
-            "-c", "2", "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
+            "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
         ]  # fmt: skip
-        if not production:  # the README's production recipe keeps Celery's defaults
-            cmd += ["--without-heartbeat", "--without-gossip", "--without-mingle"]
+        if production:  # the README's recipe: one process (trix-worker@.service), Celery's
+            cmd += ["-P", "solo", "-c", "1"]  # heartbeat, gossip and mingle kept
+        else:
+            cmd += ["-c", "2", "--without-heartbeat", "--without-gossip", "--without-mingle"]
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(
                 cmd, cwd=ROOT, env=full, stdout=out, stderr=subprocess.STDOUT,
