@@ -209,6 +209,18 @@ def connected() -> bool:
     return listener is not None and listener.pid == os.getpid() and listener.connected
 
 
+def _give_back_pooled_connection() -> None:
+    """Return this thread's database connection to the process's pool if it has one and no
+    transaction is open (outside a pool, a connection is kept: reconnecting costs more)."""
+    conn = connections["default"]
+    if conn.connection is not None and conn.in_atomic_block is False and _pooled(conn):
+        conn.close()
+
+
+def _pooled(conn) -> bool:
+    return conn.vendor == "postgresql" and bool(conn.settings_dict.get("OPTIONS", {}).get("pool"))
+
+
 class _Watch:
     """A registered waiter on one table (see :func:`watch`)."""
 
@@ -223,9 +235,12 @@ class _Watch:
 
     def wait(self, since: int, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a sign that the table may be past ``since``.
-        True: look at the table again (then call again if it is not); False: time is up."""
+        True: look at the table again (then call again if it is not); False: time is up.
+        A connection borrowed from the process's pool (``DATABASE_POOL``) is given back
+        first, so waiting long polls do not hold the pool (the next look borrows one)."""
         if timeout <= 0:
             return False
+        _give_back_pooled_connection()
         listener = self.listener
         if listener.stop.is_set():
             time.sleep(min(timeout, DOWN_POLL))

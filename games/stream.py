@@ -10,8 +10,20 @@ A watcher opens ``GET /api/tables/{id}/stream/?since=V`` (or a tournament's
 
 so a message is exactly what ``GET .../state/?since=<previous>`` would answer that caller
 (:func:`games.selectors.table_state`): a contiguous sequence of events with the view, or the
-full state. EventSource reconnects by itself and sends ``Last-Event-ID`` (the last version it
-got): the new stream starts there, so a dropped connection loses nothing. ``: keepalive``
+full state. A source that sends every watcher its whole answer (a tournament's page) sends,
+to a watcher that asked for ``?patches=1``, the change instead once the stream has sent it a
+whole answer::
+
+    id: <version>
+    event: patch
+    data: {"version": <version>, "since": <the version of the answer it changes>,
+           "patch": <RFC 6902 JSON Patch operations turning that answer into this one>}
+
+(:func:`json_patch`): applied to the answer the stream sent last, it gives exactly the whole
+answer at ``version``. A new stream (a reconnection) always starts with a whole answer.
+
+EventSource reconnects by itself and sends ``Last-Event-ID`` (the last version it got): the
+new stream starts there, so a dropped connection loses nothing. ``: keepalive``
 comments are sent every :data:`KEEPALIVE` seconds; a stream ends after
 ``TRIX_STREAM_LIFETIME`` seconds (the client reconnects) and, with an ``event: end``
 message, once nothing will change any more (a table cancelled, or finished and paid:
@@ -53,6 +65,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonpatch
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -77,7 +90,9 @@ HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 log = logging.getLogger(__name__)
 
 _END = object()  # a queue item: send ``event: end`` and close
-_CUT = None  # a queue item: close at once (fallen behind, or the process stops)
+_CUT = None  # a queue item: close at once (fallen behind, its lifetime over, the process stops)
+_KEEPALIVE = b": keepalive\n\n"
+_TICK = 1.0  # seconds between the hub's rounds of keepalives and ended lifetimes
 
 
 class BadVersion(ValueError):
@@ -106,36 +121,123 @@ def encode(answer: dict[str, Any]) -> bytes:
     return JSONRenderer().render(answer)
 
 
+def patch_message(version: int, since: int, ops: list[dict[str, Any]]) -> bytes:
+    """One SSE patch message: ``id: <version>``, ``event: patch``, ``data: {"version",
+    "since", "patch"}``, where ``patch`` (:func:`json_patch`'s) turns the answer at ``since``
+    into the answer at ``version``."""
+    data = encode({"version": version, "since": since, "patch": ops})
+    return b"id: %d\nevent: patch\ndata: %s\n\n" % (version, data)
+
+
+def json_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The RFC 6902 JSON Patch operations turning ``old`` into ``new``
+    (``jsonpatch.make_patch``; the page applies them with the same standard's
+    ``fast-json-patch``), checked here by applying them to ``old``: None when that does not
+    give ``new`` exactly (send the whole answer instead). ``old`` and ``new`` are JSON
+    documents as :func:`encode` renders them (dicts, lists, strings, numbers, bools, None)."""
+    try:
+        ops = jsonpatch.make_patch(old, new).patch
+        if jsonpatch.apply_patch(old, ops) != new:
+            return None
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, ValueError):
+        log.exception("no patch: the whole answer is sent")  # (a value JSON does not know)
+        return None
+    return ops
+
+
 # -- what a feed sends -------------------------------------------------------------------------
+
+
+class Mailbox:
+    """A watcher's bounded list of what is waiting to be written to its stream: the feed puts
+    (``put_nowait``, :class:`asyncio.QueueFull` when ``size`` items wait), the stream takes
+    everything waiting at once (:meth:`take`) and writes it in one piece; a cut stream's is
+    emptied (:meth:`clear`).
+
+    ``asyncio.Queue`` with ``asyncio.wait_for`` for the keepalive made a task per message and
+    per watcher (about a third of a web process's event loop with 5,000 watchers): a wait
+    here is one future, and the keepalives and the stream's lifetime are the hub's
+    (:meth:`Hub.tick`). ``last`` is when something was last put (``time.monotonic``)."""
+
+    __slots__ = ("items", "size", "waiter", "last")
+
+    def __init__(self, size: int):
+        self.items: list = []
+        self.size = size
+        self.waiter: asyncio.Future | None = None
+        self.last = time.monotonic()
+
+    def full(self) -> bool:
+        return len(self.items) >= self.size
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def put_nowait(self, item) -> None:
+        if self.full():
+            raise asyncio.QueueFull
+        self.items.append(item)
+        self.last = time.monotonic()
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def clear(self) -> None:
+        """Drop everything waiting."""
+        self.items.clear()
+
+    async def take(self) -> list:
+        """Everything waiting, in order, once there is something."""
+        while not self.items:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        items, self.items = self.items, []
+        return items
 
 
 @dataclass(eq=False)
 class Watcher:
     """One open stream: who watches (``viewer``: the user, for a table), the last version it
-    was sent (None: nothing yet), its bounded queue of encoded messages, and the seat its
-    last answer gave it (None: a spectator)."""
+    was sent (None: nothing yet), its bounded :class:`Mailbox` of encoded messages, the seat
+    its last answer gave it (None: a spectator), when the stream ends (``time.monotonic``;
+    None: never), whether it takes ``event: patch`` messages (``?patches=1``), the whole
+    answer its last message gave it (``basis``: the very object, for a source that patches;
+    None: none yet on this stream), and the language its request was answered in
+    (``request.LANGUAGE_CODE``: a source whose answers hold words answers in it)."""
 
     viewer: Any
     version: int | None
-    queue: asyncio.Queue = field(repr=False)
+    queue: Mailbox = field(repr=False)
     seat: int | None = None
+    ends_at: float | None = None
+    patches: bool = False
+    basis: Any = field(default=None, repr=False)
+    language: str | None = None
 
 
 @dataclass
 class Delivery:
-    """An answer computed for one watcher: its version, its encoded message, its seat, and
-    whether it is the last (nothing will change after it)."""
+    """An answer computed for one watcher: its version, its encoded message, its seat,
+    whether it is the last (nothing will change after it), and the whole answer the watcher
+    holds once it has the message (:attr:`Watcher.basis`)."""
 
     watcher: Watcher
     version: int
     data: bytes
     seat: int | None = None
     final: bool = False
+    basis: Any = None
 
 
 class Source:
     """What the feeds of one kind of key send. Its methods are synchronous (they read the
-    database) and run in the hub's threads."""
+    database) and run in the hub's threads. ``patches``: whether its watchers may ask for
+    ``event: patch`` messages (``?patches=1``)."""
+
+    patches = False
 
     def current(self, key: int) -> tuple | None:
         """What the key's answers start from, read once per wake-up: a tuple whose first item
@@ -275,8 +377,12 @@ class Feed:
                     continue
                 if not self.watchers:
                     break
+                every = self.hub.poll_every()
+                if every is None:  # notified: nothing to do until the notification
+                    await self.wake.wait()
+                    continue
                 try:
-                    await asyncio.wait_for(self.wake.wait(), self.hub.poll_every())
+                    await asyncio.wait_for(self.wake.wait(), every)
                 except TimeoutError:
                     pass
         finally:
@@ -298,7 +404,7 @@ class Feed:
             w = d.watcher
             if w not in self.watchers:  # gone meanwhile
                 continue
-            w.version, w.seat = d.version, d.seat
+            w.version, w.seat, w.basis = d.version, d.seat, d.basis
             try:
                 w.queue.put_nowait(d.data)
             except asyncio.QueueFull:  # fallen behind: nothing more; it reconnects
@@ -316,11 +422,8 @@ def _close(watcher: Watcher, last: object) -> None:
     """End ``watcher``'s stream with ``last`` (:data:`_END` or :data:`_CUT`); a cut stream
     gets nothing of what was still queued."""
     q = watcher.queue
-    if last is _CUT:
-        while not q.empty():
-            q.get_nowait()
-    elif q.full():
-        q.get_nowait()  # room for the end; the watcher is cut short of one message anyway
+    if last is _CUT or q.full():  # no room for the end: cut; it reconnects and catches up
+        q.clear()
         last = _CUT
     q.put_nowait(last)
 
@@ -335,6 +438,7 @@ class Hub:
         self.connected = False
         self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="trix-stream")
         self.listener: asyncio.Task | None = None
+        self.ticker: asyncio.Task | None = None
 
     def poll_every(self) -> float | None:
         """How long a feed waits for a notification before reading its version itself."""
@@ -351,6 +455,8 @@ class Hub:
     def subscribe(self, key: int, source: Source, watcher: Watcher) -> Feed:
         if self.notified and self.listener is None:
             self.listener = _spawn(self.listen())
+        if self.ticker is None or self.ticker.done():
+            self.ticker = _spawn(self.tick())
         feed = self.feeds.get(key)
         if feed is None:
             feed = self.feeds[key] = Feed(self, key, source)
@@ -366,6 +472,20 @@ class Hub:
             feed.watchers.discard(watcher)
             if not feed.watchers:
                 feed.wake.set()  # the feed ends
+
+    async def tick(self) -> None:
+        """Every :data:`_TICK` seconds while there are feeds: a ``: keepalive`` comment to
+        each watcher sent nothing for :data:`KEEPALIVE` seconds, and the end of each stream
+        whose lifetime is over (``TRIX_STREAM_LIFETIME``: it reconnects)."""
+        while self.feeds:
+            await asyncio.sleep(_TICK)
+            now = time.monotonic()
+            for feed in list(self.feeds.values()):
+                for w in list(feed.watchers):
+                    if w.ends_at is not None and now >= w.ends_at:
+                        feed.drop(w, _CUT)
+                    elif now - w.queue.last >= KEEPALIVE and w.queue.empty():
+                        w.queue.put_nowait(_KEEPALIVE)
 
     def _set_connected(self, up: bool) -> None:
         if up == self.connected:
@@ -402,12 +522,12 @@ class Hub:
     async def close(self) -> None:
         """Stop the listener and every feed, and close the threads' database connections
         (the server's shutdown: ``trix_site.asgi``)."""
-        tasks = [f.task for f in self.feeds.values() if f.task] + [self.listener]
+        tasks = [f.task for f in self.feeds.values() if f.task] + [self.listener, self.ticker]
         for task in tasks:
             if task is not None:
                 task.cancel()
         await asyncio.gather(*(t for t in tasks if t is not None), return_exceptions=True)
-        self.listener = None
+        self.listener = self.ticker = None
         barrier = threading.Barrier(THREADS, timeout=5)
 
         def close_mine():
@@ -472,6 +592,8 @@ async def events(
     *,
     on_seat: Callable[[int], Any] | None = None,
     client: str | None = None,
+    patches: bool = False,
+    language: str | None = None,
 ) -> AsyncIterator[bytes]:
     """The body of one stream: the messages bringing ``viewer`` up from ``since`` and every
     later version of ``key``, keepalive comments, then ``event: end`` once over (or nothing
@@ -479,35 +601,37 @@ async def events(
     (synchronous, run in the hub's threads) is called the first time an answer gives the viewer
     a seat. ``client``
     (:func:`games.waits.client_of`) is counted among its streams while this one is open
-    (:func:`games.waits.take_stream`; over the cap the stream ends at once)."""
+    (:func:`games.waits.take_stream`; over the cap the stream ends at once). ``patches``: the
+    watcher takes ``event: patch`` messages (where the source sends them); ``language``: the
+    one its answers' words are in (where the source has words)."""
     if client is not None and not waits.take_stream(client):
         return  # opened meanwhile by the same client (the view checked): it reconnects
-    watcher = Watcher(viewer, since, asyncio.Queue(settings.TRIX_STREAM_QUEUE))
+    watcher = Watcher(
+        viewer,
+        since,
+        Mailbox(settings.TRIX_STREAM_QUEUE),
+        ends_at=time.monotonic() + settings.TRIX_STREAM_LIFETIME,
+        patches=patches and source.patches,
+        language=language,
+    )
     the_hub = hub()
     feed = the_hub.subscribe(key, source, watcher)
-    end = time.monotonic() + settings.TRIX_STREAM_LIFETIME
     seated = False
     try:
         yield b"retry: %d\n\n" % RETRY_MS  # the response starts now (EventSource opens)
         while True:
-            left = end - time.monotonic()
-            if left <= 0:
+            items = await watcher.queue.take()
+            if items[0] is _CUT:  # (a cut empties the mailbox first: it comes alone)
                 return
-            try:
-                item = await asyncio.wait_for(watcher.queue.get(), min(KEEPALIVE, left))
-            except TimeoutError:
-                if time.monotonic() < end:
-                    yield b": keepalive\n\n"
-                continue
-            if item is _CUT:
-                return
-            if item is _END:
-                yield b"event: end\ndata: {}\n\n"
-                return
+            end = items[-1] is _END
+            if end:
+                items[-1] = b"event: end\ndata: {}\n\n"
             if watcher.seat is not None and not seated and on_seat is not None:
                 seated = True
                 await the_hub.run(on_seat, watcher.seat)  # not the request's thread
-            yield item
+            yield items[0] if len(items) == 1 else b"".join(items)  # one write for all waiting
+            if end:
+                return
     finally:
         the_hub.unsubscribe(feed, watcher)
         if client is not None:
@@ -523,9 +647,11 @@ async def response(
     missing: str,
     on_seat: Callable[[int], Any] | None = None,
 ) -> HttpResponse:
-    """A stream's answer to ``request`` (``GET``, ``?since=`` or ``Last-Event-ID``): the
+    """A stream's answer to ``request`` (``GET``, ``?since=`` or ``Last-Event-ID``, and
+    ``?patches=1`` where the source patches): the
     event stream (200); 204 when nothing will change after the version the caller has (an
-    EventSource stops reconnecting); 400 ``invalid`` for a bad version, 404 ``not_found``
+    EventSource stops reconnecting); 400 ``invalid`` for a bad version or ``patches`` (``0`` or
+    ``1``), 404 ``not_found``
     (``missing``) for an unknown key, 429 ``too_many_streams`` when the caller's client
     already holds ``TRIX_WAITS_PER_CLIENT`` streams in this process; 501 ``unavailable``
     under a WSGI server (``runserver``, gunicorn's sync workers), which would hold a thread
@@ -535,6 +661,9 @@ async def response(
         since = requested_version(request.GET.get("since"), request.headers.get("Last-Event-ID"))
     except BadVersion:
         return _error(_("since (or Last-Event-ID) must be a whole number from 0"), "invalid", 400)
+    patches = request.GET.get("patches", "0") if source.patches else "0"  # else not read
+    if patches not in ("0", "1"):
+        return _error(_("patches must be 0 or 1"), "invalid", 400)
     version = await sync_to_async(source.version)(key)
     if version is None:
         return _error(missing, "not_found", 404)
@@ -553,7 +682,16 @@ async def response(
             "too_many_streams",
             429,
         )
-    body = events(key, source, viewer, since, on_seat=on_seat, client=client)
+    body = events(
+        key,
+        source,
+        viewer,
+        since,
+        on_seat=on_seat,
+        client=client,
+        patches=patches == "1",
+        language=getattr(request, "LANGUAGE_CODE", None),
+    )
     await _let_go_of_the_request_thread()
     return StreamingHttpResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
 
@@ -591,4 +729,6 @@ def get_only(view: Callable) -> Callable:
 
 
 def _error(text: str, code: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": str(text), "code": code}, status=status)
+    """An error in the API's shape, UTF-8 as DRF renders the others (no ``\\u`` escapes)."""
+    body = {"error": str(text), "code": code}
+    return JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})

@@ -72,6 +72,7 @@ class CreateTournamentForm(forms.Form):
 
     name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
     format = forms.ChoiceField(
+        label=gettext_lazy("Format"),
         choices=[(code, f"{n['en']} · {n['ar']}") for code, n in FORMATS.items()],
         initial=Format.SWISS,
         help_text=gettext_lazy(
@@ -79,6 +80,7 @@ class CreateTournamentForm(forms.Form):
         ),
     )
     variant = forms.ChoiceField(
+        label=gettext_lazy("Variant"),
         choices=[(code, f"{n['en']} · {n['ar']}") for code, n in VARIANTS.items()],
         initial="complex",
         help_text=gettext_lazy(

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import translation
 
 from accounts.selectors import display_names
 from tournaments import progress
@@ -492,12 +493,14 @@ def live_page(*, tournament_id: int) -> dict[str, Any]:
     ``registered``, ``entrants`` (:func:`entrants`), ``teams`` (:func:`teams`) and
     ``prize_table`` (:func:`prize_table`), so the page follows registrations too. ``version``
     is read before everything else, so a change made while the answer is being read makes
-    the next poll answer at once (never a version newer than the data).
+    the next poll answer at once (never a version newer than the data). Its words
+    (``status_name``, ``format_name``...) are in the active language.
 
-    Kept per process by (tournament, version) for ``_LIVE_CACHE_SECONDS``: every watcher
-    woken by one change is answered from one reading (a 256-entrant answer costs tens of ms)."""
+    Kept per process by (tournament, version, language) for ``_LIVE_CACHE_SECONDS``: every
+    watcher woken by one change is answered from one reading per language (a 256-entrant
+    answer costs tens of ms)."""
     version = live_version(tournament_id)  # first: a change after it is answered next poll
-    key = (tournament_id, version)
+    key = (tournament_id, version, translation.get_language())
     with _live_lock:
         hit = _live_cache.get(key)
     if hit is not None and time.monotonic() - hit[0] < _LIVE_CACHE_SECONDS:
@@ -511,7 +514,7 @@ def live_page(*, tournament_id: int) -> dict[str, Any]:
 
 
 _LIVE_CACHE_SECONDS = 5.0  # names and money texts may change without a version bump
-_live_cache: dict[tuple[int, int], tuple[float, dict[str, Any]]] = {}
+_live_cache: dict[tuple[int, int, str | None], tuple[float, dict[str, Any]]] = {}
 _live_lock = threading.Lock()
 
 

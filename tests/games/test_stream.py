@@ -5,8 +5,8 @@ gets exactly what it missed, spectators get the same bytes and never a seat's ha
 pick sends nobody anything, a watcher that falls behind is cut off and catches up, the
 listener's lost connection loses nothing, and bad input is a clear 4xx.
 
-Most tables here are played by four humans in this process, one known change at a time (the
-worker's tasks are dropped, no timers); the first test plays four bots on the real worker."""
+Most tables here are played by four humans in this process, one known change at a time (no
+timers); the first test plays four bots on the real worker."""
 
 from __future__ import annotations
 
@@ -60,8 +60,12 @@ def players(tasks_applied_here, make_user):
 
 
 def humans_table(players) -> int:
-    """Four humans at a free table without timers, dealt: nothing moves unless they act."""
-    table = services.create_table(user=players[0], variant="trix", stake=0, options={})
+    """Four humans at a free table without timers (each ``0``), dealt: nothing moves unless
+    they act, even with the session's worker running (a test that used it earlier in the run
+    leaves this process's wake-ups going to it; with the default timers, x0.01 in tests, it
+    played a timeout 0.15 s after a test's own action: CI, 2026-12-02)."""
+    no_timers = {"choose_timer": 0, "double_timer": 0, "play_timer": 0}
+    table = services.create_table(user=players[0], variant="trix", stake=0, options=no_timers)
     for seat, user in enumerate(players):
         services.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=f"seed-{seat}")
     t = Table.objects.get(pk=table.pk)
@@ -250,6 +254,81 @@ def test_a_watcher_that_falls_behind_is_cut_off_and_catches_up(players, settings
     got = json.loads(data)
     assert head == b"id: %d\nevent: state\n" % expected["version"]
     assert got["events"] == expected["events"] and got["version"] == version_of(table_id)
+
+
+class _Scripted(stream.Source):
+    """A source whose versions the test sets (``v``; ``final``: nothing changes after it)."""
+
+    def __init__(self):
+        self.v, self.final = 1, None
+
+    def current(self, key):
+        return (self.v,)
+
+    def final_version(self, key):
+        return self.final
+
+    def answers(self, key, behind, current):
+        v = current[0]
+        data = stream.message(v, b"{}")
+        return [stream.Delivery(w, v, data, None, v == self.final) for w in behind]
+
+
+@off_the_loop
+def test_a_watcher_full_when_the_last_version_comes_is_cut_and_never_fails(settings):
+    """Found by a review: a stream whose mailbox was full when the last version came got the
+    end marker behind its messages and failed (``TypeError`` joining them). Now it is cut
+    (nothing more is sent) and the browser reconnects and catches up, as for any full one."""
+    settings.TRIX_STREAM_QUEUE = 2
+    source = _Scripted()
+
+    async def scenario():
+        body = stream.events(1, source, AnonymousUser(), 0)
+        assert (await anext(body)).startswith(b"retry:")
+        feed = stream.hub().feeds[1]
+        (watcher,) = feed.watchers
+        while watcher.version != 1:  # version 1 waits, unread (a slow reader)
+            await asyncio.sleep(0.01)
+        source.v = source.final = 2
+        feed.wake.set()
+        while watcher in feed.watchers:  # version 2 fills the mailbox: no room for the end
+            await asyncio.sleep(0.01)
+        rest = [chunk async for chunk in body]
+        await stream.shutdown()
+        return rest
+
+    assert asyncio.run(scenario()) == []
+
+
+@off_the_loop
+def test_a_quiet_stream_gets_keepalives_and_ends_after_its_lifetime(players, settings, monkeypatch):
+    """The hub's tick (not a timer per watcher) sends ``: keepalive`` to a stream sent nothing
+    for ``KEEPALIVE`` seconds, and ends a stream after ``TRIX_STREAM_LIFETIME`` seconds (the
+    browser reconnects); a change meanwhile still comes as one message."""
+    monkeypatch.setattr(stream, "KEEPALIVE", 0.3)
+    monkeypatch.setattr(stream, "_TICK", 0.1)
+    settings.TRIX_STREAM_LIFETIME = 1.5
+    table_id = humans_table(players)
+    start = version_of(table_id)
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        body = stream.events(table_id, stream.TABLES, AnonymousUser(), start)
+        got = [await anext(body)]
+        got.append(await anext(body))  # nothing changed: a keepalive
+        await asyncio.to_thread(act_and_close, players, table_id)
+        got += [chunk async for chunk in body]  # the change, keepalives, then the end
+        took = loop.time() - began
+        await stream.shutdown()
+        return got, took
+
+    got, took = asyncio.run(scenario())
+    assert got[0].startswith(b"retry:") and got[1] == b": keepalive\n\n"
+    states = [c for c in got if c.startswith(b"id: ")]
+    assert len(states) == 1 and states[0].startswith(b"id: %d\n" % version_of(table_id))
+    assert got.count(b": keepalive\n\n") >= 2
+    assert 1.5 <= took < 3.0
 
 
 def act_and_close(players, table_id):

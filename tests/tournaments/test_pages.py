@@ -177,6 +177,9 @@ def test_new_tournament_page(client, player, staff):
     r = c.get("/tournaments/new/")
     assert r.status_code == 200
     html = r.content.decode()
+    arabic = c.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    for field, label in (("format", "النظام"), ("variant", "النوع")):  # not the field's name
+        assert f'<label for="id_{field}">{label}' in arabic, field
     for field in (
         "name", "format", "variant", "advance", "rounds", "final_table", "entry_fee",
         "house_fee", "capacity", "min_entrants", "registration_opens_at",

@@ -234,8 +234,11 @@ LIVE_SOURCE = live.TournamentSource(live_answer)
 async def live_stream(request, tournament_id: int):
     """``GET /api/tournaments/{id}/stream/?since=V`` (or ``Last-Event-ID``, which wins): the
     live page as Server-Sent Events, each message the answer of ``live/`` at a new live
-    version (``id:`` the version), the same for every watcher; ends after a finished or
-    cancelled tournament's page (:mod:`games.stream`)."""
+    version (``id:`` the version) in the request's language, the same for every watcher of
+    that language; ends after a finished or cancelled tournament's page
+    (:mod:`games.stream`). With ``?patches=1`` (the page's), a message after the stream's
+    first is ``event: patch`` (the RFC 6902 patch of the answer before it,
+    :func:`games.stream.json_patch`) where that is smaller than the whole answer."""
     return await stream.response(
         request,
         live.tournament_key(tournament_id),

@@ -1,7 +1,8 @@
 /* The live bracket/standings page: ONE live stream for the whole tournament,
    GET /api/tournaments/<id>/stream/ (Server-Sent Events, ../web/live.js), each message the
    answer of GET /api/tournaments/<id>/live/ at a new version (a registration, a round, a
-   table's result, an admin action); where streams fail, that one long poll,
+   table's result, an admin action), sent as a patch of the previous one after the first;
+   where streams fail, that one long poll,
    .../live/?since=<version>&wait=<s>, held by the server for a few seconds. Renders rounds, tables (linked to their table pages),
    scores, who advanced, standings, final places and prizes, entrants and admin actions.
    A module (live.html): its words come from the site's i18n.js; window.Trix from api.js. */
@@ -179,6 +180,7 @@ const ACTIONS = {
         },
         onEnd: () => resolve(true),
         onFail: () => resolve(false),
+        patches: true, // after the first whole answer, only what changed (a few hundred bytes)
       });
     });
   }

@@ -7,6 +7,7 @@
    /api/tables/{id}/invite/) and may make it private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
+import { TEXTS } from "./table/texts.js"; // a bot's kind as the table page words it
 
 /* A table's status as the badge shows it. */
 const STATUS = {
@@ -100,7 +101,7 @@ const STATUS = {
       const li = el("li", { class: "seat-row" }, el("span", { class: "seat-no", text: String(i + 1) }));
       if (s.kind) {
         li.append(s.kind === "bot"
-          ? el("span", { class: "name", text: interpolate(_("Bot %s"), [i + 1]) + " " }, el("span", { class: "badge", text: s.bot || _("bot") }))
+          ? el("span", { class: "name", text: interpolate(_("Bot %s"), [i + 1]) + " " }, el("span", { class: "badge", text: TEXTS["bot_" + s.bot] || s.bot || _("bot") }))
           : el("span", { class: "name", dir: "auto", text: s.name }));
         if (s.rating !== null && s.rating !== undefined) {
           li.append(el("span", { class: "rating", dir: "ltr", title: _("Rating"), "data-testid": "lobby-rating",
