@@ -9,7 +9,11 @@ lighter than one, and the site's API needs only GET, a POST and chunked transfer
   / ``event: state`` / ``data: <the state poll's answer>``; a dropped connection reconnects
   with ``Last-Event-ID``) or, where the site has no stream, the long poll
   (``GET /api/tables/{id}/state/?since=V&wait=5``). It notes, for each version, when it
-  reached it (a message with ``id: V`` delivers every version after the one before it);
+  reached it (a message with ``id: V`` delivers every version after the one before it).
+  A negative id ``-N`` is tournament N's live page instead, as in the site's notifications
+  (``GET /api/tournaments/N/stream/?patches=1``, as the page asks: after the first whole
+  answer, ``event: patch`` messages, ``id: <version>`` too; or the long poll
+  ``.../live/?since=V&wait=5``);
 - a **human** sits at a table with three bots, logged in by a session the parent made: it
   reads its seat's state the same way and, when its seat has legal actions, posts one of them
   (``POST /api/tables/{id}/actions/``) as a person would, after ``think`` seconds; it notes the
@@ -18,8 +22,8 @@ lighter than one, and the site's API needs only GET, a POST and chunked transfer
 
     python benchmarks/live_clients.py CONFIG.json
 
-CONFIG: ``{"port", "transport": "sse"|"poll", "watchers": [[table, count], ...],
-"humans": [{"table", "session", "csrf", "think"}], "out": path}``. The process prints
+CONFIG: ``{"port", "transport": "sse"|"poll", "watchers": [[table or -tournament, count], ...],
+"humans": [{"table", "session", "csrf", "think", "post_port"?}], "out": path}``. The process prints
 ``connected <answered> <watchers>`` once every watcher has had its first answer (or after
 ``connect_timeout`` seconds, 180 by default, with those that have), runs until a line arrives on
 stdin (or stdin closes), then writes its figures to ``out`` (JSON) and exits.
@@ -137,6 +141,12 @@ class Reader:
             out["Cookie"] = self.cookie
         return out
 
+    def _base(self) -> str:
+        """The API path of what is watched: a table, or (a negative id) a tournament."""
+        if self.table < 0:
+            return f"/api/tournaments/{-self.table}"
+        return f"/api/tables/{self.table}"
+
     async def run(self) -> None:
         first = True
         while True:
@@ -175,7 +185,8 @@ class Reader:
         headers = {"Accept": "text/event-stream"}
         if self.version:
             headers["Last-Event-ID"] = str(self.version)
-        writer.write(_request("GET", f"/api/tables/{self.table}/stream/", self._headers(headers)))
+        query = "?patches=1" if self.table < 0 else ""  # the tournament page's, as it asks
+        writer.write(_request("GET", f"{self._base()}/stream/{query}", self._headers(headers)))
         status, response = await _headers(reader)
         if status != 200:
             raise ConnectionError(f"stream answered {status}")
@@ -200,7 +211,7 @@ class Reader:
     async def _poll(self, reader, writer) -> None:
         while True:
             since = f"?since={self.version}&wait={WAIT}" if self.version else "?"
-            path = f"/api/tables/{self.table}/state/{since}"
+            path = f"{self._base()}/{'live' if self.table < 0 else 'state'}/{since}"
             writer.write(_request("GET", path, self._headers({})))
             status, response = await _headers(reader)
             body = b"".join([c async for c in _body_chunks(reader, response)])
@@ -221,6 +232,7 @@ class Human:
 
     def __init__(self, port, transport, spec, figures):
         self.port, self.table, self.figures = port, spec["table"], figures
+        self.post_port = spec.get("post_port", port)  # another process group's (--api-workers)
         self.cookie = f"sessionid={spec['session']}; csrftoken={spec['csrf']}"
         self.csrf, self.think = spec["csrf"], spec["think"]
         self.acted_at = -1
@@ -256,7 +268,7 @@ class Human:
         for _ in range(2):
             try:
                 if self.post_conn is None:
-                    self.post_conn = await asyncio.open_connection(HOST, self.port)
+                    self.post_conn = await asyncio.open_connection(HOST, self.post_port)
                 reader, writer = self.post_conn
                 at = time.time()
                 writer.write(_request("POST", f"/api/tables/{self.table}/actions/", headers, body))
@@ -324,4 +336,10 @@ async def main(config: dict) -> None:
 
 if __name__ == "__main__":
     with open(sys.argv[1]) as f:
-        asyncio.run(main(json.load(f)))
+        config = json.load(f)
+    try:  # the clients stand for other machines: their own CPU is kept small (uvicorn's loop)
+        import uvloop
+    except ImportError:
+        asyncio.run(main(config))
+    else:
+        uvloop.run(main(config))

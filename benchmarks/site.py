@@ -1,5 +1,6 @@
 """The whole stack under load: PostgreSQL, a Redis broker, the web server (uvicorn, ASGI, or
-gunicorn, WSGI), two Celery workers (and one beat) plus one worker for people's actions, 50
+gunicorn, WSGI), two Celery workers for the tables (solo: one process each, one per core, as
+``trix-worker@.service``; and one beat) plus one worker for people's actions, 50
 tables of four bots playing at once for a fixed time, 10 API clients watching table states
 over HTTP, and optionally thousands of watchers and scripted human players.
 
@@ -13,9 +14,18 @@ as there is a newer version). It notes when each version first reaches it.
 
 ``--watchers N`` adds N spectators spread evenly over the bot tables, run by
 ``benchmarks/live_clients.py`` in ``--watcher-processes`` processes of their own (so their load
-does not skew the measuring client); ``--human-seats K`` adds K tables where a scripted person
+does not skew the measuring client); ``--tournament-watchers M`` of them watch one tournament's
+live page instead (its one stream, ``GET /api/tournaments/{id}/stream/?patches=1`` as the page
+asks: a whole answer, then each version's patch): a free Swiss event
+open for registration with ``--tournament-entrants`` entrants, where one more person registers
+every ``--tournament-every`` seconds during the run (each registration is a new live version:
+the entrants' list and count on the page); ``--human-seats K`` adds K tables where a scripted person
 sits with three bots and acts through the API (reads its state, posts a legal action), with
-an anonymous watcher of the same table as another seat's client.
+an anonymous watcher of the same table as another seat's client. Under uvicorn the streams
+and the rest are served by two groups of processes, as production's proxy splits them
+(``trix-web-streams.service``, ``trix-web.service``): ``--workers`` (2) hold the streams, and
+``--api-workers`` (1, on port + 1) take the people's POSTs; ``--api-workers 0`` serves
+everything from one group, as before 2026-12-02.
 
 Prints: actions applied per second; p50/p99 from an action's submission (a bot's turn falling
 due) to its appearance in a watching client's state; database statements per action (worker
@@ -24,14 +34,18 @@ worker just before the commit; one clock, one machine) to its delivery to EVERY 
 table (and the spread from the first watcher to the last), versions that missed a watcher,
 memory per held connection (RSS of the web processes with the watchers minus without them,
 over N) and CPU per delivered update (the web processes' CPU seconds over the deliveries to
-every client); with human seats: p50/p99 from the POST to the other seat's client seeing the
-version it made; the load average before and after; ``ledger_check`` at the end.
+every client); with tournament watchers: p50/p99 from the start of a registration (before
+its transaction, so an upper bound on its commit) and from its return (just after the commit)
+to its version reaching every watcher of the page, and registrations that missed one; with
+human seats: p50/p99 from the POST to the other seat's client seeing the version it made; the
+load average before and after; ``ledger_check`` at the end.
 
     .venv/bin/pip install -e ".[serve]"     # gunicorn; uvicorn[standard] for --server uvicorn
-    .venv/bin/python benchmarks/site.py [--server uvicorn|gunicorn] [--workers 2]
+    .venv/bin/python benchmarks/site.py [--server uvicorn|gunicorn] [--workers 2] [--api-workers 1]
         [--tables 50] [--seconds 60] [--clients 10] [--tables-per-client 1] [--poll-wait 5]
-        [--watchers 0] [--watcher-processes 2] [--human-seats 0] [--human-think 0.05]
-        [--bot-delay 0.05] [--pool prefork] [--concurrency 2] [--action-concurrency 1]
+        [--watchers 0] [--watcher-processes 2] [--tournament-watchers 0]
+        [--tournament-entrants 64] [--tournament-every 1] [--human-seats 0] [--human-think 0.05]
+        [--bot-delay 0.05] [--pool solo] [--concurrency 2] [--action-concurrency 1]
         [--database-url URL] [--broker-url URL]
 
 ``--server gunicorn --tables-per-client 5`` reproduces the runs before issue 15 (the README's
@@ -104,7 +118,9 @@ def reset_database(e: dict[str, str]) -> None:
     redis.Redis.from_url(BROKER).flushdb()
 
 
-def start(cmd: list[str], e: dict[str, str], log: Path) -> subprocess.Popen:
+def start(cmd: list[str], e: dict[str, str], log: Path, nice: int = 0) -> subprocess.Popen:
+    """``cmd`` in a session of its own, its output in ``log``, ``nice`` added to its CPU
+    niceness (as ``Nice=`` in a systemd unit)."""
     return subprocess.Popen(
         cmd,
         cwd=ROOT,
@@ -112,14 +128,15 @@ def start(cmd: list[str], e: dict[str, str], log: Path) -> subprocess.Popen:
         stdout=open(log, "wb"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
     )
 
 
-def wait_http(timeout: float = 30) -> None:
+def wait_http(timeout: float = 30, port: int | None = None) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
+            conn = http.client.HTTPConnection("127.0.0.1", port or PORT, timeout=2)
             conn.request("GET", "/api/tables/?status=open")
             if conn.getresponse().status == 200:
                 return
@@ -190,6 +207,61 @@ def create_human_tables(k: int, think: float) -> list[dict]:
     return specs
 
 
+def create_tournament(entrants: int, spare: int):
+    """A free Swiss event open for registration with ``entrants`` registered (set-up, not
+    measured), and ``spare`` more players who register during the run: (id, spare users)."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from tournaments import services as events
+
+    users = get_user_model()
+    staff = users.objects.create_user(username="bench-staff", is_staff=True)
+    now = timezone.now()
+    t = events.create_tournament(
+        by=staff, name="Benchmark cup", format="swiss", variant="complex", rounds=3,
+        capacity=entrants + spare, min_entrants=4, prize_bps=[5000, 3000, 2000],
+        registration_opens_at=now - timedelta(minutes=1),
+        registration_closes_at=now + timedelta(hours=1), starts_at=now + timedelta(hours=2),
+    )  # fmt: skip
+    people = [users.objects.create_user(username=f"bench-entrant-{i}") for i in range(entrants)]
+    for user in people:
+        events.register(tournament_id=t.pk, by=user)
+    later = [users.objects.create_user(username=f"bench-late-{i}") for i in range(spare)]
+    return t.pk, later
+
+
+class Registrar(threading.Thread):
+    """One registration in the tournament every ``every`` seconds (the tournament's live page
+    changes): notes each new live version with the moment its registration began."""
+
+    def __init__(self, tournament_id: int, users: list, every: float, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.tournament_id, self.users, self.every, self.stop = tournament_id, users, every, stop
+        self.began: dict[int, float] = {}  # live version -> time.time() before its registration
+        self.took: dict[int, float] = {}  # live version -> seconds its registration took
+
+    def run(self) -> None:
+        from django.db import connection
+
+        from tournaments import selectors
+        from tournaments import services as events
+
+        try:
+            for user in self.users:
+                if self.stop.wait(self.every):
+                    return
+                at = time.time()
+                events.register(tournament_id=self.tournament_id, by=user)
+                returned = time.time()  # its transaction committed just before
+                version = selectors.live_version(self.tournament_id)
+                self.began[version], self.took[version] = at, returned - at
+        finally:
+            connection.close()
+
+
 def has_stream() -> bool:
     """Whether the site serves the tables' Server-Sent Events stream (issue 15) over ASGI."""
     from django.urls import NoReverseMatch, reverse
@@ -219,6 +291,32 @@ def group_pids(pgid: int) -> list[int]:
                 continue
             if int(fields[2]) == pgid:
                 out.append(int(entry))
+    return out
+
+
+def machine_usage(parts: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far of each part of the run (``parts``: name -> process groups), of
+    PostgreSQL's and Redis's processes (by name: every one on the machine, so run it on a quiet
+    one; a backend that exits within the window takes its CPU with it), of this script (its
+    API clients), and the machine's idle time (``/proc/stat``), to tell where the two cores
+    went."""
+    out = {name: sum(group_usage(g)[0] for g in groups) for name, groups in parts.items()}
+    tick = os.sysconf("SC_CLK_TCK")
+    by_name = {"postgres": 0.0, "redis-server": 0.0}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                head, tail = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)
+            except OSError:
+                continue
+            name = head.split("(", 1)[1]
+            if name in by_name:
+                fields = tail.split()
+                by_name[name] += (int(fields[11]) + int(fields[12])) / tick
+    out["PostgreSQL"], out["Redis"] = by_name["postgres"], by_name["redis-server"]
+    mine = os.times()
+    out["this script (API clients)"] = mine.user + mine.system
+    out["idle"] = int(Path("/proc/stat").read_text().split("\n", 1)[0].split()[4]) / tick
     return out
 
 
@@ -341,7 +439,10 @@ def spread(values: list[float]) -> str:
     )
 
 
-def server_command(args, py: str, web_threads: int, connections: int) -> list[str]:
+def server_command(
+    args, py: str, web_threads: int, connections: int, port: int = 0, workers: int = 0
+) -> list[str]:
+    port, workers = port or PORT, workers or args.workers
     if args.server == "gunicorn":
         return [
             py, "-m", "gunicorn", "trix_site.wsgi", "-b", f"127.0.0.1:{PORT}", "-k", "gthread",
@@ -352,10 +453,10 @@ def server_command(args, py: str, web_threads: int, connections: int) -> list[st
     # would keep it from stopping without a graceful-shutdown timeout.
     return [
         py, "-m", "uvicorn", "trix_site.asgi:application", "--host", "127.0.0.1",
-        "--port", str(PORT), "--workers", str(args.workers), "--log-level", "warning",
+        "--port", str(port), "--workers", str(workers), "--log-level", "warning",
         "--no-access-log", "--backlog", "4096", "--timeout-keep-alive", "30",
         "--timeout-graceful-shutdown", "5",
-        "--limit-concurrency", str(max(1000, 2 * connections // max(1, args.workers) + 500)),
+        "--limit-concurrency", str(max(1000, 2 * connections // max(1, workers) + 500)),
     ]  # fmt: skip
 
 
@@ -400,6 +501,21 @@ def main() -> None:
     )
     parser.add_argument("--watcher-processes", type=int, default=2)
     parser.add_argument(
+        "--tournament-watchers",
+        type=int,
+        default=0,
+        help="of the --watchers, how many watch one tournament's live page",
+    )
+    parser.add_argument(
+        "--tournament-entrants", type=int, default=64, help="registered before the run"
+    )
+    parser.add_argument(
+        "--tournament-every",
+        type=float,
+        default=1.0,
+        help="seconds between registrations during the run (each a new live version)",
+    )
+    parser.add_argument(
         "--human-seats",
         type=int,
         default=0,
@@ -412,7 +528,16 @@ def main() -> None:
         help="seconds a scripted person waits before acting",
     )
     parser.add_argument("--bot-delay", type=float, default=0.05, help="seconds a bot waits")
-    parser.add_argument("--concurrency", type=int, default=2, help="processes per worker")
+    parser.add_argument(
+        "--concurrency", type=int, default=2, help="processes (threads) per worker; not solo"
+    )
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=0,
+        help="niceness added to the tables' workers (bot turns, timers); the web server and "
+        "the actions' worker keep theirs (default 0: all equal, as deploy/systemd)",
+    )
     parser.add_argument(
         "--action-concurrency",
         type=int,
@@ -428,6 +553,15 @@ def main() -> None:
         help="web server processes",
     )
     parser.add_argument(
+        "--api-workers",
+        type=int,
+        default=None,
+        help="uvicorn processes of their own (port + 1) for every request but the streams, as "
+        "production's proxy routes /api/*/stream/ to trix-web-streams.service and the rest to "
+        "trix-web.service (README, 'Running it'): the people's POSTs go there (default 1 "
+        "under uvicorn; 0: one group of --workers serves everything, as before 2026-12-02)",
+    )
+    parser.add_argument(
         "--web-threads",
         type=int,
         default=0,
@@ -436,9 +570,16 @@ def main() -> None:
     )
     parser.add_argument(
         "--pool",
+        default="solo",
+        choices=["prefork", "solo", "threads"],
+        help="the two tables' workers' Celery pool (solo: one process each, -c 1, as "
+        "trix-worker@.service runs one per core: two on the README's 2-core machine)",
+    )
+    parser.add_argument(
+        "--action-pool",
         default="prefork",
         choices=["prefork", "solo", "threads"],
-        help="Celery worker pool",
+        help="Celery pool of the actions' own worker (trix-worker-actions.service's)",
     )
     parser.add_argument(
         "--poll-wait",
@@ -450,6 +591,18 @@ def main() -> None:
     parser.add_argument("--broker-url", default=BROKER, help="its Redis DB is flushed")
     parser.add_argument("--port", type=int, default=PORT)
     args = parser.parse_args()
+    if args.watchers < 0 or not 0 <= args.tournament_watchers <= args.watchers:
+        parser.error(
+            f"--tournament-watchers ({args.tournament_watchers}) counts some of the --watchers "
+            f"({args.watchers}), neither negative"
+        )
+    if args.tournament_watchers and not (
+        args.tournament_every >= 0.1 and args.tournament_entrants >= 0
+    ):  # not (>=): NaN refused too
+        parser.error("--tournament-every is at least 0.1 s, --tournament-entrants at least 0")
+    per = args.tables_per_client or max(1, args.tables // args.clients)
+    if per * args.clients > args.tables:  # before anything is reset or started
+        parser.error("--clients x --tables-per-client is more than --tables")
     DB, BROKER, PORT = args.database_url, args.broker_url, args.port
     load_before = os.getloadavg()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -467,35 +620,48 @@ def main() -> None:
     stream = stream and args.server == "uvicorn"
     if args.server == "uvicorn" and not (ROOT / "trix_site" / "asgi.py").exists():
         parser.error("--server uvicorn needs trix_site/asgi.py (issue 15's stream)")
+    if args.api_workers is None:
+        args.api_workers = 1 if args.server == "uvicorn" else 0
+    if args.api_workers < 0 or (args.api_workers and args.server != "uvicorn"):
+        parser.error("--api-workers is 0 or more, with --server uvicorn")
     reset_database(e)
     logs = Path(tempfile.mkdtemp(prefix="trix-bench-"))
-    per = args.tables_per_client or max(1, args.tables // args.clients)
-    if per * args.clients > args.tables:
-        parser.error("--clients x --tables-per-client is more than --tables")
     connections = args.clients * per if (args.poll_wait > 0 or stream) else args.clients
     connections += args.watchers + 2 * args.human_seats
     web_threads = args.web_threads or args.clients * per + args.watchers + 2 * args.human_seats + 8
     py = sys.executable
     procs = [start(server_command(args, py, web_threads, connections), e, logs / "web.log")]
+    api_port = PORT + 1 if args.api_workers else PORT
+    api_procs = []
+    if args.api_workers:  # the people's POSTs: every request but the streams
+        command = server_command(args, py, web_threads, 100, api_port, args.api_workers)
+        api_procs.append(start(command, e, logs / "web-api.log"))
     workers = [["-n", f"bench{i}@%h"] for i in range(2)]
+    # solo: one task at a time and one message held (-c 1), as trix-worker@.service; Celery
+    # would otherwise take the machine's core count, and prefetch that many messages.
+    concurrency = 1 if args.pool == "solo" else args.concurrency
     if args.action_concurrency:  # people's actions alone, as trix-worker-actions.service
         workers.append(["-n", "actions@%h", "-Q", "trix-actions"])
     for i, extra in enumerate(workers):
         cmd = [
-            py, "-m", "celery", "-A", "benchmarks.site_worker", "worker", "-P", args.pool,
-            "-c", str(args.action_concurrency if "-Q" in extra else args.concurrency),
+            py, "-m", "celery", "-A", "benchmarks.site_worker", "worker",
+            "-P", args.action_pool if "-Q" in extra else args.pool,
+            "-c", str(args.action_concurrency if "-Q" in extra else concurrency),
             "-l", "warning", *extra, "--without-gossip", "--without-mingle",
             "--without-heartbeat",
         ]  # fmt: skip
         if i == 0:
             cmd += ["-B", "-s", str(logs / "beat-schedule")]
-        procs.append(start(cmd, e, logs / f"worker{i}.log"))
+        nice = 0 if "-Q" in extra else args.worker_nice
+        procs.append(start(cmd, e, logs / f"worker{i}.log", nice))
     children: list[subprocess.Popen] = []
     try:
         time.sleep(2)
         if procs[0].poll() is not None:
             raise RuntimeError("web server failed:\n" + (logs / "web.log").read_text()[-2000:])
         wait_http()
+        if api_procs:
+            wait_http(port=api_port)
         time.sleep(3)  # workers ready
         import redis
 
@@ -503,6 +669,11 @@ def main() -> None:
         humans = create_human_tables(args.human_seats, args.human_think)
         tables = create_tables(args.tables)
         stop = threading.Event()
+        tournament_id, registrar = None, None
+        if args.tournament_watchers:
+            spare = int(args.seconds / args.tournament_every) + 2
+            tournament_id, late = create_tournament(args.tournament_entrants, spare)
+            registrar = Registrar(tournament_id, late, args.tournament_every, stop)
         watched = [tables[i * per : (i + 1) * per] for i in range(args.clients)]
         if stream:
             pollers = [Poller([t], stop, stream=True) for mine in watched for t in mine]
@@ -515,6 +686,8 @@ def main() -> None:
         transport = "sse" if stream else "poll"
         if humans:
             specs = [{k: v for k, v in h.items() if k != "user"} for h in humans]
+            for spec in specs:
+                spec["post_port"] = api_port
             config = {"port": PORT, "transport": transport, "watchers": [], "humans": specs,
                       "out": str(logs / "humans-out.json")}  # fmt: skip
             children.append(start_clients(config, logs, "humans", e))
@@ -525,8 +698,15 @@ def main() -> None:
         if args.watchers:
             nproc = max(1, args.watcher_processes)
             shares: list[list[list[int]]] = [[] for _ in range(nproc)]
-            for i, table_id in enumerate(tables):
-                n = args.watchers // len(tables) + (i < args.watchers % len(tables))
+            at_tables = args.watchers - args.tournament_watchers
+            watched_keys = list(tables)
+            if tournament_id is not None:  # a tournament's key: its id, negative
+                watched_keys.append(-tournament_id)
+            for i, table_id in enumerate(watched_keys):
+                if table_id < 0:
+                    n = args.tournament_watchers
+                else:
+                    n = at_tables // len(tables) + (i < at_tables % len(tables))
                 per_table[table_id] = n
                 for j in range(nproc):  # each table's watchers spread over the processes
                     part = n // nproc + (j < n % nproc)
@@ -560,9 +740,18 @@ def main() -> None:
             int(r.get("bench:queries") or 0),
             int(r.get("bench:tasks") or 0),
         )
+        parts = {
+            "web": [web_pgid, *(p.pid for p in api_procs)],
+            "workers": [p.pid for p in procs[1:]],
+            "watchers' and people's processes": [c.pid for c in children],
+        }
+        usage0 = machine_usage(parts)
         cpu0 = group_usage(web_pgid)[0]
+        if registrar is not None:
+            registrar.start()
         time.sleep(args.seconds)
         cpu1 = group_usage(web_pgid)[0]
+        usage1 = machine_usage(parts)
         t1, q1, k1 = (
             timezone.now(),
             int(r.get("bench:queries") or 0),
@@ -580,6 +769,8 @@ def main() -> None:
             figures.append((path.name, json.loads(path.read_text())))
         for p in pollers:
             p.join(15 + args.poll_wait)
+        if registrar is not None:
+            registrar.join(30)
         acts = list(
             TableAction.objects.filter(
                 applied_at__gte=t0, applied_at__lt=t1, status=ActionStatus.APPLIED
@@ -613,10 +804,10 @@ def main() -> None:
         for child in children:
             if child.poll() is None:
                 os.killpg(child.pid, signal.SIGKILL)
-        for proc in procs:
+        for proc in procs + api_procs:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
+        for proc in procs + api_procs:
             try:
                 proc.wait(20)
             except subprocess.TimeoutExpired:
@@ -629,6 +820,8 @@ def main() -> None:
         server = f"gunicorn {args.workers}x{web_threads} threads"
     else:
         server = f"uvicorn {args.workers} processes"
+        if args.api_workers:
+            server += f" for the streams + {args.api_workers} for the rest (the people's POSTs)"
     how = (
         "holding each table's event stream (SSE)"
         if stream
@@ -638,8 +831,10 @@ def main() -> None:
     )
     print(
         f"tables: {args.tables} four-bot (complex_partner), bot delay {args.bot_delay}s; "
-        f"2 workers x {args.concurrency} ({args.pool} pool) + actions' worker x "
-        f"{args.action_concurrency}; {server}; {args.clients} API clients "
+        f"2 workers x {concurrency} ({args.pool} pool, "
+        f"nice {args.worker_nice}) + "
+        f"actions' worker x {args.action_concurrency} ({args.action_pool}); {server}; "
+        f"{args.clients} API clients "
         f"watching {per} table{'s' if per > 1 else ''} each ({args.clients * per} of "
         f"{args.tables}), {how}"
     )
@@ -680,14 +875,44 @@ def main() -> None:
             to_all.append((m[1] - at) * 1000)
             first_to_last.append((m[1] - m[0]) * 1000)
         errors = sum(fig["errors"] for name, fig in figures if name.startswith("watchers"))
+        page = ""
+        if registrar is not None:
+            page = f" and {args.tournament_watchers} on one tournament's live page"
         print(
-            f"watchers: {args.watchers} over {len(tables)} tables in "
-            f"{args.watcher_processes} processes ({transport}), {answered} had their first "
-            f"answer within {connect_seconds:.1f} s; connection errors {errors}"
+            f"watchers: {args.watchers - args.tournament_watchers} over {len(tables)} tables"
+            f"{page} in {args.watcher_processes} processes ({transport}), {answered} had their "
+            f"first answer within {connect_seconds:.1f} s; connection errors {errors}"
         )
         print(f"version committed -> delivered to every watcher of its table: {spread(to_all)}")
         print(f"first watcher -> last watcher of a table: {spread(first_to_last)}")
         print(f"versions that did not reach every watcher: {missed} of {len(committed)}")
+        if registrar is not None:
+            to_page, page_missed, took, page_spread, from_commit = [], 0, [], [], []
+            began = {v: at for v, at in registrar.began.items() if at < t1.timestamp()}
+            for version, at in began.items():
+                m = merged.get((-tournament_id, version))
+                if m is None or m[2] < args.tournament_watchers:
+                    page_missed += 1
+                    continue
+                to_page.append((m[1] - at) * 1000)
+                took.append(registrar.took[version] * 1000)
+                from_commit.append((m[1] - at - registrar.took[version]) * 1000)
+                page_spread.append((m[1] - m[0]) * 1000)
+            print(
+                f"tournament page: {len(began)} registrations (one every "
+                f"{args.tournament_every:g} s, {args.tournament_entrants} entrants before): "
+                f"registration begun -> delivered to every watcher of the page: "
+                f"{spread(to_page)}; registrations that did not reach every watcher: "
+                f"{page_missed} of {len(began)}"
+            )
+            print(
+                f"  of which the registration itself (begun -> returned, its commit within): "
+                f"{spread(took)}; first watcher -> last watcher of the page: {spread(page_spread)}"
+            )
+            print(
+                f"  registration returned (just after its commit) -> every watcher of the page: "
+                f"{spread(from_commit)}"
+            )
         print(
             f"memory per held connection: {(rss_with - rss_without) / args.watchers / 1024:.1f}"
             f" KiB (web RSS {rss_without / 2**20:.0f} MiB without, {rss_with / 2**20:.0f} MiB "
@@ -698,6 +923,9 @@ def main() -> None:
             f"web CPU: {cpu1 - cpu0:.1f} s over {elapsed:.0f} s, {delivered} updates delivered "
             f"-> {(cpu1 - cpu0) / delivered * 1000:.3f} ms CPU per delivered update"
         )
+    window = max(elapsed, 1e-9)
+    shares = ", ".join(f"{name} {(usage1[name] - usage0[name]) / window:.2f}" for name in usage0)
+    print(f"CPU over the window, in cores (of {os.cpu_count()}): {shares}")
     if humans:
         latency, lost, stages = [], 0, ([], [], [])
         other = {}

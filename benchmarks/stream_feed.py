@@ -62,7 +62,7 @@ def main() -> None:
 
     def watchers_of(version: int | None) -> list[stream.Watcher]:
         return [
-            stream.Watcher(AnonymousUser(), version, asyncio.Queue(10_000))
+            stream.Watcher(AnonymousUser(), version, stream.Mailbox(10_000))
             for _ in range(args.watchers)
         ]
 
@@ -105,8 +105,7 @@ def main() -> None:
                 if profile:
                     profile.disable()
             for w in watching[table_id]:
-                while not w.queue.empty():
-                    w.queue.get_nowait()
+                w.queue.clear()
             done += 1
     load_after = os.getloadavg()
     requests.put(None)
