@@ -357,6 +357,7 @@ class Poller(threading.Thread):
         self.seen: dict[tuple[int, int], float] = {}
         self.requests = 0
         self.errors = 0
+        self.over: set[int] = set()  # tables whose stream answered 204: nothing more to come
         self.per_second: dict[int, int] = {}
 
     def _saw(self, table_id: int, after: int, upto: int, now: float) -> None:
@@ -366,7 +367,7 @@ class Poller(threading.Thread):
 
     def run(self) -> None:
         if self.stream:
-            while not self.stop.is_set():
+            while not self.stop.is_set() and self.tables[0] not in self.over:
                 self._stream(self.tables[0])
             return
         conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10 + self.wait)
@@ -404,6 +405,9 @@ class Poller(threading.Thread):
             conn.request("GET", f"/api/tables/{table_id}/stream/", headers=headers)
             response = conn.getresponse()
             self.requests += 1
+            if response.status == 204:  # the match is over and this client has its end
+                self.over.add(table_id)
+                return
             if response.status != 200:
                 self.errors += 1
                 time.sleep(0.5)
@@ -771,6 +775,18 @@ def main() -> None:
             p.join(15 + args.poll_wait)
         if registrar is not None:
             registrar.join(30)
+        first_over = (
+            Table.objects.filter(pk__in=tables, finished_at__gte=t0, finished_at__lt=t1)
+            .order_by("finished_at")
+            .values_list("finished_at", flat=True)
+            .first()
+        )
+        while_all_played = TableAction.objects.filter(
+            applied_at__gte=t0,
+            applied_at__lt=first_over or t1,
+            status=ActionStatus.APPLIED,
+            table_id__in=tables,
+        ).count()
         acts = list(
             TableAction.objects.filter(
                 applied_at__gte=t0, applied_at__lt=t1, status=ActionStatus.APPLIED
@@ -848,13 +864,22 @@ def main() -> None:
         f"actions applied: {len(acts)} -> {len(acts) / elapsed:.1f} actions/s "
         f"({len(bot_acts)} at the bot tables)"
     )
+    if first_over is not None:
+        played = max((first_over - t0).total_seconds(), 1e-9)
+        print(
+            f"  while all {len(tables)} bot tables played (the first match ended after "
+            f"{played:.1f} s): {while_all_played / played:.1f} actions/s"
+        )
     if latencies:
         print(f"turn due -> visible to a client: {spread(latencies)}")
     print(
         f"worker DB queries per action: {(q1 - q0) / max(1, len(acts)):.1f} statements, "
         f"besides BEGIN/COMMIT ({(k1 - k0) / max(1, len(acts)):.2f} tasks per action)"
     )
-    print(f"polls/streams opened: {polls}, errors {sum(p.errors for p in pollers)}")
+    print(
+        f"polls/streams opened: {polls}, errors {sum(p.errors for p in pollers)}, "
+        f"streams ended with their match {sum(len(p.over) for p in pollers)}"
+    )
     window = range(int(t0.timestamp()), int(t1.timestamp()))
     delivered = sum(n for p in pollers for sec, n in p.per_second.items() if sec in window)
     if args.watchers:
