@@ -4,6 +4,7 @@ the review window, and the published trix-draw/1 record recomputes every seating
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -16,6 +17,16 @@ from tournaments.models import AdminAction, Entry, Round, Status
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def assert_top_places(places: list[int], n: int) -> None:
+    """The best ``n`` of ``places`` (sorted) are a competition ranking from 1: each place is
+    the one before it (a tie shares it: docs/tournaments.md "Final places") or its own rank.
+    The bots' final can tie: CI saw ``[1, 2, 2, 4]`` where this test wanted ``[1, 2, 3, 4]``."""
+    top = places[:n]
+    assert top[0] == 1, top
+    for rank, (before, place) in enumerate(itertools.pairwise(top), start=2):
+        assert place in (before, rank), top
 
 
 def _event(make_tournament, player, staff, count: int, **params):
@@ -45,7 +56,8 @@ def test_16_solo_knockout(worker, make_tournament, player, staff):
     services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
     places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
-    assert places[:4] == [1, 2, 3, 4] and max(places) <= 16
+    assert_top_places(places, 4)
+    assert max(places) <= 16
     assert t.pool == 1600 and t.house_fee == 160
     assert sum(wallet_balance(u) for u in users) == 16 * 10_000 - 160
 
@@ -130,5 +142,5 @@ def test_5_teams_partnership_knockout_with_byes(worker, make_tournament, player,
     end_review_now(t.pk)
     services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
-    places = sorted({e.place for e in Entry.objects.filter(tournament=t)})
-    assert places[:2] == [1, 2]
+    team_places = {e.team_id: e.place for e in Entry.objects.filter(tournament=t)}
+    assert_top_places(sorted(team_places.values()), 2)
