@@ -240,7 +240,10 @@ def _test_database_url(settings) -> str:
     return f"postgres://{db['USER']}{password}@{host}/{db['NAME']}"
 
 
-def _needs_postgresql(settings) -> None:
+@pytest.fixture
+def postgresql(settings, db):
+    """The tests' PostgreSQL database, created whichever test runs first (the probes connect
+    to it from another process: found by a review, run alone they found none)."""
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("the pool is PostgreSQL's")
 
@@ -281,26 +284,24 @@ for _ in range(12):  # twelve requests, each in a thread of its own (as under AS
     t = threading.Thread(target=pid, args=(pids,))
     t.start()
     t.join()
-print(settings.DATABASES["default"].get("OPTIONS", {}).get("pool"), len(set(pids)))
+print(settings.DATABASES["default"].get("OPTIONS", {}).get("pool"), len(pids), len(set(pids)))
 """
 
 
-def test_database_pool_lets_each_requests_thread_reuse_a_connection(settings):
+def test_database_pool_lets_each_requests_thread_reuse_a_connection(settings, postgresql):
     """Under ASGI each request runs in a new thread: with ``DATABASE_POOL`` (set by
     ``trix_site/asgi.py``) the threads borrow one pooled PostgreSQL connection in turn;
     without it each thread connected anew (a persistent connection is per thread)."""
-    _needs_postgresql(settings)
-    pooled, _, backends = _probe(_POOL_PROBE, settings, DATABASE_POOL="4").rpartition(" ")
+    pooled, requests, backends = _probe(_POOL_PROBE, settings, DATABASE_POOL="4").rsplit(" ", 2)
     assert pooled == "{'min_size': 2, 'max_size': 4, 'timeout': 3}"
-    assert int(backends) <= 4  # at most the pool's four connections, reused
+    assert requests == "12" and 1 <= int(backends) <= 4  # the pool's four at most, reused
     unpooled = _probe(_POOL_PROBE, settings, DATABASE_CONN_MAX_AGE="60")
-    assert unpooled == "None 12"
+    assert unpooled == "None 12 12"
 
 
-def test_the_asgi_entry_point_turns_the_pool_on_for_its_own_process_only(settings):
+def test_the_asgi_entry_point_turns_the_pool_on_for_its_own_process_only(settings, postgresql):
     """``trix_site/asgi.py`` sets ``DATABASE_POOL`` for its own settings, then takes it out of
     the environment: a process started afterwards (a test run's worker, say) has no pool."""
-    _needs_postgresql(settings)
     probe = (
         "import os; import trix_site.asgi; from django.conf import settings; "
         "print(settings.DATABASES['default']['OPTIONS']['pool']['max_size'], "
@@ -343,11 +344,10 @@ print(f"{took:.2f}")
 """
 
 
-def test_waiting_long_polls_give_their_pooled_connection_back(settings):
+def test_waiting_long_polls_give_their_pooled_connection_back(settings, postgresql):
     """Found by a review: a long poll held its pooled connection while it waited, so a pool's
     worth of long polls made every other request of the process wait for one (then 503).
     Three long polls waiting in a pool of three: another request gets a connection at once."""
-    _needs_postgresql(settings)
     assert float(_probe(_LONG_POLLS_PROBE, settings, DATABASE_POOL="3")) < 0.5
 
 
@@ -402,12 +402,40 @@ print(r.status_code, r["Retry-After"], r.json()["code"])
 """
 
 
-def test_a_request_finding_the_pool_full_answers_503_not_500(settings):
+def test_a_request_finding_the_pool_full_answers_503_not_500(settings, postgresql):
     """No free connection in the process's pool within its timeout: a clear 503 with
     ``Retry-After`` (``trix_site.middleware``), never a 500."""
-    _needs_postgresql(settings)
     out = _probe(
         _POOL_FULL_PROBE, settings, DATABASE_POOL="1", DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="testserver",
     )  # fmt: skip
     assert out.split() == ["503", "5", "unavailable"]
+
+
+_DEAD_CONNECTION_PROBE = """
+import django
+django.setup()
+import psycopg
+from django.db import connection, connections
+from django.test import Client
+
+with connection.cursor() as cursor:  # a request borrows the pool's one connection
+    cursor.execute("SELECT pg_backend_pid()")
+    pid = cursor.fetchone()[0]
+connections.close_all()  # and gives it back at its end
+with psycopg.connect(**connection.get_connection_params()) as other:
+    other.execute("SELECT pg_terminate_backend(%s)", [pid])  # the server drops it meanwhile
+print(*(Client(raise_request_exception=False).get("/api/tables/", secure=True).status_code
+        for _ in range(3)))
+"""
+
+
+def test_a_pooled_connection_the_server_dropped_is_replaced_not_a_500(settings, postgresql):
+    """Found by a review: the pool handed out a connection PostgreSQL had dropped (a restart,
+    a failover, an idle timeout), and the request failed with a 500; each borrowed connection
+    is now checked first (``CONN_HEALTH_CHECKS``) and a dead one replaced."""
+    out = _probe(
+        _DEAD_CONNECTION_PROBE, settings, DATABASE_POOL="1", DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="testserver",
+    )  # fmt: skip
+    assert out.split() == ["200", "200", "200"]

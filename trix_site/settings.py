@@ -259,6 +259,9 @@ DATABASES = {
 DATABASE_POOL = int(os.environ.get("DATABASE_POOL", "0"))
 if DATABASE_POOL and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool beside persistent ones
+    # Each connection is checked as it is borrowed (one round trip) and replaced if the server
+    # dropped it (a restart, a failover, an idle timeout): a dead one was a 500 (a review).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": min(2, DATABASE_POOL),
         "max_size": DATABASE_POOL,
