@@ -3,7 +3,14 @@ the answer a watcher holds into the new one exactly, or None (the whole answer i
 
 from __future__ import annotations
 
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
 import jsonpatch
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +31,83 @@ answers = st.dictionaries(st.sampled_from(["version", "entrants", "rounds", "x/y
 @given(answers, answers)
 def test_a_patch_applied_to_the_old_answer_gives_the_new_one_exactly(old, new):
     ops = stream.json_patch(old, new)
-    if ops is not None:  # None: the check refused it, and the whole answer goes
+    if ops is not None:
         assert jsonpatch.apply_patch(old, ops) == new
+    else:  # refused only where jsonpatch's own patch is wrong or the page would misapply it
+        made = jsonpatch.make_patch(old, new).patch
+        assert jsonpatch.apply_patch(old, made) != new or any(
+            stream._moves_into_a_sibling(op) for op in made
+        )
+
+
+def test_a_move_into_a_sibling_is_refused_the_page_would_misapply_it(monkeypatch):
+    """Found by a review: jsonpatch removes ``from`` before it finds ``path``, the page's
+    fast-json-patch finds ``path`` first (here a list, not the object it looks for, and it
+    throws): this patch gives ``new`` on the server and fails in the page."""
+    old = {"e": [{"n": "A"}, [5], {"k": [{"n": "B"}]}]}
+    new = {"e": [[5], {"k": [{"n": "A"}, {"n": "B"}]}]}
+    move = [{"op": "move", "from": "/e/0", "path": "/e/1/k/0"}]
+    assert jsonpatch.apply_patch(old, move) == new
+    assert apply_in_node([(old, move)]) == [{"failed": "OPERATION_PATH_ILLEGAL_ARRAY_INDEX"}]
+    monkeypatch.setattr(jsonpatch, "make_patch", lambda a, b: jsonpatch.JsonPatch(move))
+    assert stream.json_patch(old, new) is None
+    within = {"op": "move", "from": "/e/0", "path": "/e/2"}  # within one list: applied alike
+    assert not stream._moves_into_a_sibling(within)
+
+
+VENDOR = Path(__file__).resolve().parents[2] / "web/static/web/vendor/fast-json-patch/core.js"
+_APPLY_IN_NODE = """
+import { applyPatch } from "%s";
+let input = "";
+process.stdin.on("data", (chunk) => (input += chunk));
+process.stdin.on("end", () => {
+  const out = JSON.parse(input).map(([old, ops]) => {
+    try { return applyPatch(old, ops, true).newDocument; } catch (e) { return { failed: e.name }; }
+  });
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def apply_in_node(pairs: list) -> list:
+    """Each (answer, patch) applied as the page applies it: the vendored fast-json-patch's
+    ``applyPatch`` validating, under Node.js; ``{"failed": <error>}`` where it throws."""
+    if shutil.which("node") is None:
+        pytest.skip("needs Node.js (Debian's nodejs)")
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", _APPLY_IN_NODE % VENDOR.as_uri()],
+        input=json.dumps(pairs), capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return json.loads(done.stdout)
+
+
+def test_the_pages_applier_gives_the_new_answer_from_every_patch_the_server_sends():
+    """The patches the server sends, applied as the page applies them (the vendored
+    fast-json-patch, under Node.js, validating), give exactly the new answer: 600 random
+    pairs of answers, and the live page's kind of change (an entrant more, one renamed)."""
+    rng = random.Random(15)
+
+    def value(depth=0):
+        roll = rng.random()
+        if depth > 2 or roll < 0.4:
+            return rng.choice([None, True, False, rng.randint(-3, 3), rng.choice("ab~/")])
+        if roll < 0.7:
+            return [value(depth + 1) for _ in range(rng.randint(0, 4))]
+        return {rng.choice(["a", "b", "x/y", "~0", "k"]): value(depth + 1) for _ in range(3)}
+
+    pairs = [({k: value() for k in ("version", "entrants", "x/y")}, None) for _ in range(600)]
+    pairs = [(old, {k: value() if rng.random() < 0.5 else v for k, v in old.items()})
+             for old, _ in pairs]  # fmt: skip
+    page = {"version": 1, "entrants": [{"name": f"p{i}", "place": None} for i in range(30)]}
+    grown = {"version": 2, "entrants": [*page["entrants"][:9], {"name": "p9b", "place": None},
+                                        *page["entrants"][9:]]}  # fmt: skip
+    renamed = json.loads(json.dumps(grown).replace('"p3"', '"Abu Fahd"'))
+    pairs += [(page, grown), (grown, renamed)]
+    sent = [(old, new, stream.json_patch(old, new)) for old, new in pairs]
+    sent = [(old, new, ops) for old, new, ops in sent if ops is not None]
+    assert len(sent) > 500  # (the rest go whole)
+    applied = apply_in_node([(old, ops) for old, _, ops in sent])
+    assert [a for a, (_, new, _) in zip(applied, sent, strict=True) if a != new] == []
 
 
 def test_an_entrant_more_is_one_operation_not_the_list():
