@@ -328,7 +328,7 @@ def test_a_quiet_stream_gets_keepalives_and_ends_after_its_lifetime(players, set
     states = [c for c in got if c.startswith(b"id: ")]
     assert len(states) == 1 and states[0].startswith(b"id: %d\n" % version_of(table_id))
     assert got.count(b": keepalive\n\n") >= 2
-    assert 1.5 <= took < 3.0
+    assert 1.5 <= took < 10.0  # ended by its lifetime (a loaded machine may be seconds late)
 
 
 def act_and_close(players, table_id):
