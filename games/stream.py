@@ -149,9 +149,10 @@ def json_patch(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]
 
 def _moves_into_a_sibling(op: dict[str, Any]) -> bool:
     """Whether ``op`` moves a value into another element of the container it leaves (``from``
-    ``/a/0``, ``path`` ``/a/1/k/0``): ``jsonpatch`` removes first and ``fast-json-patch``
-    finds the target first, so the page would put it elsewhere (found by a review, one patch in
-    9,000 random ones); such an answer goes whole."""
+    ``/a/0``, ``path`` ``/a/1/k/0``): ``jsonpatch`` removes first, then walks ``path``; the
+    page's ``fast-json-patch`` walks ``path`` on the document before the removal and, where
+    that finds another element, throws or puts the value elsewhere (found by a review, one
+    patch in 9,000 random ones); such an answer goes whole."""
     if op.get("op") != "move":
         return False
     source, target = op["from"].split("/"), op["path"].split("/")
