@@ -51,6 +51,17 @@ os.environ.update(
 )
 
 
+def load_line(before: tuple[float, ...], after: tuple[float, ...]) -> str:
+    """The load averages (``os.getloadavg()``) before and after a run, as the benchmarks print
+    them."""
+    return (
+        "load average before/after: "
+        + " ".join(f"{x:.2f}" for x in before)
+        + " / "
+        + " ".join(f"{x:.2f}" for x in after)
+    )
+
+
 def ensure_database() -> None:
     import psycopg
 
@@ -164,12 +175,7 @@ def main() -> None:
             f"  {kind:9} poll: {cpu[kind] * 1000 / done:.2f} ms CPU, "
             f"{queries[kind] / done:.2f} statements per poll"
         )
-    print(
-        "load average before/after: "
-        + " ".join(f"{x:.2f}" for x in load_before)
-        + " / "
-        + " ".join(f"{x:.2f}" for x in load_after)
-    )
+    print(load_line(load_before, load_after))
 
 
 if __name__ == "__main__":

@@ -40,35 +40,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import state_poll  # noqa: E402  (sets the environment: the scratch database, the settings)
 
+from benchmarks import site as stack  # noqa: E402  (its helpers: wait_http, group_usage, spread)
+
 ROOT = state_poll.ROOT
 PORT = int(os.environ.get("BENCH_PORT", "8793"))
-
-
-def process_usage(pid: int) -> tuple[float, int]:
-    """CPU seconds (user + system) and RSS bytes of process ``pid``, now."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return cpu, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def pct(values: list[float], p: float) -> float:
-    return values[min(len(values) - 1, int(len(values) * p / 100))] if values else float("nan")
-
-
-def wait_http(timeout: float = 60) -> None:
-    import http.client
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
-            conn.request("GET", "/api/tables/?status=open")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError("web server did not start")
 
 
 def main() -> None:
@@ -110,6 +85,7 @@ def main() -> None:
             "--limit-concurrency", str(2 * args.watchers + 500),
         ],
         cwd=ROOT, env=env, stdout=open(work / "web.log", "wb"), stderr=subprocess.STDOUT,
+        start_new_session=True,  # a process group of its own: stack.group_usage reads it
     )  # fmt: skip
     clients = None
     ctx = multiprocessing.get_context("spawn")
@@ -117,8 +93,8 @@ def main() -> None:
     advancer = ctx.Process(target=state_poll.advancer, args=(requests, answers), daemon=True)
     advancer.start()
     try:
-        wait_http()
-        _, rss_before = process_usage(web.pid)
+        stack.wait_http(timeout=60, port=PORT)
+        _, rss_before = stack.group_usage(web.pid)
         per_table = [args.watchers // args.tables] * args.tables
         for i in range(args.watchers % args.tables):
             per_table[i] += 1
@@ -138,10 +114,10 @@ def main() -> None:
         )  # fmt: skip
         connected = clients.stdout.readline().decode().split()
         time.sleep(2)  # the first answers written, the process quiet
-        _, rss_held = process_usage(web.pid)
+        _, rss_held = stack.group_usage(web.pid)
 
         load_before = os.getloadavg()
-        cpu_start, _ = process_usage(web.pid)
+        cpu_start, _ = stack.group_usage(web.pid)
         t0 = time.time()
         start = time.monotonic()
         changes = 0
@@ -155,7 +131,7 @@ def main() -> None:
                 time.sleep(pause)
         t1 = time.time()
         time.sleep(1)  # the last change delivered
-        cpu_end, _ = process_usage(web.pid)
+        cpu_end, _ = stack.group_usage(web.pid)
         load_after = os.getloadavg()
         clients.stdin.write(b"stop\n")
         clients.stdin.flush()
@@ -188,7 +164,6 @@ def main() -> None:
             short += 1
             continue
         every.append((last - committed[t, v]) * 1000)
-    every.sort()
     messages = sum(n for _, n in figures["per_second"])
     cpu = cpu_end - cpu_start
     print(
@@ -202,16 +177,10 @@ def main() -> None:
     )
     print(f"  RSS per held connection: {(rss_held - rss_before) / 1024 / args.watchers:.1f} KiB")
     print(
-        f"  commit -> every watcher: p50 {pct(every, 50):.0f} ms, p99 {pct(every, 99):.0f} ms, "
-        f"max {every[-1] if every else float('nan'):.0f} ms ({len(every)} versions; {short} "
-        f"short of a watcher; reconnects {figures['reconnects']}, errors {figures['errors']})"
+        f"  commit -> every watcher: {stack.spread(every)}; {short} versions short of a "
+        f"watcher; reconnects {figures['reconnects']}, errors {figures['errors']}"
     )
-    print(
-        "load average before/after: "
-        + " ".join(f"{x:.2f}" for x in load_before)
-        + " / "
-        + " ".join(f"{x:.2f}" for x in load_after)
-    )
+    print(state_poll.load_line(load_before, load_after))
 
 
 def _aware(ts: float):

@@ -116,12 +116,7 @@ def main() -> None:
         f"{args.watchers} spectator(s) each)"
     )
     print(f"  {cpu * 1000 / done:.2f} ms CPU, {count.n / done:.2f} statements per version")
-    print(
-        "load average before/after: "
-        + " ".join(f"{x:.2f}" for x in load_before)
-        + " / "
-        + " ".join(f"{x:.2f}" for x in load_after)
-    )
+    print(state_poll.load_line(load_before, load_after))
     if profile:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
 
