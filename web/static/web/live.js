@@ -17,6 +17,12 @@ import { applyPatch, deepClone } from "./vendor/fast-json-patch/core.js";
 const FAILURES = 3; // errors within WINDOW_MS: give up the stream for the long poll
 const WINDOW_MS = 15000;
 
+/* `times` (Date.now() values) still within WINDOW_MS, and now. */
+const withNow = (times) => {
+  const now = Date.now();
+  return times.filter((t) => now - t < WINDOW_MS).concat([now]);
+};
+
 /* The answer `message` ({version, since, patch}) makes of `held` (the last whole answer),
    or null when it does not apply to it. `held` is left as it was. */
 export function patched(held, message) {
@@ -62,8 +68,7 @@ export function follow(url, since, { onState, onEnd, onFail, patches = false }) 
     source.addEventListener("patch", (e) => {
       const answer = patched(held, JSON.parse(e.data));
       if (answer === null) { // (never, unless the server errs) start again from a whole answer
-        const now = Date.now();
-        badPatches = badPatches.filter((t) => now - t < WINDOW_MS).concat([now]);
+        badPatches = withNow(badPatches);
         if (badPatches.length >= FAILURES) {
           finish(onFail);
           return;
@@ -83,8 +88,7 @@ export function follow(url, since, { onState, onEnd, onFail, patches = false }) 
         finish(onFail); // refused: the browser will not reconnect
         return;
       }
-      const now = Date.now();
-      errors = errors.filter((t) => now - t < WINDOW_MS).concat([now]);
+      errors = withNow(errors);
       if (errors.length >= FAILURES) finish(onFail);
     });
   };
