@@ -59,3 +59,28 @@ class ServiceUnavailableMiddleware:
             response = HttpResponse(MESSAGE, status=503, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = RETRY_AFTER
         return response
+
+
+class OneThreadMiddleware:
+    """The innermost middleware, synchronous only, so that under the ASGI server
+    (``trix_site.asgi``) Django runs the whole chain in the request's one thread.
+
+    Django keeps a middleware that can run both ways (its own ``MiddlewareMixin``) in async
+    mode while the one inside it is async; each of its hooks (``process_request``,
+    ``process_view``, ``process_response``) is then a ``sync_to_async`` call, a trip from the
+    event loop to the request's thread and back: 19 per API request with this site's
+    middleware, each waiting for the event loop to be free (Django's docs, "Asynchronous
+    support": about a millisecond each). With this one innermost, every middleware outside it
+    runs synchronously, and a request crosses three times: into its thread, to the view
+    (which runs in that thread again when synchronous; an async view, the live streams, runs
+    on the event loop) and back (``tests/test_middleware.py``). Under the WSGI server nothing
+    changes."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
