@@ -92,6 +92,7 @@ log = logging.getLogger(__name__)
 _END = object()  # a queue item: send ``event: end`` and close
 _CUT = None  # a queue item: close at once (fallen behind, its lifetime over, the process stops)
 _KEEPALIVE = b": keepalive\n\n"
+_END_MESSAGE = b"event: end\ndata: {}\n\n"
 _TICK = 1.0  # seconds between the hub's rounds of keepalives and ended lifetimes
 
 
@@ -164,14 +165,17 @@ def _moves_into_a_sibling(op: dict[str, Any]) -> bool:
 
 class Mailbox:
     """A watcher's bounded list of what is waiting to be written to its stream: the feed puts
-    (``put_nowait``, :class:`asyncio.QueueFull` when ``size`` items wait), the stream takes
-    everything waiting at once (:meth:`take`) and writes it in one piece; a cut stream's is
-    emptied (:meth:`clear`).
+    (``put_nowait``, :class:`asyncio.QueueFull` when ``size`` items wait), the stream waits
+    (:meth:`wait`) while it is empty, then takes everything waiting at once as one piece
+    (:meth:`take`); a cut stream's is emptied (:meth:`clear`).
 
     ``asyncio.Queue`` with ``asyncio.wait_for`` for the keepalive made a task per message and
     per watcher (about a third of a web process's event loop with 5,000 watchers): a wait
     here is one future, and the keepalives and the stream's lifetime are the hub's
-    (:meth:`Hub.tick`). ``last`` is when something was last put (``time.monotonic``)."""
+    (:meth:`Hub.tick`). A wait leaves nothing else behind that the garbage collector must
+    visit (no coroutine, no new list: :meth:`take` answers bytes), since a web process's
+    young collection visits the waits of every stream that got a message since the last one
+    (``trix_site.heap``). ``last`` is when something was last put (``time.monotonic``)."""
 
     __slots__ = ("items", "size", "waiter", "last")
 
@@ -200,16 +204,25 @@ class Mailbox:
         """Drop everything waiting."""
         self.items.clear()
 
-    async def take(self) -> list:
-        """Everything waiting, in order, once there is something."""
-        while not self.items:
-            self.waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self.waiter
-            finally:
-                self.waiter = None
-        items, self.items = self.items, []
-        return items
+    def wait(self) -> asyncio.Future:
+        """A future done once something is put: ``while box.empty(): await box.wait()``."""
+        self.waiter = asyncio.get_running_loop().create_future()
+        return self.waiter
+
+    def take(self) -> tuple[bytes | None, bool]:
+        """Everything waiting, in order, as one piece to write, and whether the stream ends
+        with it: ``(None, True)`` for a cut (close at once, nothing more written), the
+        ``event: end`` message last for an end. Call it once :meth:`empty` is False."""
+        items, self.waiter = self.items, None
+        if items[0] is _CUT:  # (a cut empties the mailbox first: it comes alone)
+            items.clear()
+            return None, True
+        end = items[-1] is _END
+        if end:
+            items[-1] = _END_MESSAGE
+        data = items[0] if len(items) == 1 else b"".join(items)
+        items.clear()
+        return data, end
 
 
 @dataclass(eq=False)
@@ -633,17 +646,17 @@ async def events(
     seated = False
     try:
         yield b"retry: %d\n\n" % RETRY_MS  # the response starts now (EventSource opens)
+        box = watcher.queue
         while True:
-            items = await watcher.queue.take()
-            if items[0] is _CUT:  # (a cut empties the mailbox first: it comes alone)
+            while box.empty():
+                await box.wait()
+            data, end = box.take()  # everything waiting: one write
+            if data is None:  # cut
                 return
-            end = items[-1] is _END
-            if end:
-                items[-1] = b"event: end\ndata: {}\n\n"
             if watcher.seat is not None and not seated and on_seat is not None:
                 seated = True
                 await the_hub.run(on_seat, watcher.seat)  # not the request's thread
-            yield items[0] if len(items) == 1 else b"".join(items)  # one write for all waiting
+            yield data
             if end:
                 return
     finally:
@@ -707,7 +720,18 @@ async def response(
         language=getattr(request, "LANGUAGE_CODE", None),
     )
     await _let_go_of_the_request_thread()
-    return StreamingHttpResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
+    return LiveStreamResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
+
+
+class LiveStreamResponse(StreamingHttpResponse):
+    """A stream's response: Django's ASGI handler iterates its body itself (:func:`events`,
+    whose messages are bytes already) instead of through the two generators
+    ``StreamingHttpResponse`` wraps it in, each of which left an object per message and per
+    watcher for the garbage collector to visit (``trix_site.heap``). Closing it closes the
+    body (the handler's ``aclosing``)."""
+
+    def __aiter__(self):
+        return self._iterator
 
 
 async def _let_go_of_the_request_thread() -> None:
