@@ -40,10 +40,10 @@ def freeze_loaded() -> int:
 
 
 #: A web process's collector thresholds (``gc.set_threshold``): a young collection once 10,000
-#: more objects are tracked than freed (Python's default: 700), a middle one every 50 young
+#: more objects are tracked than freed (Python's default: 700), a middle one every 5 young
 #: ones (10), a full one as Python decides (10 middle ones, and objects promoted since the
 #: last full one at least a quarter of those it kept).
-WEB_THRESHOLDS = (10_000, 50, 10)
+WEB_THRESHOLDS = (10_000, 5, 10)
 
 
 def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None:
@@ -55,11 +55,18 @@ def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None
     400-900 ms under the benchmark's load, during which the process delivers nothing. With
     Python's thresholds the objects of the requests in flight at each middle collection
     (every 7,000 objects) were promoted to the oldest generation, and their count reached a
-    quarter of it every 20-40 s: a full collection that often. Less frequent young and middle
-    collections find most of a request's objects already freed, so few are promoted, and a
-    full collection comes once the streams themselves have grown by a quarter (connections
-    arriving) rather than with every burst of requests. A young collection now visits 10,000
-    objects or more instead of 700 (in the streams' processes at the issue's load, about one
-    a second: p50 10-12 ms, p99 40-107 ms, the held streams' waiting coroutines and futures),
-    and the collector's CPU in all is lower (``benchmarks/site.py``: README, "Speed")."""
+    quarter of it every 20-40 s: a full collection that often. Less frequent young
+    collections find most of a request's objects already freed, so few are promoted. A young
+    collection visits 10,000 objects or more instead of 700: in the streams' processes at the
+    issue's load, one every ~10 s of 25-90 ms, the waits of every stream that got a message
+    since the last one (four objects a stream since 2026-12-02: ``games.stream.Mailbox``).
+
+    A middle collection every 5 young ones, not 50 (2026-12-02): when thousands of streams
+    open at once (a restart's reconnections, the benchmark's start), their objects pile up in
+    the middle generation, and with 50 its first collection came after the storm, 420-510 ms
+    of one process delivering nothing, in the middle of play. Every 5, the middle
+    generation is collected every few seconds while they arrive (30-120 ms each), and after
+    them each is one young collection's leftovers (57-150 ms in the benchmark's 60 s runs;
+    no full collection). The collector's CPU in all is lower than with Python's defaults
+    (``benchmarks/site.py``: README, "Speed")."""
     gc.set_threshold(*thresholds)
