@@ -952,7 +952,7 @@ def main() -> None:
     shares = ", ".join(f"{name} {(usage1[name] - usage0[name]) / window:.2f}" for name in usage0)
     print(f"CPU over the window, in cores (of {os.cpu_count()}): {shares}")
     if humans:
-        latency, lost, stages = [], 0, ([], [], [])
+        latency, lost, stages, slowest = [], 0, ([], [], []), []
         other = {}
         for _, fig in figures:
             other.update({(t, v): at for t, v, at in fig["other_seat"]})
@@ -969,6 +969,9 @@ def main() -> None:
                 continue
             seen_at = other[(table_id, version)]
             latency.append((seen_at - at) * 1000)
+            slowest.append(
+                (seen_at - at, at, submitted - at, applied - submitted, seen_at - applied)
+            )
             for stage, ms in zip(
                 stages, (submitted - at, applied - submitted, seen_at - applied), strict=True
             ):
@@ -982,6 +985,15 @@ def main() -> None:
             "  of which: POST -> stored by the web process (submitted_at): "
             f"{spread(stages[0])}; -> applied by a worker (applied_at): {spread(stages[1])}; "
             f"-> seen by the other seat: {spread(stages[2])}"
+        )
+        slowest.sort(reverse=True)
+        print(
+            "  the slowest (their 1 %, at least 3): "
+            + "; ".join(
+                f"{total * 1000:.0f} ms at {time.strftime('%H:%M:%S', time.gmtime(at))}"
+                f".{int(at * 1000) % 1000:03d} = {a * 1000:.0f} + {b * 1000:.0f} + {c * 1000:.0f}"
+                for total, at, a, b, c in slowest[: max(3, len(slowest) // 100)]
+            )
         )
     print(f"PostgreSQL connections during the run: {pg_connections} (max_connections: check)")
     before, after = (" ".join(f"{x:.2f}" for x in load) for load in (load_before, load_after))
