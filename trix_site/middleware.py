@@ -14,6 +14,7 @@ import logging
 
 from django.db import DatabaseError
 from django.http import HttpResponse, JsonResponse
+from django.utils.decorators import sync_only_middleware
 from kombu.exceptions import OperationalError
 from psycopg_pool import PoolTimeout
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -61,26 +62,20 @@ class ServiceUnavailableMiddleware:
         return response
 
 
-class OneThreadMiddleware:
-    """The innermost middleware, synchronous only, so that under the ASGI server
-    (``trix_site.asgi``) Django runs the whole chain in the request's one thread.
+@sync_only_middleware
+def one_thread_middleware(get_response):
+    """The innermost middleware, synchronous only (Django's ``sync_only_middleware``), so
+    that under the ASGI server (``trix_site.asgi``) Django runs the whole chain in the
+    request's one thread. It adds nothing else: the handler it is given is the middleware.
 
-    Django keeps a middleware that can run both ways (its own ``MiddlewareMixin``) in async
-    mode while the one inside it is async; each of its hooks (``process_request``,
-    ``process_view``, ``process_response``) is then a ``sync_to_async`` call, a trip from the
-    event loop to the request's thread and back: 19 per API request with this site's
-    middleware, each waiting for the event loop to be free (Django's docs, "Asynchronous
-    support": about a millisecond each). With this one innermost, every middleware outside it
-    runs synchronously, and a request crosses three times: into its thread, to the view
-    (which runs in that thread again when synchronous; an async view, the live streams, runs
-    on the event loop) and back (``tests/test_middleware.py``). Under the WSGI server nothing
-    changes."""
-
-    sync_capable = True
-    async_capable = False
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
+    Django keeps a middleware that can run both ways (its own ``MiddlewareMixin``, allauth's)
+    in async mode while the one inside it is async; each of its hooks (``process_request``,
+    ``process_response``) is then a ``sync_to_async`` call, a trip from the event loop to the
+    request's thread and back, each waiting for the event loop to be free (Django's docs,
+    "Asynchronous support": about a millisecond each). With this one innermost, every
+    middleware outside it runs synchronously, and a request crosses 7 times instead of 19
+    (``tests/test_middleware.py``): Django's own crossings (the ``request_started`` signal,
+    the chain, back to the event loop for the view's lookup, CSRF's ``process_view``, the
+    view, DRF's rendering, ``request_finished``). An async view (the live streams) still runs
+    on the event loop. Under the WSGI server nothing changes."""
+    return get_response

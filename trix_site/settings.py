@@ -218,7 +218,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "trix_site.middleware.OneThreadMiddleware",  # last: the chain runs in one thread (ASGI)
+    "trix_site.middleware.one_thread_middleware",  # last: the chain runs in one thread (ASGI)
 ]
 
 ROOT_URLCONF = "trix_site.urls"
