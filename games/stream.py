@@ -727,11 +727,13 @@ class LiveStreamResponse(StreamingHttpResponse):
     """A stream's response: Django's ASGI handler iterates its body itself (:func:`events`,
     whose messages are bytes already) instead of through the two generators
     ``StreamingHttpResponse`` wraps it in, each of which left an object per message and per
-    watcher for the garbage collector to visit (``trix_site.heap``). Closing it closes the
-    body (the handler's ``aclosing``)."""
+    watcher for the garbage collector to visit (``trix_site.heap``); the handler's
+    ``aclosing(aiter(response))`` then closes the body itself when the stream ends or the
+    client goes (its ``finally``: the hub lets go of the watcher at once). A synchronous
+    body is iterated as Django does."""
 
     def __aiter__(self):
-        return self._iterator
+        return self._iterator if self.is_async else super().__aiter__()
 
 
 async def _let_go_of_the_request_thread() -> None:
