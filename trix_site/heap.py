@@ -41,9 +41,10 @@ def freeze_loaded() -> int:
 
 #: A web process's collector thresholds (``gc.set_threshold``): a young collection once 10,000
 #: more objects are tracked than freed (Python's default: 700), a middle one every 5 young
-#: ones (10), a full one as Python decides (10 middle ones, and objects promoted since the
-#: last full one at least a quarter of those it kept).
-WEB_THRESHOLDS = (10_000, 5, 10)
+#: ones (10), a full one after 100 middle ones (10) and only once the objects promoted since
+#: the last full one are at least a quarter of those it kept (Python's own rule): about one
+#: full collection per 600 young ones, as often as with 50 / 10 before 2026-12-02.
+WEB_THRESHOLDS = (10_000, 5, 100)
 
 
 def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None:
@@ -59,14 +60,19 @@ def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None
     collections find most of a request's objects already freed, so few are promoted. A young
     collection visits 10,000 objects or more instead of 700: in the streams' processes at the
     issue's load, one every ~10 s of 25-90 ms, the waits of every stream that got a message
-    since the last one (four objects a stream since 2026-12-02: ``games.stream.Mailbox``).
+    since the last one (four objects a stream since 2026-12-02, eight before:
+    ``games.stream.LiveStreamResponse`` and ``Mailbox``).
 
     A middle collection every 5 young ones, not 50 (2026-12-02): when thousands of streams
     open at once (a restart's reconnections, the benchmark's start), their objects pile up in
     the middle generation, and with 50 its first collection came after the storm, 420-510 ms
     of one process delivering nothing, in the middle of play. Every 5, the middle
     generation is collected every few seconds while they arrive (30-120 ms each), and after
-    them each is one young collection's leftovers (57-150 ms in the benchmark's 60 s runs;
-    no full collection). The collector's CPU in all is lower than with Python's defaults
-    (``benchmarks/site.py``: README, "Speed")."""
+    them each is one young collection's leftovers (57-150 ms in the benchmark's 60 s runs).
+    A full collection needs 100 middle ones, not 10, so that it stays as rare as before
+    (each is 270-900 ms): with 10, the streams' reconnections every
+    ``TRIX_STREAM_LIFETIME`` would meet Python's quarter rule about every 13 minutes (a
+    review's model of 2,500 streams over 100 minutes: 8 full collections, against 1 with
+    50 / 10 and none with 5 / 100). The collector's CPU in all is lower than with Python's
+    defaults (``benchmarks/site.py``: README, "Speed")."""
     gc.set_threshold(*thresholds)
