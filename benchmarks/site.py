@@ -987,14 +987,16 @@ def main() -> None:
             f"-> seen by the other seat: {spread(stages[2])}"
         )
         slowest.sort(reverse=True)
-        print(
-            "  the slowest (their 1 %, at least 3): "
-            + "; ".join(
-                f"{total * 1000:.0f} ms at {time.strftime('%H:%M:%S', time.gmtime(at))}"
-                f".{int(at * 1000) % 1000:03d} = {a * 1000:.0f} + {b * 1000:.0f} + {c * 1000:.0f}"
-                for total, at, a, b, c in slowest[: max(3, len(slowest) // 100)]
+        if slowest:
+            print(
+                "  the slowest (their 1 %, at least 3; posted at, UTC): "
+                + "; ".join(
+                    f"{total * 1000:.0f} ms at {time.strftime('%H:%M:%S', time.gmtime(at))}"
+                    f".{int(at * 1000) % 1000:03d} = {a * 1000:.0f} + {b * 1000:.0f} + "
+                    f"{c * 1000:.0f}"
+                    for total, at, a, b, c in slowest[: max(3, len(slowest) // 100)]
+                )
             )
-        )
     print(f"PostgreSQL connections during the run: {pg_connections} (max_connections: check)")
     before, after = (" ".join(f"{x:.2f}" for x in load) for load in (load_before, load_after))
     print(f"load average (1/5/15 min) before: {before}; after: {after}")
