@@ -76,6 +76,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.renderers import JSONRenderer
 
+from accounts.selectors import sessions_alive
 from games import live, selectors, sql, waits
 
 KEEPALIVE = 15.0  # seconds between ``: keepalive`` comments on a quiet stream
@@ -94,6 +95,7 @@ _CUT = None  # a queue item: close at once (fallen behind, its lifetime over, th
 _KEEPALIVE = b": keepalive\n\n"
 _END_MESSAGE = b"event: end\ndata: {}\n\n"
 _TICK = 1.0  # seconds between the hub's rounds of keepalives and ended lifetimes
+SESSION_CHECK = 5.0  # seconds between the hub's checks that its logged-in viewers' sessions live
 
 
 class BadVersion(ValueError):
@@ -232,8 +234,10 @@ class Watcher:
     its last answer gave it (None: a spectator), when the stream ends (``time.monotonic``;
     None: never), whether it takes ``event: patch`` messages (``?patches=1``), the whole
     answer its last message gave it (``basis``: the very object, for a source that patches;
-    None: none yet on this stream), and the language its request was answered in
-    (``request.LANGUAGE_CODE``: a source whose answers hold words answers in it)."""
+    None: none yet on this stream), the language its request was answered in
+    (``request.LANGUAGE_CODE``: a source whose answers hold words answers in it), and the
+    session key of a logged-in viewer (the stream is cut once that session is gone:
+    :meth:`Hub.tick`)."""
 
     viewer: Any
     version: int | None
@@ -243,6 +247,7 @@ class Watcher:
     patches: bool = False
     basis: Any = field(default=None, repr=False)
     language: str | None = None
+    session: str | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -503,7 +508,10 @@ class Hub:
     async def tick(self) -> None:
         """Every :data:`_TICK` seconds while there are feeds: a ``: keepalive`` comment to
         each watcher sent nothing for :data:`KEEPALIVE` seconds, and the end of each stream
-        whose lifetime is over (``TRIX_STREAM_LIFETIME``: it reconnects)."""
+        whose lifetime is over (``TRIX_STREAM_LIFETIME``: it reconnects); every
+        :data:`SESSION_CHECK` seconds, the cut of each stream whose viewer logged out
+        (:meth:`cut_ended_sessions`)."""
+        checked = time.monotonic()
         while self.feeds:
             await asyncio.sleep(_TICK)
             now = time.monotonic()
@@ -513,6 +521,27 @@ class Hub:
                         feed.drop(w, _CUT)
                     elif now - w.queue.last >= KEEPALIVE and w.queue.empty():
                         w.queue.put_nowait(_KEEPALIVE)
+            if now - checked >= SESSION_CHECK:
+                checked = now
+                try:
+                    await self.cut_ended_sessions()
+                except Exception as exc:  # the database is away: the next round tries again
+                    log.warning("live streams' session check: %s", exc)
+
+    async def cut_ended_sessions(self) -> None:
+        """Cut every stream whose viewer's session is gone (a logout in another tab, an
+        expiry): its answers were that user's (their seat's hand), and the page reconnects
+        as whoever its browser now is (a spectator after a logout). One query per
+        :data:`SESSION_CHECK` seconds for all the process's logged-in watchers
+        (:func:`accounts.selectors.sessions_alive`)."""
+        keys = {w.session for f in self.feeds.values() for w in f.watchers if w.session}
+        if not keys:
+            return
+        alive = await self.run(sessions_alive, keys)
+        for feed in list(self.feeds.values()):
+            for w in list(feed.watchers):
+                if w.session and w.session not in alive:
+                    feed.drop(w, _CUT)
 
     def _set_connected(self, up: bool) -> None:
         if up == self.connected:
@@ -621,6 +650,7 @@ async def events(
     client: str | None = None,
     patches: bool = False,
     language: str | None = None,
+    session: str | None = None,
 ) -> AsyncIterator[bytes]:
     """The body of one stream: the messages bringing ``viewer`` up from ``since`` and every
     later version of ``key``, keepalive comments, then ``event: end`` once over (or nothing
@@ -630,7 +660,8 @@ async def events(
     (:func:`games.waits.client_of`) is counted among its streams while this one is open
     (:func:`games.waits.take_stream`; over the cap the stream ends at once). ``patches``: the
     watcher takes ``event: patch`` messages (where the source sends them); ``language``: the
-    one its answers' words are in (where the source has words)."""
+    one its answers' words are in (where the source has words); ``session``: a logged-in
+    viewer's session key (the stream is cut once the session is gone)."""
     if client is not None and not waits.take_stream(client):
         return  # opened meanwhile by the same client (the view checked): it reconnects
     watcher = Watcher(
@@ -640,6 +671,7 @@ async def events(
         ends_at=time.monotonic() + settings.TRIX_STREAM_LIFETIME,
         patches=patches and source.patches,
         language=language,
+        session=session,
     )
     the_hub = hub()
     feed = the_hub.subscribe(key, source, watcher)
@@ -718,9 +750,18 @@ async def response(
         client=client,
         patches=patches == "1",
         language=getattr(request, "LANGUAGE_CODE", None),
+        session=_session_of(request, viewer),
     )
     await _let_go_of_the_request_thread()
     return LiveStreamResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
+
+
+def _session_of(request, viewer) -> str | None:
+    """The session key of a logged-in viewer (None: anonymous, or no session)."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    session = getattr(request, "session", None)
+    return getattr(session, "session_key", None)
 
 
 class LiveStreamResponse(StreamingHttpResponse):

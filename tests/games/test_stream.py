@@ -150,6 +150,31 @@ def test_a_reconnection_with_last_event_id_gets_exactly_what_it_missed(players, 
 # -- audiences ---------------------------------------------------------------------------------
 
 
+def test_a_stream_ends_once_its_viewers_session_is_gone(players, live_server, monkeypatch):
+    """Found by a new user: after a logout in another tab, an open table page kept receiving
+    its player's hand (new deals too) for up to ``TRIX_STREAM_LIFETIME``, the viewer fixed
+    when the stream opened. The hub checks its logged-in watchers' sessions every
+    ``SESSION_CHECK`` seconds and cuts a stream whose session is gone (the page reconnects as
+    whoever its browser now is); a stream whose session lives goes on."""
+    from django.contrib.sessions.models import Session
+
+    monkeypatch.setattr(stream, "SESSION_CHECK", 0.5)
+    table_id = humans_table(players)
+    mine_cookie, other_cookie = cookie_of(players[0]), cookie_of(players[1])
+    path = f"/api/tables/{table_id}/stream/"
+    mine = Stream(live_server.url, path, headers=mine_cookie, timeout=15)
+    other = Stream(live_server.url, path, headers=other_cookie, timeout=15)
+    assert mine.next().json()["my_seat"] == 0 and other.next().json()["my_seat"] == 1
+    Session.objects.filter(session_key=mine_cookie["Cookie"].split("=", 1)[1]).delete()
+    started = time.monotonic()
+    assert mine.next() is None  # cut: no message, the stream ends
+    assert time.monotonic() - started < 5
+    act(players, table_id)
+    assert other.next().json()["version"] == version_of(table_id)
+    mine.close()
+    other.close()
+
+
 @off_the_loop
 def test_spectators_get_the_same_bytes_and_never_a_seats_hand(players, live_server, make_user):
     table_id = humans_table(players)
