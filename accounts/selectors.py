@@ -20,24 +20,36 @@ def display_names(user_ids: list[int]) -> dict[int, str]:
     return {u.pk: display_name(u) for u in users}
 
 
-def sessions_alive(session_keys: set[str]) -> set[str]:
-    """Which of ``session_keys`` are still sessions: not ended by a logout (which flushes the
-    session), an expiry or an admin (added for the live streams: ``games.stream``, which cuts
-    a stream whose viewer's session is gone). One query with the database sessions (the
-    site's); one lookup per key with another ``SESSION_ENGINE``."""
+def sessions_alive(sessions: dict[str, tuple[int, str]]) -> set[str]:
+    """Which of ``sessions`` (session key -> the user id it logged in and that user's
+    ``get_session_auth_hash()`` then) still log their user in, as Django would at the next
+    request: the session exists (no logout, flush or expiry), the user is active, and their
+    password is unchanged (Django's session verification; a password change or reset ends
+    every other session). Added for the live streams (``games.stream``), which cut a stream
+    whose viewer's session is gone. Two queries with the site's database sessions; with a
+    cookie session engine (no server-side record) only the user's checks."""
     from importlib import import_module
 
     from django.conf import settings
-    from django.contrib.sessions.models import Session
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
     from django.utils import timezone
 
-    if not session_keys:
+    if not sessions:
         return set()
-    if settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
-        return set(
-            Session.objects.filter(
-                session_key__in=session_keys, expire_date__gt=timezone.now()
-            ).values_list("session_key", flat=True)
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    keys = set(sessions)
+    if issubclass(store, DatabaseStore):
+        model = store.get_model_class()
+        keys = set(
+            model.objects.filter(session_key__in=keys, expire_date__gt=timezone.now()).values_list(
+                "session_key", flat=True
+            )
         )
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    return {key for key in session_keys if store.exists(key)}
+    elif not store.__module__.endswith("signed_cookies"):
+        keys = {key for key in keys if store().exists(key)}
+    users = get_user_model().objects.filter(
+        pk__in={uid for uid, _ in sessions.values()}, is_active=True
+    )
+    hashes = {u.pk: u.get_session_auth_hash() for u in users.only("pk", "password")}
+    return {key for key in keys if hashes.get(sessions[key][0]) == sessions[key][1]}

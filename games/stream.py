@@ -235,9 +235,9 @@ class Watcher:
     None: never), whether it takes ``event: patch`` messages (``?patches=1``), the whole
     answer its last message gave it (``basis``: the very object, for a source that patches;
     None: none yet on this stream), the language its request was answered in
-    (``request.LANGUAGE_CODE``: a source whose answers hold words answers in it), and the
-    session key of a logged-in viewer (the stream is cut once that session is gone:
-    :meth:`Hub.tick`)."""
+    (``request.LANGUAGE_CODE``: a source whose answers hold words answers in it), and a
+    logged-in viewer's session (its key, the user's id and session auth hash: the stream is
+    cut once that session no longer logs them in, :meth:`Hub.cut_ended_sessions`)."""
 
     viewer: Any
     version: int | None
@@ -247,7 +247,7 @@ class Watcher:
     patches: bool = False
     basis: Any = field(default=None, repr=False)
     language: str | None = None
-    session: str | None = field(default=None, repr=False)
+    session: tuple[str, int, str] | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -471,6 +471,7 @@ class Hub:
         self.executor = ThreadPoolExecutor(THREADS, thread_name_prefix="trix-stream")
         self.listener: asyncio.Task | None = None
         self.ticker: asyncio.Task | None = None
+        self.checker: asyncio.Task | None = None  # the sessions' check under way
 
     def poll_every(self) -> float | None:
         """How long a feed waits for a notification before reading its version itself."""
@@ -521,26 +522,33 @@ class Hub:
                         feed.drop(w, _CUT)
                     elif now - w.queue.last >= KEEPALIVE and w.queue.empty():
                         w.queue.put_nowait(_KEEPALIVE)
-            if now - checked >= SESSION_CHECK:
-                checked = now
-                try:
-                    await self.cut_ended_sessions()
-                except Exception as exc:  # the database is away: the next round tries again
-                    log.warning("live streams' session check: %s", exc)
+            if now - checked >= SESSION_CHECK and (self.checker is None or self.checker.done()):
+                checked = now  # a task of its own: the tick never waits on the database
+                self.checker = _spawn(self.cut_ended_sessions())
 
     async def cut_ended_sessions(self) -> None:
-        """Cut every stream whose viewer's session is gone (a logout in another tab, an
-        expiry): its answers were that user's (their seat's hand), and the page reconnects
-        as whoever its browser now is (a spectator after a logout). One query per
+        """Cut every stream whose viewer's session no longer logs them in (a logout in
+        another tab, an expiry, a password change or reset elsewhere, a closed or banned
+        account): its answers were that user's (their seat's hand), and the page reconnects
+        as whoever its browser now is (a spectator after a logout). Two queries per
         :data:`SESSION_CHECK` seconds for all the process's logged-in watchers
-        (:func:`accounts.selectors.sessions_alive`)."""
-        keys = {w.session for f in self.feeds.values() for w in f.watchers if w.session}
-        if not keys:
+        (:func:`accounts.selectors.sessions_alive`); a database away skips a round."""
+        sessions = {
+            w.session[0]: w.session[1:]
+            for f in self.feeds.values()
+            for w in f.watchers
+            if w.session
+        }
+        if not sessions:
             return
-        alive = await self.run(sessions_alive, keys)
+        try:
+            alive = await self.run(sessions_alive, sessions)
+        except Exception as exc:
+            log.warning("live streams' session check: %s", exc)
+            return
         for feed in list(self.feeds.values()):
-            for w in list(feed.watchers):
-                if w.session and w.session not in alive:
+            for w in list(feed.watchers):  # (a stream opened meanwhile waits for the next round)
+                if w.session and w.session[0] in sessions and w.session[0] not in alive:
                     feed.drop(w, _CUT)
 
     def _set_connected(self, up: bool) -> None:
@@ -578,12 +586,13 @@ class Hub:
     async def close(self) -> None:
         """Stop the listener and every feed, and close the threads' database connections
         (the server's shutdown: ``trix_site.asgi``)."""
-        tasks = [f.task for f in self.feeds.values() if f.task] + [self.listener, self.ticker]
+        tasks = [f.task for f in self.feeds.values() if f.task]
+        tasks += [self.listener, self.ticker, self.checker]
         for task in tasks:
             if task is not None:
                 task.cancel()
         await asyncio.gather(*(t for t in tasks if t is not None), return_exceptions=True)
-        self.listener = self.ticker = None
+        self.listener = self.ticker = self.checker = None
         barrier = threading.Barrier(THREADS, timeout=5)
 
         def close_mine():
@@ -650,7 +659,7 @@ async def events(
     client: str | None = None,
     patches: bool = False,
     language: str | None = None,
-    session: str | None = None,
+    session: tuple[str, int, str] | None = None,
 ) -> AsyncIterator[bytes]:
     """The body of one stream: the messages bringing ``viewer`` up from ``since`` and every
     later version of ``key``, keepalive comments, then ``event: end`` once over (or nothing
@@ -661,7 +670,7 @@ async def events(
     (:func:`games.waits.take_stream`; over the cap the stream ends at once). ``patches``: the
     watcher takes ``event: patch`` messages (where the source sends them); ``language``: the
     one its answers' words are in (where the source has words); ``session``: a logged-in
-    viewer's session key (the stream is cut once the session is gone)."""
+    viewer's (:attr:`Watcher.session`: the stream is cut once it no longer logs them in)."""
     if client is not None and not waits.take_stream(client):
         return  # opened meanwhile by the same client (the view checked): it reconnects
     watcher = Watcher(
@@ -756,12 +765,13 @@ async def response(
     return LiveStreamResponse(body, content_type=CONTENT_TYPE, headers=HEADERS)
 
 
-def _session_of(request, viewer) -> str | None:
-    """The session key of a logged-in viewer (None: anonymous, or no session)."""
+def _session_of(request, viewer) -> tuple[str, int, str] | None:
+    """A logged-in viewer's session: its key, the user's id and session auth hash (None:
+    anonymous, or no session)."""
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return None
-    session = getattr(request, "session", None)
-    return getattr(session, "session_key", None)
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    return None if key is None else (key, viewer.pk, viewer.get_session_auth_hash())
 
 
 class LiveStreamResponse(StreamingHttpResponse):

@@ -150,29 +150,38 @@ def test_a_reconnection_with_last_event_id_gets_exactly_what_it_missed(players, 
 # -- audiences ---------------------------------------------------------------------------------
 
 
-def test_a_stream_ends_once_its_viewers_session_is_gone(players, live_server, monkeypatch):
+def test_a_stream_ends_once_its_viewers_session_is_gone(
+    players, live_server, monkeypatch, settings
+):
     """Found by a new user: after a logout in another tab, an open table page kept receiving
     its player's hand (new deals too) for up to ``TRIX_STREAM_LIFETIME``, the viewer fixed
     when the stream opened. The hub checks its logged-in watchers' sessions every
-    ``SESSION_CHECK`` seconds and cuts a stream whose session is gone (the page reconnects as
-    whoever its browser now is); a stream whose session lives goes on."""
+    ``SESSION_CHECK`` seconds and cuts a stream whose session no longer logs its user in (the
+    page reconnects as whoever its browser now is): a logout (the session deleted), and a
+    password changed elsewhere (the session stays, Django rejects it at its next request:
+    found by a review); a stream whose session lives goes on."""
     from django.contrib.sessions.models import Session
 
     monkeypatch.setattr(stream, "SESSION_CHECK", 0.5)
+    settings.TRIX_STREAM_LIFETIME = 30  # without the check they end only then (bounded)
     table_id = humans_table(players)
-    mine_cookie, other_cookie = cookie_of(players[0]), cookie_of(players[1])
     path = f"/api/tables/{table_id}/stream/"
-    mine = Stream(live_server.url, path, headers=mine_cookie, timeout=15)
-    other = Stream(live_server.url, path, headers=other_cookie, timeout=15)
-    assert mine.next().json()["my_seat"] == 0 and other.next().json()["my_seat"] == 1
-    Session.objects.filter(session_key=mine_cookie["Cookie"].split("=", 1)[1]).delete()
+    cookies = [cookie_of(player) for player in players[:3]]
+    logged_out, new_password, stays = (
+        Stream(live_server.url, path, headers=cookie, timeout=20) for cookie in cookies
+    )
+    assert [s.next().json()["my_seat"] for s in (logged_out, new_password, stays)] == [0, 1, 2]
+    Session.objects.filter(session_key=cookies[0]["Cookie"].split("=", 1)[1]).delete()
+    players[1].set_password("a new one, changed on another device")
+    players[1].save()
     started = time.monotonic()
-    assert mine.next() is None  # cut: no message, the stream ends
-    assert time.monotonic() - started < 5
+    assert logged_out.next() is None  # cut: no message, the stream ends
+    assert new_password.next() is None
+    assert time.monotonic() - started < 10
     act(players, table_id)
-    assert other.next().json()["version"] == version_of(table_id)
-    mine.close()
-    other.close()
+    assert stays.next().json()["version"] == version_of(table_id)
+    for s in (logged_out, new_password, stays):
+        s.close()
 
 
 @off_the_loop
