@@ -33,6 +33,7 @@ def sessions_alive(sessions: dict[str, tuple[int, str]]) -> set[str]:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
+    from django.contrib.sessions.backends.signed_cookies import SessionStore as CookieStore
     from django.utils import timezone
 
     if not sessions:
@@ -46,7 +47,7 @@ def sessions_alive(sessions: dict[str, tuple[int, str]]) -> set[str]:
                 "session_key", flat=True
             )
         )
-    elif not store.__module__.endswith("signed_cookies"):
+    elif not issubclass(store, CookieStore):
         keys = {key for key in keys if store().exists(key)}
     users = get_user_model().objects.filter(
         pk__in={uid for uid, _ in sessions.values()}, is_active=True

@@ -969,12 +969,9 @@ def main() -> None:
                 continue
             seen_at = other[(table_id, version)]
             latency.append((seen_at - at) * 1000)
-            slowest.append(
-                (seen_at - at, at, submitted - at, applied - submitted, seen_at - applied)
-            )
-            for stage, ms in zip(
-                stages, (submitted - at, applied - submitted, seen_at - applied), strict=True
-            ):
+            parts = (submitted - at, applied - submitted, seen_at - applied)
+            slowest.append((seen_at - at, at, *parts))
+            for stage, ms in zip(stages, parts, strict=True):
                 stage.append(ms * 1000)
         print(
             f"human seats: {args.human_seats} (think {args.human_think} s): POST -> another "

@@ -546,9 +546,10 @@ class Hub:
         except Exception as exc:
             log.warning("live streams' session check: %s", exc)
             return
+        ended = sessions.keys() - alive  # (a stream opened meanwhile waits for the next round)
         for feed in list(self.feeds.values()):
-            for w in list(feed.watchers):  # (a stream opened meanwhile waits for the next round)
-                if w.session and w.session[0] in sessions and w.session[0] not in alive:
+            for w in list(feed.watchers):
+                if w.session and w.session[0] in ended:
                     feed.drop(w, _CUT)
 
     def _set_connected(self, up: bool) -> None:
