@@ -236,7 +236,13 @@ def _with_pick(table_id: int, seat: int, seen: dict[str, Any]) -> dict[str, Any]
 
 
 def table_state(
-    table_id: int, user, since: int | None, wait: float = 0.0, *, fields: tuple | None = None
+    table_id: int,
+    user,
+    since: int | None,
+    wait: float = 0.0,
+    *,
+    fields: tuple | None = None,
+    read: tuple[int, list[tuple]] | None = None,
 ) -> dict[str, Any]:
     """The caller's view of a table: ``version``, ``table``, ``view`` (their seat's view or
     the spectator view; None before the match starts), ``events`` after ``since`` that the
@@ -248,8 +254,10 @@ def table_state(
 
     With ``since`` equal to the current version, waits up to ``wait`` seconds (capped by
     ``TRIX_STATE_WAIT_MAX``) for a newer one. ``fields``: the table's ``games.sql.LIVE_FIELDS``
-    as the caller just read them (a live stream's feed), instead of reading them here. Raises
-    :class:`NotFound`."""
+    as the caller just read them (a live stream's feed), instead of reading them here;
+    ``read``: with them, ``(after, rows)``, the events after version ``after`` that
+    ``games.sql.live_reading`` read in the same statement (used when they cover the events
+    this answer needs, else those are read here). Raises :class:`NotFound`."""
     if fields is None and since is not None and wait > 0:
         fields = _wait_for_version(table_id, since, wait)
     elif fields is None:
@@ -269,7 +277,10 @@ def table_state(
             state_at = None
     after = min(v for v in (after, static_at, state_at) if v is not None)
     with_log = state_at is not None and state_at < version
-    rows = sql.events(table_id, after, version, with_log)
+    if read is not None and read[0] <= after:
+        rows = [r for r in read[1] if r[0] > after]  # (each with its log)
+    else:
+        rows = sql.events(table_id, after, version, with_log)
     static = _static_table(table_id, version, after, rows)
     if static is None:
         static = get_table(table_id)  # read after ``fields``: at ``version`` or newer

@@ -322,6 +322,19 @@ class TableSource(Source):
     def final_version(self, key: int) -> int | None:
         return selectors.table_over(key)
 
+    def catch_up(self, key: int, watchers: list[Watcher]) -> tuple[int | None, list[Delivery]]:
+        """As :meth:`Source.catch_up`, with the table's fields and the events after the
+        oldest version among ``watchers`` read in one statement
+        (:func:`games.sql.live_reading`): the answers need no other read while the process's
+        caches of the table are current (every change of a watched table keeps them so)."""
+        after = min((w.version or 0 for w in watchers), default=0)
+        read = sql.live_reading(key, after)
+        if read is None:
+            return None, []
+        fields, rows = read
+        behind = [w for w in watchers if w.version != fields[0]]
+        return fields[0], self._answers(key, behind, fields, (after, rows)) if behind else []
+
     def _remember(self, key: int, answer: dict) -> dict[int, int]:
         seats = {s["user_id"]: s["seat"] for s in answer["table"]["seats"] if s["user_id"]}
         with self._lock:
@@ -331,6 +344,11 @@ class TableSource(Source):
         return seats
 
     def answers(self, key: int, behind: list[Watcher], current: tuple) -> list[Delivery]:
+        return self._answers(key, behind, current, None)
+
+    def _answers(
+        self, key: int, behind: list[Watcher], current: tuple, read: tuple | None
+    ) -> list[Delivery]:
         groups: dict[int | None, list[Watcher]] = defaultdict(list)
         for w in behind:
             groups[w.version].append(w)
@@ -345,7 +363,9 @@ class TableSource(Source):
                 uid = _user_id(w.viewer)
                 (by_user[uid] if uid in seated_before else others).append(w)
             if others:
-                answer = selectors.table_state(key, AnonymousUser(), since, fields=current)
+                answer = selectors.table_state(
+                    key, AnonymousUser(), since, fields=current, read=read
+                )
                 seats = self._remember(key, answer)
                 data = message(answer["version"], encode(answer))
                 final_version = _final(key, answer, final_version)
@@ -357,7 +377,9 @@ class TableSource(Source):
                     final = answer["version"] == final_version
                     out.append(Delivery(w, answer["version"], data, None, final))
             for users in by_user.values():
-                answer = selectors.table_state(key, users[0].viewer, since, fields=current)
+                answer = selectors.table_state(
+                    key, users[0].viewer, since, fields=current, read=read
+                )
                 self._remember(key, answer)
                 data = message(answer["version"], encode(answer))
                 final_version = _final(key, answer, final_version)

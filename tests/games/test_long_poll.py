@@ -7,17 +7,19 @@ poll without any cache answers."""
 from __future__ import annotations
 
 import copy
+import json
 import threading
 import time
 import uuid
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection, connections, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import live, selectors, services, sql, state_store, tasks
+from games import live, selectors, services, sql, state_store, stream, tasks
 from games.models import Deal, Table, TableAction, TableEvent
 from tests.games.helpers import wait_until
 
@@ -225,7 +227,32 @@ def same(cached: dict, fresh: dict) -> None:
     assert cached == fresh
 
 
+def feed_answers(table_id: int, users: dict, since: dict) -> int:
+    """What a live stream's feed sends watchers of ``users`` (name -> user, None: a
+    spectator) each at ``since[name]`` (``games.stream.TableSource.catch_up``), checked
+    against polls with every cache empty; the statements it made."""
+    watchers = {
+        name: stream.Watcher(viewer=user or AnonymousUser(), version=since[name], queue=None)
+        for name, user in users.items()
+    }
+    with CaptureQueriesContext(connection) as queries:
+        version, deliveries = stream.TABLES.catch_up(table_id, list(watchers.values()))
+    assert version == Table.objects.get(pk=table_id).version
+    by_watcher = {id(d.watcher): d for d in deliveries}
+    for name, user in users.items():
+        d = by_watcher.get(id(watchers[name]))
+        if since[name] == version:
+            assert d is None  # up to date: nothing to send
+            continue
+        head, _, data = d.data.partition(b"data: ")
+        assert head == b"id: %d\nevent: state\n" % version
+        same(json.loads(data), uncached(table_id, user, since[name]))
+    return len(queries)
+
+
 def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, api):
+    """And a live stream's feed answers the same, in one statement once its caches are
+    current (``games.sql.live_reading``)."""
     alice = api("alice")
     no_timers = {"choose_timer": 0, "double_timer": 0, "play_timer": 0}
     table = services.create_table(
@@ -234,7 +261,10 @@ def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, 
     users = {"alice": alice.user, "spectator": None}
     since = dict.fromkeys(users, 0)
 
+    statements = []
+
     def poll_all(everything: bool = False):
+        statements.append(feed_answers(table.pk, users, since))
         for name, user in users.items():
             version = Table.objects.get(pk=table.pk).version
             for s in (since[name], version, None) if everything else (since[name], version):
@@ -278,7 +308,13 @@ def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, 
         poll_all(step % 25 == 0)
     t = Table.objects.get(pk=table.pk)
     assert t.version > 100 and t.seat_kinds[1] == "rules"
+    # One statement per change while the caches are current (more when seats change, a
+    # deal ends, a static reading expires): it was two at every change.
+    assert statements.count(1) > 0.8 * len(statements), statements
     assert Deal.objects.filter(table=t).exists()  # a deal ended (a new checkpoint) meanwhile
     fields = ("version", "type", "payload", "visible_to", "log")
     orm = TableEvent.objects.filter(table=t).order_by("version").values_list(*fields)
     assert sql.events(t.pk, 0, t.version, True) == list(orm)  # as the ORM reads them
+    assert sql.live_reading(t.pk, 0) == (sql.live_fields(t.pk), list(orm))
+    assert sql.live_reading(t.pk, t.version) == (sql.live_fields(t.pk), [])
+    assert sql.live_reading(t.pk + 1000, 0) is None
