@@ -16,8 +16,11 @@ def display_names(user_ids: list[int]) -> dict[int, str]:
     """user id -> display name, in one query (for lists of tables and seats)."""
     from django.contrib.auth import get_user_model
 
-    users = get_user_model().objects.filter(pk__in=user_ids).select_related("profile")
-    return {u.pk: display_name(u) for u in users}
+    user_model = get_user_model()
+    rows = user_model.objects.filter(pk__in=user_ids).values_list(
+        "pk", user_model.USERNAME_FIELD, "profile__display_name"
+    )  # (no models: a tournament's live page names every entrant at each change)
+    return {pk: shown or username for pk, username, shown in rows}
 
 
 def sessions_alive(sessions: dict[str, tuple[int, str]]) -> set[str]:

@@ -247,10 +247,17 @@ def standings(tournament_id: int, after_round: int | None = None) -> list[dict[s
     t = Tournament.objects.get(pk=tournament_id)
     if not t.draw_key:
         return []
-    names = _unit_names(t)
     rounds = _rounds(t)
     if after_round is not None:
         rounds = rounds[: max(after_round, 0)]
+    return _standings(t, rounds)
+
+
+def _standings(t: Tournament, rounds: list[tuple[Round, list[RoundTable]]]) -> list[dict]:
+    """:func:`standings` after ``rounds`` (:func:`_rounds`'), read already."""
+    if not t.draw_key:
+        return []
+    names = _unit_names(t)
     return [
         {
             "rank": s.rank,
@@ -274,7 +281,10 @@ def bracket(tournament_id: int) -> dict[str, Any]:
     "final": [{"place", "unit", "name", "prize", "prize_text"}] (once placed),
     "admin_actions", "draw": {"commitment", "seed", "record_available"}}``. Table pages are
     ``/tables/<table_id>/``."""
-    t = Tournament.objects.get(pk=tournament_id)
+    return _bracket(Tournament.objects.get(pk=tournament_id))
+
+
+def _bracket(t: Tournament) -> dict[str, Any]:
     names = _unit_names(t)
     rounds = _rounds(t)
     out_rounds = []
@@ -330,7 +340,7 @@ def bracket(tournament_id: int) -> dict[str, Any]:
         "version": live_version(t.pk),
         "status": t.status,
         "rounds": out_rounds,
-        "standings": standings(t.pk) if t.format == "swiss" else [],
+        "standings": _standings(t, rounds) if t.format == "swiss" else [],
         "final": final,
         "admin_actions": admin_actions(t),
         "draw": {
@@ -519,8 +529,8 @@ _live_lock = threading.Lock()
 
 
 def _live_page(tournament_id: int, version: int) -> dict[str, Any]:
-    data = bracket(tournament_id)
     t = Tournament.objects.get(pk=tournament_id)
+    data = _bracket(t)
     return {
         **data,
         "version": version,

@@ -4,6 +4,8 @@ tournaments" and the one live version per tournament."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tournaments import selectors, services
 from tournaments.models import Tournament
@@ -56,3 +58,25 @@ def test_client_seeds_are_published_when_registration_closes(make_tournament, pl
     services.close_registration(tournament_id=t.pk)
     t.refresh_from_db()
     assert [e["client_seed"] for e in selectors.entrants(t)] == ["alice-seed"]
+
+
+def test_the_live_page_reads_the_tournament_and_its_rounds_once(make_tournament, player, staff):
+    """Every streams process reads a watched tournament's live page at each of its changes
+    (issue 15): the tournament and its rounds are read once, the names without loading
+    users, and the page holds what the separate reads give."""
+    t = make_tournament()
+    players = [player(f"p{i}") for i in range(4)]
+    for i, p in enumerate(players):
+        services.register(tournament_id=t.pk, by=p, client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    with CaptureQueriesContext(connection) as queries:
+        page = selectors._live_page(t.pk, selectors.live_version(t.pk))
+    statements = [q["sql"] for q in queries.captured_queries]
+    whole_rows = [s for s in statements if s.startswith('SELECT "tournaments_tournament"."id"')]
+    assert len(whole_rows) == 1, whole_rows
+    assert len([s for s in statements if 'FROM "tournaments_round" ' in s]) == 1, statements
+    assert not [s for s in statements if '"auth_user"."password"' in s]
+    assert page["rounds"] and page["rounds"] == selectors.bracket(t.pk)["rounds"]
+    assert page["standings"] == selectors.standings(t.pk) != []
+    assert {e["name"] for e in page["entrants"]} == {f"p{i}" for i in range(4)}
