@@ -45,8 +45,9 @@ def quick_play(
     seated at such an open table: that one. At a staked table ``client_seed`` is required
     (the page makes it; 1..64 printable ASCII); ``address`` is the request's IP address, as
     :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
-    seed, ``insufficient_funds``), :class:`Conflict` (``too_many_open_tables`` when a table
-    must be created).
+    seed, ``insufficient_funds``), :class:`NotAllowed` (the stake's gates: ``kyc_required``,
+    ``suspended``...), :class:`Conflict` (``too_many_open_tables`` when a table must be
+    created); a refusal leaves nothing behind (no table is kept without its seat).
 
     ``sit=False`` (the lobby page): choose the seat but do not take it: a new table gets its
     bots on seats 1..3 and seat 0 stays free, so the player sits through the table page's Sit,
@@ -91,13 +92,15 @@ def quick_play(
             except Conflict:  # taken meanwhile, or the table started: try the next
                 continue
             return Table.objects.get(pk=table.pk), seat
-    table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
-    if sit:
-        tables.take_seat(
-            user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
-        )
-    for seat in (1, 2, 3):
-        tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
+    # One transaction: a refused seat (the stake's gates, the balance) leaves no table behind.
+    with transaction.atomic():
+        table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
+        if sit:
+            tables.take_seat(
+                user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
+            )
+        for seat in (1, 2, 3):
+            tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
     return Table.objects.get(pk=table.pk), 0
 
 

@@ -241,3 +241,16 @@ def test_the_pages_link_the_verification_path_in_messages():
 
     html = str(link_paths("Verify your identity before you stake: /accounts/verification/ (x)"))
     assert '<a href="/accounts/verification/">/accounts/verification/</a>' in html
+
+
+def test_quick_play_at_a_stake_refused_leaves_no_table(player):
+    """Quick play at a stake by an unverified account is refused before anything is kept:
+    it created the table, then its seat was refused, and the table waited 30 minutes with
+    three bots (a new user's trial, 2026-12-02)."""
+    from games.models import Table
+
+    alice = player()
+    before = Table.objects.count()
+    r = api_for(alice).post("/api/quick-play/", {"stake": 200, "client_seed": "s-1"}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "kyc_required", r.content
+    assert Table.objects.count() == before and wallet_balance(alice) == 1_000
