@@ -76,12 +76,17 @@ def _lock(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise NotFound(f"no tournament {tournament_id!r}") from None
+        raise NotFound(_("no tournament %(id)s") % {"id": tournament_id}) from None
 
 
 def _require_staff(by: Any, what: str) -> None:
     if by is None or not getattr(by, "is_authenticated", False) or not by.is_staff:
-        raise NotAllowed(f"only staff may {what}")
+        raise NotAllowed(_("only staff may %(what)s") % {"what": what})
+
+
+def _named(t: Tournament) -> dict[str, str]:
+    """A message's ``name`` and ``status`` (the status's label, in the active language)."""
+    return {"name": t.name, "status": t.get_status_display()}
 
 
 def _require_player(by: Any) -> None:
@@ -102,9 +107,9 @@ def _gate(check: Any, **facts: Any) -> None:
 
 def _reason(reason: Any) -> str:
     if not isinstance(reason, str) or not reason.strip():
-        raise BadRequest("give a reason: it is shown on the tournament page")
+        raise BadRequest(_("give a reason: it is shown on the tournament page"))
     if len(reason) > 500:
-        raise BadRequest("the reason must be at most 500 characters")
+        raise BadRequest(_("the reason must be at most 500 characters"))
     return reason.strip()
 
 
@@ -170,7 +175,7 @@ def _seed(client_seed: Any) -> str:
     try:
         return shuffles.clean_client_seed(client_seed)
     except shuffles.FairnessError as exc:
-        raise BadRequest(f"client seed: {exc}") from None
+        raise BadRequest(_("client seed: %(reason)s") % {"reason": exc}) from None
 
 
 def _pay_fee(t: Tournament, entry: Entry) -> None:
@@ -202,7 +207,9 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
             "insufficient_funds",
         ) from None
     except LedgerError as exc:
-        raise Conflict(f"the entry fee could not be paid: {exc}", "ledger") from None
+        raise Conflict(
+            _("the entry fee could not be paid: %(reason)s") % {"reason": exc}, "ledger"
+        ) from None
     entry.paid = t.entry_fee
     entry.refunded = 0
 
@@ -245,42 +252,53 @@ def check_parameters(
 
     def whole(value: Any, field: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise BadRequest(f"{field} must be a whole number from {low} to {high}")
+            raise BadRequest(
+                _("%(field)s must be a whole number from %(low)s to %(high)s")
+                % {"field": field, "low": low, "high": high}
+            )
         return value
 
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
-        raise BadRequest("name must be 1 to 100 characters")
+        raise BadRequest(_("name must be 1 to 100 characters"))
     if format not in Format.values:
-        raise BadRequest(f"format must be one of {', '.join(Format.values)}, not {format!r}")
+        raise BadRequest(
+            _("format must be one of %(formats)s, not %(format)r")
+            % {"formats": ", ".join(Format.values), "format": format}
+        )
     if options is not None and not isinstance(options, dict):
-        raise BadRequest("table options must be an object of option names and values")
+        raise BadRequest(_("table options must be an object of option names and values"))
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
-        raise BadRequest("variant is given twice with different values")
+        raise BadRequest(_("variant is given twice with different values"))
     opts["variant"] = variant
     try:
         parsed = Options.from_dict(opts)
     except InvalidOptions as exc:
-        raise BadRequest(f"table options: {exc}") from None
+        raise BadRequest(_("table options: %(reason)s") % {"reason": exc}) from None
     for timer in ("choose_timer", "double_timer", "play_timer"):
-        whole(getattr(parsed, timer), f"{timer} (a tournament table needs every timer)", 1,
-              settings.TRIX_MAX_TIMER)  # fmt: skip
+        label = _("%(timer)s (a tournament table needs every timer)") % {"timer": timer}
+        whole(getattr(parsed, timer), label, 1, settings.TRIX_MAX_TIMER)
     team_mode = parsed.partnership
     if format == Format.KNOCKOUT:
-        advance = 1 if team_mode else whole(advance, "advance (top k of each table)", 1, 2)
+        advance = 1 if team_mode else whole(advance, _("advance (top k of each table)"), 1, 2)
         rounds, final_table = 0, False
     else:
-        rounds = whole(rounds, "rounds", 1, settings.TRIX_TOURNAMENT_MAX_ROUNDS)
+        rounds = whole(rounds, _("rounds"), 1, settings.TRIX_TOURNAMENT_MAX_ROUNDS)
         final_table = bool(final_table)
         advance = 1 if team_mode else 2
-    entry_fee = whole(entry_fee, "entry fee (minor units)", 0, settings.TRIX_MAX_STAKE)
-    house_fee_bps = whole(house_fee_bps, "house fee (basis points)", 0, BASIS_POINTS)
-    refund_bps = whole(refund_bps, "refund on unregistering (basis points)", 0, BASIS_POINTS)
-    unit = "teams" if team_mode else "entrants"
+    entry_fee = whole(entry_fee, _("entry fee (minor units)"), 0, settings.TRIX_MAX_STAKE)
+    house_fee_bps = whole(house_fee_bps, _("house fee (basis points)"), 0, BASIS_POINTS)
+    refund_bps = whole(refund_bps, _("refund on unregistering (basis points)"), 0, BASIS_POINTS)
+    unit = _("teams") if team_mode else _("entrants")
     least = 4 if final_table and not team_mode else 2
-    capacity = whole(capacity, f"capacity ({unit})", 2, settings.TRIX_TOURNAMENT_MAX_ENTRANTS)
-    min_entrants = whole(min_entrants, f"minimum ({unit})", least, capacity)
-    review_seconds = whole(review_seconds, "review window (seconds)", 0, 7 * 24 * 3600)
+    capacity = whole(
+        capacity,
+        _("capacity (%(unit)s)") % {"unit": unit},
+        2,
+        settings.TRIX_TOURNAMENT_MAX_ENTRANTS,
+    )
+    min_entrants = whole(min_entrants, _("minimum (%(unit)s)") % {"unit": unit}, least, capacity)
+    review_seconds = whole(review_seconds, _("review window (seconds)"), 0, 7 * 24 * 3600)
     if not (
         isinstance(prize_bps, (list, tuple))
         and prize_bps
@@ -288,26 +306,34 @@ def check_parameters(
         and sum(prize_bps) == BASIS_POINTS
     ):
         raise BadRequest(
-            "prize table must be a list of basis points by final place (whole numbers >= 0) "
-            f"summing to {BASIS_POINTS} (100 %)"
+            _(
+                "prize table must be a list of basis points by final place (whole numbers >= 0) "
+                "summing to %(total)s (100 %%)"
+            )
+            % {"total": BASIS_POINTS}
         )
     if len(prize_bps) > capacity:
         raise BadRequest(
-            f"prize table pays {len(prize_bps)} places; the event takes {capacity} {unit}"
+            _("prize table pays %(places)s places; the event takes %(capacity)s %(unit)s")
+            % {"places": len(prize_bps), "capacity": capacity, "unit": unit}
         )
     for when, field in (
-        (registration_opens_at, "registration opens"),
-        (registration_closes_at, "registration closes"),
-        (starts_at, "start"),
+        (registration_opens_at, _("registration opens")),
+        (registration_closes_at, _("registration closes")),
+        (starts_at, _("start")),
     ):
         if not isinstance(when, datetime) or timezone.is_naive(when):
-            raise BadRequest(f"{field} must be a date and time with its time zone")
+            raise BadRequest(
+                _("%(field)s must be a date and time with its time zone") % {"field": field}
+            )
     if not registration_opens_at < registration_closes_at <= starts_at:
-        raise BadRequest("registration must open before it closes, and close by the start")
+        raise BadRequest(_("registration must open before it closes, and close by the start"))
     if registration_closes_at <= timezone.now():
         raise BadRequest(
-            "registration must close in the future (a tournament created with its window "
-            "over would be cancelled at once)"
+            _(
+                "registration must close in the future (a tournament created with its window "
+                "over would be cancelled at once)"
+            )
         )
     return {
         "name": name.strip(),
@@ -397,7 +423,7 @@ def create_tournament(
     :class:`NotAllowed`, :class:`BadRequest`."""
     from games.fairness import draw
 
-    _require_staff(by, "create tournaments")
+    _require_staff(by, _("create tournaments"))
     fields = check_parameters(
         name=name,
         format=format,
@@ -439,11 +465,13 @@ def create_tournament(
 
 def open_registration(*, tournament_id: int, by: Any) -> Tournament:
     """A draft tournament opens for registration (staff). Raises :class:`Conflict`."""
-    _require_staff(by, "open registration")
+    _require_staff(by, _("open registration"))
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status != Status.DRAFT:
-            raise Conflict(f"{t.name} is not a draft (it is {t.status})", "wrong_status")
+            raise Conflict(
+                _("%(name)s is not a draft (it is %(status)s)") % _named(t), "wrong_status"
+            )
         t.status = Status.REGISTRATION
         _save(t, "status")
         _record(t, by, "open_registration")
@@ -576,7 +604,7 @@ def _team_for_answer(t: Tournament, team_id: int, by: Any) -> Team:
 def _tournament_of_team(team_id: int) -> int:
     tid = Team.objects.filter(pk=team_id).values_list("tournament_id", flat=True).first()
     if tid is None:
-        raise NotFound(f"no team {team_id!r}")
+        raise NotFound(_("no team %(id)s") % {"id": team_id})
     return tid
 
 
@@ -707,7 +735,7 @@ def close_registration(*, tournament_id: int, by: Any = None) -> Tournament:
     id, display name, client seed, team) is published. Idempotent (a closed or later
     tournament is returned as is)."""
     if by is not None:
-        _require_staff(by, "close registration")
+        _require_staff(by, _("close registration"))
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status in (Status.DRAFT, Status.REGISTRATION):
@@ -734,7 +762,7 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
     started tournament, or one not yet due, is returned as is); staff starting a started
     one gets :class:`Conflict`."""
     if by is not None:
-        _require_staff(by, "start tournaments")
+        _require_staff(by, _("start tournaments"))
     from games.fairness import draw
 
     with transaction.atomic():
@@ -742,7 +770,9 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
         now = timezone.now()
         if t.status not in (Status.DRAFT, Status.REGISTRATION, Status.CLOSED):
             if by is not None:
-                raise Conflict(f"{t.name} has already started (it is {t.status})", "wrong_status")
+                raise Conflict(
+                    _("%(name)s has already started (it is %(status)s)") % _named(t), "wrong_status"
+                )
             return t
         if by is None and (now < t.starts_at or t.status == Status.DRAFT):
             return t
@@ -923,7 +953,7 @@ def open_round(*, tournament_id: int, number: int) -> Round:
     advance(tournament_id=tournament_id)
     existing = Round.objects.filter(tournament_id=tournament_id, number=number).first()
     if existing is None:
-        raise Conflict(f"round {number} cannot open now", "not_due")
+        raise Conflict(_("round %(number)s cannot open now") % {"number": number}, "not_due")
     return existing
 
 
@@ -1062,13 +1092,15 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
 
 def pause(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     """No new round opens until :func:`resume` (tables playing go on). Staff; reason shown."""
-    _require_staff(by, "pause tournaments")
+    _require_staff(by, _("pause tournaments"))
     reason = _reason(reason)
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status != Status.RUNNING:
-            raise Conflict(f"only a running tournament can be paused ({t.name} is {t.status})",
-                           "wrong_status")  # fmt: skip
+            raise Conflict(
+                _("only a running tournament can be paused (%(name)s is %(status)s)") % _named(t),
+                "wrong_status",
+            )
         t.status = Status.PAUSED
         _save(t, "status")
         _record(t, by, "pause", reason)
@@ -1077,12 +1109,14 @@ def pause(*, tournament_id: int, by: Any, reason: str) -> Tournament:
 
 def resume(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     """A paused tournament runs again; a round that became due while paused opens now."""
-    _require_staff(by, "resume tournaments")
+    _require_staff(by, _("resume tournaments"))
     reason = _reason(reason)
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status != Status.PAUSED:
-            raise Conflict(f"{t.name} is not paused (it is {t.status})", "wrong_status")
+            raise Conflict(
+                _("%(name)s is not paused (it is %(status)s)") % _named(t), "wrong_status"
+            )
         t.status = Status.RUNNING
         _save(t, "status")
         _record(t, by, "resume", reason)
@@ -1119,12 +1153,12 @@ def cancel(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     """Call the tournament off (staff): tables still playing are cancelled, every entry fee
     is refunded (the whole escrow, ``refund_all``). Not once the prizes are paid. Raises
     :class:`Conflict`."""
-    _require_staff(by, "cancel tournaments")
+    _require_staff(by, _("cancel tournaments"))
     reason = _reason(reason)
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status in (Status.FINISHED, Status.CANCELLED):
-            raise Conflict(f"{t.name} is already {t.status}", "wrong_status")
+            raise Conflict(_("%(name)s is already %(status)s") % _named(t), "wrong_status")
         AdminAction.objects.create(tournament=t, by=by, action="cancel", reason=reason)
         _cancel_locked(t, reason)
     return t
@@ -1137,7 +1171,7 @@ def disqualify(*, tournament_id: int, by: Any, user_id: int, reason: str) -> Ent
     prizes are recomputed at once. Raises :class:`Conflict`, :class:`NotFound`."""
     from games.services import replace_with_bot
 
-    _require_staff(by, "disqualify players")
+    _require_staff(by, _("disqualify players"))
     reason = _reason(reason)
     with transaction.atomic():
         t = _lock(tournament_id)
@@ -1149,9 +1183,11 @@ def disqualify(*, tournament_id: int, by: Any, user_id: int, reason: str) -> Ent
             )
         entry = Entry.objects.filter(tournament=t, user_id=user_id).first()
         if entry is None or entry.status not in TAKING_PART:
-            raise NotFound(f"user {user_id} has no entry in {t.name}")
+            raise NotFound(
+                _("user %(user)s has no entry in %(name)s") % {"user": user_id, "name": t.name}
+            )
         if entry.status == EntryStatus.DISQUALIFIED:
-            raise Conflict("this entrant is already disqualified", "already_disqualified")
+            raise Conflict(_("this entrant is already disqualified"), "already_disqualified")
         entry.status = EntryStatus.DISQUALIFIED
         entry.save(update_fields=["status"])
         replaced = []

@@ -133,3 +133,23 @@ def test_table_options_that_are_not_an_object_are_refused(admin_client_, options
     r = admin_client_.post("/admin/tournaments/tournament/add/", _form(options=options))
     assert r.status_code == 200 and "must be an object" in r.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_staff_are_refused_in_their_language(make_tournament, staff):
+    """The services' refusals to staff are translated like every other message (an Arabic
+    admin page showed them in English: a new user's trial, 2026-12-02), with the status's
+    name, not its code."""
+    from django.utils import translation
+
+    from tournaments.errors import BadRequest, Conflict
+
+    t = make_tournament()
+    with translation.override("ar"):
+        with pytest.raises(Conflict) as paused:
+            services.pause(tournament_id=t.pk, by=staff, reason="check")
+        with pytest.raises(BadRequest) as bad:
+            make_tournament(rounds=0)
+        status = Status.REGISTRATION.label  # (lazy: read in Arabic here)
+        assert f"لا تُوقف مؤقتًا إلا بطولة جارية (حالة {t.name}: " in paused.value.message
+        assert str(status) in paused.value.message and "registration" not in paused.value.message
+        assert bad.value.message.startswith("يجب أن يكون عدد الجولات عددًا صحيحًا من 1 إلى")
