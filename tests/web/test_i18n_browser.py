@@ -165,3 +165,10 @@ def test_the_scripts_write_money_and_numbers_as_the_server_does_in_arabic(
            return [i18n.language, i18n.formatNumber(1234567.5), i18n.gettext("Sit")]; }"""
     )
     assert numbers == ["ar", "1,234,567.5", "اجلس"]
+    # A date and time (the tournament's live page) is isolated as the amounts are: the
+    # page's direction put "UTC 20:53 2026-12-02" (a new user's trial, 2026-12-02).
+    when = "2026-12-02 20:53 UTC"
+    assert page.evaluate("(t) => Trix.ltr(t)", when) == "\u2066" + when + "\u2069"
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto("/")
+    assert page.evaluate("(t) => Trix.ltr(t)", when) == when

@@ -178,6 +178,33 @@ def test_the_deal_summary_says_who_took_what_and_stays_until_the_next_contract(
     box.wait_for(state="hidden")
 
 
+def test_the_summary_writes_signed_points_in_order_in_arabic(
+    table_id, player, live_server, artifacts
+):
+    """In Arabic a deal's points keep their sign before the number ("-330", isolated left to
+    right), in the seats' rows and the teams' lines: they read "330-" (a new user's trial)."""
+    state = finished_deal("complex")
+    summary = state_answer(state, {}, 0)["view"]["deal_summary"]
+    page = player(PHONE)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    Server(page, answer(table_id, state, 0, stake=0))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+
+    def written(points: int) -> str:  # (Arabic's number format adds a U+200E mark: dropped)
+        return "\u2066" + ("+" if points > 0 else "") + f"{points:,}" + "\u2069"
+
+    for s in range(4):
+        cells = page.locator(f"[data-testid=summary-seat-{s}] td").all_inner_texts()
+        assert cells[2].replace("\u200e", "") == written(summary["scores"][str(s)])
+    teams = page.locator("[data-testid=summary-teams]").inner_text().replace("\u200e", "")
+    for a, b in ((0, 2), (1, 3)):
+        assert written(summary["scores"][str(a)] + summary["scores"][str(b)]) in teams
+    box.scroll_into_view_if_needed()
+    shot(page, artifacts, "table-deal-summary-arabic-phone")
+
+
 def test_the_summary_gives_way_at_once_when_the_seat_must_act_in_the_next_deal(table_id, player):
     state = finished_deal("complex")
     nxt = finished_deal("complex")
@@ -467,6 +494,17 @@ def test_the_away_mark_and_the_notice_to_the_returning_player(table_id, player, 
         ".startsWith('Welcome back')"
     )
     assert page.locator("[data-testid=away-2]").is_visible()
+    # Marked away again, then the match ends: no mark and no notice stay (the notice asking
+    # to come back stayed over the result: a new user's trial, 2026-12-02).
+    again = answer(table_id, state, 0, version=7)
+    again["table"]["seats"][0]["away"] = again["table"]["seats"][2]["away"] = True
+    server.answer = again
+    page.locator("[data-testid=come-back]").wait_for()
+    over = answer(table_id, finished_match(), 0, status="finished", version=300)
+    over["table"]["seats"][0]["away"] = over["table"]["seats"][2]["away"] = True
+    server.answer = over
+    page.locator("[data-testid=away-notice]").wait_for(state="hidden")
+    assert page.locator("[data-testid=away-2]").count() == 0
 
 
 # -- small defects ----------------------------------------------------------------------------

@@ -58,10 +58,11 @@ const ACTIONS = {
     node.replaceChildren(...children);
   }
 
+  /* "2026-12-02 20:53 UTC", isolated left to right in Arabic (its parts kept in order). */
   function when(iso) {
     if (!iso) return "";
     const d = new Date(iso);
-    return interpolate(_("%s UTC"), [d.toISOString().slice(0, 16).replace("T", " ")]);
+    return T.ltr(interpolate(_("%s UTC"), [d.toISOString().slice(0, 16).replace("T", " ")]));
   }
 
   /* One seat (solo), or one side of partners (seats 1 & 3 or 2 & 4: a team's unit sits at

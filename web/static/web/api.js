@@ -183,6 +183,12 @@
     return { code: cfg.currency, decimals: parseInt(cfg.currencyDecimals, 10) };
   }
 
+  /* Text that reads left to right (an amount, a date and time) isolated as such on a
+     right-to-left page (U+2066 ... U+2069): the page's direction would reorder its parts. */
+  function ltr(text) {
+    return rtl ? "\u2066" + text + "\u2069" : text;
+  }
+
   /* 123456 -> "1,234.56 USD": exactly as the server writes it (wallet.selectors.format_money),
      Western digits in both languages, wrapped in directional isolates on a right-to-left page. */
   function formatMoney(amount) {
@@ -191,8 +197,7 @@
     const abs = Math.abs(amount);
     const whole = String(Math.floor(abs / unit)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
     const frac = decimals ? "." + String(abs % unit).padStart(decimals, "0") : "";
-    const text = (amount < 0 ? "-" : "") + whole + frac + " " + code;
-    return rtl ? "\u2066" + text + "\u2069" : text;
+    return ltr((amount < 0 ? "-" : "") + whole + frac + " " + code);
   }
 
   /* "20" / "20.5" / "20,50" -> minor units (2000 / 2050 / 2050 with 2 decimals); null when
@@ -343,7 +348,7 @@
 
   Object.assign(Trix, {
     api, ApiError, uuid, randomHex, cardEl, backEl, cardLabel, sortHand, bilingual,
-    formatMoney, parseMoney, names, el, SUIT_SYMBOL, ranks,
+    formatMoney, parseMoney, ltr, names, el, SUIT_SYMBOL, ranks,
     messageNodes, showMessage, refreshBalance,
   });
 })();

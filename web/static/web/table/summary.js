@@ -25,8 +25,10 @@ function scoring(contract, code) {
 /* The trick contracts whose tricks themselves score (ltoosh; complex counts them too). */
 const TRICKS_SCORE = new Set(["ltoosh", "complex"]);
 
+/* A deal's points with their sign ("+330", "-330"), isolated left to right on a right-to-left
+   page: in Arabic the sign read after the number ("330-"). */
 function signed(n) {
-  return (n > 0 ? "+" : "") + formatNumber(n);
+  return T.ltr((n > 0 ? "+" : "") + formatNumber(n));
 }
 
 /* "1st", "2nd" … of the layout's finishing order, in words of the page's language. */
