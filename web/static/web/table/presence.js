@@ -12,10 +12,13 @@ let wasAway = false;
 export function renderAway() {
   const t = st.table;
   if (!t) return;
+  // Away matters while the match is played: once it ends, no mark and no notice (the seats
+  // keep their last mark in the state).
+  const playing = t.status === "playing";
   for (let seat = 0; seat < 4; seat++) {
     const box = root.querySelector(".seat-box[data-seat='" + seat + "']");
     if (!box) continue;
-    const away = Boolean(t.seats[seat] && t.seats[seat].away);
+    const away = playing && Boolean(t.seats[seat] && t.seats[seat].away);
     box.classList.toggle("away", away);
     const head = box.querySelector(".seat-head");
     const mark = box.querySelector(".away-mark");
@@ -27,8 +30,13 @@ export function renderAway() {
     }
   }
   const me = st.mySeat;
-  const mine = me !== null && me !== undefined && Boolean(t.seats[me] && t.seats[me].away);
+  const mine = playing && me !== null && me !== undefined && Boolean(t.seats[me] && t.seats[me].away);
   const line = $("#away-notice");
+  if (!playing) {
+    line.hidden = true;
+    wasAway = false;
+    return;
+  }
   if (mine) {
     if (!line.querySelector("[data-testid=come-back]")) {
       // POST /api/tables/{id}/back/ (games.services.presence.come_back): the mark goes at once.
