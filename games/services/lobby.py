@@ -47,7 +47,7 @@ def quick_play(
     :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
     seed, ``insufficient_funds``), :class:`NotAllowed` (the stake's gates: ``kyc_required``,
     ``suspended``...), :class:`Conflict` (``too_many_open_tables`` when a table must be
-    created); a refusal leaves nothing behind (no table is kept without its seat).
+    created); a seat refused at a table made for it cancels that table at once.
 
     ``sit=False`` (the lobby page): choose the seat but do not take it: a new table gets its
     bots on seats 1..3 and seat 0 stays free, so the player sits through the table page's Sit,
@@ -92,15 +92,20 @@ def quick_play(
             except Conflict:  # taken meanwhile, or the table started: try the next
                 continue
             return Table.objects.get(pk=table.pk), seat
-    # One transaction: a refused seat (the stake's gates, the balance) leaves no table behind.
-    with transaction.atomic():
-        table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
-        if sit:
+    table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
+    if sit:
+        try:
             tables.take_seat(
                 user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
             )
-        for seat in (1, 2, 3):
-            tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
+        except (BadRequest, NotAllowed, Conflict):
+            # Refused (the stake's gates, the balance): the new table is cancelled at once, as
+            # an expired one is, instead of waiting with its bots. Not one transaction with the
+            # creation: that would hold the fairness log's lock while waiting for the wallet.
+            tables.cancel_table(table_id=table.pk, reason=_("the seat was refused"), by=None)
+            raise
+    for seat in (1, 2, 3):
+        tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
     return Table.objects.get(pk=table.pk), 0
 
 

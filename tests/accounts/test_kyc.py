@@ -244,13 +244,16 @@ def test_the_pages_link_the_verification_path_in_messages():
 
 
 def test_quick_play_at_a_stake_refused_leaves_no_table(player):
-    """Quick play at a stake by an unverified account is refused before anything is kept:
-    it created the table, then its seat was refused, and the table waited 30 minutes with
-    three bots (a new user's trial, 2026-12-02)."""
+    """Quick play at a stake by an unverified account is refused and leaves no table
+    waiting: it created the table, then its seat was refused, and the table waited 30 minutes
+    with three bots (a new user's trial, 2026-12-02); now that table is cancelled at once."""
     from games.models import Table
 
     alice = player()
-    before = Table.objects.count()
+    before = set(Table.objects.values_list("pk", flat=True))
     r = api_for(alice).post("/api/quick-play/", {"stake": 200, "client_seed": "s-1"}, format="json")
     assert r.status_code == 403 and r.json()["code"] == "kyc_required", r.content
-    assert Table.objects.count() == before and wallet_balance(alice) == 1_000
+    made = Table.objects.exclude(pk__in=before)
+    assert [t.status for t in made] == ["cancelled"], list(made)
+    assert not Seat.objects.filter(table__in=made).exclude(bot="", user=None).exists()
+    assert wallet_balance(alice) == 1_000
