@@ -31,6 +31,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.selectors import display_name
 from games import sealing, shuffles
@@ -165,9 +166,12 @@ def _require_own_seed(t: Tournament, client_seed: Any) -> None:
     Raises :class:`BadRequest`."""
     if client_seed is None and t.entry_fee > 0:
         raise BadRequest(
-            f"{t.name} has an entry fee: send your client seed (client_seed, 1 to 64 printable "
-            "ASCII characters you chose; the tournament page makes one in your browser), so "
-            "the server alone never decides the seating or your cards"
+            _(
+                "%(name)s has an entry fee: send your client seed (client_seed, 1 to 64 "
+                "printable ASCII characters you chose; the tournament page makes one in your "
+                "browser), so the server alone never decides the seating or your cards"
+            )
+            % {"name": t.name}
         )
 
 
@@ -318,9 +322,9 @@ def check_parameters(
             % {"places": len(prize_bps), "capacity": capacity, "unit": unit}
         )
     for when, field in (
-        (registration_opens_at, _("registration opens")),
-        (registration_closes_at, _("registration closes")),
-        (starts_at, _("start")),
+        (registration_opens_at, pgettext("tournament field", "registration opens")),
+        (registration_closes_at, pgettext("tournament field", "registration closes")),
+        (starts_at, pgettext("tournament field", "start")),
     ):
         if not isinstance(when, datetime) or timezone.is_naive(when):
             raise BadRequest(
@@ -1177,8 +1181,11 @@ def disqualify(*, tournament_id: int, by: Any, user_id: int, reason: str) -> Ent
         t = _lock(tournament_id)
         if t.status not in (Status.RUNNING, Status.PAUSED, Status.REVIEW):
             raise Conflict(
-                f"players can be disqualified while {t.name} runs or is in review "
-                f"(it is {t.status})",
+                _(
+                    "players can be disqualified while %(name)s runs or is in review "
+                    "(it is %(status)s)"
+                )
+                % _named(t),
                 "wrong_status",
             )
         entry = Entry.objects.filter(tournament=t, user_id=user_id).first()

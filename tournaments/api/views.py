@@ -46,7 +46,7 @@ class IsStaff(BasePermission):
         if not (user and user.is_authenticated):
             return False
         if not user.is_staff:
-            self.message = f"only staff may {view.staff_message}"
+            self.message = _("only staff may %(what)s") % {"what": view.staff_message}
             return False
         return True
 
@@ -63,7 +63,7 @@ class WriteView(TournamentView):
 
 class StaffView(WriteView):
     permission_classes = [IsStaff]
-    staff_message = "manage tournaments"
+    staff_message = _("manage tournaments")
 
 
 def detail_data(tournament_id: int, user) -> dict:
@@ -95,7 +95,7 @@ class ListView(TournamentView):
     def get_throttles(self):
         return super().get_throttles() if self.request.method == "POST" else []
 
-    staff_message = "create tournaments"
+    staff_message = _("create tournaments")
 
     @extend_schema(
         operation_id="tournaments_list",
@@ -286,7 +286,7 @@ class MineView(TournamentView):
         return Response(s.MineSerializer(selectors.my_tournaments(request.user), many=True).data)
 
 
-def _reason_action(service, message: str, doc: str):
+def _reason_action(service, message, doc: str):
     class View(StaffView):
         staff_message = message
 
@@ -306,19 +306,19 @@ def _reason_action(service, message: str, doc: str):
 
 StartView = _reason_action(
     services.start,
-    "start tournaments",
+    _("start tournaments"),
     "Start now (staff): registration closes, the draw is revealed, round 1 opens; below the "
     "minimum the tournament is cancelled and every fee refunded.",
 )
 PauseView = _reason_action(
-    services.pause, "pause tournaments", "Pause (staff): no new round opens; tables go on."
+    services.pause, _("pause tournaments"), "Pause (staff): no new round opens; tables go on."
 )
 ResumeView = _reason_action(
-    services.resume, "resume tournaments", "Resume (staff): a round that became due opens."
+    services.resume, _("resume tournaments"), "Resume (staff): a round that became due opens."
 )
 CancelView = _reason_action(
     services.cancel,
-    "cancel tournaments",
+    _("cancel tournaments"),
     "Cancel (staff): tables still playing end, every entry fee is refunded.",
 )
 
@@ -326,7 +326,7 @@ CancelView = _reason_action(
 class DisqualifyView(StaffView):
     """Disqualify an entrant (staff): last where they sit, no prize; recorded with why."""
 
-    staff_message = "disqualify players"
+    staff_message = _("disqualify players")
 
     @extend_schema(request=s.DisqualifySerializer, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, tournament_id: int):
