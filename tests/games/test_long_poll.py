@@ -309,8 +309,10 @@ def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, 
     t = Table.objects.get(pk=table.pk)
     assert t.version > 100 and t.seat_kinds[1] == "rules"
     # One statement per change while the caches are current (more when seats change, a
-    # deal ends, a static reading expires): it was two at every change.
-    assert statements.count(1) > 0.8 * len(statements), statements
+    # deal ends, a static reading expires): it was two at every change. (PostgreSQL's: the
+    # embedded SQLite reads the two apart.)
+    if connection.vendor == "postgresql":
+        assert statements.count(1) > 0.8 * len(statements), statements
     assert Deal.objects.filter(table=t).exists()  # a deal ended (a new checkpoint) meanwhile
     fields = ("version", "type", "payload", "visible_to", "log")
     orm = TableEvent.objects.filter(table=t).order_by("version").values_list(*fields)
