@@ -61,7 +61,7 @@ def test_create_seated_table_starts_the_match_with_its_seats(make_user):
     assert [s.user_id for s in seats] == [alice.pk, bob.pk, None, None]
     assert seats[0].client_seed == "seed-alice" and seats[2].client_seed
     types = list(TableEvent.objects.filter(table=table).values_list("type", flat=True))
-    assert types == [
+    assert types[:6] == [
         "table_created",
         "seat_taken",
         "seat_taken",
@@ -69,6 +69,8 @@ def test_create_seated_table_starts_the_match_with_its_seats(make_user):
         "bot_seated",
         "match_started",
     ]
+    # A worker may deal meanwhile (the test session's, woken by the start: CI, 2026-12-02).
+    assert types[6:7] in ([], ["deal_started"]), types
 
 
 @pytest.mark.parametrize(
