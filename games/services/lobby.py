@@ -92,6 +92,9 @@ def quick_play(
             except Conflict:  # taken meanwhile, or the table started: try the next
                 continue
             return Table.objects.get(pk=table.pk), seat
+    # A new table only for a player who could stake at it (the lobby's quick play sits on the
+    # table page: a table made for a refused seat waited there with its bots).
+    tables.check_stake(user=user, stake=stake)
     table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
     if sit:
         try:

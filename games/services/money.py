@@ -21,14 +21,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import Options
 from games.errors import NotFound
 from games.models import TableStatus
 from games.services import changes
+from wallet import gates
 from wallet import services as _wallet
-from wallet.errors import InsufficientFunds, LedgerError
+from wallet.errors import InsufficientFunds, LedgerError, UnknownAccount
 from wallet.gates import Refused
 from wallet.selectors import format_money, wallet_balance
 
@@ -56,6 +58,33 @@ def _require_wallet():
     return _wallet
 
 
+def _short_of(user: Any, amount: int) -> StakeError:
+    """The refusal of a stake of ``amount`` the user's wallet cannot pay."""
+    return StakeError(
+        _(
+            "Your wallet holds %(balance)s; this table's stake is %(stake)s. Add money on "
+            "your wallet page: /wallet/"
+        )
+        % {"balance": format_money(wallet_balance(user)), "stake": format_money(amount)}
+    )
+
+
+def check_stake(*, user: Any, amount: int) -> None:
+    """Whether ``user`` could stake ``amount`` (minor units) now, asked before anything is
+    made for the stake (quick play makes a table only for a player who could sit at it):
+    ``wallet.gates`` (identity, suspension, limits, breaks), then the balance. Raises
+    :class:`StakeRefused` or :class:`StakeError` as :func:`stake` would; moves nothing (the
+    stake itself asks again, in its transaction)."""
+    if amount <= 0:
+        return
+    try:
+        gates.check_stake(user_id=user.pk, amount=amount, now=timezone.now())
+    except Refused as exc:
+        raise StakeRefused(str(exc), exc.code) from exc
+    if wallet_balance(user) < amount:
+        raise _short_of(user, amount)
+
+
 def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     """Move ``amount`` from the user's wallet into the table's escrow. Raises StakeError
     (:class:`StakeRefused` when ``wallet.gates`` refuses the player)."""
@@ -66,13 +95,11 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     except Refused as exc:
         raise StakeRefused(str(exc), exc.code) from exc
     except InsufficientFunds as exc:
-        raise StakeError(
-            _(
-                "Your wallet holds %(balance)s; this table's stake is %(stake)s. Add money on "
-                "your wallet page: /wallet/"
-            )
-            % {"balance": format_money(wallet_balance(user)), "stake": format_money(amount)}
-        ) from exc
+        raise _short_of(user, amount) from exc
+    except UnknownAccount as exc:
+        if wallet_balance(user) == 0:  # no wallet yet (never deposited): short, not "no account"
+            raise _short_of(user, amount) from exc
+        raise StakeError(f"cannot stake {amount}: {exc}") from exc
     except LedgerError as exc:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc
 

@@ -585,6 +585,19 @@ def take_seat(
     return table
 
 
+def check_stake(*, user, stake: int) -> None:
+    """Refuse, before anything is made for it, a player who could not stake ``stake`` (minor
+    units) now, as :func:`take_seat` would refuse them: :class:`NotAllowed` (the wallet's
+    gates: ``kyc_required``, ``suspended``...), :class:`BadRequest` (``insufficient_funds``).
+    Moves nothing."""
+    try:
+        money.check_stake(user=user, amount=stake)
+    except money.StakeRefused as exc:
+        raise NotAllowed(str(exc), exc.code) from None
+    except money.StakeError as exc:
+        raise BadRequest(str(exc), exc.code or "insufficient_funds") from None
+
+
 def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
     """Seat a bot (``rules`` or ``random``) at ``seat`` (0..3); the table's creator only.
     Bots never stake."""

@@ -7,6 +7,8 @@ import pytest
 from games.models import Table
 from games.services import lobby
 from tests.games.helpers import new_table
+from wallet import services as ledger
+from wallet.payments import DemoProvider
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,6 +49,8 @@ def test_quick_play_without_sitting_chooses_a_seat_and_leaves_it_free(api, tasks
     """The lobby page's quick play (``sit: false``): the table page sits, after keeping the
     match's commitment, so the seed is sent only once the commitment is fixed (issue 12)."""
     gus, hana = api("gus"), api("hana")
+    for who in (gus, hana):
+        ledger.deposit(who.user, 500, f"fund:{who.user.pk}", provider=DemoProvider())
     r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
     assert r.status_code == 200, r.content  # no seed asked: nothing is staked yet
     body = r.json()
@@ -57,6 +61,28 @@ def test_quick_play_without_sitting_chooses_a_seat_and_leaves_it_free(api, tasks
     # The seat is not held: another player's quick play is offered the same one.
     r = hana.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
     assert (r.json()["table"]["id"], r.json()["seat"]) == (table_id, 0), r.content
+
+
+def test_quick_play_makes_no_table_for_a_player_who_could_not_stake(api, tasks_applied_here):
+    """The lobby's quick play (``sit: false``) made a staked table with its bots for a player
+    the table page's Sit then refused (no money, or no wallet yet: 'cannot stake 100: no
+    account user:5'), and each such table waited 30 minutes (a new user's trial): the stake
+    is asked first, as the seat would ask it."""
+    ivy = api("ivy")  # never deposited: no wallet yet
+    for sit in (False, True):
+        body = {"stake": 100, "sit": sit, "client_seed": "s-1"}
+        r = ivy.post("/api/quick-play/", body, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+        assert "Add money on your wallet page" in r.json()["error"]
+    assert not Table.objects.filter(created_by=ivy.user).exists()
+    # The table page's Sit at a staked table says the same to a player without a wallet.
+    owner = api("owner")
+    table = new_table(owner, stake=100)
+    r = ivy.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "s"}, format="json"
+    )
+    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    assert "no account" not in r.json()["error"]
 
 
 def test_a_private_table_is_unlisted_and_its_link_opens_a_free_seat(
