@@ -401,3 +401,64 @@ def test_the_message_link_escapes_the_rest_of_the_text(client, make_tournament, 
     html = html.content.decode()
     assert "&lt;b&gt;Cup&lt;/b&gt;" in html and "<b>Cup</b>" not in html
     assert '<a href="/wallet/">/wallet/</a>' in html
+
+
+def test_browser_live_page_in_arabic_keeps_scores_and_dates_in_order(
+    request, live_server, make_tournament, player, staff
+):
+    """Chromium at 390x844 in Arabic: a negative score reads "-385" (not "385-") at the
+    round's table and in the standings, and each date and time reads "2026-12-02 21:24 UTC"
+    on one line (a new user's trial, 2026-12-02: "2026-" on one line, the rest on the next).
+    The page's poll is answered with the real answer of a started tournament, given a score."""
+    import json
+
+    from django.test import Client
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament()
+    for i in range(4):
+        services.register(tournament_id=t.pk, by=player(), client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    answer = Client().get(f"/api/tournaments/{t.pk}/live/", HTTP_ACCEPT_LANGUAGE="ar").json()
+    table = answer["rounds"][0]["tables"][0]
+    table["scores"] = {"0": -385, "1": 120, "2": 0, "3": 265}
+    answer["rounds"][0]["opened_at"] = "2026-12-02T21:24:00Z"
+    answer["rounds"][0]["show_up_deadline"] = "2026-12-02T21:29:00Z"
+    answer["standings"] = [
+        {**row, "score": -385 if n == 0 else row["score"]}
+        for n, row in enumerate(answer["standings"])
+    ]
+    page = open_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    no_stream = lambda route: route.fulfill(status=404, content_type="application/json", body="{}")  # noqa: E731
+    page.route(f"**/api/tournaments/{t.pk}/stream/**", no_stream)
+    page.route(
+        f"**/api/tournaments/{t.pk}/live/**",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(answer)
+        ),
+    )
+    page.goto(f"/tournaments/{t.pk}/live/")
+    card = page.locator("[data-testid=live-table]").first
+    card.wait_for()
+    assert "\u2066-385\u2069" in card.inner_text()
+    standings = page.locator("#standings-body").inner_text()
+    assert "\u2066-385\u2069" in standings
+    meta = page.locator("section.round p.help").first
+    text = meta.inner_text()
+    when = "2026\u2060-\u206012\u2060-\u206002\u00a021:24\u00a0UTC"
+    assert "\u2066" + when + "\u2069" in text, text
+    # One line: the date's box is no taller than a line of the paragraph's text.
+    lines = page.evaluate(
+        """(el) => { const r = document.createRange(); const n = el.firstChild;
+           const i = n.textContent.indexOf('2026'); r.setStart(n, i);
+           r.setEnd(n, i + n.textContent.slice(i).indexOf('UTC') + 3);
+           return r.getClientRects().length; }""",
+        meta.element_handle(),
+    )
+    assert lines == 1
+    meta.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "tournament-live-arabic-phone.png"), full_page=False)

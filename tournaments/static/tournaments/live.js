@@ -58,11 +58,19 @@ const ACTIONS = {
     node.replaceChildren(...children);
   }
 
-  /* "2026-12-02 20:53 UTC", isolated left to right in Arabic (its parts kept in order). */
+  /* "2026-12-02 20:53 UTC", isolated left to right in Arabic (its parts kept in order) and
+     kept on one line (word joiners at its hyphens, no-break spaces: a phone broke it after
+     "2026-"). */
   function when(iso) {
     if (!iso) return "";
     const d = new Date(iso);
-    return T.ltr(interpolate(_("%s UTC"), [d.toISOString().slice(0, 16).replace("T", " ")]));
+    const text = interpolate(_("%s UTC"), [d.toISOString().slice(0, 16).replace("T", " ")]);
+    return T.ltr(text.replace(/-/g, "\u2060-\u2060").replace(/ /g, "\u00a0"));
+  }
+
+  /* A score (negative ones too) isolated left to right in Arabic: "-385", not "385-". */
+  function signed(score) {
+    return T.ltr(String(score));
   }
 
   /* One seat (solo), or one side of partners (seats 1 & 3 or 2 & 4: a team's unit sits at
@@ -75,9 +83,9 @@ const ACTIONS = {
       el("span", { class: unit ? "name" : "empty", dir: "auto", text: seat.name }));
     const res = unit && resultByUnit[unit];
     const scores = table.scores;
-    if (res) row.append(el("span", { class: "num", text: interpolate(_("score %s"), [res.score]) }));
+    if (res) row.append(el("span", { class: "num", text: interpolate(_("score %s"), [signed(res.score)]) }));
     else if (!teamMode && scores && scores[String(seat.seat)] !== undefined) {
-      row.append(el("span", { class: "num", text: interpolate(_("score %s"), [scores[String(seat.seat)]]) }));
+      row.append(el("span", { class: "num", text: interpolate(_("score %s"), [signed(scores[String(seat.seat)])]) }));
     }
     if (res) row.append(el("span", { class: "badge", text: interpolate(_("place %s"), [res.place]) }));
     if (unit && table.advanced.includes(unit)) {
@@ -142,7 +150,7 @@ const ACTIONS = {
     $("#standings-panel").hidden = !d.standings.length;
     rows($("#standings-body"), d.standings, (s) => [
       { class: "num", text: String(s.rank) }, { class: "name", dir: "auto", text: s.name },
-      { class: "num", text: String(s.points) }, { class: "num", text: String(s.score) },
+      { class: "num", text: String(s.points) }, { class: "num", text: signed(s.score) },
       { class: "num", text: String(s.opponents_points) }]);
     $("#final-panel").hidden = !d.final.length;
     rows($("#final-body"), d.final, (f) => [
