@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 from tournaments import describe, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import CreateTournamentForm
+from tournaments.models import Status
 from tournaments.selectors import LIST_GROUPS
 from web.links import link_paths
 from web.money import format_money
@@ -162,15 +163,26 @@ def new(request):
     return render(request, "tournaments/new.html", context, status=status)
 
 
-def _act(request, pk: int, call, done: str):
-    """Run one service for a page's form; its message (or the refusal's) on the next page."""
+def _act(request, pk: int, call, done):
+    """Run one service for a page's form; its message (``done``, or ``done(result)`` for a
+    callable: the message depends on what happened) or the refusal's on the next page."""
     try:
-        call()
+        result = call()
     except TournamentError as exc:
         messages.error(request, link_paths(exc.message))  # "/wallet/" as a link
     else:
-        messages.success(request, done)
+        messages.success(request, done(result) if callable(done) else done)
     return redirect("tournaments:detail", pk=pk)
+
+
+def _started(t) -> str:
+    """Staff's start: started, or cancelled below the minimum (the start said "started")."""
+    if t.status == Status.CANCELLED:
+        return _(
+            "Too few entrants at the start: the tournament is cancelled and every entry fee "
+            "is refunded."
+        )
+    return _("The tournament is started.")
 
 
 def _seed(request) -> str | None:
@@ -228,7 +240,7 @@ def answer(request, pk: int, team_id: int, choice: str):
 
 
 STAFF_ACTIONS = {
-    "start": (services.start, gettext_lazy("The tournament is started.")),
+    "start": (services.start, _started),
     "pause": (services.pause, gettext_lazy("The tournament is paused.")),
     "resume": (services.resume, gettext_lazy("The tournament is resumed.")),
     "cancel": (
@@ -271,5 +283,5 @@ def staff_action(request, pk: int, action: str):
         request,
         pk,
         lambda: service(tournament_id=pk, by=request.user, reason=reason),
-        str(done),
+        done if callable(done) else str(done),
     )

@@ -140,6 +140,20 @@ def test_staff_controls_refuse_players(client, action, make_tournament, player):
     assert snapshot() == before
 
 
+def test_starting_below_the_minimum_says_it_cancelled(client, make_tournament, player, staff):
+    """Staff's "Start now" with too few entrants cancels the tournament (the services' rule)
+    and says so: it said "The tournament is started." (a new user's trial, 2026-12-02)."""
+    t = make_tournament()  # at least 4 entrants
+    services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
+    r = logged_in(client, staff).post(
+        f"/tournaments/{t.pk}/staff/start/", {"reason": "now"}, follow=True
+    )
+    html = r.content.decode()
+    assert Tournament.objects.get(pk=t.pk).status == Status.CANCELLED
+    assert "Too few entrants at the start: the tournament is cancelled" in html
+    assert "The tournament is started." not in html
+
+
 def test_staff_controls_work_with_a_reason(client, make_tournament, player, staff):
     t = make_tournament()
     players = [player() for _ in range(4)]
