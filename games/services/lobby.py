@@ -13,19 +13,22 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine import Options
-from games.errors import BadRequest, Conflict, NotAllowed
+from games.errors import BadRequest, Conflict, NotAllowed, TableError
 from games.models import Seat, Table, TableStatus
 from games.policy import TableKind
 from games.services import changes, tables
 
 DEFAULT_VARIANT = Options().variant
 """The variant quick play sits at (the engine's default)."""
+
+log = logging.getLogger(__name__)
 
 QUICK_BOT = "rules"
 """The bot that fills a table quick play created."""
@@ -46,16 +49,16 @@ def quick_play(
     (the page makes it; 1..64 printable ASCII); ``address`` is the request's IP address, as
     :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
     seed, ``insufficient_funds``), :class:`NotAllowed` (the stake's gates: ``kyc_required``,
-    ``suspended``...), :class:`Conflict` (``too_many_open_tables`` when a table must be
-    created); a seat refused at a table made for it cancels that table at once.
+    ``suspended``...), asked before any seat is offered or table made, :class:`Conflict`
+    (``too_many_open_tables`` when a table must be created); a seat refused all the same at a
+    table made for it cancels that table at once (unless someone sat there meanwhile).
 
     ``sit=False`` (the lobby page): choose the seat but do not take it: a new table gets its
     bots on seats 1..3 and seat 0 stays free, so the player sits through the table page's Sit,
     which keeps the match's commitment in the browser before the client seed is sent (the
     commitment must be fixed before the server sees the seed: ``docs/fairness.md``). The seat
     is not held: someone may take it meanwhile; ``client_seed`` is then not needed."""
-    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
+    tables.check_stake_amount(stake)
     if sit and stake and not client_seed:
         raise BadRequest(_("a staked table needs your client seed"), "invalid")
     candidates = (
@@ -72,6 +75,9 @@ def quick_play(
     mine = candidates.filter(seats__user=user).first()
     if mine is not None:
         return mine, Seat.objects.get(table=mine, user=user).seat
+    # Only a player who could stake is offered a seat or a new table (the lobby's quick play
+    # sits on the table page: a table made for a seat refused there waited with its bots).
+    tables.check_stake(user=user, stake=stake)
     for table in candidates.filter(seats__user__isnull=True, seats__bot="").distinct()[:10]:
         free = (
             Seat.objects.filter(table=table, user__isnull=True, bot="")
@@ -92,24 +98,34 @@ def quick_play(
             except Conflict:  # taken meanwhile, or the table started: try the next
                 continue
             return Table.objects.get(pk=table.pk), seat
-    # A new table only for a player who could stake at it (the lobby's quick play sits on the
-    # table page: a table made for a refused seat waited there with its bots).
-    tables.check_stake(user=user, stake=stake)
     table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
     if sit:
         try:
             tables.take_seat(
                 user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
             )
-        except (BadRequest, NotAllowed, Conflict):
-            # Refused (the stake's gates, the balance): the new table is cancelled at once, as
-            # an expired one is, instead of waiting with its bots. Not one transaction with the
-            # creation: that would hold the fairness log's lock while waiting for the wallet.
-            tables.cancel_table(table_id=table.pk, reason=_("the seat was refused"), by=None)
+        except (BadRequest, NotAllowed):
+            # Refused all the same (the balance or a gate changed since the check): the new
+            # table goes at once, unless someone sat there meanwhile. Not one transaction with
+            # the creation: that would hold the fairness log's lock while waiting for the wallet.
+            _cancel_if_nobody_sits(table.pk)
             raise
     for seat in (1, 2, 3):
         tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
     return Table.objects.get(pk=table.pk), 0
+
+
+def _cancel_if_nobody_sits(table_id: int) -> None:
+    """Cancel quick play's new table whose creator's seat was refused, unless a person sat
+    there meanwhile (it is listed from its creation: it then waits for players as any open
+    table). A failure is logged, never raised: the caller re-raises the seat's refusal."""
+    try:
+        with transaction.atomic():
+            table = changes.lock_table(table_id)
+            if not Seat.objects.filter(table=table, user__isnull=False).exists():
+                tables.cancel_table(table_id=table_id, reason="the creator's seat was refused")
+    except TableError as exc:
+        log.warning("quick play: table %s not cancelled: %s", table_id, exc)
 
 
 def invite(*, user, table_id: int, private: bool = True) -> Table:

@@ -73,17 +73,7 @@ def create_table(
         parsed = Options.from_dict(opts)
     except InvalidOptions as exc:
         raise BadRequest(str(exc), "invalid") from None
-    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
-    if stake > settings.TRIX_MAX_STAKE:
-        raise BadRequest(
-            _("stake must be at most %(amount)s (%(minor)s minor units)")
-            % {
-                "amount": money.format_money(settings.TRIX_MAX_STAKE),
-                "minor": settings.TRIX_MAX_STAKE,
-            },
-            "invalid",
-        )
+    check_stake_amount(stake)
     kind = kind_for_stake(stake)
     clock.check_timers(parsed, kind)
     with transaction.atomic():
@@ -585,11 +575,29 @@ def take_seat(
     return table
 
 
+def check_stake_amount(stake: Any) -> None:
+    """A table's stake: a whole number of minor units from 0 to ``TRIX_MAX_STAKE``, else
+    :class:`BadRequest` ``invalid``."""
+    if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
+    if stake > settings.TRIX_MAX_STAKE:
+        raise BadRequest(
+            _("stake must be at most %(amount)s (%(minor)s minor units)")
+            % {
+                "amount": money.format_money(settings.TRIX_MAX_STAKE),
+                "minor": settings.TRIX_MAX_STAKE,
+            },
+            "invalid",
+        )
+
+
 def check_stake(*, user, stake: int) -> None:
-    """Refuse, before anything is made for it, a player who could not stake ``stake`` (minor
-    units) now, as :func:`take_seat` would refuse them: :class:`NotAllowed` (the wallet's
-    gates: ``kyc_required``, ``suspended``...), :class:`BadRequest` (``insufficient_funds``).
-    Moves nothing."""
+    """Refuse, before anything is made for it, a stake that is not a table's
+    (:class:`BadRequest` ``invalid``) or a player who could not stake it now, as
+    :func:`take_seat` would refuse them: :class:`NotAllowed` (the wallet's gates:
+    ``kyc_required``, ``suspended``...), :class:`BadRequest` (``insufficient_funds``). Moves
+    nothing."""
+    check_stake_amount(stake)
     try:
         money.check_stake(user=user, amount=stake)
     except money.StakeRefused as exc:

@@ -113,3 +113,61 @@ def test_a_private_table_is_unlisted_and_its_link_opens_a_free_seat(
     # Listed again when the creator says so.
     erin.post(f"/api/tables/{table['id']}/invite/", {"private": False}, format="json")
     assert table["id"] in listed(frank)
+
+
+def test_quick_play_checks_the_stake_before_the_player(api, tasks_applied_here, settings):
+    """A stake no table takes is 'invalid' whoever asks (a poor player was told to add money
+    for it: a review), and a player who could not stake is offered no seat at an existing
+    table either (its Sit would refuse them)."""
+    poor, owner = api("poor"), api("owner2")
+    r = poor.post("/api/quick-play/", {"stake": settings.TRIX_MAX_STAKE + 1}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
+    ledger.deposit(owner.user, 500, f"fund:{owner.user.pk}", provider=DemoProvider())
+    waiting = new_table(owner, variant=lobby.DEFAULT_VARIANT, stake=100)
+    r = poor.post("/api/quick-play/", {"stake": 100, "sit": False}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    assert Table.objects.get(pk=waiting["id"]).status == "open"
+
+
+def test_a_seat_refused_after_the_check_cancels_only_an_empty_new_table(
+    api, tasks_applied_here, monkeypatch
+):
+    """Between quick play's check and its seat the balance may change: the table made for
+    the seat is cancelled; but not when another player sat there meanwhile (it is listed
+    from its creation; a review cancelled one under a seated player), and a seat taken
+    meanwhile (a Conflict) cancels nothing."""
+    from games.errors import BadRequest, Conflict
+    from games.services import tables
+
+    kim, lee = api("kim"), api("lee")
+    for who in (kim, lee):
+        ledger.deposit(who.user, 500, f"fund:{who.user.pk}", provider=DemoProvider())
+    real = tables.take_seat
+    body = {"stake": 100, "client_seed": "s-1"}
+
+    def short_meanwhile(**kw):
+        raise BadRequest("your balance changed", "insufficient_funds")
+
+    monkeypatch.setattr(tables, "take_seat", short_meanwhile)
+    r = kim.post("/api/quick-play/", body, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    made = Table.objects.filter(created_by=kim.user).latest("id")
+    assert made.status == "cancelled"
+
+    def lee_sits_first(**kw):
+        real(user=lee.user, table_id=kw["table_id"], seat=1, client_seed="lee")
+        raise BadRequest("your balance changed", "insufficient_funds")
+
+    monkeypatch.setattr(tables, "take_seat", lee_sits_first)
+    r = kim.post("/api/quick-play/", body, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    kept = Table.objects.filter(created_by=kim.user).latest("id")
+    assert kept.status == "open" and kept.seats.filter(user=lee.user).exists()
+
+    def taken(**kw):
+        raise Conflict("seat 1 is taken", "seat_taken")
+
+    monkeypatch.setattr(tables, "take_seat", taken)
+    r = kim.post("/api/quick-play/", {**body, "stake": 200}, format="json")
+    assert r.status_code == 409, r.content
+    assert Table.objects.filter(created_by=kim.user).latest("id").status == "open"
