@@ -285,3 +285,9 @@ class AdminAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on tournament {self.tournament_id}"
+
+
+BELOW_MINIMUM = "below_minimum"
+"""An :class:`AdminAction`'s ``details`` key: the site cancelled at the start with too few
+units, ``{"units": n, "minimum": m}``; the pages say it in the reader's language
+(``tournaments.selectors.admin_actions``), ``reason`` keeps the record's English."""

@@ -14,10 +14,12 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import translation
+from django.utils.translation import ngettext
 
 from accounts.selectors import display_names
 from tournaments import progress
 from tournaments.models import (
+    BELOW_MINIMUM,
     AdminAction,
     Entry,
     EntryStatus,
@@ -173,19 +175,41 @@ def teams(t: Tournament) -> list[dict[str, Any]]:
 
 def admin_actions(t: Tournament) -> list[dict[str, Any]]:
     """The admin actions shown on the tournament page: ``{"action", "by", "reason", "at",
-    "details"}`` (``by`` None: the site itself)."""
+    "details"}`` (``by`` None: the site itself, whose reasons are given in the active
+    language)."""
     rows = list(AdminAction.objects.filter(tournament=t).order_by("at", "id"))
     names = display_names([a.by_id for a in rows if a.by_id])
     return [
         {
             "action": a.action,
             "by": names.get(a.by_id) if a.by_id else None,
-            "reason": a.reason,
+            "reason": _site_reason(a, t.team_mode) or a.reason,
             "at": a.at,
             "details": a.details,
         }
         for a in rows
     ]
+
+
+def _site_reason(action: AdminAction, team_mode: bool) -> str | None:
+    """The reason of an action the site took, in the active language (None: a person's)."""
+    below = (action.details or {}).get(BELOW_MINIMUM) if action.by_id is None else None
+    if not below:
+        return None
+    count, minimum = below["units"], below["minimum"]
+    if team_mode:
+        text = ngettext(
+            "%(count)s team at the start, below the minimum of %(minimum)s",
+            "%(count)s teams at the start, below the minimum of %(minimum)s",
+            count,
+        )
+    else:
+        text = ngettext(
+            "%(count)s entrant at the start, below the minimum of %(minimum)s",
+            "%(count)s entrants at the start, below the minimum of %(minimum)s",
+            count,
+        )
+    return text % {"count": count, "minimum": minimum}
 
 
 def tournament_detail(tournament_id: int) -> dict[str, Any] | None:

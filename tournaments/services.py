@@ -43,6 +43,7 @@ from tournaments import dispatch, progress
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound, TournamentError
 from tournaments.models import (
     BASIS_POINTS,
+    BELOW_MINIMUM,
     AdminAction,
     Entry,
     EntryStatus,
@@ -774,6 +775,8 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
         now = timezone.now()
         if t.status not in (Status.DRAFT, Status.REGISTRATION, Status.CLOSED):
             if by is not None:
+                if t.status in (Status.CANCELLED, Status.FINISHED):
+                    raise Conflict(_("%(name)s is already %(status)s") % _named(t), "wrong_status")
                 raise Conflict(
                     _("%(name)s has already started (it is %(status)s)") % _named(t), "wrong_status"
                 )
@@ -790,6 +793,7 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
             _cancel_locked(
                 t,
                 f"{len(units)} {unit} at the start, below the minimum of {t.min_entrants}",
+                {BELOW_MINIMUM: {"units": len(units), "minimum": t.min_entrants}},
             )
             return t
         secret = open_draw_secret(t)
@@ -1128,7 +1132,7 @@ def resume(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     return t
 
 
-def _cancel_locked(t: Tournament, reason: str) -> None:
+def _cancel_locked(t: Tournament, reason: str, details: dict | None = None) -> None:
     for rt in RoundTable.objects.filter(
         round__tournament=t, table__status__in=(TableStatus.OPEN, TableStatus.PLAYING)
     ):
@@ -1150,7 +1154,9 @@ def _cancel_locked(t: Tournament, reason: str) -> None:
     t.cancelled_at = timezone.now()
     _save(t, "status", "cancelled_at")
     if not AdminAction.objects.filter(tournament=t, action="cancel").exists():
-        AdminAction.objects.create(tournament=t, by=None, action="cancel", reason=reason)
+        AdminAction.objects.create(
+            tournament=t, by=None, action="cancel", reason=reason, details=details or {}
+        )
 
 
 def cancel(*, tournament_id: int, by: Any, reason: str) -> Tournament:

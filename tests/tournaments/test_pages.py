@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.conftest import snapshot
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import EntryStatus, Status, Tournament
 from wallet.selectors import wallet_balance
 
@@ -152,6 +152,33 @@ def test_starting_below_the_minimum_says_it_cancelled(client, make_tournament, p
     assert Tournament.objects.get(pk=t.pk).status == Status.CANCELLED
     assert "Too few entrants at the start: the tournament is cancelled" in html
     assert "The tournament is started." not in html
+
+
+def test_the_sites_own_cancel_reason_is_in_the_readers_language(
+    client, make_tournament, player, staff
+):
+    """Cancelled at the start below the minimum: the reason the site gives reads in each
+    reader's language ("1 entrant", Arabic for Arabic pages; it was stored English for
+    everyone, "1 entrants": a new user's trial), and starting again says it is cancelled,
+    not "already started"."""
+    from django.utils import translation
+
+    from tournaments.errors import Conflict
+
+    t = make_tournament()
+    services.register(tournament_id=t.pk, by=player(), client_seed="my-seed")
+    services.start(tournament_id=t.pk, by=staff, reason="now")
+    cancel = next(a for a in selectors.admin_actions(t) if a["action"] == "cancel")
+    assert cancel["reason"] == "1 entrant at the start, below the minimum of 4"
+    with translation.override("ar"):
+        cancel = next(a for a in selectors.admin_actions(t) if a["action"] == "cancel")
+        assert "1" in cancel["reason"] and "4" in cancel["reason"]
+        assert "entrant" not in cancel["reason"] and "الحد الأدنى" in cancel["reason"]
+        with pytest.raises(Conflict) as again:
+            services.start(tournament_id=t.pk, by=staff, reason="again")
+        assert "ملغاة" in again.value.message and "بدأت" not in again.value.message
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "الحد الأدنى" in html and "entrants at the start" not in html
 
 
 def test_staff_controls_work_with_a_reason(client, make_tournament, player, staff):
@@ -481,3 +508,30 @@ def test_browser_live_page_in_arabic_keeps_scores_and_dates_in_order(
     assert tops == [1, 1], tops
     meta.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "tournament-live-arabic-phone.png"), full_page=False)
+
+
+@pytest.mark.browser
+def test_browser_event_page_in_arabic_keeps_each_date_on_one_line(
+    request, live_server, make_tournament, staff
+):
+    """Chromium at 390x844 in Arabic: each date and time of the tournament's page (the
+    registration window, the start, the admin actions) stays on one line (the window's second
+    time broke after its date: a new user's trial, 2026-12-02), and the actions say UTC."""
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament()
+    page = open_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto(f"/tournaments/{t.pk}/")
+    times = page.locator("time")
+    times.first.wait_for()
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('time')].map((el) => {
+             const tops = new Set([...el.getClientRects()].map((b) => Math.round(b.top)));
+             return [el.textContent, tops.size]; })"""
+    )
+    assert len(lines) >= 4 and all(n == 1 for _, n in lines), lines
+    actions = page.locator("[data-testid=admin-actions]").inner_text()
+    assert "UTC" in actions
+    page.screenshot(path=str(shots / "tournament-detail-arabic-phone.png"), full_page=True)
