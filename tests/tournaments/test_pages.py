@@ -508,6 +508,15 @@ def test_browser_live_page_in_arabic_keeps_scores_and_dates_in_order(
     assert tops == [1, 1], tops
     meta.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "tournament-live-arabic-phone.png"), full_page=False)
+    # A reason in the other direction keeps its ": " outside it (an English page put the
+    # colon on the far side of an Arabic reason: a new user's trial).
+    answer["admin_actions"][-1]["reason"] = "بداية مبكرة"
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    page.goto(f"/tournaments/{t.pk}/live/")
+    item = page.locator("[data-testid=live-admin-actions] li").last
+    item.locator("span[dir=auto]").wait_for()
+    assert item.locator("span[dir=auto]").inner_text() == "بداية مبكرة"
+    assert item.inner_text().endswith(": بداية مبكرة")
 
 
 @pytest.mark.browser

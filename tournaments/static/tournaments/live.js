@@ -165,7 +165,7 @@ const ACTIONS = {
     rows($("#prize-body"), d.prize_table, (p) => [{ text: String(p.place) }, { class: "num", dir: "ltr", text: p.text }]);
     fill($("#admin-actions"), d.admin_actions.map((a) => el("li", {},
       el("strong", { text: ACTIONS[a.action] || a.action }), " " + interpolate(_("by %s"), [a.by || _("the site")]) + " · " + when(a.at),
-      a.reason ? el("span", { dir: "auto", text: ": " + a.reason }) : null)));
+      a.reason ? ": " : null, a.reason ? el("span", { dir: "auto", text: a.reason }) : null)));
     if (d.draw.record_available && !root.querySelector("[data-testid=draw-record]")) {
       const pending = root.querySelector("[data-testid=draw-pending]");
       if (pending) pending.remove();
