@@ -102,10 +102,18 @@ def live_fields(table_id: int) -> tuple | None:
     with connection.cursor() as cursor:
         cursor.execute(_LIVE_SQL, [table_id])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _live_row(row)
+
+
+def _live_row(row: Sequence) -> tuple:
+    """A raw :data:`LIVE_FIELDS` row as :func:`live_fields` gives it (``result`` decoded)."""
     version, status, deadline, result = row
     return (version, status, deadline, None if result is None else _json(result))
+
+
+def _event_row(row: Sequence) -> tuple:
+    """A raw event row (version, type, then jsonb columns) as :func:`events` gives it."""
+    return (row[0], row[1], *(None if v is None else _json(v) for v in row[2:]))
 
 
 def events(table_id: int, after: int, upto: int, with_log: bool) -> list[tuple]:
@@ -125,7 +133,7 @@ def events(table_id: int, after: int, upto: int, with_log: bool) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id, after, upto])
         rows = cursor.fetchall()
-    return [(row[0], row[1], *(None if v is None else _json(v) for v in row[2:])) for row in rows]
+    return [_event_row(row) for row in rows]
 
 
 def live_reading(table_id: int, after: int) -> tuple[tuple, list[tuple]] | None:
@@ -142,14 +150,8 @@ def live_reading(table_id: int, after: int) -> tuple[tuple, list[tuple]] | None:
         found = cursor.fetchall()
     if not found:
         return None
-    version, status, deadline, result = found[0][:4]
-    fields = (version, status, deadline, None if result is None else _json(result))
-    rows = [
-        (row[4], row[5], *(None if v is None else _json(v) for v in row[6:]))
-        for row in found
-        if row[4] is not None
-    ]
-    return fields, rows
+    n = len(LIVE_FIELDS)
+    return _live_row(found[0][:n]), [_event_row(r[n:]) for r in found if r[n] is not None]
 
 
 def log_increments(table_id: int, after: int, upto: int) -> list[dict]:

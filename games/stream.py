@@ -333,7 +333,7 @@ class TableSource(Source):
             return None, []
         fields, rows = read
         behind = [w for w in watchers if w.version != fields[0]]
-        return fields[0], self._answers(key, behind, fields, (after, rows)) if behind else []
+        return fields[0], self.answers(key, behind, fields, (after, rows)) if behind else []
 
     def _remember(self, key: int, answer: dict) -> dict[int, int]:
         seats = {s["user_id"]: s["seat"] for s in answer["table"]["seats"] if s["user_id"]}
@@ -343,12 +343,11 @@ class TableSource(Source):
             self._seated[key] = frozenset(seats)
         return seats
 
-    def answers(self, key: int, behind: list[Watcher], current: tuple) -> list[Delivery]:
-        return self._answers(key, behind, current, None)
-
-    def _answers(
-        self, key: int, behind: list[Watcher], current: tuple, read: tuple | None
+    def answers(
+        self, key: int, behind: list[Watcher], current: tuple, read: tuple | None = None
     ) -> list[Delivery]:
+        """As :meth:`Source.answers`; ``read``: the events :meth:`catch_up` read with
+        ``current`` (``table_state``'s ``read``)."""
         groups: dict[int | None, list[Watcher]] = defaultdict(list)
         for w in behind:
             groups[w.version].append(w)
