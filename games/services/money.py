@@ -58,14 +58,14 @@ def _require_wallet():
     return _wallet
 
 
-def _short_of(user: Any, amount: int) -> StakeError:
-    """The refusal of a stake of ``amount`` the user's wallet cannot pay."""
+def _short_of(balance: int, amount: int) -> StakeError:
+    """The refusal of a stake of ``amount`` a wallet holding ``balance`` cannot pay."""
     return StakeError(
         _(
             "Your wallet holds %(balance)s; this table's stake is %(stake)s. Add money on "
             "your wallet page: /wallet/"
         )
-        % {"balance": format_money(wallet_balance(user)), "stake": format_money(amount)}
+        % {"balance": format_money(balance), "stake": format_money(amount)}
     )
 
 
@@ -81,8 +81,9 @@ def check_stake(*, user: Any, amount: int) -> None:
         gates.check_stake(user_id=user.pk, amount=amount, now=timezone.now())
     except Refused as exc:
         raise StakeRefused(str(exc), exc.code) from exc
-    if wallet_balance(user) < amount:
-        raise _short_of(user, amount)
+    balance = wallet_balance(user)
+    if balance < amount:
+        raise _short_of(balance, amount)
 
 
 def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
@@ -95,10 +96,10 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     except Refused as exc:
         raise StakeRefused(str(exc), exc.code) from exc
     except InsufficientFunds as exc:
-        raise _short_of(user, amount) from exc
+        raise _short_of(wallet_balance(user), amount) from exc
     except UnknownAccount as exc:
         if wallet_balance(user) == 0:  # no wallet yet (never deposited): short, not "no account"
-            raise _short_of(user, amount) from exc
+            raise _short_of(0, amount) from exc
         raise StakeError(f"cannot stake {amount}: {exc}") from exc
     except LedgerError as exc:
         raise StakeError(f"cannot stake {amount}: {exc}") from exc

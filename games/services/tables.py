@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -540,17 +541,13 @@ def take_seat(
                 "seated",
             )
         digest = _check_address(table, user, address)
-        try:
+        with _stake_refusals():
             money.stake(
                 user=user,
                 table_ref=table.ref,
                 amount=table.stake,
                 key=f"stake:{table.ref}:v{table.version}",
             )
-        except money.StakeRefused as exc:
-            raise NotAllowed(str(exc), exc.code) from None
-        except money.StakeError as exc:
-            raise BadRequest(str(exc), exc.code or "insufficient_funds") from None
         row.user = user
         row.address_hash = digest
         row.staked = table.stake
@@ -598,8 +595,16 @@ def check_stake(*, user, stake: int) -> None:
     ``kyc_required``, ``suspended``...), :class:`BadRequest` (``insufficient_funds``). Moves
     nothing."""
     check_stake_amount(stake)
-    try:
+    with _stake_refusals():
         money.check_stake(user=user, amount=stake)
+
+
+@contextmanager
+def _stake_refusals():
+    """The wallet's refusal of a stake as the tables' errors: :class:`NotAllowed` with the
+    gate's code (``kyc_required``...), :class:`BadRequest` (``insufficient_funds``)."""
+    try:
+        yield
     except money.StakeRefused as exc:
         raise NotAllowed(str(exc), exc.code) from None
     except money.StakeError as exc:
