@@ -308,7 +308,8 @@ def bracket(tournament_id: int) -> dict[str, Any]:
     return _bracket(Tournament.objects.get(pk=tournament_id))
 
 
-def _bracket(t: Tournament) -> dict[str, Any]:
+def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
+    """:func:`bracket` of ``t``; ``version``: the live version the caller read (else read)."""
     names = _unit_names(t)
     rounds = _rounds(t)
     out_rounds = []
@@ -361,7 +362,7 @@ def _bracket(t: Tournament) -> dict[str, Any]:
             row["prize_text"] = format_money(row["prize"])
     return {
         "id": t.pk,
-        "version": live_version(t.pk),
+        "version": live_version(t.pk) if version is None else version,
         "status": t.status,
         "rounds": out_rounds,
         "standings": _standings(t, rounds) if t.format == "swiss" else [],
@@ -554,10 +555,9 @@ _live_lock = threading.Lock()
 
 def _live_page(tournament_id: int, version: int) -> dict[str, Any]:
     t = Tournament.objects.get(pk=tournament_id)
-    data = _bracket(t)
+    data = _bracket(t, version)
     return {
         **data,
-        "version": version,
         "name": t.name,
         "status_name": Status(data["status"]).label,
         "format": t.format,

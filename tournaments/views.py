@@ -171,7 +171,7 @@ def _act(request, pk: int, call, done):
     except TournamentError as exc:
         messages.error(request, link_paths(exc.message))  # "/wallet/" as a link
     else:
-        messages.success(request, done(result) if callable(done) else done)
+        messages.success(request, done(result) if callable(done) else str(done))
     return redirect("tournaments:detail", pk=pk)
 
 
@@ -283,5 +283,5 @@ def staff_action(request, pk: int, action: str):
         request,
         pk,
         lambda: service(tournament_id=pk, by=request.user, reason=reason),
-        done if callable(done) else str(done),
+        done,
     )
