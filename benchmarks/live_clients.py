@@ -22,11 +22,12 @@ lighter than one, and the site's API needs only GET, a POST and chunked transfer
 
     python benchmarks/live_clients.py CONFIG.json
 
-CONFIG: ``{"port", "transport": "sse"|"poll", "watchers": [[table or -tournament, count], ...],
-"humans": [{"table", "session", "csrf", "think", "post_port"?}], "out": path}``. The process prints
-``connected <answered> <watchers>`` once every watcher has had its first answer (or after
-``connect_timeout`` seconds, 180 by default, with those that have), runs until a line arrives on
-stdin (or stdin closes), then writes its figures to ``out`` (JSON) and exits.
+CONFIG: ``{"port", "ports"?, "transport": "sse"|"poll", "watchers": [[table or -tournament,
+count], ...], "humans": [{"table", "session", "csrf", "think", "post_port"?}], "out": path}``
+(``ports``: the streams' processes, each key's streams to one of them, :func:`port_of`). The
+process prints ``connected <answered> <watchers>`` once every watcher has had its first answer
+(or after ``connect_timeout`` seconds, 180 by default, with those that have), runs until a line
+arrives on stdin (or stdin closes), then writes its figures to ``out`` (JSON) and exits.
 """
 
 from __future__ import annotations
@@ -114,6 +115,12 @@ async def _body_chunks(reader, headers):
     else:
         while data := await reader.read(65536):
             yield data
+
+
+def port_of(key: int, ports: list[int]) -> int:
+    """The port of a key's streams (a table's id, a tournament's negative id): one process per
+    key, as the proxy's hash rule sends them (``site.stream_port``'s rule)."""
+    return ports[abs(key) % len(ports)]
 
 
 def _request(method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
@@ -299,19 +306,21 @@ async def main(config: dict) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     figures = Figures()
     port, transport = config["port"], config["transport"]
+    ports = config.get("ports") or [port]
     total = sum(n for _, n in config["watchers"])
     ready = asyncio.Semaphore(0)
     tasks = []
     for table, n in config["watchers"]:
         for _ in range(n):
-            reader = Reader(port, transport, table, figures, ready=ready)
+            reader = Reader(port_of(table, ports), transport, table, figures, ready=ready)
             tasks.append(asyncio.ensure_future(reader.run()))
             if len(tasks) % 100 == 0:  # 100 connections opened at a time (the accept backlog)
                 await asyncio.sleep(0.05)
     for spec in config["humans"]:
-        human = Human(port, transport, spec, figures)
+        at = port_of(spec["table"], ports)
+        human = Human(at, transport, spec, figures)
         tasks.append(asyncio.ensure_future(human.reader.run()))
-        other = Reader(port, transport, spec["table"], figures, other_seat=True)
+        other = Reader(at, transport, spec["table"], figures, other_seat=True)
         tasks.append(asyncio.ensure_future(other.run()))
     deadline = time.monotonic() + config.get("connect_timeout", 180)
     answered = 0

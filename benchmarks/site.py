@@ -22,8 +22,10 @@ every ``--tournament-every`` seconds during the run (each registration is a new 
 the entrants' list and count on the page); ``--human-seats K`` adds K tables where a scripted person
 sits with three bots and acts through the API (reads its state, posts a legal action), with
 an anonymous watcher of the same table as another seat's client. Under uvicorn the streams
-and the rest are served by two groups of processes, as production's proxy splits them
-(``trix-web-streams.service``, ``trix-web.service``): ``--workers`` (2) hold the streams, and
+and the rest are served by processes of their own, as production's proxy splits them
+(``trix-web-streams@.service``, ``trix-web.service``): ``--workers`` (2) hold the streams,
+each on a port of its own with every stream of a key sent to one of them, as the proxy's hash
+sends them (``--no-route-streams``: one group on one port, as before 2026-12-03), and
 ``--api-workers`` (1, on port + 1) take the people's POSTs; ``--api-workers 0`` serves
 everything from one group, as before 2026-12-02.
 
@@ -71,6 +73,7 @@ import http.client
 import json
 import os
 import resource
+import shlex
 import signal
 import subprocess
 import sys
@@ -346,10 +349,16 @@ class Poller(threading.Thread):
     once)."""
 
     def __init__(
-        self, tables: list[int], stop: threading.Event, wait: float = 0.0, stream: bool = False
+        self,
+        tables: list[int],
+        stop: threading.Event,
+        wait: float = 0.0,
+        stream: bool = False,
+        port: int | None = None,
     ):
         super().__init__(daemon=True)
         self.tables = tables
+        self.port = port or PORT
         self.stop = stop
         self.wait = wait
         self.stream = stream
@@ -397,7 +406,7 @@ class Poller(threading.Thread):
                 self.since[table_id] = data["version"]
 
     def _stream(self, table_id: int) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {"Accept": "text/event-stream"}
         if self.since[table_id]:
             headers["Last-Event-ID"] = str(self.since[table_id])
@@ -462,6 +471,33 @@ def server_command(
         "--timeout-graceful-shutdown", "5",
         "--limit-concurrency", str(max(1000, 2 * connections // max(1, workers) + 500)),
     ]  # fmt: skip
+
+
+def stream_ports(args) -> list[int]:
+    """The ports the streams are served on: the web group's (``PORT``), or with
+    ``--route-streams`` one per streams process (``PORT``, then ``PORT + 2`` on: ``PORT + 1`` is
+    the API's)."""
+    if not getattr(args, "route_streams", False):
+        return [PORT]
+    return [PORT] + [PORT + 1 + i for i in range(1, args.workers)]
+
+
+def stream_port(key: int, ports: list[int]) -> int:
+    """The port a key's streams go to: one process per key, as the proxy's ``hash`` rule sends
+    them (README, "Running it"; ``live_clients.port_of`` is the same rule)."""
+    return ports[abs(key) % len(ports)]
+
+
+def web_command(args, py: str, web_threads: int, connections: int) -> list[str]:
+    """The streams' web server: one group of ``--workers`` processes on ``PORT``, or with
+    ``--route-streams`` one process per port (:func:`stream_ports`), run together under one
+    shell (one process group: its CPU and memory are the web's)."""
+    ports = stream_ports(args)
+    if len(ports) == 1:
+        return server_command(args, py, web_threads, connections)
+    share = connections // len(ports) + 1
+    commands = [shlex.join(server_command(args, py, web_threads, share, p, 1)) for p in ports]
+    return ["bash", "-c", " & ".join(commands) + " & wait"]
 
 
 def start_clients(config: dict, logs: Path, name: str, e: dict[str, str]) -> subprocess.Popen:
@@ -566,6 +602,17 @@ def main() -> None:
         "under uvicorn; 0: one group of --workers serves everything, as before 2026-12-02)",
     )
     parser.add_argument(
+        "--route-streams",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the streams' --workers processes each on a port of its own (uvicorn --workers 1, "
+        "as the trix-web-streams@ instances), every stream of a table or tournament sent to "
+        "one of them by its id, as the proxy's hash rule sends them (README, 'Running it'): "
+        "each change is read and answered in one process, not in each (default under "
+        "uvicorn; --no-route-streams: one group of --workers processes on one port, as before "
+        "2026-12-03)",
+    )
+    parser.add_argument(
         "--web-threads",
         type=int,
         default=0,
@@ -626,6 +673,10 @@ def main() -> None:
         parser.error("--server uvicorn needs trix_site/asgi.py (issue 15's stream)")
     if args.api_workers is None:
         args.api_workers = 1 if args.server == "uvicorn" else 0
+    if args.route_streams is None:
+        args.route_streams = stream
+    if args.route_streams and not stream:
+        parser.error("--route-streams is for uvicorn's streams")
     if args.api_workers < 0 or (args.api_workers and args.server != "uvicorn"):
         parser.error("--api-workers is 0 or more, with --server uvicorn")
     reset_database(e)
@@ -634,7 +685,8 @@ def main() -> None:
     connections += args.watchers + 2 * args.human_seats
     web_threads = args.web_threads or args.clients * per + args.watchers + 2 * args.human_seats + 8
     py = sys.executable
-    procs = [start(server_command(args, py, web_threads, connections), e, logs / "web.log")]
+    ports = stream_ports(args)
+    procs = [start(web_command(args, py, web_threads, connections), e, logs / "web.log")]
     api_port = PORT + 1 if args.api_workers else PORT
     api_procs = []
     if args.api_workers:  # the people's POSTs: every request but the streams
@@ -663,7 +715,8 @@ def main() -> None:
         time.sleep(2)
         if procs[0].poll() is not None:
             raise RuntimeError("web server failed:\n" + (logs / "web.log").read_text()[-2000:])
-        wait_http()
+        for port in ports:
+            wait_http(port=port)
         if api_procs:
             wait_http(port=api_port)
         time.sleep(3)  # workers ready
@@ -680,7 +733,11 @@ def main() -> None:
             registrar = Registrar(tournament_id, late, args.tournament_every, stop)
         watched = [tables[i * per : (i + 1) * per] for i in range(args.clients)]
         if stream:
-            pollers = [Poller([t], stop, stream=True) for mine in watched for t in mine]
+            pollers = [
+                Poller([t], stop, stream=True, port=stream_port(t, ports))
+                for mine in watched
+                for t in mine
+            ]
         elif args.poll_wait > 0:
             pollers = [Poller([t], stop, args.poll_wait) for mine in watched for t in mine]
         else:
@@ -692,8 +749,8 @@ def main() -> None:
             specs = [{k: v for k, v in h.items() if k != "user"} for h in humans]
             for spec in specs:
                 spec["post_port"] = api_port
-            config = {"port": PORT, "transport": transport, "watchers": [], "humans": specs,
-                      "out": str(logs / "humans-out.json")}  # fmt: skip
+            config = {"port": PORT, "ports": ports, "transport": transport, "watchers": [],
+                      "humans": specs, "out": str(logs / "humans-out.json")}  # fmt: skip
             children.append(start_clients(config, logs, "humans", e))
         time.sleep(2)  # warm-up: deals dealt, caches filled
         web_pgid = procs[0].pid
@@ -717,7 +774,7 @@ def main() -> None:
                     if part:
                         shares[j].append([table_id, part])
             for j, share in enumerate(shares):
-                config = {"port": PORT, "transport": transport, "watchers": share,
+                config = {"port": PORT, "ports": ports, "transport": transport, "watchers": share,
                           "humans": [], "out": str(logs / f"watchers{j}-out.json")}  # fmt: skip
                 children.append(start_clients(config, logs, f"watchers{j}", e))
             connect_start, answered = time.monotonic(), 0
@@ -836,6 +893,8 @@ def main() -> None:
         server = f"gunicorn {args.workers}x{web_threads} threads"
     else:
         server = f"uvicorn {args.workers} processes"
+        if args.route_streams:
+            server += " (one port each, each table's streams to one: the proxy's hash)"
         if args.api_workers:
             server += f" for the streams + {args.api_workers} for the rest (the people's POSTs)"
     how = (
