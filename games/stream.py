@@ -42,6 +42,11 @@ The fan-out, per process and per event loop (:class:`Hub`):
 - a watcher whose queue is full (it does not read fast enough) is sent nothing more and its
   stream ends: it reconnects with its ``Last-Event-ID`` and catches up.
 
+So each process holding watchers of a key reads and answers each of its changes. In
+production the reverse proxy sends every stream of a key to one process (``hash $uri``, the
+``trix-web-streams@`` instances: README, "Running it"), so a change is answered once, not once
+per process.
+
 A private doubling pick (:mod:`games.services.picks`) changes no version and notifies nobody,
 so it sends no message to anyone; its own seat sees it in its next answer, as with the poll.
 

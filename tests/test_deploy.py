@@ -5,8 +5,13 @@ fails."""
 
 from __future__ import annotations
 
+import http.client
+import http.server
 import shutil
+import socket
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -34,9 +39,9 @@ def _keys(unit: str) -> dict[str, str]:
             " --no-proxy-headers --timeout-graceful-shutdown 10 --host 0.0.0.0 --port 8000",
         ),
         (
-            "trix-web-streams.service",
-            "uvicorn trix_site.asgi:application --workers 2 --loop uvloop --http httptools"
-            " --no-proxy-headers --timeout-graceful-shutdown 10 --host 0.0.0.0 --port 8001",
+            "trix-web-streams@.service",
+            "uvicorn trix_site.asgi:application --workers 1 --loop uvloop --http httptools"
+            " --no-proxy-headers --timeout-graceful-shutdown 10 --host 0.0.0.0 --port %i",
         ),
         ("trix-worker@.service", "celery -A trix_site worker -P solo -c 1 -n tables%i@%H -l info"),
         (
@@ -62,13 +67,16 @@ def test_the_watchdog_restarts_a_stuck_worker_and_beat():
     assert "OnUnitActiveSec" in _keys("trix-watchdog.timer")
     wants = _keys("trix.target")["Wants"].split()
     assert set(wants) == {
-        "trix-web.service", "trix-web-streams.service", "trix-worker-actions.service",
-        "trix-beat.service", "trix-watchdog.timer",
+        "trix-web.service", "trix-worker-actions.service", "trix-beat.service",
+        "trix-watchdog.timer",
     }  # fmt: skip
-    # the table workers' instances join the target when enabled (one per core), and every
-    # unit starts at boot when enabled alone (a machine that runs only some of them)
+    # the table workers' and the streams' instances join the target when enabled (one per
+    # core; a stream process's by its port), and every unit starts at boot when enabled alone
+    # (a machine that runs only some of them)
     assert "trix.target" in _keys("trix-worker@.service")["WantedBy"].split()
-    for unit in ("trix-web.service", "trix-web-streams.service", "trix-worker@.service",
+    assert "trix.target" in _keys("trix-web-streams@.service")["WantedBy"].split()
+    assert not (UNITS / "trix-web-streams.service").exists()  # replaced by the template
+    for unit in ("trix-web.service", "trix-web-streams@.service", "trix-worker@.service",
                  "trix-worker-actions.service", "trix-beat.service",
                  "trix-watchdog.timer"):  # fmt: skip
         assert "multi-user.target" in _keys(unit)["WantedBy"].split()
@@ -93,14 +101,15 @@ def test_systemd_accepts_the_units():
 def test_the_streams_unit_sets_its_pool_where_trix_env_cannot_override_it():
     """``EnvironmentFile=`` wins over ``Environment=``: the streams' smaller pool is set in the
     command itself (the connection budget of README "Live updates" counts on it)."""
-    start = _keys("trix-web-streams.service")["ExecStart"]
+    start = _keys("trix-web-streams@.service")["ExecStart"]
     assert start.startswith("/usr/bin/env DATABASE_POOL=8 /srv/trix/.venv/bin/uvicorn ")
     assert "DATABASE_POOL" not in _keys("trix-web.service")["ExecStart"]
 
 
-def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_unit():
-    """README's proxy rules: the two stream paths to port 8001 (trix-web-streams.service),
-    unbuffered; everything else to port 8000 (trix-web.service)."""
+def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_units():
+    """README's proxy rules: the two stream paths to the streams' upstream (the
+    trix-web-streams@ instances, ports 8001 and 8002), each key to one of them (its path
+    hashed), unbuffered; everything else to port 8000 (trix-web.service)."""
     import re
 
     rule = re.search(r"location ~ (\S+) \{([^}]*)\}", README)
@@ -111,8 +120,13 @@ def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_unit():
     for path in ("/api/tables/12/state/", "/api/tables/12/actions/", "/api/tournaments/3/live/",
                  "/tables/12/", "/api/tables/12/stream/x", "/x/api/tables/12/stream/"):  # fmt: skip
         assert not pattern.search(path), path
-    assert "proxy_pass http://127.0.0.1:8001;" in rule.group(2)
+    assert "proxy_pass http://trix_streams;" in rule.group(2)
     assert "proxy_buffering off;" in rule.group(2)
+    upstream = re.search(r"upstream trix_streams \{([^}]*)\}", README)
+    assert upstream is not None, "README: the streams' upstream block"
+    lines = [line.split("#")[0].strip() for line in upstream.group(1).splitlines()]
+    assert "hash $uri consistent;" in lines  # a table's (a tournament's) streams: one process
+    assert {"server 127.0.0.1:8001;", "server 127.0.0.1:8002;"} <= set(lines)
     assert "proxy_pass http://127.0.0.1:8000;" in README
 
 
@@ -123,3 +137,90 @@ def test_the_dev_server_reads_no_proxy_headers():
     dev = (Path(__file__).resolve().parents[1] / "dev").read_text()
     line = next(s for s in dev.splitlines() if "python -m uvicorn" in s)
     assert "--no-proxy-headers" in line
+
+
+class _Named(http.server.BaseHTTPRequestHandler):
+    """A stand-in web process: answers every GET with its own name (the server's)."""
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        body = self.server.name.encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(not shutil.which("nginx"), reason="no nginx here (./dev test installs it)")
+def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tmp_path):
+    """README's nginx rules, run by a real nginx in front of three stand-in processes (the two
+    streams units' ports and trix-web's): every stream of one table (one tournament) reaches
+    the same streams process whatever its query, the keys are spread over both, and every
+    other path goes to trix-web."""
+    import re
+
+    block = re.search(r"```nginx\n(.*?)```", README, re.S).group(1)
+    names = {"8001": "streams-a", "8002": "streams-b", "8000": "web"}
+    servers = []
+    for port, name in names.items():
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Named)
+        server.name = name
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        block = block.replace(f"127.0.0.1:{port};", f"127.0.0.1:{server.server_address[1]};")
+    upstream = re.search(r"upstream trix_streams \{[^}]*\}", block).group(0)
+    locations = block.replace(upstream, "")
+    listen = _free_port()
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
+        "events {}\nhttp {\n  access_log off;\n"
+        + "".join(
+            f"  {kind}_temp_path {tmp_path}/{kind};\n"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        + f"  {upstream}\n  server {{\n    listen 127.0.0.1:{listen};\n{locations}\n  }}\n}}\n"
+    )
+    nginx = subprocess.Popen(
+        ["nginx", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e",
+         str(tmp_path / "error.log")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        for _ in range(100):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", listen)) == 0:
+                    break
+            assert nginx.poll() is None, nginx.stderr.read().decode()
+            time.sleep(0.05)
+
+        def served_by(path: str) -> str:
+            conn = http.client.HTTPConnection("127.0.0.1", listen, timeout=10)
+            conn.request("GET", path, headers={"Host": "trix.example"})
+            answer = conn.getresponse()
+            assert answer.status == 200, path
+            return answer.read().decode()
+
+        by_key = {}
+        for kind in ("tables", "tournaments"):
+            for key in range(1, 41):
+                path = f"/api/{kind}/{key}/stream/"
+                seen = {served_by(path + query) for query in ("", "?since=7", "?patches=1")}
+                assert len(seen) == 1 and seen <= {"streams-a", "streams-b"}, (path, seen)
+                by_key[path] = seen.pop()
+        assert set(by_key.values()) == {"streams-a", "streams-b"}  # both processes take keys
+        for path in ("/api/tables/3/state/", "/api/tables/3/actions/", "/tables/3/", "/"):
+            assert served_by(path) == "web", path
+    finally:
+        nginx.terminate()
+        nginx.wait(timeout=10)
+        for server in servers:
+            server.shutdown()
+            server.server_close()
