@@ -118,8 +118,8 @@ async def _body_chunks(reader, headers):
 
 
 def port_of(key: int, ports: list[int]) -> int:
-    """The port of a key's streams (a table's id, a tournament's negative id): one process per
-    key, as the proxy's hash rule sends them (``site.stream_port``'s rule)."""
+    """The port of a key's streams (a table's id, a tournament's negative id): ``key % N``, one
+    process per key as the proxy's hash gives (``site.stream_port``'s rule)."""
     return ports[abs(key) % len(ports)]
 
 

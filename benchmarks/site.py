@@ -24,10 +24,10 @@ sits with three bots and acts through the API (reads its state, posts a legal ac
 an anonymous watcher of the same table as another seat's client. Under uvicorn the streams
 and the rest are served by processes of their own, as production's proxy splits them
 (``trix-web-streams@.service``, ``trix-web.service``): ``--workers`` (2) hold the streams,
-each on a port of its own with every stream of a key sent to one of them, as the proxy's hash
-sends them (``--no-route-streams``: one group on one port, as before 2026-12-03), and
-``--api-workers`` (1, on port + 1) take the people's POSTs; ``--api-workers 0`` serves
-everything from one group, as before 2026-12-02.
+each on a port of its own with every stream of a key sent to one of them (by ``key % N``; the
+proxy's hash also gives each key one process; ``--no-route-streams``: one group on one port,
+as before 2026-12-03), and ``--api-workers`` (1, on port + 1) take the people's POSTs;
+``--api-workers 0`` serves everything from one group, as before 2026-12-02.
 
 Prints: actions applied per second; p50/p99 from an action's submission (a bot's turn falling
 due) to its appearance in a watching client's state; database statements per action (worker
@@ -69,6 +69,7 @@ limit is raised to its hard limit (5,000 watchers are 10,000 sockets on this mac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -297,6 +298,25 @@ def group_pids(pgid: int) -> list[int]:
     return out
 
 
+def stop_groups(procs: list[subprocess.Popen], grace: float = 20.0) -> None:
+    """TERM every process of each one's group (a server, or the shell running the routed
+    streams' processes, which exits at once while they shut down), wait up to ``grace``
+    seconds for the groups to be gone, then KILL what is left."""
+    for proc in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+    end = time.monotonic() + grace
+    while time.monotonic() < end:
+        for proc in procs:
+            proc.poll()  # (reaped: a zombie stays in its group)
+        if not any(group_pids(proc.pid) for proc in procs):
+            return
+        time.sleep(0.2)
+    for proc in procs:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def machine_usage(parts: dict[str, list[int]]) -> dict[str, float]:
     """CPU seconds so far of each part of the run (``parts``: name -> process groups), of
     PostgreSQL's and Redis's processes (by name: every one on the machine, so run it on a quiet
@@ -483,8 +503,10 @@ def stream_ports(args) -> list[int]:
 
 
 def stream_port(key: int, ports: list[int]) -> int:
-    """The port a key's streams go to: one process per key, as the proxy's ``hash`` rule sends
-    them (README, "Running it"; ``live_clients.port_of`` is the same rule)."""
+    """The port a key's streams go to: ``key % N``, one process per key as the proxy's
+    ``hash $uri consistent`` gives (README, "Running it"), though nginx splits the keys
+    differently (tables 1-50 over two processes: 23 and 27, not 25 and 25);
+    ``live_clients.port_of`` is the same rule."""
     return ports[abs(key) % len(ports)]
 
 
@@ -495,9 +517,9 @@ def web_command(args, py: str, web_threads: int, connections: int) -> list[str]:
     ports = stream_ports(args)
     if len(ports) == 1:
         return server_command(args, py, web_threads, connections)
-    share = connections // len(ports) + 1
-    commands = [shlex.join(server_command(args, py, web_threads, share, p, 1)) for p in ports]
-    return ["bash", "-c", " & ".join(commands) + " & wait"]
+    # (each may hold every connection: a key's watchers all go to one process)
+    commands = [shlex.join(server_command(args, py, web_threads, connections, p, 1)) for p in ports]
+    return ["bash", "-c", " & ".join(commands) + " & wait -n"]  # one gone: the shell ends
 
 
 def start_clients(config: dict, logs: Path, name: str, e: dict[str, str]) -> subprocess.Popen:
@@ -597,7 +619,7 @@ def main() -> None:
         type=int,
         default=None,
         help="uvicorn processes of their own (port + 1) for every request but the streams, as "
-        "production's proxy routes /api/*/stream/ to trix-web-streams.service and the rest to "
+        "production's proxy routes /api/*/stream/ to trix-web-streams@ and the rest to "
         "trix-web.service (README, 'Running it'): the people's POSTs go there (default 1 "
         "under uvicorn; 0: one group of --workers serves everything, as before 2026-12-02)",
     )
@@ -673,12 +695,12 @@ def main() -> None:
         parser.error("--server uvicorn needs trix_site/asgi.py (issue 15's stream)")
     if args.api_workers is None:
         args.api_workers = 1 if args.server == "uvicorn" else 0
-    if args.route_streams is None:
-        args.route_streams = stream
-    if args.route_streams and not stream:
-        parser.error("--route-streams is for uvicorn's streams")
     if args.api_workers < 0 or (args.api_workers and args.server != "uvicorn"):
         parser.error("--api-workers is 0 or more, with --server uvicorn")
+    if args.route_streams is None:
+        args.route_streams = stream and args.api_workers > 0
+    if args.route_streams and not (stream and args.api_workers):
+        parser.error("--route-streams is for uvicorn's streams, with --api-workers 1 or more")
     reset_database(e)
     logs = Path(tempfile.mkdtemp(prefix="trix-bench-"))
     connections = args.clients * per if (args.poll_wait > 0 or stream) else args.clients
@@ -877,14 +899,7 @@ def main() -> None:
         for child in children:
             if child.poll() is None:
                 os.killpg(child.pid, signal.SIGKILL)
-        for proc in procs + api_procs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs + api_procs:
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        stop_groups(procs + api_procs)
     latencies.sort()
     polls = sum(p.requests for p in pollers)
     load_after = os.getloadavg()
@@ -894,7 +909,7 @@ def main() -> None:
     else:
         server = f"uvicorn {args.workers} processes"
         if args.route_streams:
-            server += " (one port each, each table's streams to one: the proxy's hash)"
+            server += " (one port each; each table's streams to one, by its id)"
         if args.api_workers:
             server += f" for the streams + {args.api_workers} for the rest (the people's POSTs)"
     how = (
