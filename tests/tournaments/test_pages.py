@@ -544,3 +544,49 @@ def test_browser_event_page_in_arabic_keeps_each_date_on_one_line(
     actions = page.locator("[data-testid=admin-actions]").inner_text()
     assert "UTC" in actions
     page.screenshot(path=str(shots / "tournament-detail-arabic-phone.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_browser_live_page_on_its_long_poll_goes_back_to_its_stream(
+    request, live_server, make_tournament, player
+):
+    """The live page that fell back to its long poll tries its stream again after
+    ``STREAM_RETRY_MS`` (web/static/web/live.js): the stream is refused once, the page's clock
+    moved on, then the long poll refused, so the registration shown next came by the stream."""
+    request.getfixturevalue("browser")
+    page = request.getfixturevalue("new_page")()
+    t = make_tournament()
+    services.register(tournament_id=t.pk, by=player(), client_seed="seed-0")
+    streams, polls = [], []
+
+    def on_stream(route):
+        streams.append(route.request.url)
+        if len(streams) == 1:
+            route.fulfill(status=503, content_type="application/json", body="{}")
+        else:
+            route.continue_()
+
+    def on_poll(route):
+        polls.append(route.request.url)
+        route.abort() if len(streams) >= 2 else route.continue_()
+
+    page.route(f"**/api/tournaments/{t.pk}/stream/**", on_stream)
+    page.route(f"**/api/tournaments/{t.pk}/live/**", on_poll)
+    page.clock.install()
+    page.goto(f"/tournaments/{t.pk}/live/")
+    entrants = page.locator("[data-testid=live-entrant]")
+    entrants.first.wait_for()
+    assert len(streams) == 1 and polls, (streams, polls)  # on the long poll now
+    page.clock.fast_forward(61_000)
+    for _ in range(150):
+        if len(streams) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(streams) == 2, streams  # the stream is tried again
+    page.wait_for_timeout(500)
+    services.register(tournament_id=t.pk, by=player(), client_seed="seed-1")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=live-entrant]').length === 2",
+        timeout=10_000,
+    )
+    assert len(streams) == 2

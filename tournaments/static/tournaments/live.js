@@ -7,7 +7,7 @@
    scores, who advanced, standings, final places and prizes, entrants and admin actions.
    A module (live.html): its words come from the site's i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "../web/i18n.js";
-import { follow } from "../web/live.js";
+import { STREAM_RETRY_MS, follow } from "../web/live.js";
 
 /* Statuses and kinds as the badges show them (the API sends codes). */
 const STATUS = {
@@ -194,17 +194,28 @@ const ACTIONS = {
     });
   }
 
+  /* The page's stream, or where it fails the long poll, which tries the stream again every
+     STREAM_RETRY_MS. */
   async function loop() {
-    if (root.dataset.streamUrl && (await streamed())) return;
-    let backoff = 0;
     for (;;) {
+      if (root.dataset.streamUrl && (await streamed())) return;
+      const until = root.dataset.streamUrl ? Date.now() + STREAM_RETRY_MS : Infinity;
+      if (await longPoll(until)) return;
+    }
+  }
+
+  /* The long poll until `until` (a Date.now() value); true once the page will not change
+     any more. */
+  async function longPoll(until) {
+    let backoff = 0;
+    while (Date.now() < until) {
       const url = root.dataset.url + (version === null ? "" : "?since=" + version + "&wait=" + WAIT);
       try {
         const before = version;
         render(await T.api("GET", url));
         notice("");
         backoff = 0;
-        if (DONE.includes(root.dataset.status)) return;
+        if (DONE.includes(root.dataset.status)) return true;
         // Nothing new and answered without holding (the server caps each client's waits,
         // TRIX_WAITS_PER_CLIENT): do not spin.
         if (before !== null && version === before) await sleep(400);

@@ -10,12 +10,17 @@
    applied here with fast-json-patch (vendor/), or a whole answer (`event: state`) where the
    patch would be no smaller; one that does not fit what the page holds (never, unless the
    server errs) reopens the stream from nothing, a whole answer first, and the third within
-   WINDOW_MS sends the page to its long poll.
+   WINDOW_MS sends the page to its long poll, which tries the stream again after
+   STREAM_RETRY_MS.
    An ES module (no build step): table/server.js and tournaments/live.js import it. */
 import { applyPatch, deepClone } from "./vendor/fast-json-patch/core.js";
 
 const FAILURES = 3; // errors within WINDOW_MS: give up the stream for the long poll
 const WINDOW_MS = 15000;
+/* A page following its long poll tries its stream again after this long (the streams'
+   processes restarted together, a proxy that was away): back on the stream within a
+   minute, not only after a reload. */
+export const STREAM_RETRY_MS = 60000;
 
 /* `times` (Date.now() values) still within WINDOW_MS, and now. */
 const withNow = (times) => {

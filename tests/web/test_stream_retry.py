@@ -1,0 +1,59 @@
+"""A page that fell back to its long poll goes back to its live stream (issue 15's trial: the
+streams' processes restarted together left open pages on the long poll until a reload). Real
+Chromium against the ASGI live server; the stream is refused once (the page long-polls), the
+page's clock is moved on past ``STREAM_RETRY_MS`` (web/static/web/live.js), and from then on
+the long poll is refused: what the page shows next can only come from its stream."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.services import create_table, seat_bot
+from tests.web.conftest import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_table_page_on_its_long_poll_goes_back_to_its_stream(live_server, client, new_page):
+    user = get_user_model().objects.create_user("rana", "rana@example.com", "pw-Rana-12345")
+    table = create_table(user=user, variant="complex")
+    page = new_page()
+    log_in(page, live_server.url, client, user)
+    streams, polls = [], []
+
+    def on_stream(route):
+        streams.append(route.request.url)
+        if len(streams) == 1:  # refused: the page follows its long poll
+            route.fulfill(status=503, content_type="application/json", body="{}")
+        else:
+            route.continue_()
+
+    def on_state(route):
+        polls.append(route.request.url)
+        if len(streams) >= 2:  # back on the stream: the poll gets nothing any more
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(f"**/api/tables/{table.pk}/stream/**", on_stream)
+    page.route(f"**/api/tables/{table.pk}/state/**", on_state)
+    page.clock.install()
+    page.goto(f"/tables/{table.pk}/")
+    page.locator("[data-testid=sit-0]").wait_for()
+    for _ in range(100):
+        if polls:
+            break
+        page.wait_for_timeout(100)
+    assert len(streams) == 1 and polls, (streams, polls)  # on the long poll now
+
+    page.clock.fast_forward(61_000)  # past STREAM_RETRY_MS
+    for _ in range(150):
+        if len(streams) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(streams) == 2, streams  # the stream is tried again
+    page.wait_for_timeout(500)
+    seat_bot(user=user, table_id=table.pk, seat=2, bot="rules")
+    page.locator("[data-testid=bot-2]").wait_for(state="hidden", timeout=10_000)
+    assert len(streams) == 2  # and kept
