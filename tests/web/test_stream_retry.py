@@ -47,13 +47,13 @@ def test_a_table_page_on_its_long_poll_goes_back_to_its_stream(live_server, clie
         page.wait_for_timeout(100)
     assert len(streams) == 1 and polls, (streams, polls)  # on the long poll now
 
-    page.clock.fast_forward(61_000)  # past STREAM_RETRY_MS
+    page.clock.fast_forward(70_000)  # past STREAM_RETRY_MS and its 10 % jitter
     for _ in range(150):
         if len(streams) >= 2:
             break
         page.wait_for_timeout(100)
     assert len(streams) == 2, streams  # the stream is tried again
-    page.wait_for_timeout(500)
+    polled = len(polls)
     seat_bot(user=user, table_id=table.pk, seat=2, bot="rules")
     page.locator("[data-testid=bot-2]").wait_for(state="hidden", timeout=10_000)
-    assert len(streams) == 2  # and kept
+    assert len(streams) == 2 and len(polls) == polled  # kept, and the long poll stopped

@@ -7,7 +7,7 @@
    scores, who advanced, standings, final places and prizes, entrants and admin actions.
    A module (live.html): its words come from the site's i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "../web/i18n.js";
-import { STREAM_RETRY_MS, follow } from "../web/live.js";
+import { follow, streamRetryAt } from "../web/live.js";
 
 /* Statuses and kinds as the badges show them (the API sends codes). */
 const STATUS = {
@@ -194,12 +194,12 @@ const ACTIONS = {
     });
   }
 
-  /* The page's stream, or where it fails the long poll, which tries the stream again every
-     STREAM_RETRY_MS. */
+  /* The page's stream, or where it fails the long poll, which tries the stream again a
+     minute later (streamRetryAt). */
   async function loop() {
-    for (;;) {
+    for (let fallbacks = 1; ; fallbacks++) {
       if (root.dataset.streamUrl && (await streamed())) return;
-      const until = root.dataset.streamUrl ? Date.now() + STREAM_RETRY_MS : Infinity;
+      const until = root.dataset.streamUrl ? streamRetryAt(fallbacks) : Infinity;
       if (await longPoll(until)) return;
     }
   }

@@ -11,16 +11,25 @@
    patch would be no smaller; one that does not fit what the page holds (never, unless the
    server errs) reopens the stream from nothing, a whole answer first, and the third within
    WINDOW_MS sends the page to its long poll, which tries the stream again after
-   STREAM_RETRY_MS.
+   STREAM_RETRY_MS (streamRetryAt).
    An ES module (no build step): table/server.js and tournaments/live.js import it. */
 import { applyPatch, deepClone } from "./vendor/fast-json-patch/core.js";
 
 const FAILURES = 3; // errors within WINDOW_MS: give up the stream for the long poll
 const WINDOW_MS = 15000;
 /* A page following its long poll tries its stream again after this long (the streams'
-   processes restarted together, a proxy that was away): back on the stream within a
+   processes restarted together, a proxy that was away): back on the stream within about a
    minute, not only after a reload. */
 export const STREAM_RETRY_MS = 60000;
+
+/* When a page on its long poll tries its stream again: STREAM_RETRY_MS after the first
+   fallback, twice as long after each later one (at most 8 times), each ±10 % so the pages
+   of one restart do not all come back at once; Infinity where there is no EventSource. */
+export function streamRetryAt(fallbacks) {
+  if (!window.EventSource) return Infinity;
+  const factor = 2 ** Math.min(Math.max(fallbacks - 1, 0), 3) * (0.9 + 0.2 * Math.random());
+  return Date.now() + STREAM_RETRY_MS * factor;
+}
 
 /* `times` (Date.now() values) still within WINDOW_MS, and now. */
 const withNow = (times) => {

@@ -2,7 +2,7 @@
    actions, seats, the payout.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
-import { STREAM_RETRY_MS, follow } from "../live.js";
+import { follow, streamRetryAt } from "../live.js";
 import { noteEvent } from "./fairness.js";
 import { $, T, cfg, notice, legal, redraw, root, st } from "./state.js";
 import { t as text } from "./texts.js";
@@ -198,18 +198,23 @@ function streamed() {
 }
 
 /* Follow the table: by its stream, or by the long poll where the stream fails, trying the
-   stream again every STREAM_RETRY_MS. */
+   stream again a minute later (streamRetryAt) while the table still plays or is open. */
 export async function poll() {
+  let fallbacks = 0;
   while (!st.stopped) {
     if (cfg.streamUrl && (await streamed())) return;
-    await longPoll(cfg.streamUrl ? Date.now() + STREAM_RETRY_MS : Infinity);
+    fallbacks += 1;
+    await longPoll(cfg.streamUrl ? streamRetryAt(fallbacks) : Infinity);
   }
 }
+
+/* Whether the table has ended (finished or cancelled): its stream would only say so. */
+const ended = () => !!st.table && ["finished", "cancelled"].includes(st.table.status);
 
 /* The state's long poll until `until` (a Date.now() value) or the page stops. */
 async function longPoll(until) {
   let delay = 0;
-  while (!st.stopped && Date.now() < until) {
+  while (!st.stopped && (Date.now() < until || ended())) {
     try {
       const before = st.version;
       const data = await T.api("GET", cfg.stateUrl + "?since=" + st.version);
