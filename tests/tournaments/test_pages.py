@@ -553,40 +553,23 @@ def test_browser_live_page_on_its_long_poll_goes_back_to_its_stream(
     """The live page that fell back to its long poll tries its stream again after
     ``STREAM_RETRY_MS`` (web/static/web/live.js): the stream is refused once, the page's clock
     moved on, then the long poll refused, so the registration shown next came by the stream."""
+    from tests.web.conftest import RefusedOnce
+
     request.getfixturevalue("browser")
     page = request.getfixturevalue("new_page")()
     t = make_tournament()
     services.register(tournament_id=t.pk, by=player(), client_seed="seed-0")
-    streams, polls = [], []
-
-    def on_stream(route):
-        streams.append(route.request.url)
-        if len(streams) == 1:
-            route.fulfill(status=503, content_type="application/json", body="{}")
-        else:
-            route.continue_()
-
-    def on_poll(route):
-        polls.append(route.request.url)
-        route.abort() if len(streams) >= 2 else route.continue_()
-
-    page.route(f"**/api/tournaments/{t.pk}/stream/**", on_stream)
-    page.route(f"**/api/tournaments/{t.pk}/live/**", on_poll)
+    retry = RefusedOnce(
+        page, f"**/api/tournaments/{t.pk}/stream/**", f"**/api/tournaments/{t.pk}/live/**"
+    )
     page.clock.install()
     page.goto(f"/tournaments/{t.pk}/live/")
     entrants = page.locator("[data-testid=live-entrant]")
     entrants.first.wait_for()
-    assert len(streams) == 1 and polls, (streams, polls)  # on the long poll now
-    page.clock.fast_forward(70_000)  # past STREAM_RETRY_MS and its 10 % jitter
-    for _ in range(150):
-        if len(streams) >= 2:
-            break
-        page.wait_for_timeout(100)
-    assert len(streams) == 2, streams  # the stream is tried again
-    polled = len(polls)
+    polled = retry.back_on_the_stream()
     services.register(tournament_id=t.pk, by=player(), client_seed="seed-1")
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=live-entrant]').length === 2",
         timeout=10_000,
     )
-    assert len(streams) == 2 and len(polls) == polled  # kept, and the long poll stopped
+    assert len(retry.streams) == 2 and len(retry.polls) == polled  # kept, and the long poll stopped

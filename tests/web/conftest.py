@@ -42,3 +42,38 @@ def no_stream(page, table_id: int) -> None:
         f"**/api/tables/{table_id}/stream/**",
         lambda route: route.fulfill(status=404, content_type="application/json", body="{}"),
     )
+
+
+class RefusedOnce:
+    """A page's live stream refused once (503: the page follows its long poll), then let
+    through; once the page has opened it again, its long poll is refused, so what the page
+    shows next came by the stream. ``streams`` and ``polls``: the URLs requested."""
+
+    def __init__(self, page, stream_glob: str, poll_glob: str):
+        self.page, self.streams, self.polls = page, [], []
+        page.route(stream_glob, self._stream)
+        page.route(poll_glob, self._poll)
+
+    def _stream(self, route):
+        self.streams.append(route.request.url)
+        if len(self.streams) == 1:
+            route.fulfill(status=503, content_type="application/json", body="{}")
+        else:
+            route.continue_()
+
+    def _poll(self, route):
+        self.polls.append(route.request.url)
+        route.abort() if len(self.streams) >= 2 else route.continue_()
+
+    def back_on_the_stream(self) -> int:
+        """Move the page's clock past ``STREAM_RETRY_MS`` and its jitter
+        (web/static/web/live.js) and wait for the stream's second opening; the number of
+        long polls made until then."""
+        assert len(self.streams) == 1 and self.polls, (self.streams, self.polls)  # long-polling
+        self.page.clock.fast_forward(70_000)
+        for _ in range(150):
+            if len(self.streams) >= 2:
+                break
+            self.page.wait_for_timeout(100)
+        assert len(self.streams) == 2, self.streams  # the stream is tried again
+        return len(self.polls)

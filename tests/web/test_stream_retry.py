@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.services import create_table, seat_bot
-from tests.web.conftest import log_in
+from tests.web.conftest import RefusedOnce, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,40 +20,17 @@ def test_a_table_page_on_its_long_poll_goes_back_to_its_stream(live_server, clie
     table = create_table(user=user, variant="complex")
     page = new_page()
     log_in(page, live_server.url, client, user)
-    streams, polls = [], []
-
-    def on_stream(route):
-        streams.append(route.request.url)
-        if len(streams) == 1:  # refused: the page follows its long poll
-            route.fulfill(status=503, content_type="application/json", body="{}")
-        else:
-            route.continue_()
-
-    def on_state(route):
-        polls.append(route.request.url)
-        if len(streams) >= 2:  # back on the stream: the poll gets nothing any more
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route(f"**/api/tables/{table.pk}/stream/**", on_stream)
-    page.route(f"**/api/tables/{table.pk}/state/**", on_state)
+    retry = RefusedOnce(
+        page, f"**/api/tables/{table.pk}/stream/**", f"**/api/tables/{table.pk}/state/**"
+    )
     page.clock.install()
     page.goto(f"/tables/{table.pk}/")
     page.locator("[data-testid=sit-0]").wait_for()
     for _ in range(100):
-        if polls:
+        if retry.polls:
             break
         page.wait_for_timeout(100)
-    assert len(streams) == 1 and polls, (streams, polls)  # on the long poll now
-
-    page.clock.fast_forward(70_000)  # past STREAM_RETRY_MS and its 10 % jitter
-    for _ in range(150):
-        if len(streams) >= 2:
-            break
-        page.wait_for_timeout(100)
-    assert len(streams) == 2, streams  # the stream is tried again
-    polled = len(polls)
+    polled = retry.back_on_the_stream()
     seat_bot(user=user, table_id=table.pk, seat=2, bot="rules")
     page.locator("[data-testid=bot-2]").wait_for(state="hidden", timeout=10_000)
-    assert len(streams) == 2 and len(polls) == polled  # kept, and the long poll stopped
+    assert len(retry.streams) == 2 and len(retry.polls) == polled  # kept, and the long poll stopped
