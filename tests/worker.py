@@ -98,7 +98,9 @@ def _database_url() -> str:
 class Worker:
     """``celery worker -B`` on ``queue`` and its actions' queue (``action_queue``, consumed
     first) on this process's settings module (``env`` overrides);
-    :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would)."""
+    :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would).
+    ``app``: the module holding the Celery application (``tests.outage_app`` adds a task of
+    the tests' own to the site's); ``beat=False``: no embedded beat (no sweeps)."""
 
     def __init__(
         self,
@@ -107,6 +109,8 @@ class Worker:
         *,
         broker_url: str | None = None,
         production: bool = False,
+        app: str = "trix_site",
+        beat: bool = True,
     ):
         self.var = tempfile.mkdtemp(prefix="trix-worker-")
         self.log = Path(self.var) / "worker.log"
@@ -123,10 +127,12 @@ class Worker:
             "TRIX_VAR_DIR": self.var,
         }
         cmd = [
-            sys.executable, "-m", "celery", "-A", "trix_site", "worker", "-B",
+            sys.executable, "-m", "celery", "-A", app, "worker",
             "-Q", f"{action_queue(queue)},{queue}",
             "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
         ]  # fmt: skip
+        if beat:
+            cmd.append("-B")
         if production:  # the README's recipe: one process (trix-worker@.service), Celery's
             cmd += ["-P", "solo", "-c", "1"]  # heartbeat, gossip and mingle kept
         else:

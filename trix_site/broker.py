@@ -1,7 +1,8 @@
 """The brokers' transports, named by ``CELERY_BROKER_TRANSPORT`` (``trix_site/settings.py``).
 
 **Redis** (production): kombu's Redis transport keeping one client per connection pool
-(:class:`RedisTransport`). **SQLite** (the embedded default, ``./dev run``): kombu's SQLAlchemy
+(:class:`RedisTransport`), whose acknowledgements free their prefetch slot when the broker is
+gone (:class:`RedisQoS`). **SQLite** (the embedded default, ``./dev run``): kombu's SQLAlchemy
 transport on a SQLite file, polled every ``TRIX_BROKER_POLL`` seconds instead of kombu's once a
 second (:class:`SQLiteTransport`).
 
@@ -17,7 +18,7 @@ well under 1% of a core on it. ``benchmarks/embedded_latency.py`` measures the e
 from __future__ import annotations
 
 from django.conf import settings
-from kombu.transport import redis, sqlalchemy
+from kombu.transport import redis, sqlalchemy, virtual
 
 
 class SQLiteTransport(sqlalchemy.Transport):
@@ -28,6 +29,35 @@ class SQLiteTransport(sqlalchemy.Transport):
         self.polling_interval = settings.TRIX_BROKER_POLL
 
 
+class RedisQoS(redis.QoS):
+    """kombu's Redis QoS (its emulation of acknowledgements), freeing a message's prefetch slot
+    even when the broker is gone. kombu removes an acknowledged (or rejected) message from
+    Redis's index of unacknowledged messages first and frees its slot after: when Redis was
+    down, the removal raised and the slot stayed taken for ever. A worker takes one message
+    at a time (``CELERY_WORKER_PREFETCH_MULTIPLIER = 1``), so after an ack tried during a
+    broker restart it never asked for another message (kombu logs "Couldn't ack" and goes
+    on), even once Redis was back (issue 13, item 2; ``tests/test_broker_outage.py``).
+
+    Here the slot is freed whatever Redis answers, and the error still reaches the caller
+    (Celery logs it). The task has run: a message left in the index (the connection broke
+    but Redis kept its data) is delivered again after the visibility timeout, as one taken
+    by a worker that died is, and the tasks are idempotent (acks late)."""
+
+    def ack(self, delivery_tag):
+        try:
+            super().ack(delivery_tag)
+        except self.channel.connection_errors:
+            virtual.QoS.ack(self, delivery_tag)
+            raise
+
+    def reject(self, delivery_tag, requeue=False):
+        try:
+            super().reject(delivery_tag, requeue=requeue)
+        except self.channel.connection_errors:
+            virtual.QoS.ack(self, delivery_tag)
+            raise
+
+
 class RedisChannel(redis.Channel):
     """kombu's Redis channel, keeping its synchronous client: kombu builds a new
     ``redis.Redis`` for every message it sends (``conn_or_acquire``), and that constructor
@@ -36,6 +66,7 @@ class RedisChannel(redis.Channel):
     after a fork (its connection pool hands out connections and resets itself in a new
     process); it is made again when the channel's pool is."""
 
+    QoS = RedisQoS
     _kept: tuple | None = None  # (the pool, its client)
 
     def _create_client(self, asynchronous=False):

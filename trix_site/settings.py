@@ -473,7 +473,13 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # countdown a wake-up can have (TRIX_MAX_TIMER), so a wake-up held by a live worker is not
 # delivered twice; messages lost with a worker or with Redis itself are re-sent sooner by the
 # beat's sweep (TRIX_SWEEP_LATE). A send after a commit that finds no broker does not fail the
-# request (games/services/dispatch.py: on_commit robust); the sweep re-sends it.
+# request (games/services/dispatch.py: on_commit robust); the sweep re-sends it. redis-py does
+# not retry a command itself (no `retry_on_timeout`): a lost connection reaches the worker's
+# consumer, which reconnects it. With the retry, a read of the worker's pub/sub connection
+# (gossip, remote control) that found Redis restarted reconnected in place and then waited for
+# a message that never came, blocking the worker's only thread for ever
+# (tests/test_broker_outage.py). Sends are retried by CELERY_TASK_PUBLISH_RETRY_POLICY; an ack
+# that finds Redis gone still frees its prefetch slot (trix_site/broker.py: RedisQoS).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # reconnect for ever, never exit
 # Seconds one attempt to connect to the broker may take (sends, workers, /health/'s check).
@@ -499,7 +505,6 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://", "redis+socket://")):
         "socket_connect_timeout": TRIX_BROKER_TIMEOUT,
         "socket_timeout": 15,  # above the 1 s BRPOP wait and the health check's interval
         "socket_keepalive": True,
-        "retry_on_timeout": True,
     }
 CELERY_TASK_DEFAULT_PRIORITY = 6  # every task not sent with its own priority
 TRIX_TOURNAMENT_TASK_PRIORITY = 0  # tournaments/dispatch.py: ahead of the tables' tasks
