@@ -57,6 +57,7 @@ class RedisServer:
             if self.proc.poll() is not None:
                 break
             time.sleep(0.05)
+        self.stop()
         raise RuntimeError(f"redis-server did not start on port {self.port}")
 
     def stop(self) -> None:

@@ -1,22 +1,25 @@
 """The Redis transport when the broker goes away under a consumer (issue 13, item 2: the worker
 survives a broker restart). Each test runs a ``redis-server`` of its own, kills it (SIGKILL,
-as a crash would) and starts it again, empty, on the same port, and checks the state a
-Celery worker's event loop depends on: kombu's Redis channel, on the production transport
+as a crash would) and starts it again, empty, on the same port, on the production transport
 options (``CELERY_BROKER_TRANSPORT_OPTIONS``).
 
-Both were found when ``tests/games/test_broker_restart.py`` failed in CI: the solo worker
-stopped consuming for good after a restart, with no error after "Couldn't ack"."""
+Found when ``tests/games/test_broker_restart.py`` failed in CI: the solo worker stayed up but
+never took another task after a restart, logging nothing after "Couldn't ack". Two faults
+together made it: the failed ack kept the worker's only prefetch slot (so no BRPOP, whose
+error would have reported the lost connection) and redis-py reconnected the pub/sub
+connection in place, then blocked in a read. Each has a test of its own here; the last test
+plays the scenario through a real worker."""
 
 from __future__ import annotations
 
-import logging
+import contextlib
+import threading
 import time
 
 import pytest
 from django.conf import settings
 from kombu import Connection, Exchange, Queue
 
-from tests.games.helpers import wait_until
 from tests.outage_app import nap
 from tests.redis_server import RedisServer
 from tests.worker import Worker, new_queue, sending_to
@@ -39,12 +42,17 @@ def _connection(server: RedisServer) -> Connection:
     )
 
 
-def test_an_ack_lost_with_the_broker_frees_the_prefetch_slot(redis_server):
+@pytest.mark.parametrize(
+    "settle",
+    [lambda m: m.ack(), lambda m: m.reject(requeue=False), lambda m: m.reject(requeue=True)],
+    ids=["ack", "reject", "requeue"],
+)
+def test_a_settlement_lost_with_the_broker_frees_the_prefetch_slot(redis_server, settle):
     """A worker's prefetch count is 1 (CELERY_WORKER_PREFETCH_MULTIPLIER): a task's message
-    holds the only slot until it is acknowledged. kombu 5.7 removes the message from Redis's
-    unacknowledged index before it frees the slot, so an ack that found the broker gone left
-    the slot taken for ever: the channel never asked for another message, even once Redis was
-    back, and no error reached the consumer (kombu logs "Couldn't ack" and goes on)."""
+    holds the only slot until it is acknowledged or rejected. kombu 5.7 updates Redis's index
+    of unacknowledged messages before it frees the slot, so one that found the broker gone
+    left the slot taken for ever: the channel never asked for another message. The error
+    still reaches the caller (Celery logs it: "Couldn't ack")."""
     queue = Queue("outage", Exchange("outage"), routing_key="outage")
     received = []
     with _connection(redis_server) as conn:
@@ -56,27 +64,54 @@ def test_an_ack_lost_with_the_broker_frees_the_prefetch_slot(redis_server):
             assert len(received) == 1
             assert not channel.qos.can_consume()
             redis_server.stop()
-            # As Celery acknowledges a task's message (celery.worker.request.Request).
-            received[0].ack_log_error(logging.getLogger(__name__), conn.connection_errors)
+            with pytest.raises(conn.connection_errors):
+                settle(received[0])
             assert channel.qos.can_consume()
-            redis_server.start()  # empty: a new message is sent to it and taken
+
+
+def test_a_broadcast_read_after_a_restart_raises_instead_of_blocking(redis_server):
+    """A worker's event loop reads its broadcast subscriptions (gossip, remote control: Redis
+    pub/sub) when their socket is readable. If Redis went away and is back by then, the read
+    must report the lost connection (Celery then reconnects and resubscribes), not reconnect
+    in place: redis-py's retry (``retry_on_timeout``) did, without resubscribing, and then
+    waited for a message (``PubSub.parse_response(block=True)``), blocking the worker's only
+    thread for ever."""
+    broadcast = Queue("outage-bcast", Exchange("outage-bcast", type="fanout"), auto_delete=True)
+    outcome: list[object] = []
     with _connection(redis_server) as conn:
-        conn.Producer().publish({"n": 2}, routing_key="outage", declare=[queue])
-    # The first connection's channel is closed; a fresh one takes the second message.
-    with _connection(redis_server) as conn:
-        channel = conn.channel()
-        with conn.Consumer([queue], channel=channel, callbacks=[lambda _b, m: received.append(m)]):
-            conn.drain_events(timeout=5)
-    assert [m.payload for m in received] == [{"n": 1}, {"n": 2}]
+        with conn.Consumer([broadcast], callbacks=[lambda _b, m: m.ack()]):
+            with contextlib.suppress(TimeoutError):
+                conn.drain_events(timeout=0.5)  # subscribed, its confirmation read
+            redis_server.stop()
+            redis_server.start()  # back before the loop reads the dead socket
+            time.sleep(0.2)
+
+            def drain():
+                try:
+                    conn.drain_events(timeout=2)
+                    outcome.append("returned")
+                except conn.connection_errors as exc:
+                    outcome.append(exc)
+                except TimeoutError:
+                    outcome.append("timed out")
+
+            reader = threading.Thread(target=drain, daemon=True)
+            reader.start()
+            reader.join(10)
+            blocked = reader.is_alive()
+            if blocked:  # free the thread: its read ends when the server goes
+                redis_server.stop()
+                reader.join(10)
+    assert not blocked, "the read blocked on a connection made again in place"
+    assert len(outcome) == 1 and isinstance(outcome[0], Exception), outcome
 
 
 @pytest.mark.slow
-def test_a_worker_consumes_again_after_a_restart_during_its_task(redis_server, tmp_path):
-    """The production recipe's worker (one solo process, gossip and remote control on: Redis
-    pub/sub) is running a task when Redis dies; the task ends (its ack fails: the broker is
-    down) and Redis comes back, empty. The worker must take the next task: before the fix, its
-    only thread blocked for ever in a read of the broadcast connection that redis-py had
-    reconnected in place, and the prefetch slot of the unacknowledged task stayed taken."""
+def test_a_worker_takes_tasks_again_after_a_restart_during_one(redis_server, tmp_path):
+    """The scenario of the CI failure, through the production recipe's worker (one solo
+    process, gossip and remote control on): Redis dies while the worker runs a task, the
+    task ends and its ack fails, Redis comes back empty; the worker must take the next
+    task. Before the two fixes above it never did (either fix alone avoids it here)."""
     log = tmp_path / "naps"
     log.touch()
     queue = new_queue("trix-outage")
@@ -86,18 +121,14 @@ def test_a_worker_consumes_again_after_a_restart_during_its_task(redis_server, t
             beat=False,
         )  # fmt: skip
         try:
-            nap.delay(2, "first", str(log))
-            wait_until(lambda: "start first" in log.read_text(), 30, 0.02)
+            nap.delay(5, "first", str(log))
+            worker.wait_until(lambda: "start first" in log.read_text(), 30, 0.02)
             redis_server.stop()
-            wait_until(lambda: "end first" in log.read_text(), 30, 0.02)
-            time.sleep(1)  # the ack is tried while the broker is down
+            worker.wait_until(lambda: "Couldn't ack" in worker.tail(100_000), 30)
             redis_server.start()
             time.sleep(1)
             nap.delay(0, "second", str(log))
-            try:
-                wait_until(lambda: "end second" in log.read_text(), 60, 0.05)
-            except AssertionError:
-                raise AssertionError("the worker took nothing more:\n" + worker.tail()) from None
+            worker.wait_until(lambda: "end second" in log.read_text(), 60)
             assert worker.proc.poll() is None, "the worker exited:\n" + worker.tail()
         finally:
             worker.stop(kill=True)

@@ -149,7 +149,19 @@ class Worker:
             if self.proc.poll() is not None:
                 break
             time.sleep(0.1)
+        self.stop(kill=True)
         raise RuntimeError("worker did not start:\n" + self.tail())
+
+    def wait_until(self, predicate, timeout: float, step: float = 0.05):
+        """``predicate()``'s first true value, asked every ``step`` seconds for up to
+        ``timeout`` seconds; raises AssertionError showing the end of the worker's log."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(step)
+        raise AssertionError(f"timed out after {timeout}s; the worker's log ends:\n{self.tail()}")
 
     def tail(self, chars: int = 3000) -> str:
         """The end of the worker's log (for failure messages)."""

@@ -31,17 +31,21 @@ class SQLiteTransport(sqlalchemy.Transport):
 
 class RedisQoS(redis.QoS):
     """kombu's Redis QoS (its emulation of acknowledgements), freeing a message's prefetch slot
-    even when the broker is gone. kombu removes an acknowledged (or rejected) message from
-    Redis's index of unacknowledged messages first and frees its slot after: when Redis was
-    down, the removal raised and the slot stayed taken for ever. A worker takes one message
-    at a time (``CELERY_WORKER_PREFETCH_MULTIPLIER = 1``), so after an ack tried during a
-    broker restart it never asked for another message (kombu logs "Couldn't ack" and goes
-    on), even once Redis was back (issue 13, item 2; ``tests/test_broker_outage.py``).
+    when Redis cannot be reached. kombu updates Redis's index of unacknowledged messages
+    first (an ack or a reject removes the message from it, a requeue puts it back in its
+    queue) and frees the slot after: when Redis was down, the update raised and the slot
+    stayed taken for ever. A worker takes one message at a time
+    (``CELERY_WORKER_PREFETCH_MULTIPLIER = 1``), so after an ack tried during a broker
+    restart its channel never asked Redis for another message (issue 13, item 2;
+    ``tests/test_broker_outage.py``).
 
-    Here the slot is freed whatever Redis answers, and the error still reaches the caller
-    (Celery logs it). The task has run: a message left in the index (the connection broke
-    but Redis kept its data) is delivered again after the visibility timeout, as one taken
-    by a worker that died is, and the tasks are idempotent (acks late)."""
+    Here a connection error frees the slot and still reaches the caller (Celery logs
+    "Couldn't ack"); any other error from Redis leaves it as kombu does. If Redis kept its
+    data, the message stays in the index and is delivered again once, after the visibility
+    timeout, as one held by a worker that died is (the tasks are idempotent: acks late); a
+    failed requeue waits for that too. kombu used to push such a message back at once when
+    the channel closed, running a task that had already run a second time straight away; if
+    Redis lost its data, the sweep re-sends what was lost (``TRIX_SWEEP_LATE``)."""
 
     def ack(self, delivery_tag):
         try:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from games.models import Table
-from tests.games.helpers import new_table, seat_bots, wait_until
+from tests.games.helpers import new_table, seat_bots
 from tests.redis_server import RedisServer
 from tests.worker import Worker, new_queue, sending_to
 from wallet import selectors as wallet
@@ -26,14 +26,6 @@ def redis_server():
     server = RedisServer()
     yield server
     server.stop()
-
-
-def waiting(worker: Worker, predicate, timeout: float):
-    """``wait_until(predicate)``; when it times out, the failure shows the worker's log."""
-    try:
-        return wait_until(predicate, timeout, 0.05)
-    except AssertionError as exc:
-        raise AssertionError(f"{exc}; the worker's log ends:\n{worker.tail()}") from None
 
 
 def test_the_match_survives_a_broker_restart(redis_server, api):
@@ -58,13 +50,13 @@ def test_the_match_survives_a_broker_restart(redis_server, api):
                 assert r.status_code == 200, r.content
             seat_bots(alice, table_id, [2, 3])
             for at in (60, 200):  # twice: the second finds the worker's reconnected state
-                waiting(worker, lambda v=at: Table.objects.get(pk=table_id).version > v, 90)
+                worker.wait_until(lambda v=at: Table.objects.get(pk=table_id).version > v, 90)
                 redis_server.stop()  # with messages queued and held by the worker
                 time.sleep(3)
                 assert Table.objects.get(pk=table_id).status == "playing"
                 redis_server.start()  # empty: whatever it held is gone
-            done = waiting(
-                worker, lambda: Table.objects.filter(pk=table_id, settled=True).first(), 180
+            done = worker.wait_until(
+                lambda: Table.objects.filter(pk=table_id, settled=True).first(), 180, 0.2
             )
             assert worker.proc.poll() is None, "the worker exited:\n" + worker.tail()
         finally:
