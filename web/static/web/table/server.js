@@ -201,7 +201,7 @@ function streamed() {
    stream again a minute later (streamRetryAt) while the table still plays or is open. */
 export async function poll() {
   let fallbacks = 0;
-  while (!st.stopped) {
+  while (!st.stopped && !over()) {
     if (cfg.streamUrl && (await streamed())) return;
     fallbacks += 1;
     await longPoll(cfg.streamUrl ? streamRetryAt(fallbacks) : Infinity);
@@ -211,10 +211,17 @@ export async function poll() {
 /* Whether the table has ended (finished or cancelled): its stream would only say so. */
 const ended = () => !!st.table && ["finished", "cancelled"].includes(st.table.status);
 
-/* The state's long poll until `until` (a Date.now() value) or the page stops. */
+/* Whether nothing more will come: cancelled, or finished with no pot left to pay (free, or
+   its settled event seen). The server ends a stream there too (games.selectors.table_over). */
+const over = () =>
+  ended() && (st.table.status === "cancelled" || !st.table.stake || st.settled ||
+              Boolean(st.payout && st.payout.settled));
+
+/* The state's long poll until `until` (a Date.now() value), the table is over or the page
+   stops. */
 async function longPoll(until) {
   let delay = 0;
-  while (!st.stopped && (Date.now() < until || ended())) {
+  while (!st.stopped && !over() && (Date.now() < until || ended())) {
     try {
       const before = st.version;
       const data = await T.api("GET", cfg.stateUrl + "?since=" + st.version);
