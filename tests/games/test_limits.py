@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.core.management import call_command
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from games import services
@@ -64,6 +64,23 @@ def test_the_creator_cap_refuses_the_next_open_table(api, settings):
     with pytest.raises(Conflict):  # the service refuses it, whoever calls it
         services.create_table(user=alice.user, variant="trix")
     assert _create(api("bob")).status_code == 201  # per creator
+
+
+@pytest.mark.parametrize(
+    ("cap", "words"),
+    [(2, "لديك طاولتان مفتوحتان تنتظران"), (5, "5 طاولات مفتوحة تنتظر"), (11, "11 طاولة مفتوحة")],
+)
+def test_the_creator_caps_refusal_counts_tables_in_arabic(api, settings, cap, words):
+    """Arabic counts in six forms (the catalog's Plural-Forms): 3 to 10 take the plural
+    "طاولات", 2 the dual, 11 and more the singular; every form said "طاولة" (a trial read
+    "لديك 5 طاولة")."""
+    settings.TRIX_MAX_OPEN_TABLES = cap
+    alice = api("alice").user
+    for _ in range(cap):
+        services.create_table(user=alice, variant="trix")
+    with translation.override("ar"), pytest.raises(Conflict) as refused:
+        services.create_table(user=alice, variant="trix")
+    assert words in str(refused.value), str(refused.value)
 
 
 def test_a_table_that_started_or_was_cancelled_no_longer_counts(api, settings):
