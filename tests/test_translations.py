@@ -100,6 +100,25 @@ def test_translations_keep_the_named_placeholders(po):
             assert placeholders(text) <= english, (e["id"], text)
 
 
+# Plural entries whose number counts no noun after it (the same words fit every number).
+UNCOUNTED = {
+    "The %(deals)s finished deal is verified.",
+    "%(count)s team at the start, below the minimum of %(minimum)s",
+    "%(count)s entrant at the start, below the minimum of %(minimum)s",
+}
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
+def test_plurals_count_their_noun_in_arabic(po):
+    """Arabic counts 3 to 10 with a plural noun (form 3: "5 طاولات") and 11 and more with a
+    singular one (forms 4 and 5: "11 طاولة"): a plural entry whose forms 3 and 5 are the
+    same wrote "5 طاولة" (a trial's finding), unless its number counts no noun."""
+    for e in read_po(po):
+        if e["plural"] is None or e["id"] in UNCOUNTED:
+            continue
+        assert e["strs"][3] != e["strs"][5], (e["id"], e["strs"][3])
+
+
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
 def test_the_compiled_catalog_is_the_po(po):
     """The committed .mo has exactly the .po's translations: a .po changed without running
