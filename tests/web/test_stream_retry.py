@@ -63,5 +63,5 @@ def test_a_table_page_stops_its_long_poll_once_the_table_is_over(
     cancel_table(table_id=table.pk, reason="test", by=user)
     page.wait_for_function("document.getElementById('table-app').dataset.phase === 'cancelled'")
     seen = len(polls), len(streams)
-    page.wait_for_timeout(4000)  # before: a poll every 0.5 + 0.4 + 2 s
+    page.wait_for_timeout(4000)  # before: a poll about every second (0.5 s held, 0.4 s apart)
     assert (len(polls), len(streams)) == seen
