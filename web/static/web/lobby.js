@@ -252,12 +252,20 @@ const STATUS = {
       }
       const isPrivate = form.private && form.private.checked;
       const body = { variant: options.variant, stake, options };
+      // One table per press: a second click (or Enter) while the first is on its way made a
+      // second table (and, staked, a second stake in escrow).
+      const button = form.querySelector("button[type=submit]");
+      if (form.dataset.busy) return;
+      form.dataset.busy = "1";
+      button.disabled = true;
       try {
         const table = await T.api("POST", cfg.tablesUrl, body);
         if (isPrivate) await T.api("POST", "/api/tables/" + table.id + "/invite/", { private: true });
         window.location = "/tables/" + table.id + "/";
       } catch (err) {
         say(err.message);
+        delete form.dataset.busy;
+        button.disabled = false;
       }
     });
   }
