@@ -580,6 +580,24 @@ def test_the_top_bar_balance_follows_the_stake(player, user, live_server):
     assert get_user_model().objects.get(pk=user.pk)
 
 
+def test_a_double_click_on_leave_leaves_once_without_an_error(player, user, live_server):
+    """A new user's trial: a double-clicked Leave left, then showed the second request's
+    refusal ("you hold no seat at this table") in red."""
+    table = create_table(user=user, variant="complex", options=TIMERS)
+    page = player()
+    page.goto(f"/tables/{table.pk}/")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if "/leave/" in r.url else None)
+    page.dblclick("[data-testid=leave]")
+    page.locator("[data-testid=sit-0]").wait_for()
+    page.wait_for_timeout(500)
+    assert len(posts) == 1, posts
+    assert not Seat.objects.filter(table=table, user=user).exists()
+    assert page.locator("#notice").inner_text().strip() == ""
+
+
 # -- the whole path against the real API and a worker ------------------------------------------
 
 

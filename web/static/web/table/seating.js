@@ -119,5 +119,5 @@ async function sit(seat) {
   $("#seed-used").textContent = seed;
   saveBeforeSit(seat, seed);
   const ok = await tableCall(cfg.seatsUrl, { seat, client_seed: seed });
-  if (!ok) forgetSit();
+  if (ok === false) forgetSit(); // not when only a second click was dropped
 }

@@ -72,8 +72,16 @@ export function selectDoubles() {
     .catch((err) => console.warn("select not sent:", err.message));
 }
 
-/* POST a seat call; true when the server took it (the notice shows why not). */
+const calling = new Set(); // the tableCall()s on their way (url and body)
+
+/* POST `body` to one of the table's actions (sit, leave, seat a bot) and show the table it
+   answers: true when the server took it, false when refused (the page shows why), null when
+   the same call was already on its way (dropped: a double-click left, then showed the second
+   leave's refusal). */
 export async function tableCall(url, body) {
+  const key = url + " " + JSON.stringify(body);
+  if (calling.has(key)) return null;
+  calling.add(key);
   try {
     const table = await T.api("POST", url, body);
     notice("");
@@ -90,6 +98,8 @@ export async function tableCall(url, body) {
     }
     notice(err.message);
     return false;
+  } finally {
+    calling.delete(key);
   }
 }
 
