@@ -106,3 +106,28 @@ def test_a_double_click_on_create_makes_one_table(new_page, live_server, client)
     page.wait_for_timeout(500)
     assert len(posts) == 1, posts
     assert ana.tables_created.count() == 1
+
+
+def test_back_to_the_lobby_after_a_create_finds_its_buttons_ready(new_page, live_server, client):
+    """A review's finding: a create leaves its button disabled while the table page loads, and
+    a browser coming back may show the lobby as it was left (the back/forward cache, which the
+    test browser does not use: its page-show event is sent here as the cache would)."""
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    page = new_page()
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.get_by_test_id("create-table").wait_for()
+    page.evaluate(
+        """() => {
+            for (const id of ["create-form", "quick-form"]) {
+                const form = document.getElementById(id);
+                form.dataset.busy = "1";
+                form.querySelector("button[type=submit]").disabled = true;
+            }
+            window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }));
+        }"""
+    )
+    assert page.get_by_test_id("create-table").is_enabled()
+    assert page.locator("#quick-form button[type=submit]").is_enabled()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url("**/tables/*/")

@@ -433,6 +433,27 @@ def test_leave_states_the_forfeit_and_asks_first(table_id, player, artifacts):
     assert page.locator("#notice").inner_text() == "You left: the match ends with your forfeit."
 
 
+def test_a_double_click_on_leave_and_forfeit_sends_one_leave(table_id, player):
+    """A review's finding beside the trial's: a double-clicked "Leave and forfeit" sent two
+    leaves; the second's 409 (the match had ended) said the forfeit did not count."""
+    state = match_at(contract="complex", plays=3)
+    page = player()
+    ans = answer(table_id, state, 0, stake=500)
+    ans["table"]["kind"] = "staked"
+    Server(page, ans)
+    leaves = []
+    page.on("request", lambda r: leaves.append(r.url) if r.url.endswith("/leave/") else None)
+    page.goto(f"/tables/{table_id}/")
+    page.click("[data-testid=leave-match]")
+    page.dblclick("[data-testid=leave-confirm]")
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.startsWith('You left')"
+    )
+    page.wait_for_timeout(300)
+    assert len(leaves) == 1, leaves
+    assert page.locator("#notice").inner_text() == "You left: the match ends with your forfeit."
+
+
 def test_leave_at_a_free_table_says_a_bot_takes_over_and_with_bots_the_stake_comes_back(
     table_id, player
 ):

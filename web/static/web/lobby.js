@@ -301,6 +301,16 @@ const STATUS = {
     });
   }
 
+  /* Back from the table a press opened: the browser may show this page as it was left, its
+     buttons still waiting for an answer that came (the back/forward cache). */
+  window.addEventListener("pageshow", () => {
+    for (const f of [form, quick]) {
+      if (!f) continue;
+      delete f.dataset.busy;
+      f.querySelector("button[type=submit]").disabled = false;
+    }
+  });
+
   $("#refresh").addEventListener("click", load);
   load();
   setInterval(() => { if (!document.hidden) load(); }, 5000);

@@ -35,7 +35,11 @@ export function consequence() {
     { rank, stake }, true), interpolate(_("Leave and forfeit %s"), [stake])];
 }
 
+let leaving = false; // a second click while the first is on its way is not sent
+
 async function leave() {
+  if (leaving) return;
+  leaving = true;
   const forfeit = st.table.kind !== "casual";
   try {
     await T.api("POST", cfg.leaveUrl, {});
@@ -47,6 +51,7 @@ async function leave() {
       ? interpolate(_("Your leave did not count: %s"), [err.message]) : err.message };
   }
   asking = false;
+  leaving = false;
   notice(outcome.text, outcome.kind === "ok" ? "info" : "error");
   redraw.all();
 }
