@@ -153,15 +153,14 @@ class Worker:
         raise RuntimeError("worker did not start:\n" + self.tail())
 
     def wait_until(self, predicate, timeout: float, step: float = 0.05):
-        """``predicate()``'s first true value, asked every ``step`` seconds for up to
-        ``timeout`` seconds; raises AssertionError showing the end of the worker's log."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            value = predicate()
-            if value:
-                return value
-            time.sleep(step)
-        raise AssertionError(f"timed out after {timeout}s; the worker's log ends:\n{self.tail()}")
+        """``tests.games.helpers.wait_until``, its AssertionError showing the end of the
+        worker's log."""
+        from tests.games.helpers import wait_until  # the models: once Django is set up
+
+        try:
+            return wait_until(predicate, timeout, step)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; the worker's log ends:\n{self.tail()}") from None
 
     def tail(self, chars: int = 3000) -> str:
         """The end of the worker's log (for failure messages)."""
