@@ -869,7 +869,9 @@ def main() -> None:
         acts = list(
             TableAction.objects.filter(
                 applied_at__gte=t0, applied_at__lt=t1, status=ActionStatus.APPLIED
-            ).values_list("table_id", "version", "submitted_at", "source", "applied_version")
+            ).values_list(
+                "table_id", "version", "submitted_at", "source", "applied_version", "applied_at"
+            )
         )
         bot_tables = set(tables)
         committed = dict(
@@ -887,11 +889,14 @@ def main() -> None:
         seen: dict[tuple[int, int], float] = {}
         for p in pollers:
             seen.update(p.seen)
-        latencies = [
-            (seen[(tid, version + 1)] - submitted.timestamp()) * 1000
-            for tid, version, submitted, source, _ in acts
+        bot_seen = [
+            (submitted.timestamp(), applied.timestamp(), seen[(tid, version + 1)])
+            for tid, version, submitted, _, _, applied in acts
             if (tid, version + 1) in seen and tid in bot_tables
         ]
+        latencies = [(at_seen - due) * 1000 for due, _, at_seen in bot_seen]
+        due_applied = [(applied - due) * 1000 for due, applied, _ in bot_seen]
+        applied_seen = [(at_seen - applied) * 1000 for _, applied, at_seen in bot_seen]
         elapsed = (t1 - t0).total_seconds()
         finished = Table.objects.filter(status=TableStatus.FINISHED).count()
         connection.close()
@@ -946,6 +951,10 @@ def main() -> None:
         )
     if latencies:
         print(f"turn due -> visible to a client: {spread(latencies)}")
+        print(
+            f"  of which: due -> applied by a worker (applied_at): {spread(due_applied)}; "
+            f"-> seen by the client: {spread(applied_seen)}"
+        )
     print(
         f"worker DB queries per action: {(q1 - q0) / max(1, len(acts)):.1f} statements, "
         f"besides BEGIN/COMMIT ({(k1 - k0) / max(1, len(acts)):.2f} tasks per action)"
