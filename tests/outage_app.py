@@ -1,7 +1,8 @@
 """The site's Celery application (its broker options: acks late, a prefetch of one, the Redis
-transport's options) with one task of the tests' own, for a worker started by
-``tests/test_broker_outage.py`` (``celery -A tests.outage_app``): :func:`nap` lasts as long
-as the test needs, so the broker can be killed while a worker runs it."""
+transport's options) with tasks of the tests' own: for a worker started by
+``tests/test_broker_outage.py`` (``celery -A tests.outage_app``), :func:`nap` lasts as long
+as the test needs, so the broker can be killed while a worker runs it; for
+``tests/test_worker_timer.py``, :func:`mark` notes when it ran, in this process."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from pathlib import Path
 
 from trix_site.celery import app
 
-__all__ = ["app", "nap"]
+__all__ = ["MARKS", "app", "mark", "nap"]
+
+MARKS: list[tuple[object, float]] = []
+"""(key, ``time.monotonic()``) of each :func:`mark` run in this process."""
 
 
 @app.task(name="tests.outage_app.nap")
@@ -21,3 +25,10 @@ def nap(seconds: float, mark: str, log: str) -> None:
     time.sleep(seconds)
     with Path(log).open("a") as out:
         out.write(f"end {mark}\n")
+
+
+@app.task(name="tests.outage_app.mark")
+def mark(key, busy: float = 0.0) -> None:
+    """Note ``(key, now)`` in :data:`MARKS`, then keep the process busy ``busy`` seconds."""
+    MARKS.append((key, time.monotonic()))
+    time.sleep(busy)

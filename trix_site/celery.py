@@ -4,7 +4,15 @@ import os
 
 from celery import Celery
 from celery.app import backends
-from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
+from celery.signals import (
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_init,
+    worker_shutdown,
+)
+
+from trix_site.worker_timer import WorkerTimer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trix_site.settings")
 
@@ -31,6 +39,7 @@ class TrixCelery(Celery):
 app = TrixCelery("trix_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.steps["worker"].add(WorkerTimer)
 
 
 @task_prerun.connect
@@ -81,3 +90,11 @@ def _freeze_loaded(**_):
 
     heap.load_site()
     heap.freeze_loaded()
+
+
+@worker_shutdown.connect
+def _publish_held(**_):
+    """A worker that stops sends what its timer still holds through the broker."""
+    from trix_site import worker_timer
+
+    worker_timer.publish_held()

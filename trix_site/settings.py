@@ -557,6 +557,9 @@ TRIX_AWAY_AFTER = int(os.environ.get("TRIX_AWAY_AFTER", "2"))
 TRIX_TIMER_SCALE = float(os.environ.get("TRIX_TIMER_SCALE", "1.0"))  # tests shrink timers
 TRIX_SWEEP_SECONDS = float(os.environ.get("TRIX_SWEEP_SECONDS", "5"))  # lost-timer sweep
 TRIX_SWEEP_LATE = float(os.environ.get("TRIX_SWEEP_LATE", "5"))  # overdue = lost after this
+# A solo worker keeps a table's next bot turn on its own timer instead of sending it through
+# the broker (trix_site/worker_timer.py: issue 15); what it holds when it dies, the sweep finds.
+TRIX_WORKER_TIMER = _env_bool("TRIX_WORKER_TIMER", True)
 TRIX_STATE_WAIT_MAX = float(os.environ.get("TRIX_STATE_WAIT_MAX", "5"))  # long poll cap
 # Long polls one client (a user, or an address when logged out) may hold at once, over the
 # tables' state and the tournaments' live polls; above it a poll is answered at once

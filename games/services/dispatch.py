@@ -23,10 +23,15 @@ from django.utils import timezone
 
 from games import signals, tasks
 from games.models import Table
+from trix_site import worker_timer
 
 
-def send_wake(table: Table) -> None:
-    """After commit, ask a worker to look at the table at ``wake_at``."""
+def send_wake(table: Table, *, on_this_worker: bool = False) -> None:
+    """After commit, ask a worker to look at the table at ``wake_at``. ``on_this_worker``:
+    keep it on this worker's own timer where it has one (a solo worker's main thread,
+    :mod:`trix_site.worker_timer`), not through the broker: a bot's turn after a bot's turn
+    (:func:`games.services.fast_turn.try_bot_turn`), so that the worker that holds the table's
+    state plays it on."""
     if table.wake_at is None:
         return
 
@@ -34,6 +39,8 @@ def send_wake(table: Table) -> None:
 
     def send():
         delay = (when - timezone.now()).total_seconds()
+        if on_this_worker and worker_timer.run_later(tasks.wake, (table_id, version), delay):
+            return
         if delay > 0.01:
             tasks.wake.apply_async((table_id, version), countdown=delay)
         else:

@@ -69,5 +69,5 @@ def try_bot_turn(table_id: int, version: int) -> bool:
     if not written:
         return False
     state_store.put_back(table, state)
-    dispatch.send_wake(table)
+    dispatch.send_wake(table, on_this_worker=True)
     return True
