@@ -138,3 +138,32 @@ def test_the_compiled_catalog_is_the_po(po):
     compiled = {k: v for k, v in compiled.items() if k != ""}
     expected.pop("", None)
     assert compiled == expected, f"{mo.name} is out of date with {po.name}: run ./dev messages"
+
+
+@pytest.mark.parametrize(
+    "seconds, arabic",
+    [
+        (1, "ثانية واحدة"),
+        (2, "ثانيتين"),
+        (5, "5 ثوانٍ"),
+        (45, "45 ثانية"),
+        (60, "دقيقة واحدة"),
+        (120, "دقيقتين"),
+        (600, "10 دقائق"),
+        (1800, "30 دقيقة"),
+        (3600, "ساعة واحدة"),
+        (7200, "ساعتين"),
+        (36_000, "10 ساعات"),
+    ],
+    ids=lambda value: str(value) if isinstance(value, int) else "",
+)
+def test_arabic_durations_read_after_the_word_after(seconds, arabic):
+    """Every duration the site writes follows "بعد" ("after": an open table closes after it,
+    prizes are paid after the review window), which takes the genitive: "بعد دقيقتين", not
+    "بعد دقيقتان (2)" (a trial's finding); one and two spell their number out."""
+    from django.utils import translation
+
+    from tournaments.describe import duration
+
+    with translation.override("ar"):
+        assert duration(seconds) == arabic
