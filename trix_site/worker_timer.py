@@ -3,12 +3,12 @@
 A table's bots play one after another: each bot turn a worker applies schedules the next
 one, tens of milliseconds later. Sent through the broker, each such wake-up cost the worker a
 publish, a receipt and an acknowledgement (five round trips to Redis and a message encoded and
-decoded: about a third of a tables' worker's CPU in ``benchmarks/site.py``), only to come back,
-half the time or more, to another worker, which reads the table's state again. A worker that runs tasks in its
-main thread (the solo pool of ``trix-worker@.service``) keeps such a task on the timer of its
-event loop (kombu's hub, which also holds the tasks sent with a countdown) and runs it there
-with :meth:`celery.app.task.Task.apply`, with the same signals (the database connection check
-of ``trix_site.celery``) as a task taken from the broker.
+decoded: about a third of a tables' worker's CPU in ``benchmarks/site.py``), only to come
+back, half the time or more, to another worker, which read the table's state again. A worker
+that runs tasks in its main thread (the solo pool of ``trix-worker@.service``) keeps such a
+task on the timer of its event loop (kombu's hub, which also holds the tasks sent with a
+countdown) and runs it there with :meth:`celery.app.task.Task.apply`, with the same signals
+(the database connection check of ``trix_site.celery``) as a task taken from the broker.
 
 What is held only here is lost if the process dies (SIGKILL, a crash): the beat's sweep
 re-sends a wake-up overdue by ``TRIX_SWEEP_LATE`` (``games.services.clock.sweep``), as it does
