@@ -106,6 +106,31 @@ def test_the_browser_keeps_the_newest_200_matches(seated):
     assert not any(f"{PREFIX}old-{i}:" in key for i in range(6) for key in entries)
 
 
+def test_a_second_sit_before_the_first_answer_keeps_the_first_seats_seed(seated, player):
+    """A review's finding: Sit on seat 0, then on seat 1 before the first answer came. The
+    second overwrote the seed the browser saved and, refused (one seat per player), forgot
+    it: the seat taken had no saved seed left to check its deals against."""
+    page, table = seated
+    posts = []
+    page.on(
+        "request",
+        lambda r: posts.append(r.post_data) if r.method == "POST" and "/seats/" in r.url else None,
+    )
+    page.evaluate(
+        "() => { document.querySelector('[data-testid=sit-0]').click();"
+        " document.querySelector('[data-testid=sit-1]').click(); }"
+    )
+    page.locator("[data-testid=leave]").wait_for()
+    page.wait_for_timeout(500)
+    assert len(posts) == 1, posts
+    assert json.loads(posts[0])["seat"] == 0
+    assert Seat.objects.get(table=table, seat=0).user_id == player.user.pk
+    entry = kept(page)[f"{PREFIX}table-{table.pk}:{table.commitment}"]
+    assert entry["seat"] == 0
+    assert entry["client_seed"] == page.locator("#client-seed").input_value()
+    assert page.locator("#notice").inner_text().strip() == ""
+
+
 @pytest.mark.slow
 def test_commitment_before_sit_then_every_deal_verified_in_the_browser(
     seated, player, worker, artifacts

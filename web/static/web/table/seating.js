@@ -113,11 +113,21 @@ export function seedToSend() {
   return seed;
 }
 
+let sitting = false; // a Sit on its way: the browser's saved seed is that seat's
+
 async function sit(seat) {
+  // One Sit at a time: a second seat clicked before the first answer overwrote the saved
+  // seed, and its refusal (one seat per player) then forgot the seed of the seat taken.
+  if (sitting) return;
   const seed = seedToSend();
   if (seed === null) return;
-  $("#seed-used").textContent = seed;
-  saveBeforeSit(seat, seed);
-  const ok = await tableCall(cfg.seatsUrl, { seat, client_seed: seed });
-  if (ok === false) forgetSit(); // not when only a second click was dropped
+  sitting = true;
+  try {
+    $("#seed-used").textContent = seed;
+    saveBeforeSit(seat, seed);
+    const ok = await tableCall(cfg.seatsUrl, { seat, client_seed: seed });
+    if (ok === false) forgetSit(); // not when only a second click was dropped
+  } finally {
+    sitting = false;
+  }
 }
