@@ -166,9 +166,11 @@ class Worker:
         """The end of the worker's log (for failure messages)."""
         return self.log.read_text(errors="replace")[-chars:]
 
-    def stop(self, kill: bool = False) -> None:
+    def stop(self, kill: bool = False, sig: int = signal.SIGTERM) -> None:
+        """End the worker: ``sig`` (SIGTERM: Celery's warm shutdown; SIGQUIT: its cold one),
+        or SIGKILL with ``kill``; SIGKILL after 20 s if it is still there."""
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+            os.killpg(self.proc.pid, signal.SIGKILL if kill else sig)
             try:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:

@@ -9,7 +9,6 @@ from celery.signals import (
     task_prerun,
     worker_init,
     worker_process_init,
-    worker_shutdown,
 )
 
 from trix_site.worker_timer import WorkerTimer
@@ -90,11 +89,3 @@ def _freeze_loaded(**_):
 
     heap.load_site()
     heap.freeze_loaded()
-
-
-@worker_shutdown.connect
-def _publish_held(**_):
-    """A worker that stops sends what its timer still holds through the broker."""
-    from trix_site import worker_timer
-
-    worker_timer.publish_held()

@@ -29,9 +29,9 @@ from trix_site import worker_timer
 def send_wake(table: Table, *, on_this_worker: bool = False) -> None:
     """After commit, ask a worker to look at the table at ``wake_at``. ``on_this_worker``:
     keep it on this worker's own timer where it has one (a solo worker's main thread,
-    :mod:`trix_site.worker_timer`), not through the broker: a bot's turn after a bot's turn
-    (:func:`games.services.fast_turn.try_bot_turn`), so that the worker that holds the table's
-    state plays it on."""
+    :mod:`trix_site.worker_timer`), not through the broker: the wake-up a bot's turn sets
+    (:func:`games.services.fast_turn.try_bot_turn`: the next bot's turn, or the deadline of a
+    person to act), so that the worker that holds the table's state plays on."""
     if table.wake_at is None:
         return
 

@@ -7,6 +7,7 @@ table moves only if every wake-up reached a worker."""
 from __future__ import annotations
 
 import re
+import signal
 
 import pytest
 
@@ -51,10 +52,11 @@ def test_a_solo_worker_plays_bot_turns_on_its_own_timer(django_user_model):
     assert received < bot_turns / 4, (received, bot_turns)
 
 
-def test_a_stopping_worker_hands_its_tables_on(django_user_model):
-    """SIGTERM (a deploy, systemd's stop): the worker sends the turns it holds through the
-    broker, and the next worker plays on at once. Without that the table stood still until
-    the beat's sweep (here: for ever)."""
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGQUIT], ids=["warm", "cold"])
+def test_a_stopping_worker_hands_its_tables_on(django_user_model, sig):
+    """SIGTERM (a deploy, systemd's stop: Celery's warm shutdown) or SIGQUIT (its cold one):
+    the worker sends the turns it holds through the broker, and the next worker plays on at
+    once. Without that the table stood still until the beat's sweep (here: for ever)."""
     user = django_user_model.objects.create_user("handover")
     queue = new_queue("trix-held")
     with sending_to_queue(queue):
@@ -67,7 +69,7 @@ def test_a_stopping_worker_hands_its_tables_on(django_user_model):
                 # signal (the turns due in its current batch) and must not reach the deal's end.
                 first.wait_until(lambda start=start: _version(table_id) > start + 3, 60, 0.005)
             finally:
-                first.stop()
+                first.stop(sig=sig)
             if "sent 1 held task(s) through the broker" in first.tail(10**6):
                 break
         else:
