@@ -1,8 +1,9 @@
 """The lobby's shortcuts (issue 14): quick play, and private tables with an invite link.
 
-- :func:`quick_play`: sit at the first open player-made table of the default variant at the
-  chosen stake with a free seat (oldest first, so tables fill), or create one, sit at seat 0
-  and fill the other three seats with ``rules`` bots (the match starts at once).
+- :func:`quick_play`: sit at an open player-made table of the default variant at the chosen
+  stake where someone already waits and a seat is free (the most seats taken first, then the
+  oldest, so tables fill and start), or create one, sit at seat 0 and fill the other three
+  seats with ``rules`` bots (the match starts at once).
 - :func:`invite`: the creator makes a table private (not listed in the lobby, nor in
   ``GET /api/tables/`` for anyone but its creator and its seated players) and gets its
   invite link, ``/invite/<token>/``: a secret token (``secrets.token_urlsafe``, 128 bits)
@@ -17,6 +18,7 @@ import logging
 import secrets
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from games.engine import Options
@@ -43,8 +45,9 @@ def quick_play(
     sit: bool = True,
 ) -> tuple[Table, int]:
     """Seat ``user`` at a table of :data:`DEFAULT_VARIANT` at ``stake`` (minor units per seat,
-    0: a free table): the oldest open player-made, listed table with a free seat, else a new
-    one (default options) with bots on the other seats. Returns ``(table, seat)``. Already
+    0: a free table): the open player-made, listed table with a free seat and the most seats
+    taken (by people or bots; the oldest of those), never one where nobody sits yet, else a
+    new one (default options) with bots on the other seats. Returns ``(table, seat)``. Already
     seated at such an open table: that one. At a staked table ``client_seed`` is required
     (the page makes it; 1..64 printable ASCII); ``address`` is the request's IP address, as
     :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
@@ -78,7 +81,14 @@ def quick_play(
     # Only a player who could stake is offered a seat or a new table (the lobby's quick play
     # sits on the table page: a table made for a seat refused there waited with its bots).
     tables.check_stake(user=user, stake=stake)
-    for table in candidates.filter(seats__user__isnull=True, seats__bot="").distinct()[:10]:
+    taken = Q(seats__user__isnull=False) | ~Q(seats__bot="")
+    waiting = (
+        candidates.filter(pk__in=candidates.filter(seats__user__isnull=True, seats__bot=""))
+        .annotate(taken=Count("seats", filter=taken))
+        .filter(taken__gt=0)  # an empty table would wait for four players, not start
+        .order_by("-taken", "id")
+    )
+    for table in waiting[:10]:
         free = (
             Seat.objects.filter(table=table, user__isnull=True, bot="")
             .order_by("seat")

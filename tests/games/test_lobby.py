@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Table
 from games.services import lobby
-from tests.games.helpers import new_table
+from tests.games.helpers import new_table, seat_bots
 from wallet import services as ledger
 from wallet.payments import DemoProvider
 
@@ -31,6 +31,27 @@ def test_quick_play_creates_a_table_with_bots_then_others_join_open_ones(api, ta
     # Asked again: the seat carol already holds.
     again = carol.post("/api/quick-play/", {}, format="json").json()
     assert (again["table"]["id"], again["seat"]) == (open_one["id"], 0)
+
+
+def test_quick_play_joins_where_players_wait_never_an_empty_table(api, tasks_applied_here):
+    """A new user's trial: quick play sent a player to an open table where nobody sat yet (the
+    player's own, made a moment before, included), to wait for four players instead of a
+    match that starts at once. It joins the table with the most seats taken (the oldest of
+    those); with nobody waiting anywhere, a new table with bots."""
+    ana, ben, cy, dee = api("ana"), api("ben"), api("cy"), api("dee")
+    empty = new_table(ana)
+    r = ana.post("/api/quick-play/", {}, format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["table"]["id"] != empty["id"]
+    assert [s["kind"] for s in r.json()["table"]["seats"]] == ["human", "bot", "bot", "bot"]
+    one = new_table(ben)
+    ben.post(f"/api/tables/{one['id']}/seats/", {"seat": 0}, format="json")
+    two = new_table(cy)
+    cy.post(f"/api/tables/{two['id']}/seats/", {"seat": 0}, format="json")
+    seat_bots(cy, two["id"], [1])
+    r = dee.post("/api/quick-play/", {}, format="json")
+    assert (r.json()["table"]["id"], r.json()["seat"]) == (two["id"], 2), r.content
+    assert Table.objects.get(pk=empty["id"]).status == "open"
 
 
 def test_quick_play_at_a_stake_needs_a_seed_and_the_money(api, tasks_applied_here):

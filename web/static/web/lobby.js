@@ -2,8 +2,8 @@
    a time (the API's pages, newest first: "Newer" / "Older"), creates a table (POST
    /api/tables/), leaves seats, seats bots; all through the tables API. A Sit opens the table
    page at that seat (the commitment is shown and kept there first). Quick play (POST
-   /api/quick-play/, sit: false) chooses a seat at the first open table of the default variant
-   at a stake, or starts one with bots, and opens the table page, which sits there; a table's creator gets its invite link (POST
+   /api/quick-play/, sit: false) chooses a seat at an open table of the default variant at a
+   stake where players wait, or starts one with bots, and opens the table page, which sits there; a table's creator gets its invite link (POST
    /api/tables/{id}/invite/) and may make it private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
