@@ -167,3 +167,14 @@ def test_arabic_durations_read_after_the_word_after(seconds, arabic):
 
     with translation.override("ar"):
         assert duration(seconds) == arabic
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
+def test_a_bot_is_a_robot_in_arabic(po):
+    """The glossary (``docs/i18n.md``): a bot is "روبوت". The table page's scripts said
+    "بوت" (the leave dialog, its button, the payout lines), the rest of the site "روبوت" (a
+    trial's finding)."""
+    stray = re.compile(r"(?<!رو)بوت")
+    for e in read_po(po):
+        for text in e["strs"].values():
+            assert not stray.search(text), (e["id"], text)
