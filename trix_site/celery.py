@@ -4,12 +4,7 @@ import os
 
 from celery import Celery
 from celery.app import backends
-from celery.signals import (
-    task_postrun,
-    task_prerun,
-    worker_init,
-    worker_process_init,
-)
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 
 from trix_site.worker_timer import WorkerTimer
 

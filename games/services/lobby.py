@@ -81,11 +81,10 @@ def quick_play(
     # Only a player who could stake is offered a seat or a new table (the lobby's quick play
     # sits on the table page: a table made for a seat refused there waited with its bots).
     tables.check_stake(user=user, stake=stake)
-    taken = Q(seats__user__isnull=False) | ~Q(seats__bot="")
+    free = Q(seats__user__isnull=True, seats__bot="")
     waiting = (
-        candidates.filter(pk__in=candidates.filter(seats__user__isnull=True, seats__bot=""))
-        .annotate(taken=Count("seats", filter=taken))
-        .filter(taken__gt=0)  # an empty table would wait for four players, not start
+        candidates.annotate(free=Count("seats", filter=free), taken=Count("seats", filter=~free))
+        .filter(free__gt=0, taken__gt=0)  # an empty table would wait for four players
         .order_by("-taken", "id")
     )
     for table in waiting[:10]:

@@ -126,7 +126,7 @@ async function sit(seat) {
     $("#seed-used").textContent = seed;
     saveBeforeSit(seat, seed);
     const ok = await tableCall(cfg.seatsUrl, { seat, client_seed: seed });
-    if (ok === false) forgetSit(); // not when only a second click was dropped
+    if (ok === false) forgetSit();
   } finally {
     sitting = false;
   }
