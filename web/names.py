@@ -71,6 +71,30 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
             "Each 2 is shown beside its holder until played (unless one team holds all four)."
         ),
     },
+    "twos_complex_only": {
+        "label": gettext_lazy("2s in Complex Partner only"),
+        "help": gettext_lazy("The 2s are shown in Trix Complex Partner only, not in Trix Partner."),
+    },
+    "double_scoring": {
+        "label": gettext_lazy("Doubles scored per"),
+        "help": gettext_lazy(
+            "Partnership: who pays when a doubled card stays in the doubler's team."
+        ),
+        "values": {
+            "seat": gettext_lazy("Player: each doubled card scored player by player"),
+            "team": gettext_lazy(
+                "Team: taken in the doubler's team it is not sold, the other team gains"
+            ),
+        },
+    },
+    "double_asked": {
+        "label": gettext_lazy("Who is asked to double"),
+        "help": gettext_lazy("Before the first lead of King of Hearts, Queens and Complex."),
+        "values": {
+            "everyone": gettext_lazy("Everyone answers, holder or not"),
+            "holders": gettext_lazy("Holders only, in secret (simultaneous doubling)"),
+        },
+    },
     "partner_tie": {
         "label": gettext_lazy("Level team totals"),
         "help": gettext_lazy("Partnership matches that end level."),

@@ -5,6 +5,9 @@ network.
   table). A bad record exits 1 with one line naming the play index and the reason.
 - ``trix simulate --variant V --matches N --seed S [--bots K[,K,K,K]] [--json]
   [--records DIR]`` plays whole matches between bots and prints results and throughput.
+- ``trix conformance FILE...`` runs ``trix-conformance/1`` scenario files (``docs/conformance``)
+  through the engine: one ``PASS``/``FAIL`` line per scenario, exit 1 if any fails, 2 if a
+  file cannot be read or is not a suite.
 - ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--head FILE]
   [--commitment HEX] [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles
   against their commitment, receipt and the log and replays them, or recomputes every
@@ -135,6 +138,35 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def cmd_conformance(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .conformance import InvalidSuite, load_suite, run_suite
+
+    suites = []
+    for path in args.files:
+        try:
+            suites.append((path, load_suite(_read(path))))
+        except InvalidSuite as exc:
+            print(f"{path}: not a conformance suite: {exc}", file=err)
+            return 2
+        except UnicodeDecodeError:
+            print(f"{path}: not a conformance suite: not UTF-8 text", file=err)
+            return 2
+        except OSError as exc:
+            print(f"cannot read {path}: {exc.strerror}", file=err)
+            return 2
+    passed = failed = 0
+    for path, suite in suites:
+        for sid, failures in run_suite(suite):
+            if failures:
+                failed += 1
+                print(f"FAIL {path} {sid}: {'; '.join(failures)}", file=out)
+            else:
+                passed += 1
+                print(f"PASS {path} {sid}", file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    return 1 if failed else 0
+
+
 def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from games.fairness import verify_cli
 
@@ -169,6 +201,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--records", metavar="DIR", help="write every deal record into DIR")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "conformance",
+        help="run trix-conformance/1 rule scenarios (docs/conformance/*.json)",
+        epilog="Exit 0 every scenario passed, 1 one failed, 2 a file unreadable or not a suite.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="suite files, or - (stdin)")
+    p.set_defaults(func=cmd_conformance)
 
     p = sub.add_parser(
         "verify",

@@ -114,11 +114,16 @@ class Deal:
         self.turn = self.leader = self.owner
         doublable = DOUBLABLE.get(contract, 0)
         if doublable:
-            # Every seat answers, holder or not (000: "every player picks their doubles in
-            # secret and presses Ready"; 004: "each player answers once"): asking only the
-            # holders would tell the table who holds the K♥ or the queens.
+            # By default every seat answers, holder or not (000: "every player picks their
+            # doubles in secret and presses Ready"; 004: "each player answers once"), so the
+            # answers tell nobody who holds the K♥ or the queens. ``double_asked`` ``holders``
+            # (001, 003: "a player with no doublable card is never asked") asks only the
+            # holders; their answers are then seen by themselves alone (match, observation).
             self.phase = PHASE_DOUBLE
-            self.double_pending = [(self.owner + i) % 4 for i in range(4)]
+            order = [(self.owner + i) % 4 for i in range(4)]
+            if self.options.double_asked == "holders":
+                order = [s for s in order if self.hands[s] & doublable]
+            self.double_pending = order
             if self.options.doubling == "sequential":
                 self.turn = self.double_pending[0]
             return
@@ -129,7 +134,12 @@ class Deal:
         self.turn = self.leader = self.owner
         if self.contract == "trix":
             self.playable = _JACK_BITS[0] | _JACK_BITS[1] | _JACK_BITS[2] | _JACK_BITS[3]
-            if self.options.partnership and self.options.show_twos:
+            opts = self.options
+            if (
+                opts.partnership
+                and opts.show_twos
+                and (opts.is_complex or not opts.twos_complex_only)
+            ):
                 team_a = (self.hands[0] | self.hands[2]) & TWOS_MASK
                 if team_a and team_a != TWOS_MASK:
                     self.shown_twos = TWOS_MASK
@@ -305,7 +315,8 @@ class Deal:
 
     def _penalty(self, card: int, value: int, leader: int, taker: int) -> None:
         """Score a King of Hearts or a queen taken by ``taker`` on ``leader``'s trick,
-        doubled or not (trix-rules.md "Doubled card scoring", ``self_double``)."""
+        doubled or not (trix-rules.md "Doubled card scoring", ``self_double``;
+        ``double_scoring`` ``team``: a public Complex score tracker's "sold" / "not sold")."""
         bit = 1 << card
         doubler = -1
         for s in range(4):
@@ -315,6 +326,17 @@ class Deal:
         scores = self.scores
         if doubler < 0:
             scores[taker] -= value
+        elif (
+            self.options.double_scoring == "team"
+            and self.options.partnership
+            and (doubler - taker) % 2 == 0
+        ):
+            # "Not sold": taken inside the doubler's team (the doubler or its partner). The
+            # taker pays double and the other team gains the single value: the trick's leader
+            # if an opponent led it, else the seat after the leader (an opponent).
+            scores[taker] -= 2 * value
+            gainer = leader if (leader - doubler) % 2 else (leader + 1) & 3
+            scores[gainer] += value
         elif doubler != taker:
             scores[taker] -= 2 * value
             scores[doubler] += value

@@ -113,6 +113,8 @@ class MatchState:
         if phase == PHASE_CHOOSE:
             return [self.owner]
         if phase == PHASE_DOUBLE:
+            # With ``double_asked`` ``holders`` these are the holders still to answer: never
+            # public (``observation.view`` shows a seat only itself).
             if self.options.doubling == "sequential":
                 return [deal.turn]
             return sorted(deal.double_pending)
@@ -408,7 +410,13 @@ def _start_contract(
                 _ev(events, "hand", [s], seat=s, cards=codes_of(deal.hands[s]))
     if deal.phase == PHASE_DOUBLE:
         state.phase = PHASE_DOUBLE
-        _ev(events, "doubling_started", seats=sorted(deal.double_pending))
+        if state.options.double_asked == "holders":
+            # Who is asked is who holds a doublable card: each asked seat learns it alone.
+            _ev(events, "doubling_started", asked="holders")
+            for s in sorted(deal.double_pending):
+                _ev(events, "double_asked", [s], seat=s)
+        else:
+            _ev(events, "doubling_started", seats=sorted(deal.double_pending))
     else:
         _begin_play(state, events)
 
@@ -506,6 +514,8 @@ def _double(state: MatchState, seat: int, mask: int, events: list[Event] | None)
     done = deal.answer_double(seat, mask)
     if state.options.doubling == "sequential":
         _ev(events, "double", seat=seat, cards=codes)
+    elif state.options.double_asked == "holders":
+        _ev(events, "double_ready", [seat], seat=seat)  # only holders answer: theirs alone
     else:
         _ev(events, "double_ready", seat=seat)
     if done:

@@ -169,7 +169,7 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "contract": deal.contract if deal else None,
         "played": list(state.played),
         "remaining": state.remaining_contracts() if state.owner >= 0 else list(opts.contracts),
-        "to_act": state.to_act(),
+        "to_act": _public_to_act(state, seat),
         "totals": {str(s): state.totals[s] for s in range(4)},
         "hand": None,
         "hand_face_down": False,
@@ -242,6 +242,12 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
             "waiting": sorted(pending) if not sequential else pending[:1],
             "answered": [s for s in range(4) if s not in pending],
         }
+        if opts.double_asked == "holders":
+            # Only holders are asked: who waits and who answered would say who holds a
+            # doublable card. A seat sees itself only; a spectator nobody.
+            info["asked"] = "holders"
+            info["waiting"] = [seat] if seat in pending else []
+            info["answered"] = []
         if seat is not None:
             info["doublable"] = codes_of(deal.doublable(seat))
             if seat not in pending:
@@ -262,6 +268,15 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     if deal.phase == DEAL_FINISHED:
         out["deal_summary"] = deal_summary(state)
     return out
+
+
+def _public_to_act(state: MatchState, seat: int | None) -> list[int]:
+    """``state.to_act()`` as ``seat`` (None: a spectator) may see it: while only the holders
+    are asked to double (``double_asked`` ``holders``), a seat sees only itself."""
+    to_act = state.to_act()
+    if state.phase == PHASE_DOUBLE and state.options.double_asked == "holders":
+        return [seat] if seat in to_act else []
+    return to_act
 
 
 def deal_summary(state: MatchState) -> dict[str, Any]:

@@ -26,6 +26,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "variant": VARIANTS,
     "doubling": ("simultaneous", "sequential"),
     "self_double": ("leader_gains", "single_penalty", "double_no_gain"),
+    "double_scoring": ("seat", "team"),
+    "double_asked": ("everyone", "holders"),
     "partner_tie": ("draw", "last_trix_first_out"),
     "contract_timeout": ("first_unplayed",),
     "leave_paid_table": ("forfeit",),
@@ -36,13 +38,22 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 class Options:
     """One table's options. Timers are whole seconds; ``0`` means no timer.
 
-    ``show_twos`` only matters in partnership ``trix`` deals (000; ``false`` is 003's rule).
+    ``show_twos`` only matters in partnership ``trix`` deals (000; ``false`` is 003's rule);
+    ``twos_complex_only`` keeps them hidden in ``trix_partner`` (shown in ``complex_partner``
+    only). ``double_scoring`` ``team`` (partnership only) scores a doubled card taken inside
+    the doubler's own team against that team ("not sold") and pays the other team; it then
+    decides every such case, ``self_double`` included. ``double_asked`` ``holders`` asks only
+    the seats holding a doublable card (001, 003); it needs ``simultaneous`` doubling.
+    ``docs/rules.md`` ("Table options") gives each rule and its source.
     """
 
     variant: str = "complex_partner"
     doubling: str = "simultaneous"
     self_double: str = "leader_gains"
     show_twos: bool = True
+    twos_complex_only: bool = False
+    double_scoring: str = "seat"
+    double_asked: str = "everyone"
     partner_tie: str = "draw"
     contract_timeout: str = "first_unplayed"
     choose_timer: int = 15
@@ -72,7 +83,8 @@ class Options:
     def from_dict(cls, data: dict[str, Any] | None) -> Options:
         """Options from a JSON object; missing keys take defaults.
 
-        Raises :class:`InvalidOptions` naming an unknown key or a value it does not take.
+        Raises :class:`InvalidOptions` naming an unknown key or a value it does not take, or
+        ``double_asked`` ``holders`` with ``sequential`` doubling.
         """
         if data is None:
             return cls()
@@ -96,6 +108,11 @@ class Options:
                 if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                     raise InvalidOptions(f"option {key!r} must be a whole number of seconds >= 0")
             values[key] = value
+        if values.get("double_asked") == "holders" and values.get("doubling") == "sequential":
+            raise InvalidOptions(
+                "option 'double_asked' holders needs doubling simultaneous: asked in turn, "
+                "only the holders' turns would show the table who holds the cards"
+            )
         return cls(**values)
 
     def to_dict(self, *, non_defaults_only: bool = False) -> dict[str, Any]:

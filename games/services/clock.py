@@ -104,7 +104,13 @@ def schedule(table: Table, state, events: list[dict], *, send: bool = True) -> N
         table.deadline = now + timedelta(seconds=timer) if timer else None
     elif not humans:
         table.deadline = None
-    if presence.all_away(table, humans):  # away: the timeout's default action, at once
+    if state.phase == "double" and state.options.double_asked == "holders":
+        # Only holders asked: hurry only when every person at the table is away (the away
+        # seats among those still asked would say who holds a doublable card).
+        away_check = [s for s in range(4) if table.seat_kinds[s] == "human"]
+    else:
+        away_check = humans
+    if humans and presence.all_away(table, away_check):  # away: the default action, at once
         hurry = now + timedelta(seconds=settings.TRIX_AWAY_DELAY)
         table.deadline = min(table.deadline or hurry, hurry)
     candidates = [table.deadline] if table.deadline else []
@@ -213,10 +219,17 @@ def turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | Non
     if deadline_passed(table, now):
         events, acts = [], []
         chosen = picks.current(table.pk, state.deal_number) if state.phase == "double" else {}
+        # Only holders asked to double: a holder's timeout is its own news (public, it would
+        # say who holds a doublable card) and is no missed turn (a public "away" would too).
+        holders_asked = state.phase == "double" and state.options.double_asked == "holders"
         for seat in to_act:
             action = picks.answer(state, seat, chosen) or default_action(state, seat)
-            more = [{"type": "timeout", "seat": seat, "visible_to": "all"}]
-            if not (state.options.auto_play_forced and forced_action(state, seat)):
+            more = [
+                {"type": "timeout", "seat": seat, "visible_to": [seat] if holders_asked else "all"}
+            ]
+            if not holders_asked and not (
+                state.options.auto_play_forced and forced_action(state, seat)
+            ):
                 more += presence.timed_out(table, seat)  # a missed turn (not a forced card)
             _, applied = apply(state, action)
             events += more + applied

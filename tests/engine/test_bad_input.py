@@ -124,6 +124,18 @@ def test_unknown_option():
         Options.from_dict({"play_timer": -1})
     with pytest.raises(InvalidOptions, match="option 'show_twos' must be true or false"):
         Options.from_dict({"show_twos": "yes"})
+    with pytest.raises(InvalidOptions, match="option 'twos_complex_only' must be true or false"):
+        Options.from_dict({"twos_complex_only": 1})
+    with pytest.raises(InvalidOptions, match="option 'double_scoring' must be one of seat, team"):
+        Options.from_dict({"double_scoring": "partner"})
+    with pytest.raises(InvalidOptions, match="option 'double_asked' must be one of everyone"):
+        Options.from_dict({"double_asked": "nobody"})
+
+
+def test_holders_only_doubling_needs_simultaneous_doubling():
+    with pytest.raises(InvalidOptions, match="'double_asked' holders needs doubling simultaneous"):
+        Options.from_dict({"double_asked": "holders", "doubling": "sequential"})
+    assert Options.from_dict({"double_asked": "holders"}).double_asked == "holders"
 
 
 # -- through apply: each refusal names the fault and leaves the state as it was ---------------

@@ -259,6 +259,10 @@ def twos_hands(team_with_all: str | None) -> dict[int, list[str]]:
         ("complex_partner", {"show_twos": False}, None, False),
         ("trix", {}, None, False),
         ("complex", {}, None, False),
+        ("trix_partner", {"twos_complex_only": True}, None, False),
+        ("complex_partner", {"twos_complex_only": True}, None, True),
+        ("complex_partner", {"twos_complex_only": True}, "0+2", False),
+        ("complex_partner", {"twos_complex_only": True, "show_twos": False}, None, False),
     ],
 )
 def test_shown_twos(variant, options, team_with_all, shown):

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import Observation, apply, new_match, observe, view
+from games.engine import Observation, apply, events_for, new_match, observe, view
 from games.engine.bots import BOTS, make_bot
 from games.engine.cards import cards_of, codes_of
 
-from .helpers import SEATS, random_hands
+from .helpers import SEATS, build_hands, match_with, random_hands
 from .test_check import random_state
 from .test_properties import options_strategy, own_mask, public_mask
 
@@ -167,3 +167,59 @@ def test_a_finished_deal_has_a_public_summary_until_the_next_deal(variant):
     # The next deal replaces it.
     apply(state, {"type": "deal", "hands": random_hands(rng)})
     assert view(state, 0)["deal_summary"] is None
+
+
+# -- Doubling asked of the holders only (double_asked: holders) --------------------------------
+
+# Seat 1 owns the kingdom (it holds the 7♥) and holds no queen in either deal; the queens are
+# with seats 0 and 2 in one deal and all with seat 3 in the other.
+OWNER_HAND = "C:23456789TJ H:7 S:23"
+QUEENS_SPLIT = {1: OWNER_HAND, 0: "S:Q H:Q", 2: "C:Q D:Q"}
+QUEENS_TOGETHER = {1: OWNER_HAND, 3: "S:Q H:Q C:Q D:Q"}
+
+
+def _holders_match(fixed):
+    state, events = match_with(build_hands(fixed), {"variant": "trix", "double_asked": "holders"})
+    _, more = apply(state, {"type": "contract", "seat": 1, "contract": "queens"})
+    return state, events + more
+
+
+def _seen(state, events, seat):
+    return view(state, seat), events_for(events, seat)
+
+
+def test_only_holders_are_asked():
+    state, _ = _holders_match(QUEENS_SPLIT)
+    assert state.to_act() == [0, 2]
+    with pytest.raises(Exception, match="not your turn: seat 1"):
+        apply(state, {"type": "double", "seat": 1, "cards": []})
+    assert view(state, 0)["to_act"] == [0] and view(state, 0)["doubling"]["waiting"] == [0]
+    assert view(state, 0)["doubling"]["doublable"] == ["QH", "QS"]
+    apply(state, {"type": "double", "seat": 0, "cards": ["QS"]})
+    _, events = apply(state, {"type": "double", "seat": 2, "cards": []})
+    assert state.phase == "play"
+    revealed = [e for e in events if e["type"] == "doubles_revealed"]
+    assert revealed == [{"type": "doubles_revealed", "doubles": {"0": ["QS"]}, "visible_to": "all"}]
+
+
+def test_a_non_holder_cannot_tell_who_was_asked():
+    """Seat 1 (no queen) and a spectator see the same doubling window whether the queens are
+    with two seats or one: no list of seats asked, waiting or answered, no public Ready."""
+    split, split_events = _holders_match(QUEENS_SPLIT)
+    together, together_events = _holders_match(QUEENS_TOGETHER)
+    for seat in (1, None):
+        assert _seen(split, split_events, seat) == _seen(together, together_events, seat)
+        assert view(split, seat)["to_act"] == []
+    assert observe(split, 1) == observe(together, 1)
+    # All holders but the last answer: still nothing changes for seat 1 or a spectator.
+    _, more = apply(split, {"type": "double", "seat": 0, "cards": ["QH"]})
+    split_events += more
+    for seat in (1, None):
+        assert _seen(split, split_events, seat) == _seen(together, together_events, seat)
+
+
+def test_everyone_is_asked_by_default():
+    state, _ = match_with(build_hands(QUEENS_SPLIT), {"variant": "trix"})
+    _, events = apply(state, {"type": "contract", "seat": 1, "contract": "queens"})
+    assert state.to_act() == [0, 1, 2, 3]
+    assert {"type": "doubling_started", "seats": [0, 1, 2, 3], "visible_to": "all"} in events

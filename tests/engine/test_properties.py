@@ -38,7 +38,13 @@ options_strategy = st.fixed_dictionaries(
         "self_double": st.sampled_from(["leader_gains", "single_penalty", "double_no_gain"]),
         "show_twos": st.booleans(),
         "partner_tie": st.sampled_from(["draw", "last_trix_first_out"]),
+        "twos_complex_only": st.booleans(),
+        "double_scoring": st.sampled_from(["seat", "team"]),
+        "double_asked": st.sampled_from(["everyone", "holders"]),
     }
+).map(
+    # Holders-only doubling is refused with sequential doubling.
+    lambda o: {**o, "double_asked": "everyone"} if o["doubling"] == "sequential" else o
 )
 
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -77,7 +83,13 @@ def public_mask(state: MatchState) -> int:
     face_up = 0
     if deal.phase != "double" or state.options.doubling == "sequential":
         face_up |= deal.doubles[0] | deal.doubles[1] | deal.doubles[2] | deal.doubles[3]
-    if deal.contract == "trix" and state.options.partnership and state.options.show_twos:
+    opts = state.options
+    if (
+        deal.contract == "trix"
+        and opts.partnership
+        and opts.show_twos
+        and (opts.is_complex or not opts.twos_complex_only)
+    ):
         team = (deal.initial[0] | deal.initial[2]) & TWOS_MASK
         if team not in (0, TWOS_MASK):
             face_up |= TWOS_MASK
@@ -159,13 +171,16 @@ def candidate_illegal(state: MatchState, rng: random.Random) -> dict:
 
 
 def deal_total_expected(record: dict, result: dict) -> int:
-    """The deal's total: the contract's (000), less what ``double_no_gain`` destroys (004)."""
+    """The deal's total: the contract's (000), less what ``double_no_gain`` destroys (004;
+    never with ``double_scoring`` ``team`` in partnership, which decides a doubler's own card)."""
     total = BASE[record["contract"]]
-    if record["options"].get("self_double") == "double_no_gain":
+    options = record["options"]
+    team_scored = options.get("double_scoring") == "team" and record["variant"].endswith("_partner")
+    if options.get("self_double") == "double_no_gain":
         doubler = {c: int(s) for s, cs in record["doubles"].items() for c in cs}
         for trick in result.get("tricks", []):
             for c in trick["cards"]:
-                if doubler.get(c) == trick["taker"]:
+                if doubler.get(c) == trick["taker"] and not team_scored:
                     total -= VALUE[c]
     return total
 

@@ -390,3 +390,119 @@ def test_trix_pass_without_a_playable_card():
         replay_record(make_record("trix", hands, ["pass", "pass"]))
     with pytest.raises(InvalidRecord, match="play 0: seat 0: TC cannot go on the layout now"):
         replay_record(make_record("trix", hands, ["TC"]))
+
+
+# -- Doubles scored per team (double_scoring: team) ---------------------------------------------
+
+TEAM = {"double_scoring": "team"}
+
+
+@pytest.mark.parametrize(
+    "hands, owner, plays, doubles, options, expected",
+    [
+        # Seat 2 doubles the K♥ and its partner, seat 0, takes it on seat 3's lead ("not
+        # sold"): seat 0 pays double and the other team gains, through the leader (seat 3).
+        (
+            build_hands({0: "H:A", 1: "H:3", 2: "H:K", 3: "H:4"}),
+            3,
+            "4H AH 3H KH",
+            {2: "KH"},
+            TEAM,
+            {0: -150, 3: 75},
+        ),
+        # The same trick scored seat by seat (the default): the doubler gains from its partner.
+        (
+            build_hands({0: "H:A", 1: "H:3", 2: "H:K", 3: "H:4"}),
+            3,
+            "4H AH 3H KH",
+            {2: "KH"},
+            {},
+            {0: -150, 2: 75},
+        ),
+        # Seat 1 leads, seat 2 takes its own doubled K♥: "not sold"; the leader (an opponent)
+        # gains, as by default.
+        (
+            build_hands({0: "H:3", 1: "H:2", 2: "H:K", 3: "H:4"}),
+            1,
+            "2H KH 4H 3H",
+            {2: "KH"},
+            TEAM,
+            {2: -150, 1: 75},
+        ),
+        # Seat 2 leads its own doubled K♥ and takes it: "not sold"; -150, and seat 3 (the seat
+        # after the leader) gains 75, where by default the doubler nets -75.
+        (
+            build_hands({0: "H:3", 1: "H:4", 2: "H:K", 3: "H:2"}),
+            2,
+            "KH 2H 3H 4H",
+            {2: "KH"},
+            TEAM,
+            {2: -150, 3: 75},
+        ),
+        # "Sold": an opponent (seat 3) takes seat 2's doubled K♥: as by default.
+        (
+            build_hands({0: "H:2", 1: "H:3", 2: "H:K", 3: "H:A"}),
+            0,
+            "2H 3H KH AH",
+            {2: "KH"},
+            TEAM,
+            {3: -150, 2: 75},
+        ),
+        # double_scoring team decides the doubler's own card over self_double.
+        (
+            build_hands({0: "H:3", 1: "H:4", 2: "H:K", 3: "H:2"}),
+            2,
+            "KH 2H 3H 4H",
+            {2: "KH"},
+            {**TEAM, "self_double": "single_penalty"},
+            {2: -150, 3: 75},
+        ),
+    ],
+    ids=[
+        "partner-takes",
+        "partner-takes/seat",
+        "self-on-opponent-lead",
+        "self-led",
+        "sold",
+        "over-self_double",
+    ],
+)
+def test_team_scored_doubles(hands, owner, plays, doubles, options, expected):
+    record = make_record(
+        "king",
+        hands,
+        plays,
+        owner=owner,
+        variant="trix_partner",
+        doubles=doubles,
+        options=options,
+    )
+    got = scores(record)
+    assert nonzero(got) == expected
+    assert sum(got.values()) == -75  # doubling never changes the deal's total
+
+
+def test_team_scored_doubles_are_seat_by_seat_in_solo():
+    hands = build_hands({0: "H:A", 1: "H:3", 2: "H:K", 3: "H:4"})
+    record = make_record(
+        "king", hands, "4H AH 3H KH", owner=3, variant="trix", doubles={2: "KH"}, options=TEAM
+    )
+    assert nonzero(scores(record)) == {0: -150, 2: 75}
+
+
+def test_team_scored_doubled_queen_of_diamonds_in_complex():
+    # Seat 1 leads the doubled Q♦ and its partner seat 3 takes it with the K♦ ("not sold"):
+    # seat 3 pays -60 for it (-50 queen, -10 diamond), -30 for the other diamonds and -15 for
+    # the trick; seat 2 (the seat after the leader, an opponent) gains 25.
+    hands = build_hands({0: "D:2", 1: "D:Q", 2: "D:3", 3: "D:K"})
+    record = make_record(
+        "complex",
+        hands,
+        "QD 3D KD 2D",
+        owner=1,
+        variant="complex_partner",
+        doubles={1: "QD"},
+        options=TEAM,
+    )
+    tricks, _ = tricks_with_points(record)
+    assert tricks == [(1, 3, {3: -15 - 60 - 30, 2: 25})]

@@ -84,3 +84,26 @@ def test_a_stake_that_is_not_a_whole_number_is_refused(api, stake):
     assert response.status_code == 400, response.content
     assert "stake" in response.json()["error"]
     assert not Table.objects.exists()
+
+
+def test_the_house_rule_options_are_table_options(api):
+    """``double_scoring``, ``twos_complex_only`` and ``double_asked`` (docs/rules.md, "House
+    rules") are taken, stored and shown like every other option; holders-only doubling with
+    sequential doubling is refused, and nothing is created."""
+    alice = api("alice")
+    house = {"double_scoring": "team", "twos_complex_only": True, "double_asked": "holders"}
+    r = alice.post("/api/tables/", {"variant": "complex_partner", "options": house}, format="json")
+    assert r.status_code == 201, r.content
+    assert {k: r.json()["options"][k] for k in house} == house
+    assert Table.objects.get(pk=r.json()["id"]).options["double_asked"] == "holders"
+    default = alice.post("/api/tables/", {"variant": "trix"}, format="json").json()["options"]
+    assert (default["double_scoring"], default["twos_complex_only"], default["double_asked"]) == (
+        "seat",
+        False,
+        "everyone",
+    )
+    bad = {"double_asked": "holders", "doubling": "sequential"}
+    r = alice.post("/api/tables/", {"variant": "trix", "options": bad}, format="json")
+    assert r.status_code == 400
+    assert "'double_asked' holders needs doubling simultaneous" in r.json()["error"]
+    assert Table.objects.count() == 2

@@ -226,6 +226,7 @@ def test_new_tournament_page(client, player, staff):
         "house_fee", "capacity", "min_entrants", "registration_opens_at",
         "registration_closes_at", "starts_at", "prizes", "refund", "review_minutes",
         "opt_play_timer", "opt_choose_timer", "opt_double_timer", "opt_doubling",
+        "opt_double_scoring", "opt_twos_complex_only", "opt_double_asked",
     ):  # fmt: skip
         assert f'name="{field}"' in html, field
     assert 'value="50, 30, 20"' in html and 'value="10"' in html  # prizes, review minutes
@@ -254,6 +255,8 @@ def test_new_tournament_page(client, player, staff):
         "opt_partner_tie": "draw",
         "opt_contract_timeout": "first_unplayed",
         "opt_leave_paid_table": "forfeit",
+        "opt_double_scoring": "seat",
+        "opt_double_asked": "holders",
     }
     bad = {**form, "prizes": "60, 30"}
     before = snapshot()
@@ -280,6 +283,7 @@ def test_new_tournament_page(client, player, staff):
         300,
         15,
     )
+    assert (t.options["double_asked"], t.options["double_scoring"]) == ("holders", "seat")
     assert t.created_by == staff
 
 

@@ -45,7 +45,8 @@ def test_lobby_shows_every_option_with_its_default(client, ana):
     html = client.get("/").content.decode()
     for name in ("variant", "doubling", "self_double", "show_twos", "partner_tie",
                  "contract_timeout", "choose_timer", "double_timer", "play_timer",
-                 "auto_play_forced", "leave_paid_table"):  # fmt: skip
+                 "auto_play_forced", "leave_paid_table", "twos_complex_only",
+                 "double_scoring", "double_asked"):  # fmt: skip
         assert f'id="opt_{name}"' in html, name
     assert "Trix Complex Partner · كمبلكس شراكة (default)" in html
     assert 'value="15"' in html and 'value="8"' in html and 'value="12"' in html

@@ -20,6 +20,8 @@ function statusText() {
   }
   if (v.phase === "double") {
     if (mine) return text("status_double_mine");
+    // Only holders asked: nobody is told who they are (view.doubling names no other seat).
+    if (v.doubling && v.doubling.asked === "holders") return text("status_double_holders");
     return text("status_double", { names: toAct.map(seatName).join(text("list_sep")) });
   }
   if (v.phase === "play") {
@@ -78,6 +80,8 @@ export function renderActions() {
         el("button", { type: "button", class: "primary", "data-testid": "ready",
           text: chosen.length ? text("ready_double", { cards: chosen.map(T.cardLabel).join(" ") }) : text("ready"),
           onclick: () => send({ type: "double", cards: chosen }) })));
+    } else if (d.asked === "holders" && !(d.doublable || []).length) {
+      panel.append(el("p", { text: text("double_nothing") }));
     } else if (d.mine) {
       panel.append(el("p", { text: d.mine.length
         ? text("you_doubled", { cards: d.mine.map(T.cardLabel).join(text("list_sep")) }) : text("you_ready") }));

@@ -84,6 +84,7 @@ export const TEXTS = {
   status_choose: _("{name} is choosing a contract."),
   status_double_mine: _("Double a card or say Ready."),
   status_double: _("Doubling: waiting for {names}."),
+  status_double_holders: _("Doubling: the holders of the K♥ and queens are deciding."),
   status_pass_mine: _("No card fits: pass."),
   status_play_mine: _("Your turn: play a card."),
   status_play: _("{name} to play."),
