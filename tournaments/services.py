@@ -296,13 +296,18 @@ def check_parameters(
     refund_bps = whole(refund_bps, _("refund on unregistering (basis points)"), 0, BASIS_POINTS)
     unit = _("teams") if team_mode else _("entrants")
     least = 4 if final_table and not team_mode else 2
-    capacity = whole(
-        capacity,
-        _("capacity (%(unit)s)") % {"unit": unit},
-        2,
-        settings.TRIX_TOURNAMENT_MAX_ENTRANTS,
-    )
-    min_entrants = whole(min_entrants, _("minimum (%(unit)s)") % {"unit": unit}, least, capacity)
+    most = settings.TRIX_TOURNAMENT_MAX_ENTRANTS
+    capacity_label = _("capacity (%(unit)s)") % {"unit": unit}
+    capacity = whole(capacity, capacity_label, 2, most)
+    min_entrants = whole(min_entrants, _("minimum (%(unit)s)") % {"unit": unit}, least, most)
+    if capacity < min_entrants:
+        raise BadRequest(
+            _(
+                "%(field)s is %(capacity)s, below the minimum to start (%(minimum)s): raise "
+                "the capacity or lower the minimum"
+            )
+            % {"field": capacity_label, "capacity": capacity, "minimum": min_entrants}
+        )
     review_seconds = whole(review_seconds, _("review window (seconds)"), 0, 7 * 24 * 3600)
     if not (
         isinstance(prize_bps, (list, tuple))

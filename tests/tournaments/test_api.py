@@ -164,6 +164,36 @@ def test_create_refusals(staff, player):
     assert snapshot() == before
 
 
+def test_a_capacity_below_the_minimum_blames_the_capacity(staff):
+    before = snapshot()
+    r = client_for(staff).post(API, create_body(capacity=3, min_entrants=4), format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert r.json()["error"] == (
+        "capacity (entrants) is 3, below the minimum to start (4): raise the capacity or "
+        "lower the minimum"
+    )
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("field", ["registration_opens_at", "registration_closes_at", "starts_at"])
+def test_a_time_without_its_offset_is_refused_naming_the_field(staff, field):
+    """A naive time is not read in some zone the client did not say: 400 naming the field,
+    nothing created; the same time with ``Z`` or an offset is taken."""
+    before = snapshot()
+    naive = create_body()[field].removesuffix("Z")
+    r = client_for(staff).post(API, create_body(**{field: naive}), format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
+    assert field in r.json()["fields"]
+    assert "offset" in r.json()["fields"][field][0]
+    assert snapshot() == before
+    r = client_for(staff).post(
+        API, create_body(starts_at="2099-01-01T04:00:00+03:00"), format="json"
+    )
+    assert r.status_code == 201, r.content
+    t = Tournament.objects.get(pk=r.json()["id"])
+    assert t.starts_at.isoformat() == "2099-01-01T01:00:00+00:00"
+
+
 # -- registration and teams --------------------------------------------------------------------
 
 
@@ -386,6 +416,27 @@ def test_schema_types_every_tournament_answer(client):
             assert ref, (path, method, code, body)
             name = ref.rsplit("/", 1)[1]
             assert schema["components"]["schemas"][name].get("properties"), (path, name)
+
+
+def test_staff_actions_have_their_own_rate_limit(make_tournament, player, staff, settings):
+    """Staff writes count against ``TRIX_STAFF_ACTION_RATE``, apart from the players'
+    ``TRIX_ACTION_RATE``: neither uses up the other."""
+    settings.TRIX_ACTION_RATE = "2/minute"
+    settings.TRIX_STAFF_ACTION_RATE = "4/minute"
+    t = make_tournament()
+    admin = client_for(staff)
+    codes = [
+        admin.post(f"{API}{t.pk}/pause/", {"reason": "x"}, format="json").status_code
+        for _ in range(5)
+    ]
+    assert codes == [409, 409, 409, 409, 429]
+    r = admin.post(f"{API}{t.pk}/pause/", {"reason": "x"}, format="json")
+    assert r.json()["error"].startswith("Too many staff actions: try again in")
+    # the same user's player writes are counted apart, at the players' rate
+    codes = [
+        admin.post(f"{API}{t.pk}/unregister/", {}, format="json").status_code for _ in range(3)
+    ]
+    assert codes == [409, 409, 429]
 
 
 def test_writes_are_throttled(make_tournament, player, settings):

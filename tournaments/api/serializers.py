@@ -4,6 +4,9 @@ field. The answers render the dicts of ``tournaments.selectors`` as they are."""
 
 from __future__ import annotations
 
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
@@ -24,6 +27,26 @@ class LiveQuerySerializer(serializers.Serializer):
     wait = serializers.FloatField(min_value=0, max_value=30, required=False, default=3.0)
 
 
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date and time WITH its offset from UTC (``2026-12-06T18:00:00+03:00`` or
+    ``...Z``); a naive one is refused (400 naming the field), never read in the server's
+    zone."""
+
+    default_error_messages = {
+        "naive": _(
+            "give the time with its offset from UTC, like 2026-12-06T18:00:00+03:00 or "
+            "2026-12-06T15:00:00Z"
+        ),
+    }
+
+    def to_internal_value(self, value):
+        if isinstance(value, str):
+            parsed = parse_datetime(value.strip())
+            if parsed is not None and timezone.is_naive(parsed):
+                self.fail("naive")
+        return super().to_internal_value(value)
+
+
 class CreateTournamentSerializer(BodySerializer):
     """Every parameter of a tournament (``tournaments.services.create_tournament``)."""
 
@@ -42,9 +65,9 @@ class CreateTournamentSerializer(BodySerializer):
     house_fee_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=0)
     capacity = WholeNumberField(help_text="most entrants (solo) or teams")
     min_entrants = WholeNumberField(help_text="fewest entrants (solo) or teams")
-    registration_opens_at = serializers.DateTimeField()
-    registration_closes_at = serializers.DateTimeField()
-    starts_at = serializers.DateTimeField()
+    registration_opens_at = AwareDateTimeField()
+    registration_closes_at = AwareDateTimeField()
+    starts_at = AwareDateTimeField()
     prize_bps = serializers.ListField(
         child=WholeNumberField(min_value=0, max_value=BASIS_POINTS),
         min_length=1,
@@ -99,9 +122,9 @@ class SummarySerializer(serializers.Serializer):
     capacity = serializers.IntegerField()
     min_entrants = serializers.IntegerField()
     registered = serializers.IntegerField(help_text="entrants (solo) or teams holding a place")
-    registration_opens_at = serializers.DateTimeField()
-    registration_closes_at = serializers.DateTimeField()
-    starts_at = serializers.DateTimeField()
+    registration_opens_at = AwareDateTimeField()
+    registration_closes_at = AwareDateTimeField()
+    starts_at = AwareDateTimeField()
     refund_bps = serializers.IntegerField()
     review_seconds = serializers.IntegerField()
     status = serializers.CharField()

@@ -38,6 +38,16 @@ class TournamentThrottle(SettingRateThrottle):
     message = _("Too many tournament requests: try again in %(seconds)s s.")
 
 
+class StaffThrottle(SettingRateThrottle):
+    """Staff writes of tournaments (create, edit, open, start, pause, resume, cancel,
+    disqualify): at most ``TRIX_STAFF_ACTION_RATE`` per user, counted apart from the
+    players' writes (``TRIX_ACTION_RATE``); 429 ``throttled`` above it."""
+
+    scope = "tournament-staff"
+    rate_setting = "TRIX_STAFF_ACTION_RATE"
+    message = _("Too many staff actions: try again in %(seconds)s s.")
+
+
 class IsStaff(BasePermission):
     """Staff only: anonymous 401, anyone else 403 with the view's ``staff_message``."""
 
@@ -63,6 +73,7 @@ class WriteView(TournamentView):
 
 class StaffView(WriteView):
     permission_classes = [IsStaff]
+    throttle_classes = [StaffThrottle]
     staff_message = _("manage tournaments")
 
 
@@ -87,7 +98,7 @@ class ListView(TournamentView):
     POST (staff): create a tournament; 201 with its detail."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [TournamentThrottle]
+    throttle_classes = [StaffThrottle]
 
     def get_permissions(self):
         return [IsStaff()] if self.request.method == "POST" else [AllowAny()]
