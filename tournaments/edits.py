@@ -187,6 +187,15 @@ def _json(value: Any) -> Any:
     return value
 
 
+def fixed_message(fields: list[str]) -> str:
+    """The refusal of an edit of ``fields`` outside :data:`EDITABLE`."""
+    return _(
+        "%(fields)s cannot change once the tournament is created (an edit changes the name, "
+        "description, times before the start, the prize table before the first registration, "
+        "and the capacity)"
+    ) % {"fields": ", ".join(sorted(map(str, fields)))}
+
+
 def check_edit(t: Tournament, changes: dict[str, Any], now: datetime | None = None) -> dict:
     """The edit ``changes`` (field -> new value; fields of :data:`EDITABLE` only) would make
     to tournament ``t``: ``{field: (old, new)}`` for the fields whose value changes (a value
@@ -197,14 +206,7 @@ def check_edit(t: Tournament, changes: dict[str, Any], now: datetime | None = No
     now = now or timezone.now()
     fixed = sorted(set(changes) - set(EDITABLE))
     if fixed:
-        raise BadRequest(
-            _(
-                "%(fields)s cannot change once the tournament is created (an edit changes the "
-                "name, description, times before the start, the prize table before the first "
-                "registration, and the capacity)"
-            )
-            % {"fields": ", ".join(fixed)}
-        )
+        raise BadRequest(fixed_message(fixed))
     checked: dict[str, Any] = {}
     for field in EDITABLE:
         if field not in changes:

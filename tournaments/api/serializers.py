@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
 from games.api.serializers import BodySerializer, TextField, WholeNumberField
@@ -77,6 +78,39 @@ class CreateTournamentSerializer(BodySerializer):
     refund_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=BASIS_POINTS)
     review_seconds = WholeNumberField(min_value=0, required=False)
     draft = serializers.BooleanField(default=False, help_text="keep registration shut")
+
+
+class EditTournamentSerializer(BodySerializer):
+    """An edit (``tournaments.edits.edit_tournament``): the fields to change, each optional,
+    and why. Any other field of the tournament is refused (400 naming it)."""
+
+    name = TextField(max_length=100, required=False)
+    description = TextField(max_length=2000, required=False, allow_blank=True)
+    registration_opens_at = AwareDateTimeField(required=False)
+    registration_closes_at = AwareDateTimeField(required=False)
+    starts_at = AwareDateTimeField(required=False)
+    prize_bps = serializers.ListField(
+        child=WholeNumberField(min_value=0, max_value=BASIS_POINTS),
+        min_length=1,
+        max_length=1000,
+        required=False,
+        help_text="before the first registration: basis points by final place, summing to 10000",
+    )
+    capacity = WholeNumberField(
+        min_value=2, required=False, help_text="up; down too before the first registration"
+    )
+    reason = TextField(max_length=500, help_text="shown with the edit on the tournament page")
+
+    def to_internal_value(self, data):
+        from tournaments.edits import fixed_message
+
+        if isinstance(data, dict):
+            extra = set(data) - set(self.fields)
+            if extra:
+                raise serializers.ValidationError(
+                    {api_settings.NON_FIELD_ERRORS_KEY: [fixed_message(sorted(extra))]}
+                )
+        return super().to_internal_value(data)
 
 
 class RegisterSerializer(BodySerializer):
@@ -178,6 +212,18 @@ class AdminActionSerializer(serializers.Serializer):
     details = serializers.DictField()
 
 
+class EditSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    field_name = serializers.CharField(help_text="the field's name in the request's language")
+    old = serializers.JSONField(help_text="text, ISO 8601 time, whole number or basis points")
+    new = serializers.JSONField()
+    old_text = serializers.CharField()
+    new_text = serializers.CharField()
+    by = serializers.CharField(help_text="the staff member's display name")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
 class PublishedEntrantSerializer(serializers.Serializer):
     entrant = serializers.CharField()
     name = serializers.CharField()
@@ -215,6 +261,8 @@ class DetailSerializer(SummarySerializer):
     entrants = EntrantSerializer(many=True)
     teams = TeamSerializer(many=True)
     admin_actions = AdminActionSerializer(many=True)
+    description = serializers.CharField(allow_blank=True)
+    edits = EditSerializer(many=True, help_text="changes after the creation: who, why, old, new")
     draw_commitment = serializers.CharField()
     draw_seed = serializers.CharField(allow_null=True, help_text="revealed at the start")
     draw_key = serializers.CharField(allow_null=True)

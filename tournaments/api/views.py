@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from games import stream, waits
 from games.api.throttles import SettingRateThrottle
-from tournaments import live, selectors, services
+from tournaments import edits, live, selectors, services
 from tournaments.api import serializers as s
 from tournaments.errors import NotFound
 
@@ -295,6 +295,36 @@ class MineView(TournamentView):
     @extend_schema(responses={200: s.MineSerializer(many=True), 401: s.ErrorSerializer})
     def get(self, request):
         return Response(s.MineSerializer(selectors.my_tournaments(request.user), many=True).data)
+
+
+class EditView(StaffView):
+    """Edit the tournament (staff): the name and description at any time, the times before
+    the start, the prize table before the first registration, the capacity up; each change
+    recorded with who and why (``edits`` in the detail). 409 ``wrong_status`` or
+    ``registered`` when it is too late for a field; a refused edit changes nothing."""
+
+    staff_message = _("edit tournaments")
+
+    @extend_schema(
+        request=s.EditTournamentSerializer, responses={200: s.DetailSerializer, **ERRORS}
+    )
+    def post(self, request, tournament_id: int):
+        body = s.EditTournamentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        edits.edit_tournament(tournament_id=tournament_id, by=request.user, **body.validated_data)
+        return Response(detail_data(tournament_id, request.user))
+
+
+class OpenView(StaffView):
+    """Open a draft for registration (staff); 409 ``wrong_status`` if it is not a draft."""
+
+    staff_message = _("open registration")
+
+    @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)
+        services.open_registration(tournament_id=tournament_id, by=request.user)
+        return Response(detail_data(tournament_id, request.user))
 
 
 def _reason_action(service, message, doc: str):
