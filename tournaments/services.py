@@ -420,6 +420,7 @@ def create_tournament(
     refund_bps: int = BASIS_POINTS,
     review_seconds: int | None = None,
     draft: bool = False,
+    description: str = "",
     draw_secret: bytes | None = None,
 ) -> Tournament:
     """Create a tournament (staff only); its draw commitment is public from now on.
@@ -429,8 +430,9 @@ def create_tournament(
     Money in minor units; ``house_fee_bps`` / ``refund_bps`` / ``prize_bps`` in basis points;
     ``capacity`` and ``min_entrants`` count entrants (solo) or teams. ``review_seconds``
     defaults to ``TRIX_TOURNAMENT_REVIEW_SECONDS``. ``draft`` keeps registration shut until
-    an admin opens it. ``draw_secret`` (32 bytes) is for tests only. Raises
-    :class:`NotAllowed`, :class:`BadRequest`."""
+    an admin opens it. ``description``: text shown on the tournament page (at most 2,000
+    characters, ``tournaments.edits.check_description``). ``draw_secret`` (32 bytes) is for
+    tests only. Raises :class:`NotAllowed`, :class:`BadRequest`."""
     from games.fairness import draw
 
     _require_staff(by, _("create tournaments"))
@@ -455,6 +457,9 @@ def create_tournament(
             settings.TRIX_TOURNAMENT_REVIEW_SECONDS if review_seconds is None else review_seconds
         ),
     )
+    from tournaments.edits import check_description
+
+    fields["description"] = check_description(description)
     secret = draw.new_secret() if draw_secret is None else bytes(draw_secret)
     with transaction.atomic():
         t = Tournament.objects.create(

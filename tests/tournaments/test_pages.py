@@ -127,7 +127,7 @@ def test_register_unregister_and_partner_forms(client, make_tournament, player):
     assert c.post(f"/tournaments/{pairs.pk}/teams/{team_id}/maybe/").status_code == 404
 
 
-@pytest.mark.parametrize("action", ["start", "pause", "resume", "cancel", "disqualify"])
+@pytest.mark.parametrize("action", ["open", "start", "pause", "resume", "cancel", "disqualify"])
 def test_staff_controls_refuse_players(client, action, make_tournament, player):
     t = make_tournament()
     bob = player()
@@ -209,6 +209,88 @@ def test_staff_controls_work_with_a_reason(client, make_tournament, player, staf
     assert c.post(f"/tournaments/{t.pk}/staff/explode/", {"reason": "x"}).status_code == 404
 
 
+def test_staff_open_a_draft_listed_for_staff_only(client, make_tournament, player, staff):
+    t = make_tournament(draft=True, name="Quiet draft")
+    assert "Quiet draft" not in client.get("/tournaments/").content.decode()
+    bob = player()
+    assert "Quiet draft" not in logged_in(client, bob).get("/tournaments/").content.decode()
+    c = logged_in(client, staff)
+    html = c.get("/tournaments/").content.decode()
+    assert 'data-testid="group-drafts"' in html and "Quiet draft" in html
+    html = c.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="staff-open"' in html
+    r = c.post(f"/tournaments/{t.pk}/staff/open/", follow=True)
+    assert "Registration is open." in r.content.decode()
+    assert Tournament.objects.get(pk=t.pk).status == Status.REGISTRATION
+    assert 'data-testid="staff-open"' not in r.content.decode()
+    before = snapshot()
+    r = c.post(f"/tournaments/{t.pk}/staff/open/", follow=True)
+    assert "is not a draft" in r.content.decode()
+    assert snapshot() == before
+
+
+def _edit_form(t) -> dict:
+    return {
+        "name": t.name,
+        "description": t.description,
+        "registration_opens_at": f"{t.registration_opens_at:%Y-%m-%dT%H:%M}",
+        "registration_closes_at": f"{t.registration_closes_at:%Y-%m-%dT%H:%M}",
+        "starts_at": f"{t.starts_at:%Y-%m-%dT%H:%M}",
+        "prizes": "50, 30, 20",
+        "capacity": str(t.capacity),
+        "reason": "",
+    }
+
+
+def test_staff_edit_page(client, make_tournament, player, staff):
+    t = make_tournament()
+    bob = player()
+    url = f"/tournaments/{t.pk}/edit/"
+    before = snapshot()
+    assert client.get(url).status_code == 302  # to the login page
+    r = logged_in(client, bob).post(url, {**_edit_form(t), "name": "Bob's cup", "reason": "x"})
+    assert r.status_code == 403 and "Only staff may edit tournaments" in r.content.decode()
+    assert logged_in(client, bob).get(url).status_code == 403
+    assert snapshot() == before
+    c = logged_in(client, staff)
+    html = c.get(url).content.decode()
+    assert 'value="Test cup"' in html and 'value="50, 30, 20"' in html and 'value="16"' in html
+    assert f'href="{url}"' in c.get(f"/tournaments/{t.pk}/").content.decode()
+    form = _edit_form(t)
+    r = c.post(url, {**form, "name": "Renamed cup"})
+    assert r.status_code == 400 and "This field is required." in r.content.decode()  # reason
+    r = c.post(url, {**form, "reason": "nothing"})
+    assert r.status_code == 400 and "nothing to change" in r.content.decode()
+    assert snapshot() == before
+    changed = {
+        **form,
+        "name": "Renamed cup",
+        "description": "Bring your own tea.",
+        "capacity": "20",
+        "prizes": "60, 40",
+        "reason": "sponsor asked",
+    }
+    r = c.post(url, changed, follow=True)
+    html = r.content.decode()
+    assert "The tournament is edited" in html and "Bring your own tea." in html
+    assert 'data-testid="edits"' in html and "sponsor asked" in html and "60 %, 40 %" in html
+    t.refresh_from_db()
+    assert (t.name, t.capacity, t.prize_bps) == ("Renamed cup", 20, [6000, 4000])
+    # the times were left as shown: not changed (their seconds kept), not recorded
+    assert set(t.edits.values_list("field", flat=True)) == {
+        "name",
+        "description",
+        "capacity",
+        "prize_bps",
+    }
+    services.register(tournament_id=t.pk, by=bob, client_seed="bob-seed")
+    before = snapshot()
+    r = c.post(url, {**_edit_form(t), "prizes": "100", "reason": "winner takes all"})
+    assert r.status_code == 400
+    assert "the prize table can change only before the first registration" in r.content.decode()
+    assert snapshot() == before
+
+
 def test_new_tournament_page(client, player, staff):
     r = client.get("/tournaments/new/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
@@ -264,9 +346,15 @@ def test_new_tournament_page(client, player, staff):
     r = c.post("/tournaments/new/", {**form, "starts_at": "2098-01-01T11:00"})
     assert r.status_code == 400 and "close by the start" in r.content.decode()
     assert snapshot() == before
+    r = c.post("/tournaments/new/", {**form, "name": "Draft pods", "draft": "on",
+                                     "description": "Fridays at eight."})  # fmt: skip
+    assert r.status_code == 302
+    draft = Tournament.objects.get(name="Draft pods")
+    assert (draft.status, draft.description) == (Status.DRAFT, "Fridays at eight.")
     r = c.post("/tournaments/new/", form)
     assert r.status_code == 302, r.content.decode()[:2000]
     t = Tournament.objects.get(name="Friday pods")
+    assert t.status == Status.REGISTRATION
     assert r["Location"] == f"/tournaments/{t.pk}/"
     assert (t.entry_fee, t.house_fee_bps, t.prize_bps, t.refund_bps) == (
         250,

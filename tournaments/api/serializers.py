@@ -78,6 +78,9 @@ class CreateTournamentSerializer(BodySerializer):
     refund_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=BASIS_POINTS)
     review_seconds = WholeNumberField(min_value=0, required=False)
     draft = serializers.BooleanField(default=False, help_text="keep registration shut")
+    description = TextField(
+        max_length=2000, required=False, allow_blank=True, help_text="shown on the page"
+    )
 
 
 class EditTournamentSerializer(BodySerializer):
