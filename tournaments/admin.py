@@ -13,12 +13,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 
-from tournaments import edits, services
+from tournaments import edits, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import (
     BASIS_POINTS,
     AdminAction,
     Entry,
+    EntryStatus,
     Round,
     Status,
     Tournament,
@@ -340,10 +341,20 @@ class EntryAdmin(StrictLookupsAdmin):
     search_fields = ("tournament__name", "user__username")
     action_form = ReasonActionForm
     actions = ["disqualify"]
-    fields = ("tournament", "user", "team", "status", "attempt", "paid", "refunded", "place",
-              "prize", "shown_seed", "registered_at")  # fmt: skip
+    fields = ("tournament", "user", "team", "status", "disqualified_by", "attempt", "paid",
+              "refunded", "place", "prize", "shown_seed", "registered_at")  # fmt: skip
     readonly_fields = fields
     shown_seed = admin.display(description="client seed")(lambda self, obj: _seed(obj))
+
+    @admin.display(description="disqualified by")
+    def disqualified_by(self, obj: Entry) -> str:
+        """Who disqualified the entrant, when and why (``-`` if not disqualified)."""
+        if obj.status != EntryStatus.DISQUALIFIED:
+            return "-"
+        ruled = selectors.disqualifications(obj.tournament).get(obj.user_id)
+        if ruled is None:
+            return "-"
+        return f"{ruled['by'] or 'the site'}, {ruled['at']:%Y-%m-%d %H:%M} UTC: {ruled['reason']}"
 
     def has_add_permission(self, request):
         return False

@@ -131,12 +131,30 @@ def prize_table(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def disqualifications(t: Tournament) -> dict[int, dict[str, Any]]:
+    """user id -> who disqualified them and why: ``{"by"`` (the staff member's display
+    name), ``"reason", "at"}``, from the tournament's ``disqualify`` admin actions."""
+    rows = list(AdminAction.objects.filter(tournament=t, action="disqualify").order_by("at"))
+    names = display_names([a.by_id for a in rows if a.by_id])
+    return {
+        (a.details or {}).get("user_id"): {
+            "by": names.get(a.by_id) if a.by_id else None,
+            "reason": a.reason,
+            "at": a.at,
+        }
+        for a in rows
+    }
+
+
 def entrants(t: Tournament) -> list[dict[str, Any]]:
     """Every entry of the tournament (all statuses): ``{"entry", "entrant", "user_id", "name",
-    "team", "status", "place", "prize", "prize_text", "client_seed"}`` (the seed None until
-    registration closes), by place once placed, else by registration."""
+    "team", "status", "place", "prize", "prize_text", "client_seed", "disqualified"}`` (the
+    seed None until registration closes; ``disqualified`` None, or who disqualified the
+    entrant and why, :func:`disqualifications`), by place once placed, else by
+    registration."""
     rows = list(Entry.objects.filter(tournament=t).order_by("id"))
     names = display_names([e.user_id for e in rows])
+    ruled = disqualifications(t) if any(e.status == EntryStatus.DISQUALIFIED for e in rows) else {}
     # Client seeds are published with the entrant list when registration closes, not before.
     published = t.status not in (Status.DRAFT, Status.REGISTRATION)
     out = [
@@ -151,6 +169,7 @@ def entrants(t: Tournament) -> list[dict[str, Any]]:
             "prize": e.prize,
             "prize_text": format_money(e.prize) if e.prize is not None else None,
             "client_seed": e.client_seed if published else None,
+            "disqualified": ruled.get(e.user_id) if e.status == EntryStatus.DISQUALIFIED else None,
         }
         for e in rows
     ]

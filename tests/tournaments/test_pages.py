@@ -5,6 +5,8 @@ page refuse everyone but staff (403)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.tournaments.conftest import snapshot
@@ -289,6 +291,36 @@ def test_staff_edit_page(client, make_tournament, player, staff):
     assert r.status_code == 400
     assert "the prize table can change only before the first registration" in r.content.decode()
     assert snapshot() == before
+
+
+def test_a_disqualified_entry_names_the_admin_and_why(client, make_tournament, player, staff):
+    """The entrant's row on the tournament page, the API's and the Entry admin's say who
+    disqualified them and why, not only that they are disqualified."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import set_display_name
+
+    set_display_name(staff, "Referee Rana")
+    t = make_tournament()
+    players = [player() for _ in range(4)]
+    for i, p in enumerate(players):
+        services.register(tournament_id=t.pk, by=p, client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="go")
+    services.disqualify(tournament_id=t.pk, by=staff, user_id=players[2].pk, reason="two accounts")
+    rows = {e["user_id"]: e for e in selectors.tournament_detail(t.pk)["entrants"]}
+    assert rows[players[2].pk]["disqualified"]["by"] == "Referee Rana"
+    assert rows[players[2].pk]["disqualified"]["reason"] == "two accounts"
+    assert rows[players[0].pk]["disqualified"] is None
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="disqualified-by"' in html
+    text = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    assert "disqualified by Referee Rana: two accounts" in text
+    boss = get_user_model().objects.create_user(
+        username="boss_dq", is_staff=True, is_superuser=True
+    )
+    entry = t.entries.get(user=players[2])
+    page = logged_in(client, boss).get(f"/admin/tournaments/entry/{entry.pk}/change/")
+    assert "Referee Rana" in page.content.decode() and "two accounts" in page.content.decode()
 
 
 def test_new_tournament_page(client, player, staff):

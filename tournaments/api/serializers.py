@@ -182,6 +182,12 @@ class PrizeSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class DisqualifiedSerializer(serializers.Serializer):
+    by = serializers.CharField(allow_null=True, help_text="the staff member's display name")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
 class EntrantSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
     entrant = serializers.CharField()
@@ -194,6 +200,9 @@ class EntrantSerializer(serializers.Serializer):
     prize_text = serializers.CharField(allow_null=True)
     client_seed = serializers.CharField(
         allow_null=True, help_text="published when registration closes (null before)"
+    )
+    disqualified = DisqualifiedSerializer(
+        allow_null=True, help_text="who disqualified the entrant and why (null: not)"
     )
 
 
