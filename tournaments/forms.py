@@ -268,6 +268,7 @@ class EditTournamentForm(forms.Form):
         max_length=400,
         label=gettext_lazy("Prize table (percent of the pool by final place)"),
         help_text=gettext_lazy("Only before the first registration."),
+        widget=forms.TextInput(attrs={"dir": "ltr", "inputmode": "decimal"}),
     )
     capacity = forms.IntegerField(
         min_value=2,

@@ -693,3 +693,43 @@ def test_browser_live_page_on_its_long_poll_goes_back_to_its_stream(
         timeout=10_000,
     )
     assert len(retry.streams) == 2 and len(retry.polls) == polled  # kept, and the long poll stopped
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_staff_edit_an_event_in_arabic_on_a_phone(
+    request, live_server, make_tournament, staff
+):
+    """Chromium at 390x844 in Arabic: staff open a draft's edit page from its page, change
+    its name and capacity with a reason, open registration; the page lists the change (who,
+    old, new, why). Screenshots in test-artifacts/."""
+    from django.test import Client
+
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament(draft=True, name="Friday cup")
+    page = open_page(width=390, height=844)
+    log_in(page, live_server.url, Client(), staff)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto(f"/tournaments/{t.pk}/")
+    page.locator("[data-testid=edit-link]").click()
+    page.locator("[data-testid=edit-tournament-form]").wait_for()
+    page.fill("#id_name", "كأس الجمعة")
+    page.fill("#id_capacity", "24")
+    page.fill("#id_reason", "قاعة أكبر")
+    page.screenshot(path=str(shots / "tournament-edit-arabic-phone.png"), full_page=True)
+    page.locator("[data-testid=save-edit]").click()
+    page.locator("[data-testid=edits]").wait_for()
+    edits = page.locator("[data-testid=edits]").inner_text()
+    assert "Friday cup" in edits and "كأس الجمعة" in edits and "قاعة أكبر" in edits
+    assert "16" in edits and "24" in edits
+    page.locator("#staff").screenshot(path=str(shots / "tournament-staff-draft-arabic-phone.png"))
+    page.locator("[data-testid=staff-open] button").click()
+    page.locator("[data-testid=status]").filter(has_text="التسجيل").wait_for()
+    page.screenshot(path=str(shots / "tournament-edited-arabic-phone.png"), full_page=True)
+    page.locator("#edits").screenshot(path=str(shots / "tournament-edits-arabic-phone.png"))
+    t.refresh_from_db()
+    assert (t.name, t.capacity, t.status) == ("كأس الجمعة", 24, Status.REGISTRATION)
