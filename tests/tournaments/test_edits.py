@@ -4,15 +4,17 @@ every other edit is refused and changes nothing."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from tests.tournaments.conftest import snapshot
 from tournaments import edits, services
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound
-from tournaments.models import Status, Tournament, TournamentEdit
+from tournaments.models import Entry, Status, Tournament, TournamentEdit
 
 pytestmark = pytest.mark.django_db
 
@@ -161,3 +163,59 @@ def test_a_refused_edit_after_a_valid_check_still_changes_nothing(make_tournamen
     t = make_tournament(min_entrants=2, capacity=4, prize_bps=[6000, 4000])
     refused(BadRequest, "pays 5 places; the event takes 4", tournament_id=t.pk, by=staff,
             reason="x", prize_bps=[2000] * 5)  # fmt: skip
+
+
+def _someone_waits_for_a_lock() -> bool:
+    """Whether another connection waits for a row lock (asked on a fresh connection: a
+    transaction sees one snapshot of pg_stat_activity)."""
+    found = []
+
+    def ask():
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                )
+                found.append(cursor.fetchone()[0] > 0)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    thread.join()
+    return found[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_edit_waits_for_a_registration_holding_the_row(make_tournament, staff, player):
+    """The edit locks the tournament row: a prize table edit that arrives while a
+    registration holds the row waits for it, then sees the entry and is refused (checked
+    before the lock, it would have changed the prizes an entrant had just paid under)."""
+    from tests.games.helpers import wait_until
+
+    assert connection.vendor == "postgresql", "run with ./dev test (PostgreSQL)"
+    t = make_tournament()
+    bob = player()
+    outcome = {}
+
+    def edit():
+        try:
+            edits.edit_tournament(tournament_id=t.pk, by=staff, reason="x", prize_bps=[10000])
+        except Conflict as exc:
+            outcome["refused"] = exc.code
+        else:
+            outcome["changed"] = True
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=edit)
+    with transaction.atomic():  # a registration in progress: the row locked, an entry made
+        Tournament.objects.select_for_update().get(pk=t.pk)
+        Entry.objects.create(tournament=t, user=bob, client_seed="bob-seed")
+        thread.start()
+        wait_until(_someone_waits_for_a_lock, 30)
+    thread.join(30)
+    assert outcome == {"refused": "registered"}
+    t.refresh_from_db()
+    assert t.prize_bps == [5000, 3000, 2000] and not t.edits.exists()
