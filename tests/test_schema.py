@@ -213,3 +213,48 @@ def test_the_answer_to_an_action_id_is_one_the_schema_describes(schema):
     _validate(schema, path, "post", status, body)
     illegal = TableAction(id=uuid.uuid4(), version=3, status="rejected", http_status=400, error="x")
     assert action_answer(illegal)[1]["code"] == "illegal_action"
+
+
+def test_tournament_edit_and_open_are_described_and_answer_as_described(schema, db):
+    """Staff's edit and open of a draft: in the schema with their request bodies, and their
+    real answers (the detail with its ``edits``) have exactly the fields it describes."""
+    from django.contrib.auth import get_user_model
+
+    edit = schema["paths"]["/api/tournaments/{tournament_id}/edit/"]["post"]
+    body = edit["requestBody"]["content"]["application/json"]["schema"]
+    _, fields = _resolve(schema, body)
+    assert set(fields["properties"]) == {
+        "name",
+        "description",
+        "registration_opens_at",
+        "registration_closes_at",
+        "starts_at",
+        "prize_bps",
+        "capacity",
+        "reason",
+    }
+    assert fields["required"] == ["reason"]
+    assert "post" in schema["paths"]["/api/tournaments/{tournament_id}/open/"]
+    staff = APIClient()
+    staff.force_login(get_user_model().objects.create_user(username="boss", is_staff=True))
+    created = {
+        "name": "Schema cup",
+        "capacity": 8,
+        "min_entrants": 4,
+        "rounds": 2,
+        "prize_bps": [10000],
+        "registration_opens_at": "2020-01-01T00:00:00Z",
+        "registration_closes_at": "2099-01-01T00:00:00Z",
+        "starts_at": "2099-01-01T01:00:00Z",
+        "draft": True,
+    }
+    tid = staff.post("/api/tournaments/", created, format="json").json()["id"]
+    edited = {"reason": "typo", "name": "Schema Cup", "prize_bps": [6000, 4000]}
+    r = staff.post(f"/api/tournaments/{tid}/edit/", edited, format="json")
+    assert r.status_code == 200 and len(r.json()["edits"]) == 2
+    _check(schema, "/api/tournaments/{tournament_id}/edit/", "post", r)
+    r = staff.post(f"/api/tournaments/{tid}/open/", {}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "registration"
+    _check(schema, "/api/tournaments/{tournament_id}/open/", "post", r)
+    r = staff.post(f"/api/tournaments/{tid}/open/", {}, format="json")
+    _check(schema, "/api/tournaments/{tournament_id}/open/", "post", r)

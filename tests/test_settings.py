@@ -132,6 +132,28 @@ def test_check_deploy_is_clean_with_the_documented_production_environment():
     assert "deploy/trix.env.example" in readme and "check --deploy" in readme
 
 
+def test_the_environment_example_keeps_demo_payments_off_with_a_warning():
+    """An operator reading deploy/trix.env.example finds the demo payment switch, off, with
+    the warning above it that it credits money out of nothing."""
+    assert PRODUCTION_ENV["TRIX_DEMO_PAYMENTS"] == "0"
+    lines = ENV_EXAMPLE.read_text().splitlines()
+    at = lines.index("TRIX_DEMO_PAYMENTS=0")
+    comment = []
+    for line in reversed(lines[:at]):
+        if not line.startswith("#"):
+            break
+        comment.insert(0, line)
+    text = " ".join(comment)
+    assert comment[0].startswith("# WARNING: TRIX_DEMO_PAYMENTS=1")
+    assert "Never 1 on a site with real money" in text
+    done = _site(
+        PRODUCTION_ENV,
+        code="import django; django.setup(); from django.conf import settings; "
+        "print(settings.TRIX_DEMO_PAYMENTS)",
+    )
+    assert done.stdout.strip() == "False", done.stdout + done.stderr
+
+
 SECURITY = (
     "SECURE_SSL_REDIRECT SESSION_COOKIE_SECURE CSRF_COOKIE_SECURE SECURE_HSTS_SECONDS "
     "SECURE_HSTS_INCLUDE_SUBDOMAINS SECURE_HSTS_PRELOAD SECURE_PROXY_SSL_HEADER"

@@ -1,7 +1,9 @@
-"""Django admin of tournaments: create one (through ``services.create_tournament``) and act on
-it (start, pause, resume, cancel, with a reason, through the services). Nothing here edits a
-money field or the draw: a created tournament is read-only, and the draw's secret is never
-shown."""
+"""Django admin of tournaments: create one (through ``services.create_tournament``), edit it
+(through ``edits.edit_tournament``: the name, description, times before the start, the prize
+table before the first registration, the capacity, with a reason; every other field is
+read-only once created) and act on it (open a draft, start, pause, resume, cancel, with a
+reason, through the services). Nothing here edits a money field or the draw, and the draw's
+secret is never shown."""
 
 from __future__ import annotations
 
@@ -11,9 +13,18 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 
-from tournaments import services
+from tournaments import edits, selectors, services
 from tournaments.errors import TournamentError
-from tournaments.models import BASIS_POINTS, AdminAction, Entry, Round, Status, Tournament
+from tournaments.models import (
+    BASIS_POINTS,
+    AdminAction,
+    Entry,
+    EntryStatus,
+    Round,
+    Status,
+    Tournament,
+    TournamentEdit,
+)
 from trix_site.admin import StrictLookupsAdmin
 
 #: Fields the add form takes (the rest are set by the services).
@@ -56,6 +67,64 @@ def percent_to_bps(text: str) -> list[int]:
     return out
 
 
+#: Fields the edit form takes besides the prize table (``edits.EDITABLE``).
+EDIT_FIELDS = (
+    "name",
+    "description",
+    "registration_opens_at",
+    "registration_closes_at",
+    "starts_at",
+    "capacity",
+)
+TIMES_HELP = "UTC (the site's time zone)."
+
+
+class TournamentEditForm(forms.ModelForm):
+    """A created tournament's editable fields, the prize table in percent and the reason; the
+    changed fields are checked by ``edits.check_edit`` here (a refusal is shown on the form)
+    and written by ``edits.edit_tournament`` in :meth:`TournamentAdmin.save_model`."""
+
+    prizes_percent = forms.CharField(
+        label="Prize table (% of the pool by place)",
+        help_text="Only before the first registration; adds up to 100.",
+    )
+    edit_reason = forms.CharField(
+        label="Reason for the change",
+        max_length=500,
+        help_text="Recorded with who and when, shown on the tournament page.",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = EDIT_FIELDS
+        help_texts = {f: TIMES_HELP for f in edits.TIMES}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["prizes_percent"].initial = ", ".join(
+            str(Decimal(b) / 100).removesuffix(".00") for b in self.instance.prize_bps
+        )
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            prize_bps = percent_to_bps(data.get("prizes_percent", ""))
+        except ValueError as exc:
+            self.add_error("prizes_percent", str(exc))
+            return data
+        changes = {f: data[f] for f in EDIT_FIELDS if f in self.changed_data}
+        if prize_bps != self.instance.prize_bps:
+            changes["prize_bps"] = prize_bps
+        try:
+            edits.check_edit(self.instance, changes)
+        except TournamentError as exc:
+            raise forms.ValidationError(exc.message) from None
+        self.changes = changes
+        return data
+
+
 class TournamentCreateForm(forms.ModelForm):
     prizes_percent = forms.CharField(
         label="Prize table (% of the pool by place)",
@@ -68,7 +137,8 @@ class TournamentCreateForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = CREATE_FIELDS
+        fields = (*CREATE_FIELDS, "description")
+        help_texts = {f: TIMES_HELP for f in edits.TIMES}
 
     def clean(self):
         data = super().clean()
@@ -124,6 +194,18 @@ class EntryInline(admin.TabularInline):
         return False
 
 
+class TournamentEditInline(admin.TabularInline):
+    model = TournamentEdit
+    extra = 0
+    can_delete = False
+    verbose_name_plural = "changes since creation"
+    fields = ("at", "field", "old", "new", "by", "reason")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
@@ -156,10 +238,10 @@ class TournamentAdmin(StrictLookupsAdmin):
     search_fields = ("name",)
     action_form = ReasonActionForm
     actions = ["open_registration", "start", "pause", "resume", "cancel"]
-    inlines = [AdminActionInline, EntryInline, RoundInline]
+    inlines = [TournamentEditInline, AdminActionInline, EntryInline, RoundInline]
     # Shown read-only once created; the draw's secret is not among them (never shown).
     readonly = (
-        *CREATE_FIELDS,
+        *(f for f in CREATE_FIELDS if f not in EDIT_FIELDS),
         "team_mode",
         "prize_bps",
         "prize_bps_at_start",
@@ -180,14 +262,13 @@ class TournamentAdmin(StrictLookupsAdmin):
     )
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        if obj is None:
-            kwargs["form"] = TournamentCreateForm
+        kwargs["form"] = TournamentCreateForm if obj is None else TournamentEditForm
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return (*CREATE_FIELDS, "prizes_percent", "draft")
-        return self.readonly
+            return (*CREATE_FIELDS, "description", "prizes_percent", "draft")
+        return (*EDIT_FIELDS, "prizes_percent", "edit_reason", *self.readonly)
 
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.readonly
@@ -198,13 +279,18 @@ class TournamentAdmin(StrictLookupsAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    def has_change_permission(self, request, obj=None):
-        """Only the list (for its actions) and the add form; a created tournament is shown
-        read-only (its changes go through the actions, with a reason)."""
-        return obj is None
-
     def save_model(self, request, obj, form, change):
-        if change:  # nothing is editable once created; the actions go through the services
+        if change:  # only the edit's fields, through the service (its rules, its record)
+            try:
+                edits.edit_tournament(
+                    tournament_id=obj.pk,
+                    by=request.user,
+                    reason=form.cleaned_data["edit_reason"],
+                    **form.changes,
+                )
+            except TournamentError as exc:  # the state changed since the form's check
+                self.message_user(request, exc.message, messages.ERROR)
+            obj.refresh_from_db()
             return
         data = form.cleaned_data
         created = services.create_tournament(
@@ -212,12 +298,18 @@ class TournamentAdmin(StrictLookupsAdmin):
             **{f: data[f] for f in CREATE_FIELDS},
             prize_bps=data["prize_bps"],
             draft=data.get("draft", False),
+            description=data.get("description", ""),
         )
         obj.pk = created.pk
         obj.refresh_from_db()
 
     def save_related(self, request, form, formsets, change):
         return
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        """The admin log's message of the form alone: the inlines are read-only, never
+        saved."""
+        return super().construct_change_message(request, form, [], add)
 
     @admin.action(description="Open registration (drafts)")
     def open_registration(self, request, queryset):
@@ -249,10 +341,20 @@ class EntryAdmin(StrictLookupsAdmin):
     search_fields = ("tournament__name", "user__username")
     action_form = ReasonActionForm
     actions = ["disqualify"]
-    fields = ("tournament", "user", "team", "status", "attempt", "paid", "refunded", "place",
-              "prize", "shown_seed", "registered_at")  # fmt: skip
+    fields = ("tournament", "user", "team", "status", "disqualified_by", "attempt", "paid",
+              "refunded", "place", "prize", "shown_seed", "registered_at")  # fmt: skip
     readonly_fields = fields
     shown_seed = admin.display(description="client seed")(lambda self, obj: _seed(obj))
+
+    @admin.display(description="disqualified by")
+    def disqualified_by(self, obj: Entry) -> str:
+        """Who disqualified the entrant, when and why (``-`` if not disqualified)."""
+        if obj.status != EntryStatus.DISQUALIFIED:
+            return "-"
+        ruled = selectors.disqualifications(obj.tournament).get(obj.user_id)
+        if ruled is None:
+            return "-"
+        return f"{ruled['by'] or 'the site'}, {ruled['at']:%Y-%m-%d %H:%M} UTC: {ruled['reason']}"
 
     def has_add_permission(self, request):
         return False

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engine.options import Options
 from tournaments.describe import FORMATS
+from tournaments.describe import percent as describe_percent
 from tournaments.models import BASIS_POINTS, Format
 from wallet.forms import parse_amount
 from web.names import VARIANTS, option_specs
@@ -54,6 +55,23 @@ def parse_fee(text: str) -> int:
     return parse_amount(text)
 
 
+def parse_prizes(text: str) -> list[int]:
+    """``"50, 30, 20"`` (percent of the pool by final place) -> basis points, summing to
+    100 %. Raises ``forms.ValidationError``."""
+    parts = [p for p in re.split(r"[\s,;]+", text or "") if p]
+    if not parts:
+        raise forms.ValidationError(_("Give at least one percentage."))
+    out = [
+        parse_percent(p, _("place %(place)s") % {"place": i}) for i, p in enumerate(parts, start=1)
+    ]
+    if sum(out) != BASIS_POINTS:
+        total = Decimal(sum(out)) / 100
+        raise forms.ValidationError(
+            _("The prize table must add up to 100 %%, not %(total)s %%.") % {"total": total}
+        )
+    return out
+
+
 def _when(minutes: int) -> str:
     now = timezone.localtime().replace(second=0, microsecond=0)
     return (now + timedelta(minutes=minutes)).strftime(DATETIME_FORMAT)
@@ -71,6 +89,18 @@ class CreateTournamentForm(forms.Form):
     """Every parameter; ``to_parameters()`` gives ``services.create_tournament``'s keywords."""
 
     name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
+    description = forms.CharField(
+        max_length=2000,
+        required=False,
+        label=gettext_lazy("Description"),
+        help_text=gettext_lazy("Optional: shown on the tournament page."),
+        widget=forms.Textarea(attrs={"rows": 3, "dir": "auto"}),
+    )
+    draft = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Keep as a draft"),
+        help_text=gettext_lazy("Registration stays shut until opened from the tournament page."),
+    )
     format = forms.ChoiceField(
         label=gettext_lazy("Format"),
         choices=[(code, f"{n['en']} · {n['ar']}") for code, n in FORMATS.items()],
@@ -184,19 +214,7 @@ class CreateTournamentForm(forms.Form):
         return parse_percent(self.cleaned_data["refund"], _("refund"))
 
     def clean_prizes(self) -> list[int]:
-        parts = [p for p in re.split(r"[\s,;]+", self.cleaned_data["prizes"]) if p]
-        if not parts:
-            raise forms.ValidationError(_("Give at least one percentage."))
-        out = [
-            parse_percent(p, _("place %(place)s") % {"place": i})
-            for i, p in enumerate(parts, start=1)
-        ]
-        if sum(out) != BASIS_POINTS:
-            total = Decimal(sum(out)) / 100
-            raise forms.ValidationError(
-                _("The prize table must add up to 100 %%, not %(total)s %%.") % {"total": total}
-            )
-        return out
+        return parse_prizes(self.cleaned_data["prizes"])
 
     def to_parameters(self) -> dict[str, Any]:
         """``services.create_tournament``'s keywords (without ``by``)."""
@@ -209,6 +227,8 @@ class CreateTournamentForm(forms.Form):
             options.setdefault(key, getattr(defaults, key))
         return {
             "name": d["name"],
+            "description": d["description"],
+            "draft": d["draft"],
             "format": d["format"],
             "variant": d["variant"],
             "options": options,
@@ -226,3 +246,81 @@ class CreateTournamentForm(forms.Form):
             "refund_bps": d["refund"],
             "review_seconds": d["review_minutes"] * 60,
         }
+
+
+class EditTournamentForm(forms.Form):
+    """The staff page's edit of a tournament (``tournaments.edits``): every editable field
+    filled with its current value (times in the site's zone, UTC, to the minute; the prize
+    table in percent) and the reason. ``to_changes()`` gives ``edit_tournament``'s keywords
+    for the fields whose value the staff member changed; the service checks the rules."""
+
+    name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
+    description = forms.CharField(
+        max_length=2000,
+        required=False,
+        label=gettext_lazy("Description"),
+        widget=forms.Textarea(attrs={"rows": 3, "dir": "auto"}),
+    )
+    registration_opens_at = _dt(label=gettext_lazy("Registration opens"))
+    registration_closes_at = _dt(label=gettext_lazy("Registration closes"))
+    starts_at = _dt(label=pgettext_lazy("tournament", "Start"))
+    prizes = forms.CharField(
+        max_length=400,
+        label=gettext_lazy("Prize table (percent of the pool by final place)"),
+        help_text=gettext_lazy("Only before the first registration."),
+        widget=forms.TextInput(attrs={"dir": "ltr", "inputmode": "decimal"}),
+    )
+    capacity = forms.IntegerField(
+        min_value=2,
+        label=gettext_lazy("Capacity (entrants or teams)"),
+        help_text=gettext_lazy("Up; down too before the first registration."),
+    )
+    reason = forms.CharField(
+        max_length=500,
+        label=gettext_lazy("Reason"),
+        help_text=gettext_lazy("Shown with the change on the tournament page."),
+        widget=forms.TextInput(attrs={"dir": "auto"}),
+    )
+
+    TIMES = ("registration_opens_at", "registration_closes_at", "starts_at")
+
+    def __init__(self, *args: Any, tournament: dict[str, Any], **kwargs: Any):
+        """``tournament``: ``selectors.tournament_detail``'s dict."""
+        kwargs.setdefault("label_suffix", "")
+        self.current = {
+            "name": tournament["name"],
+            "description": tournament["description"],
+            "capacity": tournament["capacity"],
+            "prize_bps": [row["bps"] for row in tournament["prize_table"]],
+            **{f: tournament[f] for f in self.TIMES},
+        }
+        initial = {
+            "name": self.current["name"],
+            "description": self.current["description"],
+            "capacity": self.current["capacity"],
+            "prizes": ", ".join(
+                describe_percent(b).removesuffix(" %") for b in self.current["prize_bps"]
+            ),
+            **{
+                f: timezone.localtime(self.current[f]).replace(second=0, microsecond=0)
+                for f in self.TIMES
+            },
+        }
+        super().__init__(*args, initial=initial, **kwargs)
+
+    def clean_prizes(self) -> list[int]:
+        return parse_prizes(self.cleaned_data["prizes"])
+
+    def to_changes(self) -> dict[str, Any]:
+        """``edits.edit_tournament``'s keywords (``reason`` and the changed fields)."""
+        d = self.cleaned_data
+        out: dict[str, Any] = {"reason": d["reason"]}
+        for field in ("name", "description", "capacity"):
+            if d[field] != self.current[field]:
+                out[field] = d[field]
+        if d["prizes"] != self.current["prize_bps"]:
+            out["prize_bps"] = d["prizes"]
+        for field in self.TIMES:
+            if field in self.changed_data:
+                out[field] = d[field]
+        return out

@@ -53,6 +53,9 @@ class Tournament(models.Model):
     included: the live page's one number (``selectors.live_version``)."""
 
     name = models.CharField(max_length=100)
+    description = models.TextField(
+        blank=True, default="", max_length=2000, help_text="shown on the tournament page"
+    )
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)
     team_mode = models.BooleanField(default=False, help_text="partnership: teams of two")
     advance = models.PositiveSmallIntegerField(
@@ -285,6 +288,29 @@ class AdminAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on tournament {self.tournament_id}"
+
+
+class TournamentEdit(models.Model):
+    """One field of a tournament changed after its creation (``tournaments.edits``): who,
+    when, why, and the value before and after (JSON: text, an ISO 8601 time, a whole number,
+    or the prize table's list of basis points). Shown on the tournament page and the admin;
+    never changed or deleted."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="edits")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_edits"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    field = models.CharField(max_length=32)
+    old = models.JSONField()
+    new = models.JSONField()
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["tournament_id", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.field} of tournament {self.tournament_id}"
 
 
 BELOW_MINIMUM = "below_minimum"

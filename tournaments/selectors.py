@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -29,6 +30,7 @@ from tournaments.models import (
     Team,
     TeamStatus,
     Tournament,
+    TournamentEdit,
 )
 from wallet.selectors import escrow_balance, format_money, is_escrow_closed
 from wallet.settlement import house_fee_for
@@ -61,6 +63,13 @@ def tournament_list() -> dict[str, list[dict[str, Any]]]:
     """The list page: ``{"upcoming": [...], "running": [...], "finished": [...]}``, each a
     :func:`summary`."""
     return {g: [summary(t) for t in tournaments_by_status(g)[:200]] for g in LIST_GROUPS}
+
+
+def drafts() -> list[dict[str, Any]]:
+    """The drafts (not yet open for registration; staff's list only), soonest start first,
+    each a :func:`summary`."""
+    qs = Tournament.objects.filter(status=Status.DRAFT).order_by("starts_at", "id")
+    return [summary(t) for t in qs[:200]]
 
 
 def _unit_count(t: Tournament) -> int:
@@ -122,12 +131,30 @@ def prize_table(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def disqualifications(t: Tournament) -> dict[int, dict[str, Any]]:
+    """user id -> who disqualified them and why: ``{"by"`` (the staff member's display
+    name), ``"reason", "at"}``, from the tournament's ``disqualify`` admin actions."""
+    rows = list(AdminAction.objects.filter(tournament=t, action="disqualify").order_by("at"))
+    names = display_names([a.by_id for a in rows if a.by_id])
+    return {
+        (a.details or {}).get("user_id"): {
+            "by": names.get(a.by_id) if a.by_id else None,
+            "reason": a.reason,
+            "at": a.at,
+        }
+        for a in rows
+    }
+
+
 def entrants(t: Tournament) -> list[dict[str, Any]]:
     """Every entry of the tournament (all statuses): ``{"entry", "entrant", "user_id", "name",
-    "team", "status", "place", "prize", "prize_text", "client_seed"}`` (the seed None until
-    registration closes), by place once placed, else by registration."""
+    "team", "status", "place", "prize", "prize_text", "client_seed", "disqualified"}`` (the
+    seed None until registration closes; ``disqualified`` None, or who disqualified the
+    entrant and why, :func:`disqualifications`), by place once placed, else by
+    registration."""
     rows = list(Entry.objects.filter(tournament=t).order_by("id"))
     names = display_names([e.user_id for e in rows])
+    ruled = disqualifications(t) if any(e.status == EntryStatus.DISQUALIFIED for e in rows) else {}
     # Client seeds are published with the entrant list when registration closes, not before.
     published = t.status not in (Status.DRAFT, Status.REGISTRATION)
     out = [
@@ -142,6 +169,7 @@ def entrants(t: Tournament) -> list[dict[str, Any]]:
             "prize": e.prize,
             "prize_text": format_money(e.prize) if e.prize is not None else None,
             "client_seed": e.client_seed if published else None,
+            "disqualified": ruled.get(e.user_id) if e.status == EntryStatus.DISQUALIFIED else None,
         }
         for e in rows
     ]
@@ -212,9 +240,47 @@ def _site_reason(action: AdminAction, team_mode: bool) -> str | None:
     return text % {"count": count, "minimum": minimum}
 
 
+def _edit_text(field: str, value: Any) -> str:
+    """An edited value as the pages show it: a time ``2026-12-06 18:00 UTC``, the prize
+    table ``50 %, 30 %, 20 %``, text and numbers as they are."""
+    if field in ("registration_opens_at", "registration_closes_at", "starts_at"):
+        return f"{datetime.fromisoformat(value):%Y-%m-%d %H:%M} UTC"
+    if field == "prize_bps":
+        from tournaments.describe import percent
+
+        return ", ".join(percent(b) for b in value)
+    return str(value)
+
+
+def edit_history(t: Tournament) -> list[dict[str, Any]]:
+    """The edits of the tournament after its creation, oldest first: ``{"field",
+    "field_name"`` (in the active language), ``"old", "new"`` (as recorded: text, ISO 8601
+    time, whole number, basis points), ``"old_text", "new_text"`` (as the pages show them),
+    ``"by"`` (display name), ``"reason", "at"}``."""
+    from tournaments.edits import field_label
+
+    rows = list(TournamentEdit.objects.filter(tournament=t).order_by("at", "id"))
+    names = display_names([e.by_id for e in rows])
+    return [
+        {
+            "field": e.field,
+            "field_name": field_label(e.field),
+            "old": e.old,
+            "new": e.new,
+            "old_text": _edit_text(e.field, e.old),
+            "new_text": _edit_text(e.field, e.new),
+            "by": names.get(e.by_id),
+            "reason": e.reason,
+            "at": e.at,
+        }
+        for e in rows
+    ]
+
+
 def tournament_detail(tournament_id: int) -> dict[str, Any] | None:
     """The tournament page: :func:`summary` plus ``prize_table``, ``entrants``, ``teams``,
-    ``admin_actions``, the draw (``draw_commitment``; ``draw_seed`` and ``draw_key`` after the
+    ``admin_actions``, ``description``, ``edits`` (:func:`edit_history`), the draw
+    (``draw_commitment``; ``draw_seed`` and ``draw_key`` after the
     reveal, else None), ``published_entrants`` (the sorted list published at the close),
     ``pool``/``house_fee`` once computed. None if there is no such tournament."""
     t = Tournament.objects.filter(pk=tournament_id).first()
@@ -227,6 +293,8 @@ def tournament_detail(tournament_id: int) -> dict[str, Any] | None:
         "entrants": entrants(t),
         "teams": teams(t) if t.team_mode else [],
         "admin_actions": admin_actions(t),
+        "description": t.description,
+        "edits": edit_history(t),
         "draw_commitment": t.draw_commitment,
         "draw_seed": t.draw_seed if revealed else None,
         "draw_key": t.draw_key if revealed else None,

@@ -296,13 +296,18 @@ def check_parameters(
     refund_bps = whole(refund_bps, _("refund on unregistering (basis points)"), 0, BASIS_POINTS)
     unit = _("teams") if team_mode else _("entrants")
     least = 4 if final_table and not team_mode else 2
-    capacity = whole(
-        capacity,
-        _("capacity (%(unit)s)") % {"unit": unit},
-        2,
-        settings.TRIX_TOURNAMENT_MAX_ENTRANTS,
-    )
-    min_entrants = whole(min_entrants, _("minimum (%(unit)s)") % {"unit": unit}, least, capacity)
+    most = settings.TRIX_TOURNAMENT_MAX_ENTRANTS
+    capacity_label = _("capacity (%(unit)s)") % {"unit": unit}
+    capacity = whole(capacity, capacity_label, 2, most)
+    min_entrants = whole(min_entrants, _("minimum (%(unit)s)") % {"unit": unit}, least, most)
+    if capacity < min_entrants:
+        raise BadRequest(
+            _(
+                "%(field)s is %(capacity)s, below the minimum to start (%(minimum)s): raise "
+                "the capacity or lower the minimum"
+            )
+            % {"field": capacity_label, "capacity": capacity, "minimum": min_entrants}
+        )
     review_seconds = whole(review_seconds, _("review window (seconds)"), 0, 7 * 24 * 3600)
     if not (
         isinstance(prize_bps, (list, tuple))
@@ -415,6 +420,7 @@ def create_tournament(
     refund_bps: int = BASIS_POINTS,
     review_seconds: int | None = None,
     draft: bool = False,
+    description: str = "",
     draw_secret: bytes | None = None,
 ) -> Tournament:
     """Create a tournament (staff only); its draw commitment is public from now on.
@@ -424,8 +430,9 @@ def create_tournament(
     Money in minor units; ``house_fee_bps`` / ``refund_bps`` / ``prize_bps`` in basis points;
     ``capacity`` and ``min_entrants`` count entrants (solo) or teams. ``review_seconds``
     defaults to ``TRIX_TOURNAMENT_REVIEW_SECONDS``. ``draft`` keeps registration shut until
-    an admin opens it. ``draw_secret`` (32 bytes) is for tests only. Raises
-    :class:`NotAllowed`, :class:`BadRequest`."""
+    an admin opens it. ``description``: text shown on the tournament page (at most 2,000
+    characters, ``tournaments.edits.check_description``). ``draw_secret`` (32 bytes) is for
+    tests only. Raises :class:`NotAllowed`, :class:`BadRequest`."""
     from games.fairness import draw
 
     _require_staff(by, _("create tournaments"))
@@ -450,6 +457,9 @@ def create_tournament(
             settings.TRIX_TOURNAMENT_REVIEW_SECONDS if review_seconds is None else review_seconds
         ),
     )
+    from tournaments.edits import check_description
+
+    fields["description"] = check_description(description)
     secret = draw.new_secret() if draw_secret is None else bytes(draw_secret)
     with transaction.atomic():
         t = Tournament.objects.create(

@@ -12,6 +12,7 @@ urlpatterns = [
     path("new/", views.new, name="new"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/live/", views.live, name="live"),
+    path("<int:pk>/edit/", views.edit, name="edit"),
     path("<int:pk>/register/", views.register, name="register"),
     path("<int:pk>/unregister/", views.unregister, name="unregister"),
     path("<int:pk>/invite/", views.invite, name="invite"),

@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import describe, selectors, services
+from tournaments import describe, edits, selectors, services
 from tournaments.errors import TournamentError
-from tournaments.forms import CreateTournamentForm
+from tournaments.forms import CreateTournamentForm, EditTournamentForm
 from tournaments.models import Status
 from tournaments.selectors import LIST_GROUPS
 from web.links import link_paths
@@ -72,12 +72,14 @@ def _decorate(t: dict[str, Any]) -> dict[str, Any]:
 
 
 def tournament_list(request):
-    """``/tournaments/``: upcoming, running and finished tournaments."""
+    """``/tournaments/``: upcoming, running and finished tournaments; staff also see the
+    drafts (not yet open), to open or edit them."""
     groups = selectors.tournament_list()
-    context = {
-        "groups": [(g, GROUP_TITLES[g], [_decorate(t) for t in groups[g]]) for g in LIST_GROUPS],
-        "is_staff": request.user.is_staff,
-    }
+    rows = [(g, GROUP_TITLES[g], [_decorate(t) for t in groups[g]]) for g in LIST_GROUPS]
+    if request.user.is_staff:
+        drafts = [_decorate(t) for t in selectors.drafts()]
+        rows.insert(0, ("drafts", _("Drafts (staff only)"), drafts))
+    context = {"groups": rows, "is_staff": request.user.is_staff}
     return render(request, "tournaments/list.html", context)
 
 
@@ -106,6 +108,7 @@ def detail(request, pk: int):
         "house_fee_text": format_money(t["house_fee"] or 0),
         "refund_text": describe.percent(t["refund_bps"]),
         "staff_actions": [c[:3] for c in STAFF_CONTROLS if t["status"] in c[3]],
+        "can_open": t["status"] == Status.DRAFT,
         "can_disqualify": t["status"] in DISQUALIFY_STATUSES,
     }
     return render(request, "tournaments/detail.html", context)
@@ -153,14 +156,40 @@ def new(request):
         except TournamentError as exc:
             error = exc.message
         else:
-            messages.success(
-                request, _("%(name)s is created; registration is open.") % {"name": t.name}
-            )
+            if t.status == Status.DRAFT:
+                done = _("%(name)s is created as a draft: open registration from its page.")
+            else:
+                done = _("%(name)s is created; registration is open.")
+            messages.success(request, done % {"name": t.name})
             return redirect("tournaments:detail", pk=t.pk)
     status = 400 if request.method == "POST" else 200
     option_fields = [form[name] for name in form.option_fields]
     context = {"form": form, "error": error, "option_fields": option_fields}
     return render(request, "tournaments/new.html", context, status=status)
+
+
+@login_required
+def edit(request, pk: int):
+    """``/tournaments/<id>/edit/`` (staff): change the name, description, times before the
+    start, the prize table before the first registration, the capacity, with a reason
+    (``tournaments.edits``: the rules, and the record of who and why)."""
+    refused = _staff_only(request, gettext_lazy("edit tournaments"))
+    if refused:
+        return refused
+    t = _detail_or_404(pk)
+    form = EditTournamentForm(request.POST or None, tournament=t)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            edits.edit_tournament(tournament_id=pk, by=request.user, **form.to_changes())
+        except TournamentError as exc:
+            error = exc.message
+        else:
+            messages.success(request, _("The tournament is edited; the change is recorded."))
+            return redirect("tournaments:detail", pk=pk)
+    status = 400 if request.method == "POST" else 200
+    context = {"t": t, "form": form, "error": error}
+    return render(request, "tournaments/edit.html", context, status=status)
 
 
 def _act(request, pk: int, call, done):
@@ -253,13 +282,21 @@ STAFF_ACTIONS = {
 @login_required
 @require_POST
 def staff_action(request, pk: int, action: str):
-    """Staff controls of the tournament page: start early, pause, resume, cancel and
-    disqualify, each with a reason (the services check staff and record who and why)."""
-    if action != "disqualify" and action not in STAFF_ACTIONS:
+    """Staff controls of the tournament page: open a draft, start early, pause, resume,
+    cancel and disqualify, each but the opening with a reason (the services check staff and
+    record who and why)."""
+    if action not in ("disqualify", "open") and action not in STAFF_ACTIONS:
         raise Http404(f"no action {action!r}")
-    refused = _staff_only(request, _("start, pause, resume, cancel or disqualify"))
+    refused = _staff_only(request, _("open, start, pause, resume, cancel or disqualify"))
     if refused:
         return refused
+    if action == "open":
+        return _act(
+            request,
+            pk,
+            lambda: services.open_registration(tournament_id=pk, by=request.user),
+            _("Registration is open."),
+        )
     reason = request.POST.get("reason", "")
     if action == "disqualify":
         try:

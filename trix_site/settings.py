@@ -354,6 +354,9 @@ def _env_rate(name: str, default: str) -> str:
 # The most actions one user may post (far above a person's clicks; stops a client flooding
 # the workers); tournaments' writes are counted apart at the same rate.
 TRIX_ACTION_RATE = _env_rate("TRIX_ACTION_RATE", "10/second")
+# Staff writes of tournaments one staff member may post (create, edit, open, start, pause,
+# resume, cancel, disqualify: /api/tournaments/...), counted apart from the players' writes.
+TRIX_STAFF_ACTION_RATE = _env_rate("TRIX_STAFF_ACTION_RATE", "60/minute")
 # Tables one user may create (POST /api/tables/, the lobby's form).
 TRIX_TABLE_CREATE_RATE = _env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
 # Seats one user may take or leave, counted together (every sit and leave at a staked table

@@ -11,7 +11,8 @@ network.
 - ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--head FILE]
   [--commitment HEX] [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles
   against their commitment, receipt and the log and replays them, or recomputes every
-  seating of a ``trix-draw/1`` tournament draw record (``docs/fairness.md``).
+  seating of a ``trix-draw/1`` tournament draw record, whose commitment must be the one
+  given with ``--commitment`` (``docs/fairness.md``).
 """
 
 from __future__ import annotations
@@ -233,7 +234,10 @@ def build_parser() -> argparse.ArgumentParser:
         "deal-record entry",
     )
     p.add_argument(
-        "--commitment", metavar="HEX", help="the commitment the table showed before you sat"
+        "--commitment",
+        metavar="HEX",
+        help="the commitment the table showed before you sat, or for a trix-draw/1 record the "
+        "draw commitment the tournament page showed before the start",
     )
     p.add_argument(
         "--client-seed",

@@ -21,6 +21,7 @@ or a log is given. Every mismatch is one line naming the field that differs. No 
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 import sys
@@ -648,12 +649,22 @@ def _load(path: str, stdin: TextIO) -> list[tuple[str, Any]]:
     return [(path, _parse(_read_text(path), path))]
 
 
-def _verify_draw_cli(record: dict[str, Any], stdout: TextIO, stderr: TextIO) -> int:
-    """A ``trix-draw/1`` record: one OK line and 0, or one error line and 1."""
+def _verify_draw_cli(
+    record: dict[str, Any], stdout: TextIO, stderr: TextIO, commitment: str | None = None
+) -> int:
+    """A ``trix-draw/1`` record: one OK line and 0, or one error line and 1. ``commitment``
+    (hex, any case): the draw commitment the tournament page showed before the start; the
+    record must carry exactly it."""
     from games.fairness.seating import verify_record as verify_draw_record
 
     try:
         summary = verify_draw_record(record)
+        stated = record["commitment"].lower()
+        if commitment is not None and not hmac.compare_digest(stated, commitment.lower()):
+            raise FairnessError(
+                f"commitment: the record's {stated} is not the commitment you saved before "
+                f"the start, {commitment.lower()}"
+            )
     except FairnessError as error:
         print(f"{DRAW_FORMAT}: {error}", file=stderr)
         return 1
@@ -805,8 +816,9 @@ def verify_cli(
     """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
 
     A file holding one ``trix-draw/1`` record (a tournament's seating draw) is checked by
-    ``games.fairness.seating.verify_record`` instead: one ``verified: ...`` line and 0, or one
-    ``trix-draw/1: ...`` error line on ``stderr`` and 1.
+    ``games.fairness.seating.verify_record`` instead (with ``commitment``, the one saved from
+    the tournament page before the start, which the record must carry): one
+    ``verified: ...`` line and 0, or one ``trix-draw/1: ...`` error line on ``stderr`` and 1.
 
     ``path`` is a record file, ``-`` for stdin, a file holding a JSON list of one match's
     records, or a directory of ``*.json`` records (grouped into matches by match id and
@@ -839,13 +851,14 @@ def verify_cli(
         and isinstance(loaded[0][1], dict)
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
-        if key is not None or log or commitment or seeds or partial or head:
+        if key is not None or log or seeds or partial or head:
             print(
-                "--public-key, --log, --commitment, --client-seed, --partial: for deal records",
+                "--public-key, --log, --head, --client-seed, --partial: for deal records "
+                "(a draw record takes --commitment only)",
                 file=stderr,
             )
             return 2
-        return _verify_draw_cli(loaded[0][1], stdout, stderr)
+        return _verify_draw_cli(loaded[0][1], stdout, stderr, commitment)
     if head is not None and log is None:
         print("--head: give the log too (--log FILE)", file=stderr)
         return 2

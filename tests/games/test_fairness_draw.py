@@ -301,6 +301,31 @@ def test_trix_verify_refuses_a_swapped_seat_in_one_line(tmp_path, record):
     )
 
 
+def test_trix_verify_accepts_a_draw_whose_commitment_was_saved(capsys, record):
+    saved = record["commitment"].upper()  # as copied from the page, any case
+    assert trix(["verify", str(EXAMPLE), "--commitment", saved]) == 0
+    assert capsys.readouterr().out.startswith("verified: trix-draw/1 tournament:example")
+
+
+def test_trix_verify_refuses_a_draw_whose_commitment_differs(tmp_path, capsys, record):
+    """The record is self-consistent (its seed hashes to its own commitment), but the
+    commitment saved before the start was another one: refused."""
+    saved = commitment(bytes(32))
+    assert saved != record["commitment"]
+    assert trix(["verify", str(EXAMPLE), "--commitment", saved]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"trix-draw/1: commitment: the record's {record['commitment']} is not the commitment "
+        f"you saved before the start, {saved}\n"
+    )
+
+
+def test_trix_verify_refuses_a_malformed_commitment_for_a_draw(capsys):
+    assert trix(["verify", str(EXAMPLE), "--commitment", "not-hex"]) == 2
+    assert "commitment" in capsys.readouterr().err
+
+
 def test_the_documented_vectors():
     """docs/fairness.md "trix-draw/1" test vectors and its example error line."""
     text = (EXAMPLE.parent / "fairness.md").read_text()

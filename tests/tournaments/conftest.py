@@ -68,7 +68,15 @@ def make_tournament(staff):
 
 def snapshot() -> dict:
     """Everything a refused service call must leave as it was."""
-    from tournaments.models import AdminAction, Entry, Round, RoundTable, Team, Tournament
+    from tournaments.models import (
+        AdminAction,
+        Entry,
+        Round,
+        RoundTable,
+        Team,
+        Tournament,
+        TournamentEdit,
+    )
     from wallet.models import Account, Transaction
 
     return {
@@ -78,6 +86,7 @@ def snapshot() -> dict:
         "rounds": Round.objects.count(),
         "tables": RoundTable.objects.count(),
         "actions": AdminAction.objects.count(),
+        "edits": TournamentEdit.objects.count(),
         "transactions": Transaction.objects.count(),
         "balances": list(Account.objects.order_by("id").values_list("reference", "balance")),
     }

@@ -3,12 +3,16 @@ through the services, never shows the draw's secret; non-staff are kept out."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from tests.tournaments.conftest import snapshot
 from tournaments import services
-from tournaments.models import AdminAction, Status, Tournament
+from tournaments.models import AdminAction, Status, Tournament, TournamentEdit
 
 pytestmark = pytest.mark.django_db
 
@@ -116,16 +120,69 @@ def test_entry_admin_disqualifies_through_the_service(admin_client_, make_tourna
     assert Entry.objects.count() == 1
 
 
-def test_a_created_tournament_is_read_only_in_the_admin(admin_client_):
-    """Saving a created tournament's admin page was a 500 (found by a fresh reviewer): the
-    page is read-only now and a POST to it changes nothing."""
+def _change_form(client, t) -> dict:
+    """The change page's fields as the browser would post them back unchanged."""
+    html = client.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
+    data = {}
+    for m in re.finditer(
+        r'<input type="(?:text|number|hidden)" name="([^"]+)" value="([^"]*)"', html
+    ):
+        data[m.group(1)] = unescape(m.group(2))
+    data["description"] = t.description
+    data.pop("csrfmiddlewaretoken", None)
+    return data
+
+
+def test_a_created_tournament_edits_through_the_service_with_a_reason(admin_client_, player):
+    """The change page edits the name, description, times, prizes and capacity through
+    ``edits.edit_tournament`` (recorded, shown inline); every other field is read-only."""
     admin_client_.post("/admin/tournaments/tournament/add/", _form())
     t = Tournament.objects.get(name="Friday cup")
-    page = admin_client_.get(f"/admin/tournaments/tournament/{t.pk}/change/")
-    assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
-    r = admin_client_.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(name="X"))
-    assert r.status_code == 403
-    assert Tournament.objects.get(pk=t.pk).name == "Friday cup"
+    url = f"/admin/tournaments/tournament/{t.pk}/change/"
+    page = admin_client_.get(url).content.decode()
+    assert 'name="_save"' in page and 'name="edit_reason"' in page
+    assert 'name="entry_fee"' not in page and "UTC (the site" in page
+    form = _change_form(admin_client_, t)
+    assert form["prizes_percent"] == "60, 30, 10"
+    before = snapshot()
+    r = admin_client_.post(url, {**form, "name": "Renamed"})  # no reason
+    assert r.status_code == 200 and "This field is required" in r.content.decode()
+    r = admin_client_.post(url, {**form, "edit_reason": "x", "capacity": "3"})
+    assert r.status_code == 200
+    assert "capacity is 3, below the minimum to start (4)" in r.content.decode()
+    assert snapshot() == before
+    r = admin_client_.post(url, {**form, "edit_reason": "typo", "entry_fee": "0", "name": "Fri"})
+    assert r.status_code == 302
+    t.refresh_from_db()
+    assert (t.name, t.entry_fee) == ("Fri", 500)  # the fee is not a field of the form
+    form = _change_form(admin_client_, t)
+    before = snapshot()
+    r = admin_client_.post(url, {**form, "edit_reason": "no change"})
+    assert r.status_code == 200 and "nothing to change" in r.content.decode()
+    assert snapshot() == before
+    r = admin_client_.post(
+        url,
+        {**form, "edit_reason": "sponsor", "prizes_percent": "70, 30", "capacity": "24",
+         "description": "At the club."},
+    )  # fmt: skip
+    assert r.status_code == 302, r.content.decode()[:3000]
+    t.refresh_from_db()
+    assert (t.prize_bps, t.capacity, t.description) == ([7000, 3000], 24, "At the club.")
+    rows = TournamentEdit.objects.filter(tournament=t)
+    assert {(e.field, e.by_id, e.reason) for e in rows} == {
+        ("name", admin_client_.user.pk, "typo"),
+        ("prize_bps", admin_client_.user.pk, "sponsor"),
+        ("capacity", admin_client_.user.pk, "sponsor"),
+        ("description", admin_client_.user.pk, "sponsor"),
+    }
+    assert "changes since creation" in admin_client_.get(url).content.decode().lower()
+    services.register(tournament_id=t.pk, by=player(), client_seed="seed")
+    form = _change_form(admin_client_, t)
+    before = snapshot()
+    r = admin_client_.post(url, {**form, "edit_reason": "x", "prizes_percent": "100"})
+    assert r.status_code == 200
+    assert "only before the first registration" in r.content.decode()
+    assert snapshot() == before
 
 
 @pytest.mark.parametrize("options", ["[1]", '"str"', "1"])

@@ -5,6 +5,8 @@ page refuse everyone but staff (403)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.tournaments.conftest import snapshot
@@ -127,7 +129,7 @@ def test_register_unregister_and_partner_forms(client, make_tournament, player):
     assert c.post(f"/tournaments/{pairs.pk}/teams/{team_id}/maybe/").status_code == 404
 
 
-@pytest.mark.parametrize("action", ["start", "pause", "resume", "cancel", "disqualify"])
+@pytest.mark.parametrize("action", ["open", "start", "pause", "resume", "cancel", "disqualify"])
 def test_staff_controls_refuse_players(client, action, make_tournament, player):
     t = make_tournament()
     bob = player()
@@ -209,6 +211,118 @@ def test_staff_controls_work_with_a_reason(client, make_tournament, player, staf
     assert c.post(f"/tournaments/{t.pk}/staff/explode/", {"reason": "x"}).status_code == 404
 
 
+def test_staff_open_a_draft_listed_for_staff_only(client, make_tournament, player, staff):
+    t = make_tournament(draft=True, name="Quiet draft")
+    assert "Quiet draft" not in client.get("/tournaments/").content.decode()
+    bob = player()
+    assert "Quiet draft" not in logged_in(client, bob).get("/tournaments/").content.decode()
+    c = logged_in(client, staff)
+    html = c.get("/tournaments/").content.decode()
+    assert 'data-testid="group-drafts"' in html and "Quiet draft" in html
+    html = c.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="staff-open"' in html
+    r = c.post(f"/tournaments/{t.pk}/staff/open/", follow=True)
+    assert "Registration is open." in r.content.decode()
+    assert Tournament.objects.get(pk=t.pk).status == Status.REGISTRATION
+    assert 'data-testid="staff-open"' not in r.content.decode()
+    before = snapshot()
+    r = c.post(f"/tournaments/{t.pk}/staff/open/", follow=True)
+    assert "is not a draft" in r.content.decode()
+    assert snapshot() == before
+
+
+def _edit_form(t) -> dict:
+    return {
+        "name": t.name,
+        "description": t.description,
+        "registration_opens_at": f"{t.registration_opens_at:%Y-%m-%dT%H:%M}",
+        "registration_closes_at": f"{t.registration_closes_at:%Y-%m-%dT%H:%M}",
+        "starts_at": f"{t.starts_at:%Y-%m-%dT%H:%M}",
+        "prizes": "50, 30, 20",
+        "capacity": str(t.capacity),
+        "reason": "",
+    }
+
+
+def test_staff_edit_page(client, make_tournament, player, staff):
+    t = make_tournament()
+    bob = player()
+    url = f"/tournaments/{t.pk}/edit/"
+    before = snapshot()
+    assert client.get(url).status_code == 302  # to the login page
+    r = logged_in(client, bob).post(url, {**_edit_form(t), "name": "Bob's cup", "reason": "x"})
+    assert r.status_code == 403 and "Only staff may edit tournaments" in r.content.decode()
+    assert logged_in(client, bob).get(url).status_code == 403
+    assert snapshot() == before
+    c = logged_in(client, staff)
+    html = c.get(url).content.decode()
+    assert 'value="Test cup"' in html and 'value="50, 30, 20"' in html and 'value="16"' in html
+    assert f'href="{url}"' in c.get(f"/tournaments/{t.pk}/").content.decode()
+    form = _edit_form(t)
+    r = c.post(url, {**form, "name": "Renamed cup"})
+    assert r.status_code == 400 and "This field is required." in r.content.decode()  # reason
+    r = c.post(url, {**form, "reason": "nothing"})
+    assert r.status_code == 400 and "nothing to change" in r.content.decode()
+    assert snapshot() == before
+    changed = {
+        **form,
+        "name": "Renamed cup",
+        "description": "Bring your own tea.",
+        "capacity": "20",
+        "prizes": "60, 40",
+        "reason": "sponsor asked",
+    }
+    r = c.post(url, changed, follow=True)
+    html = r.content.decode()
+    assert "The tournament is edited" in html and "Bring your own tea." in html
+    assert 'data-testid="edits"' in html and "sponsor asked" in html and "60 %, 40 %" in html
+    t.refresh_from_db()
+    assert (t.name, t.capacity, t.prize_bps) == ("Renamed cup", 20, [6000, 4000])
+    # the times were left as shown: not changed (their seconds kept), not recorded
+    assert set(t.edits.values_list("field", flat=True)) == {
+        "name",
+        "description",
+        "capacity",
+        "prize_bps",
+    }
+    services.register(tournament_id=t.pk, by=bob, client_seed="bob-seed")
+    before = snapshot()
+    r = c.post(url, {**_edit_form(t), "prizes": "100", "reason": "winner takes all"})
+    assert r.status_code == 400
+    assert "the prize table can change only before the first registration" in r.content.decode()
+    assert snapshot() == before
+
+
+def test_a_disqualified_entry_names_the_admin_and_why(client, make_tournament, player, staff):
+    """The entrant's row on the tournament page, the API's and the Entry admin's say who
+    disqualified them and why, not only that they are disqualified."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import set_display_name
+
+    set_display_name(staff, "Referee Rana")
+    t = make_tournament()
+    players = [player() for _ in range(4)]
+    for i, p in enumerate(players):
+        services.register(tournament_id=t.pk, by=p, client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="go")
+    services.disqualify(tournament_id=t.pk, by=staff, user_id=players[2].pk, reason="two accounts")
+    rows = {e["user_id"]: e for e in selectors.tournament_detail(t.pk)["entrants"]}
+    assert rows[players[2].pk]["disqualified"]["by"] == "Referee Rana"
+    assert rows[players[2].pk]["disqualified"]["reason"] == "two accounts"
+    assert rows[players[0].pk]["disqualified"] is None
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'data-testid="disqualified-by"' in html
+    text = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    assert "disqualified by Referee Rana: two accounts" in text
+    boss = get_user_model().objects.create_user(
+        username="boss_dq", is_staff=True, is_superuser=True
+    )
+    entry = t.entries.get(user=players[2])
+    page = logged_in(client, boss).get(f"/admin/tournaments/entry/{entry.pk}/change/")
+    assert "Referee Rana" in page.content.decode() and "two accounts" in page.content.decode()
+
+
 def test_new_tournament_page(client, player, staff):
     r = client.get("/tournaments/new/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
@@ -267,9 +381,15 @@ def test_new_tournament_page(client, player, staff):
     r = c.post("/tournaments/new/", {**form, "starts_at": "2098-01-01T11:00"})
     assert r.status_code == 400 and "close by the start" in r.content.decode()
     assert snapshot() == before
+    r = c.post("/tournaments/new/", {**form, "name": "Draft pods", "draft": "on",
+                                     "description": "Fridays at eight."})  # fmt: skip
+    assert r.status_code == 302
+    draft = Tournament.objects.get(name="Draft pods")
+    assert (draft.status, draft.description) == (Status.DRAFT, "Fridays at eight.")
     r = c.post("/tournaments/new/", form)
     assert r.status_code == 302, r.content.decode()[:2000]
     t = Tournament.objects.get(name="Friday pods")
+    assert t.status == Status.REGISTRATION
     assert r["Location"] == f"/tournaments/{t.pk}/"
     assert (t.entry_fee, t.house_fee_bps, t.prize_bps, t.refund_bps) == (
         250,
@@ -577,3 +697,43 @@ def test_browser_live_page_on_its_long_poll_goes_back_to_its_stream(
         timeout=10_000,
     )
     assert len(retry.streams) == 2 and len(retry.polls) == polled  # kept, and the long poll stopped
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_staff_edit_an_event_in_arabic_on_a_phone(
+    request, live_server, make_tournament, staff
+):
+    """Chromium at 390x844 in Arabic: staff open a draft's edit page from its page, change
+    its name and capacity with a reason, open registration; the page lists the change (who,
+    old, new, why). Screenshots in test-artifacts/."""
+    from django.test import Client
+
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament(draft=True, name="Friday cup")
+    page = open_page(width=390, height=844)
+    log_in(page, live_server.url, Client(), staff)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto(f"/tournaments/{t.pk}/")
+    page.locator("[data-testid=edit-link]").click()
+    page.locator("[data-testid=edit-tournament-form]").wait_for()
+    page.fill("#id_name", "كأس الجمعة")
+    page.fill("#id_capacity", "24")
+    page.fill("#id_reason", "قاعة أكبر")
+    page.screenshot(path=str(shots / "tournament-edit-arabic-phone.png"), full_page=True)
+    page.locator("[data-testid=save-edit]").click()
+    page.locator("[data-testid=edits]").wait_for()
+    edits = page.locator("[data-testid=edits]").inner_text()
+    assert "Friday cup" in edits and "كأس الجمعة" in edits and "قاعة أكبر" in edits
+    assert "16" in edits and "24" in edits
+    page.locator("#staff").screenshot(path=str(shots / "tournament-staff-draft-arabic-phone.png"))
+    page.locator("[data-testid=staff-open] button").click()
+    page.locator("[data-testid=status]").filter(has_text="التسجيل").wait_for()
+    page.screenshot(path=str(shots / "tournament-edited-arabic-phone.png"), full_page=True)
+    page.locator("#edits").screenshot(path=str(shots / "tournament-edits-arabic-phone.png"))
+    t.refresh_from_db()
+    assert (t.name, t.capacity, t.status) == ("كأس الجمعة", 24, Status.REGISTRATION)

@@ -47,6 +47,23 @@ def test_only_staff_create_and_bad_parameters_are_named(player, make_tournament,
     assert AdminAction.objects.filter(tournament=t, action="create", by=staff).exists()
 
 
+@pytest.mark.parametrize(
+    ("team", "capacity", "minimum", "message"),
+    [
+        (False, 3, 4, "capacity (entrants) is 3, below the minimum to start (4)"),
+        (True, 2, 3, "capacity (teams) is 2, below the minimum to start (3)"),
+    ],
+)
+def test_a_capacity_below_the_minimum_blames_the_capacity(
+    make_tournament, team, capacity, minimum, message
+):
+    """The capacity is what is too small: the message names it first, with both numbers."""
+    variant = "complex_partner" if team else "complex"
+    error = refused(BadRequest, "^capacity", make_tournament, variant=variant,
+                    capacity=capacity, min_entrants=minimum)  # fmt: skip
+    assert error.message.startswith(message)
+
+
 def test_register_pays_the_fee_and_refusals_write_nothing(player, make_tournament):
     t = make_tournament(capacity=2, min_entrants=2, prize_bps=[7000, 3000])
     alice, bob, carol = player("alice"), player("bob"), player("carol")

@@ -4,7 +4,11 @@ field. The answers render the dicts of ``tournaments.selectors`` as they are."""
 
 from __future__ import annotations
 
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
 from games.api.serializers import BodySerializer, TextField, WholeNumberField
@@ -22,6 +26,26 @@ class ListQuerySerializer(serializers.Serializer):
 class LiveQuerySerializer(serializers.Serializer):
     since = serializers.IntegerField(min_value=0, required=False)
     wait = serializers.FloatField(min_value=0, max_value=30, required=False, default=3.0)
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 date and time WITH its offset from UTC (``2026-12-06T18:00:00+03:00`` or
+    ``...Z``); a naive one is refused (400 naming the field), never read in the server's
+    zone."""
+
+    default_error_messages = {
+        "naive": _(
+            "give the time with its offset from UTC, like 2026-12-06T18:00:00+03:00 or "
+            "2026-12-06T15:00:00Z"
+        ),
+    }
+
+    def to_internal_value(self, value):
+        if isinstance(value, str):
+            parsed = parse_datetime(value.strip())
+            if parsed is not None and timezone.is_naive(parsed):
+                self.fail("naive")
+        return super().to_internal_value(value)
 
 
 class CreateTournamentSerializer(BodySerializer):
@@ -42,9 +66,9 @@ class CreateTournamentSerializer(BodySerializer):
     house_fee_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=0)
     capacity = WholeNumberField(help_text="most entrants (solo) or teams")
     min_entrants = WholeNumberField(help_text="fewest entrants (solo) or teams")
-    registration_opens_at = serializers.DateTimeField()
-    registration_closes_at = serializers.DateTimeField()
-    starts_at = serializers.DateTimeField()
+    registration_opens_at = AwareDateTimeField()
+    registration_closes_at = AwareDateTimeField()
+    starts_at = AwareDateTimeField()
     prize_bps = serializers.ListField(
         child=WholeNumberField(min_value=0, max_value=BASIS_POINTS),
         min_length=1,
@@ -54,6 +78,42 @@ class CreateTournamentSerializer(BodySerializer):
     refund_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=BASIS_POINTS)
     review_seconds = WholeNumberField(min_value=0, required=False)
     draft = serializers.BooleanField(default=False, help_text="keep registration shut")
+    description = TextField(
+        max_length=2000, required=False, allow_blank=True, help_text="shown on the page"
+    )
+
+
+class EditTournamentSerializer(BodySerializer):
+    """An edit (``tournaments.edits.edit_tournament``): the fields to change, each optional,
+    and why. Any other field of the tournament is refused (400 naming it)."""
+
+    name = TextField(max_length=100, required=False)
+    description = TextField(max_length=2000, required=False, allow_blank=True)
+    registration_opens_at = AwareDateTimeField(required=False)
+    registration_closes_at = AwareDateTimeField(required=False)
+    starts_at = AwareDateTimeField(required=False)
+    prize_bps = serializers.ListField(
+        child=WholeNumberField(min_value=0, max_value=BASIS_POINTS),
+        min_length=1,
+        max_length=1000,
+        required=False,
+        help_text="before the first registration: basis points by final place, summing to 10000",
+    )
+    capacity = WholeNumberField(
+        min_value=2, required=False, help_text="up; down too before the first registration"
+    )
+    reason = TextField(max_length=500, help_text="shown with the edit on the tournament page")
+
+    def to_internal_value(self, data):
+        from tournaments.edits import fixed_message
+
+        if isinstance(data, dict):
+            extra = set(data) - set(self.fields)
+            if extra:
+                raise serializers.ValidationError(
+                    {api_settings.NON_FIELD_ERRORS_KEY: [fixed_message(sorted(extra))]}
+                )
+        return super().to_internal_value(data)
 
 
 class RegisterSerializer(BodySerializer):
@@ -99,9 +159,9 @@ class SummarySerializer(serializers.Serializer):
     capacity = serializers.IntegerField()
     min_entrants = serializers.IntegerField()
     registered = serializers.IntegerField(help_text="entrants (solo) or teams holding a place")
-    registration_opens_at = serializers.DateTimeField()
-    registration_closes_at = serializers.DateTimeField()
-    starts_at = serializers.DateTimeField()
+    registration_opens_at = AwareDateTimeField()
+    registration_closes_at = AwareDateTimeField()
+    starts_at = AwareDateTimeField()
     refund_bps = serializers.IntegerField()
     review_seconds = serializers.IntegerField()
     status = serializers.CharField()
@@ -122,6 +182,12 @@ class PrizeSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class DisqualifiedSerializer(serializers.Serializer):
+    by = serializers.CharField(allow_null=True, help_text="the staff member's display name")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
 class EntrantSerializer(serializers.Serializer):
     entry = serializers.IntegerField()
     entrant = serializers.CharField()
@@ -134,6 +200,9 @@ class EntrantSerializer(serializers.Serializer):
     prize_text = serializers.CharField(allow_null=True)
     client_seed = serializers.CharField(
         allow_null=True, help_text="published when registration closes (null before)"
+    )
+    disqualified = DisqualifiedSerializer(
+        allow_null=True, help_text="who disqualified the entrant and why (null: not)"
     )
 
 
@@ -153,6 +222,18 @@ class AdminActionSerializer(serializers.Serializer):
     reason = serializers.CharField(allow_blank=True)
     at = serializers.DateTimeField()
     details = serializers.DictField()
+
+
+class EditSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    field_name = serializers.CharField(help_text="the field's name in the request's language")
+    old = serializers.JSONField(help_text="text, ISO 8601 time, whole number or basis points")
+    new = serializers.JSONField()
+    old_text = serializers.CharField()
+    new_text = serializers.CharField()
+    by = serializers.CharField(help_text="the staff member's display name")
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
 
 
 class PublishedEntrantSerializer(serializers.Serializer):
@@ -192,6 +273,8 @@ class DetailSerializer(SummarySerializer):
     entrants = EntrantSerializer(many=True)
     teams = TeamSerializer(many=True)
     admin_actions = AdminActionSerializer(many=True)
+    description = serializers.CharField(allow_blank=True)
+    edits = EditSerializer(many=True, help_text="changes after the creation: who, why, old, new")
     draw_commitment = serializers.CharField()
     draw_seed = serializers.CharField(allow_null=True, help_text="revealed at the start")
     draw_key = serializers.CharField(allow_null=True)

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from games import stream, waits
 from games.api.throttles import SettingRateThrottle
-from tournaments import live, selectors, services
+from tournaments import edits, live, selectors, services
 from tournaments.api import serializers as s
 from tournaments.errors import NotFound
 
@@ -36,6 +36,16 @@ class TournamentThrottle(SettingRateThrottle):
     scope = "tournaments"
     rate_setting = "TRIX_ACTION_RATE"
     message = _("Too many tournament requests: try again in %(seconds)s s.")
+
+
+class StaffThrottle(SettingRateThrottle):
+    """Staff writes of tournaments (create, edit, open, start, pause, resume, cancel,
+    disqualify): at most ``TRIX_STAFF_ACTION_RATE`` per user, counted apart from the
+    players' writes (``TRIX_ACTION_RATE``); 429 ``throttled`` above it."""
+
+    scope = "tournament-staff"
+    rate_setting = "TRIX_STAFF_ACTION_RATE"
+    message = _("Too many staff actions: try again in %(seconds)s s.")
 
 
 class IsStaff(BasePermission):
@@ -63,6 +73,7 @@ class WriteView(TournamentView):
 
 class StaffView(WriteView):
     permission_classes = [IsStaff]
+    throttle_classes = [StaffThrottle]
     staff_message = _("manage tournaments")
 
 
@@ -87,7 +98,7 @@ class ListView(TournamentView):
     POST (staff): create a tournament; 201 with its detail."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [TournamentThrottle]
+    throttle_classes = [StaffThrottle]
 
     def get_permissions(self):
         return [IsStaff()] if self.request.method == "POST" else [AllowAny()]
@@ -284,6 +295,36 @@ class MineView(TournamentView):
     @extend_schema(responses={200: s.MineSerializer(many=True), 401: s.ErrorSerializer})
     def get(self, request):
         return Response(s.MineSerializer(selectors.my_tournaments(request.user), many=True).data)
+
+
+class EditView(StaffView):
+    """Edit the tournament (staff): the name and description at any time, the times before
+    the start, the prize table before the first registration, the capacity up; each change
+    recorded with who and why (``edits`` in the detail). 409 ``wrong_status`` or
+    ``registered`` when it is too late for a field; a refused edit changes nothing."""
+
+    staff_message = _("edit tournaments")
+
+    @extend_schema(
+        request=s.EditTournamentSerializer, responses={200: s.DetailSerializer, **ERRORS}
+    )
+    def post(self, request, tournament_id: int):
+        body = s.EditTournamentSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        edits.edit_tournament(tournament_id=tournament_id, by=request.user, **body.validated_data)
+        return Response(detail_data(tournament_id, request.user))
+
+
+class OpenView(StaffView):
+    """Open a draft for registration (staff); 409 ``wrong_status`` if it is not a draft."""
+
+    staff_message = _("open registration")
+
+    @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
+    def post(self, request, tournament_id: int):
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)
+        services.open_registration(tournament_id=tournament_id, by=request.user)
+        return Response(detail_data(tournament_id, request.user))
 
 
 def _reason_action(service, message, doc: str):
