@@ -34,6 +34,7 @@ CREATE_FIELDS = (
     "starts_at",
     "refund_bps",
     "review_seconds",
+    "no_show_without_action",
 )
 
 
