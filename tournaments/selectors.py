@@ -316,7 +316,8 @@ def bracket(tournament_id: int) -> dict[str, Any]:
 
 def running_scores(table_ids: list[int]) -> dict[int, dict[str, Any]]:
     """The public scores of tables still playing, after their last finished deal: table id ->
-    ``{"scores": {"0".."3": match total}, "deals": finished deals}``. Read from each
+    ``{"scores": {"0".."3": match total}, "deals": finished deals}`` (no entry before the
+    first deal ends). Read from each
     table's stored checkpoint (``MatchRecord.state``, rewritten when a deal ends), its
     summary alone: totals of finished deals only, never a hand nor a deal in play."""
     rows = MatchRecord.objects.filter(table_id__in=table_ids).values_list(
@@ -325,7 +326,7 @@ def running_scores(table_ids: list[int]) -> dict[int, dict[str, Any]]:
     return {
         table_id: {"scores": totals, "deals": deals or 0}
         for table_id, totals, deals in rows
-        if totals is not None
+        if totals is not None and deals
     }
 
 

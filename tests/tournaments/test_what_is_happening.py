@@ -200,9 +200,10 @@ def test_a_late_registration_names_the_actual_close_time(make_tournament, player
     t.refresh_from_db()
     assert t.registration_closed_at is not None
     assert t.registration_closed_at < t.registration_closes_at
+    late = player()
     before = snapshot()
     with pytest.raises(Conflict) as e:
-        services.register(tournament_id=t.pk, by=player(), client_seed="late")
+        services.register(tournament_id=t.pk, by=late, client_seed="late")
     assert e.value.code == "registration_closed"
     assert f"closed at {t.registration_closed_at:%Y-%m-%d %H:%M} UTC" in e.value.message
     assert f"{t.registration_closes_at:%H:%M}" not in e.value.message
