@@ -480,7 +480,8 @@ def my_tournaments(user: Any) -> list[dict[str, Any]]:
 def live_version(tournament_id: int) -> int:
     """One number that grows whenever anything on the tournament's live page changes: the
     tournament's own version (bumped by every change of its rows, a table's recorded result
-    included; a card played at a table is not on the page). A page long-polls this one value
+    included, and by a deal ended at one of its tables; a card played at a table is not on
+    the page). A page long-polls this one value
     for the whole tournament (``tournaments.live``). 0 for an unknown tournament."""
     own = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
     return own or 0
