@@ -210,6 +210,11 @@ def test_a_late_registration_names_the_actual_close_time(make_tournament, player
     assert snapshot() == before
     detail = selectors.tournament_detail(t.pk)
     assert detail["registration_closed_at"] == t.registration_closed_at
+    html = Client().get(f"/tournaments/{t.pk}/").content.decode()
+    closed = html.split('data-testid="closed-at"', 1)[1].split("</span>", 1)[0]
+    assert f"{t.registration_closed_at:%Y-%m-%d %H:%M} UTC" in closed
+    started = html.split('data-testid="started"', 1)[1].split("</span>", 1)[0]
+    assert f"{t.started_at:%Y-%m-%d %H:%M} UTC" in started
 
 
 # -- the no-move rule ------------------------------------------------------------------------
@@ -327,3 +332,6 @@ def test_an_entrant_whose_every_turn_timed_out_ranks_last(
     answer = APIClient().get(f"/api/tournaments/{t.pk}/live/").json()
     assert answer["status"] == "review"
     assert answer["review_ends_at"].startswith(f"{t.review_ends_at:%Y-%m-%dT%H:%M:%S}")
+    html = Client().get(f"/tournaments/{t.pk}/").content.decode()
+    prizes_at = html.split('data-testid="prizes-at"', 1)[1].split("</span>", 1)[0]
+    assert f"{t.review_ends_at:%Y-%m-%d %H:%M} UTC" in prizes_at
