@@ -335,3 +335,45 @@ def test_an_entrant_whose_every_turn_timed_out_ranks_last(
     html = Client().get(f"/tournaments/{t.pk}/").content.decode()
     prizes_at = html.split('data-testid="prizes-at"', 1)[1].split("</span>", 1)[0]
     assert f"{t.review_ends_at:%Y-%m-%d %H:%M} UTC" in prizes_at
+
+
+@pytest.mark.browser
+def test_browser_my_tournaments_and_the_event_page_in_arabic(
+    request, live_server, make_tournament, player, staff
+):
+    """Chromium at 390x844 in Arabic: a player's card under My tournaments reads the actual
+    start and leads to their table; the event page shows the actual close and start, each
+    date on one line, and the no-move rule."""
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament(no_show_without_action=True)
+    users = [player() for _ in range(4)]
+    _register(t, users)
+    services.start(tournament_id=t.pk, by=staff, reason="everyone is here")
+    services.advance(tournament_id=t.pk)
+    t.refresh_from_db()
+    table_id = Seat.objects.get(
+        table__tournament_table__round__tournament=t, user=users[0]
+    ).table_id
+    page = open_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, Client(), users[0])
+    page.goto("/tournaments/mine/")
+    link = page.locator("[data-testid=current-table]")
+    assert link.inner_text() == "إلى طاولتك"
+    assert link.get_attribute("href") == f"/tables/{table_id}/"
+    started = page.locator("[data-testid=started]").inner_text()
+    assert f"{t.started_at:%Y-%m-%d %H:%M} UTC" in started
+    page.screenshot(path=str(shots / "tournament-mine-arabic-phone.png"))
+    page.goto(f"/tournaments/{t.pk}/")
+    for testid in ("closed-at", "started"):
+        node = page.locator(f"[data-testid={testid}] time")
+        tops = node.evaluate(
+            "(el) => new Set([...el.getClientRects()].map((b) => Math.round(b.top))).size"
+        )
+        assert tops == 1, testid
+    assert "لم يتحرك بنفسه" in page.locator("[data-testid=rules]").inner_text()
+    page.screenshot(path=str(shots / "tournament-detail-started-arabic-phone.png"), full_page=True)
