@@ -246,7 +246,9 @@ def test_the_no_move_rule_is_on_by_default_and_shown(client, staff, make_tournam
     arabic = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert "لم يتحرك" in arabic
     client.force_login(staff)
-    assert 'name="no_show_without_action"' in client.get("/tournaments/new/").content.decode()
+    form = client.get("/tournaments/new/").content.decode()
+    box = form.split('name="no_show_without_action"', 1)[1].split(">", 1)[0]
+    assert " checked" in box  # on unless the admin unticks it
 
 
 def _act_once(user, table_id: int, timeout: float = 120) -> None:
