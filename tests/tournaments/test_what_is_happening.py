@@ -379,3 +379,23 @@ def test_browser_my_tournaments_and_the_event_page_in_arabic(
         assert tops == 1, testid
     assert "لم يتحرك بنفسه" in page.locator("[data-testid=rules]").inner_text()
     page.screenshot(path=str(shots / "tournament-detail-started-arabic-phone.png"), full_page=True)
+
+
+@pytest.mark.django_db
+def test_the_migration_keeps_the_published_rule_of_events_already_closed(
+    make_tournament, player, staff
+):
+    """Events whose entrants joined under the show-up rule alone keep it; those still taking
+    registrations get the no-move rule (the default)."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    open_ = make_tournament(name="Open", no_show_without_action=True)
+    running = make_tournament(name="Running", no_show_without_action=True)
+    _register(running, [player() for _ in range(4)])
+    services.start(tournament_id=running.pk, by=staff, reason="test")
+    migration = import_module("tournaments.migrations.0004_no_show_rule_and_close_time")
+    migration.keep_the_published_rule(apps, None)
+    assert Tournament.objects.get(pk=open_.pk).no_show_without_action is True
+    assert Tournament.objects.get(pk=running.pk).no_show_without_action is False

@@ -3,6 +3,15 @@
 from django.db import migrations, models
 
 
+def keep_the_published_rule(apps, schema_editor):
+    """Events whose registration already closed keep the no-show rule their entrants joined
+    under (the show-up rule alone): the no-move rule applies to events created from now on."""
+    Tournament = apps.get_model("tournaments", "Tournament")
+    Tournament.objects.exclude(status__in=("draft", "registration")).update(
+        no_show_without_action=False
+    )
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0003_entry_plural"),
@@ -24,4 +33,5 @@ class Migration(migrations.Migration):
                 blank=True, editable=False, help_text="when registration actually closed", null=True
             ),
         ),
+        migrations.RunPython(keep_the_published_rule, migrations.RunPython.noop),
     ]
