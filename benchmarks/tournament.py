@@ -171,6 +171,7 @@ def _run_event(args: argparse.Namespace, timedelta) -> None:
         options={"choose_timer": 1, "double_timer": 1, "play_timer": 1},
         capacity=args.entrants, min_entrants=4, entry_fee=100, house_fee_bps=1000,
         prize_bps=[5000, 3000, 2000], review_seconds=0,
+        no_show_without_action=False,  # the timer plays every seat: nobody moves themself
         registration_opens_at=now - timedelta(minutes=1),
         registration_closes_at=now + timedelta(hours=1), starts_at=now + timedelta(hours=2),
     )  # fmt: skip

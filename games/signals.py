@@ -13,6 +13,12 @@ from django.dispatch import Signal
 
 table_finished = Signal()
 
+deal_ended = Signal()
+"""Sent after the commit that ends a deal of a match that goes on (the last deal ends the
+match: :data:`table_finished`), with ``table_id``, ``kind``, ``origin`` (as above) and
+``deal`` (the number of the deal that ended). Its scores are public from then on (the
+``deal_ended`` event). Receivers as for :data:`table_finished`: quick, a task at most."""
+
 reseal_requested = Signal()
 """Sent by ``manage.py reseal_secrets`` after the games app's secrets are sealed anew under
 the current ``TRIX_SEED_KEY``: each receiver reseals its own app's secrets and returns how

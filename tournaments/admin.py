@@ -45,6 +45,7 @@ CREATE_FIELDS = (
     "starts_at",
     "refund_bps",
     "review_seconds",
+    "no_show_without_action",
 )
 
 

@@ -12,11 +12,12 @@ class TournamentsConfig(AppConfig):
         from tournaments.live import notify_version
         from tournaments.models import Tournament
         from tournaments.services import reseal_draw_secrets
-        from tournaments.signals import on_table_finished
+        from tournaments.signals import on_deal_ended, on_table_finished
 
         games_signals.table_finished.connect(
             on_table_finished, dispatch_uid="tournaments.on_table_finished"
         )
+        games_signals.deal_ended.connect(on_deal_ended, dispatch_uid="tournaments.on_deal_ended")
         games_signals.reseal_requested.connect(
             reseal_draw_secrets, dispatch_uid="tournaments.reseal_draw_secrets"
         )

@@ -164,11 +164,24 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
             )
             % {"duration": duration(t["review_seconds"])},
         ),
-        (
-            _("No-shows"),
-            _(
-                "A seat whose player has not looked at the table by the round's show-up "
-                "deadline is played by the timeout rules and ranks last at that table."
-            ),
-        ),
+        (_("No-shows"), no_show_rule(t)),
     ]
+
+
+def no_show_rule(t: dict[str, Any]) -> str:
+    """The event's no-show rule in words (``docs/tournaments.md``, "No-shows"), by its
+    ``no_show_without_action`` flag, in the active language."""
+    if t["no_show_without_action"]:
+        return _(
+            "A player who makes no move themself at a table (the timer plays every turn, even "
+            "after they opened it) is a no-show there, as is one who has not looked at the "
+            "table by the round's show-up deadline: the timeout rules play the seat and it "
+            "ranks last at that table (several no-shows share the last places). A player who "
+            "was a no-show at every table takes no prize."
+        )
+    return _(
+        "A seat whose player has not looked at the table by the round's show-up deadline is "
+        "played by the timeout rules and ranks last at that table. A player who opened the "
+        "table is ranked by the score, even if the timer plays every turn (the admin turned "
+        "the no-move rule off)."
+    )

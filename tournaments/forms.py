@@ -174,6 +174,16 @@ class CreateTournamentForm(forms.Form):
         help_text=gettext_lazy("Between the end and the payment of the prizes."),
     )
 
+    no_show_without_action = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("No move of their own, a no-show"),
+        help_text=gettext_lazy(
+            "A player who makes no move themself at a table (the timer plays every turn) "
+            "ranks last there, and one who never plays takes no prize."
+        ),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
@@ -245,6 +255,7 @@ class CreateTournamentForm(forms.Form):
             "prize_bps": d["prizes"],
             "refund_bps": d["refund"],
             "review_seconds": d["review_minutes"] * 60,
+            "no_show_without_action": d["no_show_without_action"],
         }
 
 

@@ -2,8 +2,9 @@
 
 The page follows one number, :func:`tournaments.selectors.live_version`: the tournament's
 own ``version``, which every change the page shows bumps (a registration, a round opening, a
-table's result recorded, an admin action). A card played at one of its tables does not: the
-page shows tables' results, not their moves (watchers follow a table on its own page), so
+deal ended at one of its tables: its running scores, a table's result recorded, an admin
+action). A card played at one of its tables does not: the page shows tables' scores after
+each deal, not their moves (watchers follow a table on its own page), so
 hundreds of watchers are not woken 64 times a second by a round's tables. A waiting poll
 costs no query meanwhile: it waits on the tournament's notification (``games.live``,
 ``NOTIFY trix_table, '-<tournament id>:<version>'``), which :func:`notify_version` sends

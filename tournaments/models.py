@@ -49,8 +49,14 @@ class Tournament(models.Model):
     mixed from it, the entrant list and the client seeds. ``entrants`` is the sorted entrant
     list published when registration closes.
 
+    ``no_show_without_action`` (on by default): an entrant who makes no move of their own
+    at a table (every turn played by the timer) is a no-show there, ranked last at that
+    table (``docs/tournaments.md``, "No-shows"). ``registration_closed_at`` is when
+    registration actually closed (an early start closes it before ``registration_closes_at``).
+
     ``version`` grows with every change of the tournament's rows, a table's recorded result
-    included: the live page's one number (``selectors.live_version``)."""
+    included, and with every deal that ends at one of its tables (running scores): the live
+    page's one number (``selectors.live_version``)."""
 
     name = models.CharField(max_length=100)
     description = models.TextField(
@@ -84,6 +90,11 @@ class Tournament(models.Model):
     review_seconds = models.PositiveIntegerField(
         default=600, help_text="seconds between the end and the payment of the prizes"
     )
+    no_show_without_action = models.BooleanField(
+        default=True,
+        help_text="an entrant with no action of their own at a table (every turn played by "
+        "the timer) is a no-show there: last at that table",
+    )
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
@@ -102,6 +113,9 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    registration_closed_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="when registration actually closed"
+    )
     started_at = models.DateTimeField(null=True, blank=True, editable=False)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
     review_ends_at = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)

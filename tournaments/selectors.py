@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from accounts.selectors import display_names
+from games.models import MatchRecord, Seat, TableStatus
 from tournaments import progress
 from tournaments.models import (
     BELOW_MINIMUM,
@@ -103,6 +104,9 @@ def summary(t: Tournament) -> dict[str, Any]:
         "starts_at": t.starts_at,
         "refund_bps": t.refund_bps,
         "review_seconds": t.review_seconds,
+        "no_show_without_action": t.no_show_without_action,
+        "registration_closed_at": t.registration_closed_at,
+        "started_at": t.started_at,
         "status": t.status,
         "status_name": t.get_status_display(),
         "version": live_version(t.pk),
@@ -301,7 +305,6 @@ def tournament_detail(tournament_id: int) -> dict[str, Any] | None:
         "published_entrants": t.entrants,
         "pool": t.pool,
         "house_fee": t.house_fee,
-        "started_at": t.started_at,
         "finished_at": t.finished_at,
         "review_ends_at": t.review_ends_at,
         "prizes_paid_at": t.prizes_paid_at,
@@ -368,25 +371,57 @@ def bracket(tournament_id: int) -> dict[str, Any]:
     """The live bracket/standings page: ``{"version", "status", "rounds": [{"number", "kind",
     "status", "opened_at", "finished_at", "show_up_deadline", "byes", "tables": [{"index",
     "table_id", "table_status", "table_version", "seats": [{"seat", "unit", "name"}],
-    "scores" (live, per seat, from the table while playing), "result" (recorded rows),
+    "scores", "deals_played", "result" (recorded rows),
     "advanced": [unit], "no_show": [unit], "disqualified": [unit]}]}], "standings",
     "final": [{"place", "unit", "name", "prize", "prize_text"}] (once placed),
-    "admin_actions", "draw": {"commitment", "seed", "record_available"}}``. Table pages are
-    ``/tables/<table_id>/``."""
+    "admin_actions", "draw": {"commitment", "seed", "record_available"}, "started_at",
+    "review_ends_at" (when the prizes are paid), "prizes_paid_at", "no_show_without_action"}``.
+    A table's ``scores`` (seat -> match total) and ``deals_played``: while it plays, after
+    its last finished deal (:func:`running_scores`; None before the first ends), then its
+    result's. Table pages are ``/tables/<table_id>/``."""
     return _bracket(Tournament.objects.get(pk=tournament_id))
+
+
+def running_scores(table_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The public scores of tables still playing, after their last finished deal: table id ->
+    ``{"scores": {"0".."3": match total}, "deals": finished deals}`` (no entry before the
+    first deal ends). Read from each
+    table's stored checkpoint (``MatchRecord.state``, rewritten when a deal ends), its
+    summary alone: totals of finished deals only, never a hand nor a deal in play."""
+    rows = MatchRecord.objects.filter(table_id__in=table_ids).values_list(
+        "table_id", "state__summary__totals", "state__summary__deal_number"
+    )
+    return {
+        table_id: {"scores": totals, "deals": deals or 0}
+        for table_id, totals, deals in rows
+        if totals is not None and deals
+    }
 
 
 def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
     """:func:`bracket` of ``t``; ``version``: the live version the caller read (else read)."""
     names = _unit_names(t)
     rounds = _rounds(t)
+    playing = running_scores(
+        [
+            rt.table_id
+            for _, tables in rounds
+            for rt in tables
+            if rt.table.status == TableStatus.PLAYING
+        ]
+    )
     out_rounds = []
     for index, (rnd, tables) in enumerate(rounds):
         advanced = _advanced(t, rounds, index)
         rows = []
         for rt in tables:
             table = rt.table
-            live = (table.result or {}).get("scores")
+            live = playing.get(rt.table_id, {})
+            if table.result:
+                live = {
+                    "scores": table.result.get("scores"),
+                    "deals": table.result.get("deals_played"),
+                }
             rows.append(
                 {
                     "index": rt.index,
@@ -397,7 +432,8 @@ def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
                         {"seat": s, "unit": u, "name": names.get(u, "bot") if u else "bot"}
                         for s, u in enumerate(rt.units)
                     ],
-                    "scores": live,
+                    "scores": live.get("scores"),
+                    "deals_played": live.get("deals"),
                     "result": (rt.result or {}).get("results"),
                     "no_show": (rt.result or {}).get("no_show", []),
                     "disqualified": (rt.result or {}).get("disqualified", []),
@@ -432,6 +468,10 @@ def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
         "id": t.pk,
         "version": live_version(t.pk) if version is None else version,
         "status": t.status,
+        "started_at": t.started_at,
+        "review_ends_at": t.review_ends_at,
+        "prizes_paid_at": t.prizes_paid_at,
+        "no_show_without_action": t.no_show_without_action,
         "rounds": out_rounds,
         "standings": _standings(t, rounds) if t.format == "swiss" else [],
         "final": final,
@@ -460,11 +500,25 @@ def draw_record(tournament_id: int) -> dict[str, Any] | None:
     return progress.draw_record(tournament=t, rounds=_rounds(t))
 
 
+def current_tables(user: Any) -> dict[int, int]:
+    """Tournament id -> the id of the tournament table where ``user`` holds a seat and the
+    match is being played (at most one per tournament: one round at a time)."""
+    uid = getattr(user, "pk", user)
+    rows = Seat.objects.filter(
+        user_id=uid,
+        table__status=TableStatus.PLAYING,
+        table__tournament_table__isnull=False,
+    ).values_list("table__tournament_table__round__tournament_id", "table_id")
+    return dict(rows)
+
+
 def my_tournaments(user: Any) -> list[dict[str, Any]]:
     """A player's tournaments, newest first: :func:`summary` plus ``entry_status``,
-    ``place``, ``prize``, ``prize_text``, ``team`` and ``invitation`` (a team id inviting the
-    player, not yet answered)."""
+    ``place``, ``prize``, ``prize_text``, ``team``, ``invitation`` (a team id inviting the
+    player, not yet answered) and ``current_table`` (the id of the table where the player
+    sits in the round being played, :func:`current_tables`; None otherwise)."""
     uid = getattr(user, "pk", user)
+    playing = current_tables(uid)
     entries = {
         e.tournament_id: e for e in Entry.objects.filter(user_id=uid).select_related("tournament")
     }
@@ -485,6 +539,7 @@ def my_tournaments(user: Any) -> list[dict[str, Any]]:
                 "prize_text": format_money(e.prize) if e and e.prize is not None else None,
                 "team": f"T{e.team_id}" if e and e.team_id else None,
                 "invitation": invites.get(t.pk),
+                "current_table": playing.get(t.pk),
             }
         )
     return out
@@ -493,7 +548,8 @@ def my_tournaments(user: Any) -> list[dict[str, Any]]:
 def live_version(tournament_id: int) -> int:
     """One number that grows whenever anything on the tournament's live page changes: the
     tournament's own version (bumped by every change of its rows, a table's recorded result
-    included; a card played at a table is not on the page). A page long-polls this one value
+    included, and by a deal ended at one of its tables; a card played at a table is not on
+    the page). A page long-polls this one value
     for the whole tournament (``tournaments.live``). 0 for an unknown tournament."""
     own = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
     return own or 0

@@ -37,7 +37,7 @@ from accounts.selectors import display_name
 from games import sealing, shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
-from games.models import Seat, Table, TableAction, TableStatus
+from games.models import ACTION_TYPES, ActionStatus, Seat, Table, TableAction, TableStatus
 from games.services import fairness_log
 from tournaments import dispatch, progress
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound, TournamentError
@@ -148,9 +148,12 @@ def _check_window(t: Tournament, now: datetime) -> None:
             "registration_closed",
         )
     if t.status != Status.REGISTRATION or now >= t.registration_closes_at:
+        closed = t.registration_closed_at or min(
+            x for x in (t.registration_closes_at, t.started_at, t.cancelled_at) if x
+        )
         raise Conflict(
             _("registration for %(name)s closed at %(when)s UTC")
-            % {"name": t.name, "when": f"{t.registration_closes_at:%Y-%m-%d %H:%M}"},
+            % {"name": t.name, "when": f"{closed:%Y-%m-%d %H:%M}"},
             "registration_closed",
         )
     if now < t.registration_opens_at:
@@ -249,9 +252,12 @@ def check_parameters(
     prize_bps: Sequence[int],
     refund_bps: int,
     review_seconds: int,
+    no_show_without_action: bool = True,
 ) -> dict[str, Any]:
     """Check a tournament's parameters; returns the model fields (``options`` complete with
-    defaults, ``team_mode`` from the variant, ``advance`` 1 for teams). Raises
+    defaults, ``team_mode`` from the variant, ``advance`` 1 for teams).
+    ``no_show_without_action`` (True or False) ranks an entrant with no move of their own at
+    a table last there (``docs/tournaments.md``, "No-shows"). Raises
     :class:`BadRequest` naming the first bad parameter. Used by :func:`create_tournament`
     and the admin's form."""
 
@@ -336,6 +342,8 @@ def check_parameters(
             raise BadRequest(
                 _("%(field)s must be a date and time with its time zone") % {"field": field}
             )
+    if not isinstance(no_show_without_action, bool):
+        raise BadRequest(_("no_show_without_action must be true or false"))
     if not registration_opens_at < registration_closes_at <= starts_at:
         raise BadRequest(_("registration must open before it closes, and close by the start"))
     if registration_closes_at <= timezone.now():
@@ -364,6 +372,7 @@ def check_parameters(
         "prize_bps": list(prize_bps),
         "refund_bps": refund_bps,
         "review_seconds": review_seconds,
+        "no_show_without_action": no_show_without_action,
     }
 
 
@@ -419,6 +428,7 @@ def create_tournament(
     house_fee_bps: int = 0,
     refund_bps: int = BASIS_POINTS,
     review_seconds: int | None = None,
+    no_show_without_action: bool = True,
     draft: bool = False,
     description: str = "",
     draw_secret: bytes | None = None,
@@ -430,9 +440,10 @@ def create_tournament(
     Money in minor units; ``house_fee_bps`` / ``refund_bps`` / ``prize_bps`` in basis points;
     ``capacity`` and ``min_entrants`` count entrants (solo) or teams. ``review_seconds``
     defaults to ``TRIX_TOURNAMENT_REVIEW_SECONDS``. ``draft`` keeps registration shut until
-    an admin opens it. ``description``: text shown on the tournament page (at most 2,000
-    characters, ``tournaments.edits.check_description``). ``draw_secret`` (32 bytes) is for
-    tests only. Raises :class:`NotAllowed`, :class:`BadRequest`."""
+    an admin opens it. ``no_show_without_action`` (default on): an entrant with no move of
+    their own at a table ranks last there. ``description``: text shown on the tournament page
+    (at most 2,000 characters, ``tournaments.edits.check_description``). ``draw_secret`` (32
+    bytes) is for tests only. Raises :class:`NotAllowed`, :class:`BadRequest`."""
     from games.fairness import draw
 
     _require_staff(by, _("create tournaments"))
@@ -456,6 +467,7 @@ def create_tournament(
         review_seconds=(
             settings.TRIX_TOURNAMENT_REVIEW_SECONDS if review_seconds is None else review_seconds
         ),
+        no_show_without_action=no_show_without_action,
     )
     from tournaments.edits import check_description
 
@@ -741,7 +753,8 @@ def _close_locked(t: Tournament) -> None:
         for e in entries
     ]
     t.status = Status.CLOSED
-    _save(t, "entrants", "status")
+    t.registration_closed_at = min(timezone.now(), t.registration_closes_at)
+    _save(t, "entrants", "status", "registration_closed_at")
 
 
 def close_registration(*, tournament_id: int, by: Any = None) -> Tournament:
@@ -975,18 +988,29 @@ def open_round(*, tournament_id: int, number: int) -> Round:
     return existing
 
 
-def _no_shows(rt: RoundTable, rnd: Round, table: Table) -> set[int]:
-    """Seats whose player never looked at the table by the round's show-up deadline and
-    never acted."""
+def _no_shows(t: Tournament, rt: RoundTable, rnd: Round, table: Table) -> set[int]:
+    """The seats of entrants who are no-shows at ``table`` (``docs/tournaments.md``,
+    "No-shows"): a player who never looked at the table by the round's show-up deadline and
+    never acted; and, where ``t.no_show_without_action`` (the default), a player with no move
+    of their own in the match (no ``contract``/``select``/``double``/``play``/``pass`` they
+    sent that was applied: every turn played by the timer, ``games.services.clock``). A
+    bot's seat (from the start, or since a disqualification) is never one."""
     out = set()
-    acted = set(
-        TableAction.objects.filter(table=table, source="user").values_list("seat", flat=True)
+    sent = TableAction.objects.filter(table=table, source="user")
+    acted = set(sent.values_list("seat", flat=True))
+    moved = set(
+        sent.filter(status=ActionStatus.APPLIED, action__type__in=ACTION_TYPES).values_list(
+            "seat", flat=True
+        )
     )
     for seat in Seat.objects.filter(table=table):
-        if rt.units[seat.seat] is None or seat.user_id is None or seat.seat in acted:
-            continue  # a bot's seat (from the start, or since a disqualification)
+        if rt.units[seat.seat] is None or seat.user_id is None:
+            continue
+        if t.no_show_without_action and seat.seat not in moved:
+            out.add(seat.seat)
+            continue
         seen = seat.checked_in_at
-        if seen is None or seen > rnd.show_up_deadline:
+        if seat.seat not in acted and (seen is None or seen > rnd.show_up_deadline):
             out.add(seat.seat)
     return out
 
@@ -1011,7 +1035,7 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
         table = Table.objects.get(pk=table_id)
         if table.status not in (TableStatus.FINISHED, TableStatus.CANCELLED):
             return rt
-        no_show_seats = _no_shows(rt, rt.round, table)
+        no_show_seats = _no_shows(t, rt, rt.round, table)
         members = _members(t)
         no_shows = sorted(
             members[rt.units[s]][s // 2 if t.team_mode else 0].pk for s in no_show_seats
@@ -1028,6 +1052,25 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
         rt.save(update_fields=["result", "no_shows", "recorded_at"])
         _save(t)
     return rt
+
+
+def table_deal_ended(*, table_id: int) -> Tournament | None:
+    """A deal ended at a tournament table still playing: bump the tournament's live version,
+    so the live page shows the table's running scores (``selectors.bracket``). None if the
+    table is not a tournament's; nothing changes once the table is recorded or the event is
+    not running or paused. Idempotent in effect (a repeated bump shows the same page)."""
+    tid = (
+        RoundTable.objects.filter(table_id=table_id, recorded_at__isnull=True)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if tid is None:
+        return None
+    with transaction.atomic():
+        t = _lock(tid)
+        if t.status in (Status.RUNNING, Status.PAUSED):
+            _save(t)
+    return t
 
 
 # -- the end ---------------------------------------------------------------------------------
@@ -1300,5 +1343,6 @@ __all__ = [
     "start",
     "start_due",
     "sweep",
+    "table_deal_ended",
     "unregister",
 ]

@@ -47,6 +47,12 @@ def table_finished(table_id: int) -> None:
         services.advance(tournament_id=rt.round.tournament_id)
 
 
+@shared_task(name="tournaments.tasks.deal_ended")
+def deal_ended(table_id: int) -> None:
+    """A deal ended at a tournament table: the live page shows its running scores."""
+    _services().table_deal_ended(table_id=table_id)
+
+
 @shared_task(
     name="tournaments.tasks.pay_prizes", autoretry_for=(Exception,), retry_backoff=True,
     max_retries=8,

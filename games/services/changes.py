@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import shuffles, state_store
 from games.errors import NotFound
 from games.models import ActionStatus, Deal, MatchRecord, Seat, Table, TableAction, TableEvent
-from games.services import clock, fairness_log
+from games.services import clock, dispatch, fairness_log
 
 PLAY_FIELDS = ["version", "status", "finished_at", "result", "deadline", "wake_at"]
 """The table fields a change of the match writes."""
@@ -126,6 +126,8 @@ def commit(
     clock.schedule(table, state, events)
     table.save(update_fields=PLAY_FIELDS)
     state_store.remember_on_commit(table, state)
+    if ended and state.phase != "over":
+        dispatch.announce_deal_end(table, ended[-1])
 
 
 def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:

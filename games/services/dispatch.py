@@ -11,6 +11,8 @@ wake-up overdue by ``TRIX_SWEEP_LATE``, an action pending for 2 s, a finished ta
 - :func:`send_action`: apply a submitted seat action (:mod:`games.services.actions`);
 - :func:`send_pay_pot`: pay a finished staked table's pot (:mod:`games.services.money`);
 - :func:`announce_end`: :data:`games.signals.table_finished` for a table that ended.
+- :func:`announce_deal_end`: :data:`games.signals.deal_ended` for a deal that ended while
+  the match goes on.
 
 The sweep (:func:`games.services.clock.sweep`) re-sends lost messages at once with
 :func:`resend_wake`, :func:`resend_action` and :func:`resend_pay_pot`.
@@ -65,6 +67,17 @@ def announce_end(table: Table) -> None:
     transaction.on_commit(
         lambda: signals.table_finished.send(
             sender=Table, table_id=table_id, kind=kind, origin=origin, status=status
+        ),
+        robust=True,
+    )
+
+
+def announce_deal_end(table: Table, deal: int) -> None:
+    """After the commit, :data:`games.signals.deal_ended` for deal ``deal`` of ``table``."""
+    table_id, kind, origin = table.pk, table.kind, table.origin
+    transaction.on_commit(
+        lambda: signals.deal_ended.send(
+            sender=Table, table_id=table_id, kind=kind, origin=origin, deal=deal
         ),
         robust=True,
     )

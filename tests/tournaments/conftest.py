@@ -39,7 +39,10 @@ def player(db):
 @pytest.fixture
 def make_tournament(staff):
     """``make_tournament(**overrides)`` -> a tournament open for registration now, starting in
-    an hour: solo Swiss, 2 rounds, fee 100, 10 % house fee, 50/30/20."""
+    an hour: solo Swiss, 2 rounds, fee 100, 10 % house fee, 50/30/20. The no-move rule
+    (``no_show_without_action``) is off unless a test turns it on: the whole events these
+    tests run have every seat played by the timer (nobody moves themself), which the rule
+    would make every entrant a no-show."""
     from tournaments import services
 
     def make(**overrides):
@@ -59,6 +62,7 @@ def make_tournament(staff):
             "registration_closes_at": now + timedelta(minutes=30),
             "starts_at": now + timedelta(hours=1),
             "draw_secret": SECRET,
+            "no_show_without_action": False,
         }
         params.update(overrides)
         return services.create_tournament(**params)

@@ -77,6 +77,10 @@ class CreateTournamentSerializer(BodySerializer):
     )
     refund_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=BASIS_POINTS)
     review_seconds = WholeNumberField(min_value=0, required=False)
+    no_show_without_action = serializers.BooleanField(
+        default=True,
+        help_text="an entrant with no move of their own at a table ranks last there (a no-show)",
+    )
     draft = serializers.BooleanField(default=False, help_text="keep registration shut")
     description = TextField(
         max_length=2000, required=False, allow_blank=True, help_text="shown on the page"
@@ -164,6 +168,13 @@ class SummarySerializer(serializers.Serializer):
     starts_at = AwareDateTimeField()
     refund_bps = serializers.IntegerField()
     review_seconds = serializers.IntegerField()
+    no_show_without_action = serializers.BooleanField(
+        help_text="an entrant with no move of their own at a table is a no-show there"
+    )
+    registration_closed_at = serializers.DateTimeField(
+        allow_null=True, help_text="when registration actually closed (null: still open)"
+    )
+    started_at = serializers.DateTimeField(allow_null=True, help_text="the actual start")
     status = serializers.CharField()
     status_name = serializers.CharField()
     version = serializers.IntegerField(help_text="the live version (see live/)")
@@ -281,7 +292,6 @@ class DetailSerializer(SummarySerializer):
     published_entrants = PublishedEntrantSerializer(many=True)
     pool = serializers.IntegerField(allow_null=True)
     house_fee = serializers.IntegerField(allow_null=True)
-    started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     review_ends_at = serializers.DateTimeField(allow_null=True)
     prizes_paid_at = serializers.DateTimeField(allow_null=True)
@@ -298,6 +308,9 @@ class MineSerializer(SummarySerializer):
     prize_text = serializers.CharField(allow_null=True)
     team = serializers.CharField(allow_null=True)
     invitation = serializers.IntegerField(allow_null=True, help_text="a team id inviting you")
+    current_table = serializers.IntegerField(
+        allow_null=True, help_text="the table you play at now: /tables/<current_table>/"
+    )
 
 
 class BracketSeatSerializer(serializers.Serializer):
@@ -319,8 +332,12 @@ class BracketTableSerializer(serializers.Serializer):
     table_version = serializers.IntegerField()
     seats = BracketSeatSerializer(many=True)
     scores = serializers.DictField(
-        child=serializers.IntegerField(), allow_null=True, help_text="seat -> match score"
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="seat -> match score: while playing, after the last finished deal (null "
+        "before the first ends); then the result's",
     )
+    deals_played = serializers.IntegerField(allow_null=True, help_text="the deals the scores count")
     result = UnitResultSerializer(many=True, allow_null=True)
     no_show = serializers.ListField(child=serializers.CharField())
     disqualified = serializers.ListField(child=serializers.CharField())
@@ -370,6 +387,12 @@ class LiveSerializer(serializers.Serializer):
     name = serializers.CharField()
     format = serializers.ChoiceField(choices=Format.values)
     team_mode = serializers.BooleanField()
+    started_at = serializers.DateTimeField(allow_null=True, help_text="the actual start")
+    review_ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="in review: when the prizes are paid"
+    )
+    prizes_paid_at = serializers.DateTimeField(allow_null=True)
+    no_show_without_action = serializers.BooleanField()
     registered = serializers.IntegerField()
     entrants = EntrantSerializer(many=True)
     teams = TeamSerializer(many=True)

@@ -17,6 +17,7 @@ const STATUS = {
   cancelled: pgettext("table status", "cancelled"),
   opening: pgettext("round status", "opening"),
   running: pgettext("round status", "running"),
+  paused: pgettext("round status", "paused"),
   registered: pgettext("entry status", "registered"),
   disqualified: pgettext("entry status", "disqualified"),
   withdrawn: pgettext("entry status", "withdrawn"),
@@ -82,10 +83,10 @@ const ACTIONS = {
       el("span", { class: "seat-no", text: label }),
       el("span", { class: unit ? "name" : "empty", dir: "auto", text: seat.name }));
     const res = unit && resultByUnit[unit];
-    const scores = table.scores;
+    const running = runningScore(table.scores, seat.seat, teamMode);
     if (res) row.append(el("span", { class: "num", text: interpolate(_("score %s"), [signed(res.score)]) }));
-    else if (!teamMode && scores && scores[String(seat.seat)] !== undefined) {
-      row.append(el("span", { class: "num", text: interpolate(_("score %s"), [signed(scores[String(seat.seat)])]) }));
+    else if (running !== null) {
+      row.append(el("span", { class: "num", dataset: { testid: "running-score" }, text: interpolate(_("score %s"), [signed(running)]) }));
     }
     if (res) row.append(el("span", { class: "badge", text: interpolate(_("place %s"), [res.place]) }));
     if (unit && table.advanced.includes(unit)) {
@@ -98,6 +99,13 @@ const ACTIONS = {
     return row;
   }
 
+  /* The match total of a seat (solo) or of a side of partners (seats s and s + 2) after the
+     table's finished deals, or null before the first deal ends. */
+  function runningScore(scores, seat, teamMode) {
+    if (!scores || scores[String(seat)] === undefined) return null;
+    return teamMode ? scores[String(seat)] + scores[String(seat + 2)] : scores[String(seat)];
+  }
+
   function tableCard(table, teamMode) {
     const resultByUnit = {};
     for (const r of table.result || []) if (r.unit) resultByUnit[r.unit] = r;
@@ -107,13 +115,15 @@ const ACTIONS = {
         el("span", { class: "badge status-" + table.table_status, text: said(table.table_status) })),
       el("ul", { class: "seat-list" }, ...(teamMode ? table.seats.slice(0, 2) : table.seats)
         .map((s) => seatRow(table, s, resultByUnit, teamMode))),
+      table.table_status === "playing" && table.deals_played ? el("p", { class: "help", dataset: { testid: "deals-played" },
+        text: interpolate(ngettext("Scores after %s deal", "Scores after %s deals", table.deals_played), [table.deals_played]) }) : null,
       el("p", { class: "card-actions" },
         el("a", { href: "/tables/" + table.table_id + "/", text: table.table_status === "playing" ? _("Watch") : _("Open the table") }),
         " · ",
         el("a", { href: "/verify/matches/" + table.table_id + "/", text: _("verify the shuffles") })));
   }
 
-  function renderRounds(rounds, teamMode) {
+  function renderRounds(rounds, teamMode, paused) {
     if (!rounds.length) {
       fill($("#rounds"), [el("p", { class: "empty", text: _("No round yet: round 1 opens at the start.") })]);
       return;
@@ -121,8 +131,9 @@ const ACTIONS = {
     const out = [];
     for (const r of rounds.slice().reverse()) {
       const kind = KIND[r.kind] || r.kind;
+      const shown = paused && r.status === "running" ? "paused" : r.status;
       const head = el("h3", { text: interpolate(_("Round %s"), [r.number]) + " · " + kind + " " },
-        el("span", { class: "badge status-" + (r.status === "running" ? "playing" : r.status), text: said(r.status) }));
+        el("span", { class: "badge status-" + (shown === "running" ? "playing" : shown), dataset: { testid: "round-status" }, text: said(shown) }));
       const meta = el("p", { class: "help", text: interpolate(_("Opened %s"), [when(r.opened_at)]) + " · " +
         interpolate(_("show up by %s"), [when(r.show_up_deadline)]) +
         (r.byes.length ? " · " + interpolate(_("byes: %s"), [r.byes.join(", ")]) : "") });
@@ -130,6 +141,22 @@ const ACTIONS = {
         el("div", { class: "table-list" }, ...r.tables.map((x) => tableCard(x, teamMode)))));
     }
     fill($("#rounds"), out);
+  }
+
+  /* What is happening now, in words: the start, a pause, when the prizes are paid. */
+  function phaseLine(d) {
+    const started = d.started_at ? interpolate(_("Started %s"), [when(d.started_at)]) : "";
+    if (d.status === "paused") {
+      return [started, _("Paused: no new round opens until the event resumes; tables already playing go on.")]
+        .filter(Boolean).join(" · ");
+    }
+    if (d.status === "review") {
+      return interpolate(_("Finished; the review window ends and the prizes are paid at %s."), [when(d.review_ends_at)]);
+    }
+    if (d.status === "finished" && d.prizes_paid_at) {
+      return interpolate(_("Prizes paid %s."), [when(d.prizes_paid_at)]);
+    }
+    return started;
   }
 
   function rows(body, items, cells) {
@@ -146,7 +173,10 @@ const ACTIONS = {
     $("#live-line").textContent = interpolate(d.team_mode ? ngettext("%s team", "%s teams", d.registered)
       : ngettext("%s entrant", "%s entrants", d.registered), [d.registered]) + " · " +
       (DONE.includes(d.status) ? _("final") : _("updates by itself")) + " · " + interpolate(_("version %s"), [d.version]);
-    renderRounds(d.rounds, d.team_mode);
+    renderRounds(d.rounds, d.team_mode, d.status === "paused");
+    const phase = phaseLine(d);
+    $("#live-phase").textContent = phase;
+    $("#live-phase").hidden = !phase;
     $("#standings-panel").hidden = !d.standings.length;
     rows($("#standings-body"), d.standings, (s) => [
       { class: "num", text: String(s.rank) }, { class: "name", dir: "auto", text: s.name },
