@@ -425,6 +425,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Swagger UI's default validatorUrl sends the schema to validator.swagger.io: none.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # A table's status is one enum wherever it is answered (a table, a rematch's table).
+    "ENUM_NAME_OVERRIDES": {"TableStatusEnum": ["open", "playing", "finished", "cancelled"]},
 }
 
 # The longest timer a table may set, in seconds (a staked table must set all three).
