@@ -30,6 +30,19 @@ STAKE = 100
 TIMERS = {"choose_timer": 3600, "double_timer": 3600, "play_timer": 3600}
 
 
+FIRST_AND_LAST_CHARACTER = """(bdi) => {
+    const text = bdi.querySelector("a").firstChild;
+    const at = (i) => {
+        const range = document.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const box = range.getClientRects()[0];
+        return { left: box.left, top: box.top };
+    };
+    return { first: at(0), last: at(text.length - 1) };
+}"""
+
+
 def _person(username: str, name: str):
     user = get_user_model().objects.create_user(username, password="pw-x-12345")
     Profile.objects.create(user=user, display_name=name)
@@ -93,6 +106,11 @@ def test_a_rematch_proposed_shared_and_accepted_on_a_phone_in_arabic(
     assert link.get_attribute("dir") == "ltr" and link.inner_text() == invite
     assert ben_page.evaluate("() => document.documentElement.dir") == "rtl"
     assert link.evaluate("(e) => getComputedStyle(e).direction") == "ltr"
+    # As drawn: "http" starts at the left of the link's first line, "/" ends its last line on
+    # the right (a bare URL in the Arabic line drew "/http://…": the slash first).
+    ends = link.evaluate(FIRST_AND_LAST_CHARACTER)
+    assert ends["first"]["left"] <= ends["last"]["left"], ends
+    assert ends["first"]["top"] <= ends["last"]["top"], ends
     assert ben_page.get_by_test_id("rematch-seat-2").inner_text().startswith("Ben")
     ben_page.get_by_test_id("rematch-share").click()
     ben_page.get_by_test_id("rematch-status").filter(has_text="نُسخ الرابط.").wait_for()

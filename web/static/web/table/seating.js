@@ -4,7 +4,7 @@
 import { forgetSit, saveBeforeSit, saved, shown, storageAvailable } from "./fairness.js";
 import { linkEl, shareLink } from "../share.js";
 import { clock } from "./rematch.js";
-import { $, T, cfg, el, nameEl, notice, partnership, ratingEl, st, unchanged } from "./state.js";
+import { $, T, cfg, el, nameEl, notice, partnership, ratingEl, redraw, st, unchanged } from "./state.js";
 import { tableCall } from "./server.js";
 import { num, t as text } from "./texts.js";
 import { clientSeedProblem } from "./verify.js";
@@ -100,12 +100,23 @@ export function renderSeating() {
     const seat = Number(quick[1]);
     if (!mine && cfg.authenticated === "1" && !t.seats[seat].kind) queueMicrotask(() => sit(seat));
   }
+  redrawAtLapse(t);
   shareBox(t, mine || t.seats.some((s) => heldFor(s) && String(heldFor(s).id) === cfg.userId) || isCreator);
   const shownBox = $("#commitment-box");
   if (!shownBox.childElementCount) shownBox.replaceChildren(...commitmentBox());
   commitmentStatus(mine);
   $("#seed-box").hidden = mine || cfg.authenticated !== "1";
   $("#login-to-sit").hidden = cfg.authenticated === "1";
+}
+
+let lapseAt = null; // the holds_until a redraw is set for (the holds lapse with no new version)
+
+/* Draw the seats again when the rematch's holds lapse: the held seats become free ones. */
+function redrawAtLapse(t) {
+  if (!t.holds_until || lapseAt === t.holds_until) return;
+  lapseAt = t.holds_until;
+  const wait = Date.parse(t.holds_until) - (Date.now() + (st.clockSkew || 0));
+  if (wait > 0) setTimeout(() => redraw.all(), wait + 250);
 }
 
 /* The person a rematch's empty seat is held for while the hold lasts ({id, name}), or null. */
