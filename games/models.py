@@ -97,6 +97,19 @@ class Table(models.Model):
         db_index=True,
         help_text="the secret of the table's invite link /invite/<token>/ ('' = none yet)",
     )
+    rematch_of = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch",
+        help_text="the finished table this one is the rematch of (one rematch per table)",
+    )
+    holds_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="a rematch: its seats held for the finished table's players until then",
+    )
 
     class Meta:
         ordering = ["-id"]
@@ -111,7 +124,11 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """One of a table's four seats: empty, a user's, or a bot's (``bot`` names its kind)."""
+    """One of a table's four seats: empty, a user's, or a bot's (``bot`` names its kind).
+
+    At a rematch an empty seat may be held for a person (``held_for``) until the table's
+    ``holds_until``, unless they declined (``hold_declined``): nobody else takes it then
+    (:meth:`held`)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
@@ -138,6 +155,18 @@ class Seat(models.Model):
         help_text="at a staked table, the HMAC-SHA256 (hex) of the IP address the seat was "
         "taken from (games.services.tables.address_hash); never the address itself",
     )
+    held_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="held_seats",
+        help_text="a rematch: the player of the finished table this seat is held for, until "
+        "the table's holds_until (games.services.rematch)",
+    )
+    hold_declined = models.BooleanField(
+        default=False, help_text="the player it was held for declined the rematch"
+    )
 
     class Meta:
         ordering = ["table_id", "seat"]
@@ -160,6 +189,16 @@ class Seat(models.Model):
         if self.bot:
             return "bot"
         return None
+
+    def held(self, table: Table, now) -> bool:
+        """This empty seat is held for its person at ``now`` (``table`` is its table)."""
+        return (
+            self.kind is None
+            and self.held_for_id is not None
+            and not self.hold_declined
+            and table.holds_until is not None
+            and now < table.holds_until
+        )
 
 
 class MatchRecord(models.Model):

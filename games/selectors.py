@@ -25,6 +25,7 @@ from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent,
 from games.policy import policy
 from games.services.presence import EVENT_TYPES as PRESENCE_EVENTS
 from games.services.presence import SEAT_BACK, away_seats
+from games.services.rematch import open_until as rematch_open_until
 
 
 def last_sweep():
@@ -36,7 +37,7 @@ def last_sweep():
 def tables(status: str | None = None) -> QuerySet[Table]:
     """Tables, newest first, optionally of one status, with seats, their users and the creator
     loaded (with the profiles their display names come from)."""
-    seats = Seat.objects.select_related("user__profile")
+    seats = Seat.objects.select_related("user__profile", "held_for__profile")
     qs = Table.objects.select_related("created_by__profile").prefetch_related(
         Prefetch("seats", queryset=seats)
     )
@@ -47,11 +48,14 @@ def tables(status: str | None = None) -> QuerySet[Table]:
 
 def listed_tables(user, status: str | None = None) -> QuerySet[Table]:
     """:func:`tables` as the lobby lists them to ``user``: private tables only to their
-    creator and their seated players (:mod:`games.services.lobby`)."""
+    creator, their seated players and those a rematch's seat is held for
+    (:mod:`games.services.lobby`, :mod:`games.services.rematch`)."""
     qs = tables(status)
     if user is None or not user.is_authenticated:
         return qs.filter(private=False)
-    return qs.filter(Q(private=False) | Q(created_by=user) | Q(seats__user=user)).distinct()
+    return qs.filter(
+        Q(private=False) | Q(created_by=user) | Q(seats__user=user) | Q(seats__held_for=user)
+    ).distinct()
 
 
 def get_table(table_id: int) -> Table:
@@ -105,6 +109,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
     if "_seat_ratings" not in table.__dict__:
         with_seat_ratings([table])
     ratings = table._seat_ratings
+    now = timezone.now()
     return {
         "id": table.pk,
         "variant": table.variant,
@@ -128,6 +133,9 @@ def table_data(table: Table, user) -> dict[str, Any]:
                 "is_me": me is not None and s.user_id == me,
                 "away": s.seat in away,
                 "rating": ratings.get(s.seat),
+                "held_for": {"id": s.held_for_id, "name": display_name(s.held_for)}
+                if s.held(table, now)
+                else None,
             }
             for s in seats
         ],
@@ -136,6 +144,8 @@ def table_data(table: Table, user) -> dict[str, Any]:
         "receipt_signature": table.receipt_signature or None,
         "result": table.result,
         "private": table.private,
+        "rematch_of": table.rematch_of_id,
+        "holds_until": table.holds_until.isoformat() if table.holds_until else None,
     }
 
 
@@ -151,7 +161,9 @@ def table_data(table: Table, user) -> dict[str, Any]:
 # among them tell whether the seats are still current. The view of a version is computed once
 # per seat (None: spectators) and reused (_views).
 
-_SEAT_EVENTS = frozenset({"seat_taken", "bot_seated", "seat_left", *PRESENCE_EVENTS})
+_SEAT_EVENTS = frozenset(
+    {"seat_taken", "bot_seated", "seat_left", "rematch_declined", *PRESENCE_EVENTS}
+)
 _STATIC_TTL = 10.0
 _BEHIND = 64  # a cache further behind than this many versions is not brought up to date
 _static: dict[int, tuple[int, float, Table]] = {}  # id -> (version, monotonic read, table)
@@ -462,23 +474,89 @@ def match_commitment(table_id: int) -> dict[str, Any]:
     return {key: public[key] for key in ("algorithm", "match_id", "deals", "commitment")}
 
 
-def table_for_invite(token: str) -> tuple[Table, int | None]:
-    """The table an invite token opens and its first free seat (None: no free seat any more).
-    Raises :class:`NotFound` for an unknown token."""
+def table_for_invite(token: str, user=None) -> tuple[Table, int | None]:
+    """The table an invite token opens and the seat to offer ``user``: at a rematch the one
+    held for them, else the first free seat not held for another (None: no such seat any
+    more). Raises :class:`NotFound` for an unknown token."""
     if not token:
         raise NotFound(_("no such invitation"))
     table = Table.objects.filter(invite_token=token).first()
     if table is None:
         raise NotFound(_("no such invitation"))
-    seat = None
-    if table.status == TableStatus.OPEN:
-        seat = (
-            Seat.objects.filter(table=table, user__isnull=True, bot="")
-            .order_by("seat")
-            .values_list("seat", flat=True)
-            .first()
-        )
-    return table, seat
+    if table.status != TableStatus.OPEN:
+        return table, None
+    now = timezone.now()
+    me = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
+    free = [s for s in Seat.objects.filter(table=table).order_by("seat") if s.kind is None]
+    held = [s for s in free if s.held(table, now)]
+    mine = [s.seat for s in held if me is not None and s.held_for_id == me]
+    if mine:
+        return table, mine[0]
+    open_seats = [s.seat for s in free if s not in held]
+    return table, open_seats[0] if open_seats else None
+
+
+def rematch_data(table_id: int, user) -> dict[str, Any]:
+    """The rematch of table ``table_id`` as ``user`` sees it (shape:
+    ``games.api.answers.RematchSerializer``): whether they may propose it now
+    (``can_propose``: a person of its seats, the match finished within
+    ``TRIX_REMATCH_WINDOW``, none made yet), until when (``open_until``), and the rematch
+    (None before one is made): its table, its invite link (to the match's players only),
+    who proposed it, until when its seats are held and each seat's answer: ``bot``,
+    ``accepted`` (sits), ``waiting`` (held), ``declined`` or ``lapsed`` (the hold ran out).
+    Raises :class:`NotFound`."""
+    source = get_table(table_id)
+    me = getattr(user, "pk", None) if user is not None and user.is_authenticated else None
+    player = me is not None and any(s.user_id == me for s in source.seats.all())
+    until = rematch_open_until(source)
+    now = timezone.now()
+    rematch = tables().filter(rematch_of=source).first()
+    can = (
+        player
+        and rematch is None
+        and until is not None
+        and now < until
+        and not policy(source.kind).seats_assigned
+    )
+    answer: dict[str, Any] = {
+        "table_id": source.pk,
+        "can_propose": bool(can),
+        "open_until": until.isoformat() if until and can else None,
+        "rematch": None,
+    }
+    if rematch is None:
+        return answer
+
+    def seat_answer(s: Seat) -> str:
+        if s.held_for_id is None:
+            return "bot" if s.bot else "open"
+        if s.user_id == s.held_for_id:
+            return "accepted"
+        if s.hold_declined:
+            return "declined"
+        return "waiting" if rematch.holds_until and now < rematch.holds_until else "lapsed"
+
+    answer["rematch"] = {
+        "table_id": rematch.pk,
+        "url": f"/tables/{rematch.pk}/",
+        "invite_url": f"/invite/{rematch.invite_token}/" if player else None,
+        "status": rematch.status,
+        "proposed_by": {"id": rematch.created_by_id, "name": display_name(rematch.created_by)},
+        "holds_until": rematch.holds_until.isoformat() if rematch.holds_until else None,
+        "seats": [
+            {
+                "seat": s.seat,
+                "player": {"id": s.held_for_id, "name": display_name(s.held_for)}
+                if s.held_for_id
+                else None,
+                "bot": s.bot or None,
+                "answer": seat_answer(s),
+                "is_me": me is not None and s.held_for_id == me,
+            }
+            for s in sorted(rematch.seats.all(), key=lambda s: s.seat)
+        ],
+    }
+    return answer
 
 
 def seats_in_play(user) -> int:

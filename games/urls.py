@@ -11,6 +11,12 @@ urlpatterns = [
     path("tables/<int:table_id>/leave/", views.LeaveView.as_view(), name="table-leave"),
     path("quick-play/", views.QuickPlayView.as_view(), name="quick-play"),
     path("tables/<int:table_id>/invite/", views.InviteView.as_view(), name="table-invite"),
+    path("tables/<int:table_id>/rematch/", views.RematchView.as_view(), name="table-rematch"),
+    path(
+        "tables/<int:table_id>/rematch/decline/",
+        views.RematchDeclineView.as_view(),
+        name="table-rematch-decline",
+    ),
     path("tables/<int:table_id>/back/", views.BackView.as_view(), name="table-back"),
     path("tables/<int:table_id>/bots/", views.BotsView.as_view(), name="table-bots"),
     path("tables/<int:table_id>/state/", views.StateView.as_view(), name="table-state"),

@@ -59,6 +59,13 @@ def test_every_operation_has_a_typed_success_answer(schema):
     assert len(seen) >= 13, seen  # the tables API, verification and the wallet
 
 
+def test_the_table_status_enum_is_the_models(settings):
+    from games.models import TableStatus
+
+    overrides = settings.SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]
+    assert overrides["TableStatusEnum"] == TableStatus.values
+
+
 def test_the_schema_validates_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yaml"))
 
@@ -188,6 +195,23 @@ def test_real_answers_have_the_fields_the_schema_describes(schema, worker, playe
         "post",
         alice.post(f"/api/tables/{table_id}/leave/"),
     )
+
+    # The rematch: read, proposed (201, then 200), its table, declined.
+    rematch = f"/api/tables/{table_id}/rematch/"
+    _check(schema, "/api/tables/{table_id}/rematch/", "get", anyone.get(rematch))
+    r = alice.post(rematch)
+    assert r.status_code == 201, r.content
+    _check(schema, "/api/tables/{table_id}/rematch/", "post", r)
+    _check(schema, "/api/tables/{table_id}/rematch/", "post", alice.post(rematch))
+    _check(schema, "/api/tables/{table_id}/rematch/", "get", alice.get(rematch))
+    new_id = r.json()["rematch"]["table_id"]
+    _check(schema, "/api/tables/{table_id}/", "get", alice.get(f"/api/tables/{new_id}/"))
+    r = alice.post(f"/api/tables/{table_id}/rematch/decline/")
+    assert r.status_code == 200, r.content
+    _check(schema, "/api/tables/{table_id}/rematch/decline/", "post", r)
+    r = player("mallory").post(rematch)
+    assert r.status_code == 403
+    _check(schema, "/api/tables/{table_id}/rematch/", "post", r)
 
     # The wallet's answers.
     _check(schema, "/api/wallet/", "get", alice.get("/api/wallet/"))

@@ -369,6 +369,10 @@ TRIX_MAX_OPEN_TABLES = int(os.environ.get("TRIX_MAX_OPEN_TABLES", "5"))
 # refunds every stake (games.services.expire_open_tables, every TRIX_EXPIRY_SWEEP_SECONDS).
 TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))
 TRIX_EXPIRY_SWEEP_SECONDS = float(os.environ.get("TRIX_EXPIRY_SWEEP_SECONDS", "60"))
+# A rematch (games.services.rematch): seconds after a match ends that its players may propose
+# one, and seconds the rematch table holds each person's seat for them to accept (sit).
+TRIX_REMATCH_WINDOW = float(os.environ.get("TRIX_REMATCH_WINDOW", "600"))
+TRIX_REMATCH_HOLD = float(os.environ.get("TRIX_REMATCH_HOLD", "180"))
 # Tables per page of GET /api/tables/ and the lobby (?page=N).
 TRIX_TABLES_PAGE_SIZE = int(os.environ.get("TRIX_TABLES_PAGE_SIZE", "50"))
 
@@ -424,6 +428,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Swagger UI's default validatorUrl sends the schema to validator.swagger.io: none.
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # A table's status is one enum wherever it is answered (a table, a rematch's table).
+    "ENUM_NAME_OVERRIDES": {"TableStatusEnum": ["open", "playing", "finished", "cancelled"]},
 }
 
 # The longest timer a table may set, in seconds (a staked table must set all three).

@@ -77,11 +77,12 @@ def rules(request):
 
 
 def invite(request, token: str):
-    """An invite link (``/invite/<token>/``): the table page at its first free seat (the page
-    shows the commitment and makes the client seed before Sit, as from the lobby); the table
-    page alone once no seat is free. 404 for an unknown token."""
+    """An invite link (``/invite/<token>/``): the table page at the seat held for the visitor
+    (a rematch) or its first free seat (the page shows the commitment and makes the client
+    seed before Sit, as from the lobby); the table page alone once no seat is free. 404 for
+    an unknown token."""
     try:
-        table, seat = tables.table_for_invite(token)
+        table, seat = tables.table_for_invite(token, request.user)
     except NotFound as exc:
         raise Http404(str(exc)) from None
     url = f"/tables/{table.pk}/"

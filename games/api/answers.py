@@ -58,6 +58,11 @@ class SeatSerializer(serializers.Serializer):
         help_text="the seat's displayed rating in the table's variant family (a person's "
         "current one, a bot's fixed one; docs/ratings.md); null: an empty seat",
     )
+    held_for = PersonSerializer(
+        allow_null=True,
+        help_text="a rematch: the player of the last match this empty seat is held for "
+        "until the table's holds_until (nobody else may take it); null: not held",
+    )
 
 
 class MatchResultSerializer(serializers.Serializer):
@@ -113,6 +118,13 @@ class TableSerializer(serializers.Serializer):
     private = serializers.BooleanField(
         help_text="not listed in the lobby: its creator shares an invite link"
     )
+    rematch_of = serializers.IntegerField(
+        allow_null=True, help_text="the finished table this one is the rematch of, or null"
+    )
+    holds_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="a rematch: its seats are held for the last match's players until then",
+    )
 
 
 class QuickPlayAnswerSerializer(serializers.Serializer):
@@ -129,6 +141,42 @@ class TableInviteSerializer(serializers.Serializer):
     table_id = serializers.IntegerField()
     private = serializers.BooleanField()
     invite_url = serializers.CharField(help_text="/invite/<secret token>/: opens a free seat")
+
+
+class RematchSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    player = PersonSerializer(allow_null=True, help_text="the person it is held for")
+    bot = serializers.CharField(allow_null=True, help_text="the bot re-seated there")
+    answer = serializers.ChoiceField(
+        choices=["bot", "accepted", "waiting", "declined", "lapsed", "open"],
+        help_text="accepted: sits; waiting: held until holds_until; lapsed: the hold ran out",
+    )
+    is_me = serializers.BooleanField(help_text="held for the caller")
+
+
+class RematchTableSerializer(serializers.Serializer):
+    table_id = serializers.IntegerField(help_text="the rematch table")
+    url = serializers.CharField(help_text="its table page")
+    invite_url = serializers.CharField(
+        allow_null=True, help_text="/invite/<secret token>/ (to the match's players; else null)"
+    )
+    status = serializers.ChoiceField(choices=TableStatus.values)
+    proposed_by = PersonSerializer()
+    holds_until = serializers.DateTimeField(allow_null=True)
+    seats = RematchSeatSerializer(many=True)
+
+
+class RematchSerializer(serializers.Serializer):
+    """A finished table's rematch (``games.selectors.rematch_data``)."""
+
+    table_id = serializers.IntegerField(help_text="the finished table")
+    can_propose = serializers.BooleanField(
+        help_text="the caller may propose the rematch now (a player, none made yet)"
+    )
+    open_until = serializers.DateTimeField(
+        allow_null=True, help_text="when can_propose: until when (TRIX_REMATCH_WINDOW)"
+    )
+    rematch = RematchTableSerializer(allow_null=True, help_text="null: none proposed yet")
 
 
 class TablePageSerializer(serializers.Serializer):

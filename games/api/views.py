@@ -17,7 +17,7 @@ from games.api import answers as a
 from games.api import serializers as s
 from games.api import throttles
 from games.api.pages import TablePagination
-from games.services import lobby
+from games.services import lobby, rematch
 
 
 def _errors(*codes: int) -> dict:
@@ -171,6 +171,60 @@ class InviteView(APIView):
                 "invite_url": f"/invite/{table.invite_token}/",
             }
         )
+
+
+class RematchView(APIView):
+    """A finished table's rematch (``games.services.rematch``): read it, or propose it (a
+    player of the match, within ``TRIX_REMATCH_WINDOW`` of its end): one new table with the
+    same options, stake and bots, each player's seat held for them until ``holds_until``
+    (``TRIX_REMATCH_HOLD``); each accepts by taking that seat (``seats/``, their own client
+    seed). 201 when this call made it, 200 when it was already made (one rematch a table)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [throttles.TableCreateThrottle]
+
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="tables_rematch_read", responses={200: a.RematchSerializer, **_errors(404)}
+    )
+    def get(self, request, table_id: int):
+        return Response(selectors.rematch_data(table_id, request.user))
+
+    @extend_schema(
+        operation_id="tables_rematch_propose",
+        request=None,
+        responses={
+            200: a.RematchSerializer,
+            201: a.RematchSerializer,
+            **_errors(400, 401, 403, 404, 409, 429),
+        },
+    )
+    def post(self, request, table_id: int):
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)  # takes no field
+        _, created = rematch.propose(user=request.user, table_id=table_id)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(selectors.rematch_data(table_id, request.user), status=code)
+
+
+class RematchDeclineView(APIView):
+    """Decline the rematch of a finished table: the seat held for you is freed (you leave it
+    first, refunded, if you sat); when every player declined and nobody sits it is
+    cancelled."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: a.RematchSerializer, **_errors(400, 401, 403, 404, 409)}
+    )
+    def post(self, request, table_id: int):
+        s.BodySerializer(data=request.data).is_valid(raise_exception=True)  # takes no field
+        rematch.decline(user=request.user, table_id=table_id)
+        return Response(selectors.rematch_data(table_id, request.user))
 
 
 class BackView(APIView):

@@ -4,6 +4,8 @@
   assigned: :func:`create_seated_table`, many at once: :func:`create_seated_tables`),
   :func:`take_seat`, :func:`seat_bot`, :func:`leave`, :func:`replace_with_bot`,
   :func:`cancel_table`, :func:`expire_open_tables`, :func:`check_in`;
+- :mod:`~games.services.rematch`: a finished match's rematch with the same four
+  (:func:`~games.services.rematch.propose`, :func:`~games.services.rematch.decline`);
 - :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
   and :func:`apply_action` (a worker), and the staleness rule;
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the

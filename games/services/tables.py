@@ -465,6 +465,40 @@ def _open_seat(table: Table, seat_no: int) -> Seat:
     return seat
 
 
+def _held_text(table: Table, row: Seat) -> str:
+    """Why seat ``row`` of ``table``, held (``Seat.held``), cannot be taken: for whom, until
+    when."""
+    return _(
+        "seat %(seat)s is held until %(time)s UTC for %(name)s, a player of the last match "
+        "(a rematch)"
+    ) % {
+        "seat": row.seat + 1,
+        "time": f"{table.holds_until:%H:%M:%S}",
+        "name": display_name(row.held_for),
+    }
+
+
+def _check_hold(table: Table, row: Seat, user) -> None:
+    """At a rematch while its holds last (``Table.holds_until``): a seat held for another
+    person is theirs (:class:`Conflict` ``held``), and a person whose seat is held sits there
+    (:class:`Conflict` ``held_for_you``)."""
+    now = timezone.now()
+    if table.holds_until is None or now >= table.holds_until:
+        return
+    if row.held(table, now) and row.held_for_id != user.pk:
+        raise Conflict(_held_text(table, row), "held")
+    own = (
+        Seat.objects.filter(table=table, held_for=user, hold_declined=False, user__isnull=True)
+        .exclude(pk=row.pk)
+        .values_list("seat", flat=True)
+        .first()
+    )
+    if own is not None:
+        raise Conflict(
+            _("seat %(seat)s is held for you: take that one") % {"seat": own + 1}, "held_for_you"
+        )
+
+
 #: The label of the address hashes' key (``salted_hmac``'s key salt): the key is derived
 #: from ``TRIX_ADDRESS_SALT``, or from ``SECRET_KEY`` when that is empty, under this label.
 ADDRESS_HASH_LABEL = "trix.games.seat-address"
@@ -516,6 +550,8 @@ def take_seat(
     None. ``address`` is the IP address the request came from (the pages and the API give
     it): at a staked table its hash (:func:`address_hash`) is kept with the seat, and a seat
     from an address already seated there is refused (unless ``TRIX_SAME_ADDRESS_SEATS``).
+    At a rematch, while its holds last, a seat held for another person is refused
+    (``held``), and a person whose seat is held takes that one (``held_for_you``).
     When the fourth seat fills, the match starts (a worker deals). Raises
     :class:`Conflict` (seat taken, already seated, ``same_address``, match started),
     :class:`BadRequest` (bad or missing seed, short balance), :class:`NotAllowed` (the
@@ -540,6 +576,7 @@ def take_seat(
                 _("you already sit at seat %(seat)s of this table") % {"seat": mine.seat + 1},
                 "seated",
             )
+        _check_hold(table, row, user)
         digest = _check_address(table, user, address)
         with _stake_refusals():
             money.stake(
@@ -613,7 +650,8 @@ def _stake_refusals():
 
 def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
     """Seat a bot (``rules`` or ``random``) at ``seat`` (0..3); the table's creator only.
-    Bots never stake."""
+    Bots never stake. A rematch's seat held for a person is refused while the hold lasts
+    (:class:`Conflict` ``held``)."""
     if bot not in BOTS:
         raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
     with transaction.atomic():
@@ -621,6 +659,8 @@ def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
         if table.created_by_id != user.pk:
             raise NotAllowed(_("only the table's creator may seat a bot"), "not_creator")
         row = _open_seat(table, seat)
+        if row.held(table, timezone.now()):
+            raise Conflict(_held_text(table, row), "held")
         row.bot = bot
         row.client_seed = shuffles.BOT_CLIENT_SEED
         row.joined_at = timezone.now()

@@ -69,6 +69,8 @@ def test_a_private_table_and_its_invite_link(new_page, live_server, client, arti
     link.wait_for()
     url = link.input_value()
     assert url == f"{live_server.url}/invite/{table.invite_token}/"
+    assert link.get_attribute("dir") == "ltr"  # reads left to right on an Arabic page too
+    page.get_by_test_id(f"invite-share-{table_id}").wait_for()
     page.screenshot(path=str(artifacts / "lobby-invite-link.png"))
     # Another player: not in their lobby; the link opens the table page at a free seat.
     other = new_page(width=390, height=844)

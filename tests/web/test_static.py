@@ -23,8 +23,8 @@ def test_collectstatic_hashes_the_table_modules_and_their_imports(settings, tmp_
     assert any(name.startswith("main.") for name in hashed), hashed
     for path in folder.glob("*.*.js"):
         for target in re.findall(r'from "([^"]+)"', path.read_text()):
-            # a sibling module, or the site's translations (../i18n.js) or live stream
-            # (../live.js), by its hashed name
-            hashed_name = r"(\./\w+|\.\./i18n|\.\./live)\.[0-9a-f]{12}\.js"
+            # a sibling module, or the site's translations (../i18n.js), live stream
+            # (../live.js) or sharing (../share.js), by its hashed name
+            hashed_name = r"(\./\w+|\.\./i18n|\.\./live|\.\./share)\.[0-9a-f]{12}\.js"
             assert re.fullmatch(hashed_name, target), (path.name, target)
             assert (folder / target).resolve().exists(), (path.name, target)

@@ -2,7 +2,8 @@
 and small defects (issue 14), in Chromium.
 
 Most tests answer the state API from matches the real engine drove (``engine_states``), as
-``test_table_render`` does; Play again, the balance and the wallet go to the real APIs."""
+``test_table_render`` does; the balance and the wallet go to the real APIs (the rematch that
+replaced Play again: ``test_rematch_browser``)."""
 
 from __future__ import annotations
 
@@ -300,27 +301,6 @@ def test_a_won_pot_says_the_share_and_the_house_fee(table_id, player):
     assert page.locator("[data-testid=final-scores] li").count() == 4
     place = page.locator("[data-testid=place-line]").inner_text()
     assert place.startswith("You placed " + ["1st", "2nd", "3rd", "4th"][me_first["0"] - 1])
-
-
-def test_play_again_makes_the_same_table_with_the_same_bots(table_id, player, user):
-    state = finished_match()
-    page = player()
-    ans = answer(table_id, state, 0, status="finished", stake=0, version=300)
-    ans["table"]["options"] = {"variant": "complex_partner", **TIMERS}
-    ans["table"]["result"] = state.result
-    Server(page, ans)
-    page.goto(f"/tables/{table_id}/")
-    page.click("[data-testid=play-again]")
-    page.wait_for_url("**/tables/*/#seat-0")
-    new_id = int(page.url.split("/tables/")[1].split("/")[0])
-    assert new_id != table_id
-    seats = {s.seat: s.bot for s in Seat.objects.filter(table_id=new_id)}
-    assert seats[0] in ("", None) and all(seats[s] == "rules" for s in (1, 2, 3))
-    from games.models import Table
-
-    fresh = Table.objects.get(pk=new_id)
-    assert fresh.created_by_id == user.pk and fresh.stake == 0
-    assert fresh.options["play_timer"] == 10 and fresh.variant == "complex_partner"
 
 
 # -- your turn --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
    /api/tables/{id}/invite/) and may make it private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
+import { shareLink } from "./share.js";
 import { TEXTS } from "./table/texts.js"; // a bot's kind as the table page words it
 
 /* A table's status as the badge shows it. */
@@ -145,19 +146,16 @@ const STATUS = {
       try {
         const answer = await T.api("POST", "/api/tables/" + t.id + "/invite/", { private: !!t.private });
         const url = new URL(answer.invite_url, location.href).href;
-        const input = el("input", { type: "text", readonly: true, value: url, "aria-label": _("Invite link"),
+        const input = el("input", { type: "text", readonly: true, value: url, dir: "ltr", "aria-label": _("Invite link"),
           "data-testid": "invite-url-" + t.id });
-        const copy = el("button", { type: "button", class: "secondary", text: _("Copy") });
-        copy.addEventListener("click", async () => {
+        const status = el("span", { class: "help", "aria-live": "polite" });
+        const share = el("button", { type: "button", class: "secondary", text: _("Share the link"),
+          "data-testid": "invite-share-" + t.id });
+        share.addEventListener("click", () => {
           input.select();
-          try {
-            await navigator.clipboard.writeText(url);
-            copy.textContent = _("Copied");
-          } catch (err) {
-            document.execCommand("copy");
-          }
+          shareLink(url, status);
         });
-        box.replaceChildren(input, copy,
+        box.replaceChildren(input, share, status,
           el("span", { class: "help", text: _("Anyone with this link can open the table at a free seat.") }));
         input.focus();
         input.select();

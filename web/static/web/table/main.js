@@ -9,7 +9,7 @@
      header.js, seating.js, felt.js, controls.js, scores.js, result.js: one region each
      summary.js   the deal summary (the view's deal_summary), kept into the next deal
      result.js    the match result at the top: won/lost/draw, place, payout and its reason,
-                  Play again, Back to the lobby
+                  the rematch (rematch.js: propose, accept, decline, share), Back to the lobby
      leave.js     Leave during the match: its consequence, a confirmation, the outcome
      presence.js  the away marks on the seats and the notice to the returning player
      turn.js      your turn: the tab title, the favicon, an optional beep, a notification

@@ -2,11 +2,12 @@
    draw and the place (solo: 1-4, ties share; partnership: the team), the final scores, the
    payout with its reason in words (wallet/settlement.py's split_pot: bots never stake, fewer
    than two stakers or a partnership draw give every stake back, a won pot less the house fee
-   is split by place, a forfeit ranks the leaver last), "Play again" (a new table with the same
-   options and stake, the same bots seated, a link for the other players) and "Back to the
-   lobby". An ES module of the table page (no build step): main.js starts it. */
+   is split by place, a forfeit ranks the leaver last), the rematch (rematch.js: the same
+   players and bots at a new table) and "Back to the lobby". An ES module of the table page
+   (no build step): main.js starts it. */
 
-import { gettext as _, formatNumber, interpolate } from "../i18n.js";
+import { gettext as _, interpolate } from "../i18n.js";
+import { followRematch, rematchBox } from "./rematch.js";
 import { num } from "./texts.js";
 import { $, T, cfg, el, nameEl, root, seatName, st } from "./state.js";
 
@@ -149,37 +150,6 @@ function payoutBox(r) {
   return box;
 }
 
-/* Play again: a new table with this one's options and stake, the same bots on the same seats
-   (the creator seats them); the page then offers the new table's link for the other players
-   and opens it at the viewer's old seat (the player sits there: commitment first). */
-async function playAgain(button) {
-  const t = st.table;
-  const status = $("#play-again-status");
-  button.disabled = true;
-  status.textContent = _("Creating the table…");
-  try {
-    const fresh = await T.api("POST", cfg.createUrl, { variant: t.variant, stake: t.stake, options: t.options });
-    for (const s of t.seats) {
-      if (s.kind === "bot") {
-        await T.api("POST", cfg.createUrl + fresh.id + "/bots/", { seat: s.seat, bot: s.bot || "rules" });
-      }
-    }
-    const url = new URL("/tables/" + fresh.id + "/", location.href).href;
-    const seat = st.mySeat !== null && st.mySeat !== undefined ? "#seat-" + st.mySeat : "";
-    const others = t.seats.filter((s) => s.kind === "human" && !s.is_me);
-    status.replaceChildren(el("a", { href: url + seat, "data-testid": "play-again-open",
-      text: interpolate(_("Table %s is ready: take your seat"), [formatNumber(fresh.id)]) }));
-    if (others.length) {
-      status.append(el("br"), interpolate(_("Send the other players this link: %s"), [url]));
-    } else {
-      window.location.href = url + seat;
-    }
-  } catch (err) {
-    button.disabled = false;
-    status.textContent = err.status === 401 ? _("Log in to play again.") : err.message;
-  }
-}
-
 /* "+16" / "−4" / "±0", isolated left to right (a sign reads wrongly in right-to-left text). */
 function signed(delta) {
   return delta > 0 ? "+" + delta : delta < 0 ? "\u2212" + -delta : "\u00b10";
@@ -219,10 +189,11 @@ export function renderResult() {
   const t = st.table;
   const r = matchResult();
   const over = Boolean(t && (r || t.status === "finished"));
-  const key = over ? JSON.stringify([r, st.payout, st.ratings, st.mySeat, t.status, t.seats]) : "";
+  const key = over ? JSON.stringify([r, st.payout, st.ratings, st.mySeat, t.status, t.seats, st.rematch]) : "";
   if (box.dataset.sig === key) return;
   box.dataset.sig = key;
-  const keep = $("#play-again-status") ? $("#play-again-status").cloneNode(true) : null;
+  if (over && t.status === "finished") followRematch();
+  const keep = $("[data-testid=rematch-status]");
   box.replaceChildren();
   box.hidden = !over;
   box.className = "panel result";
@@ -241,15 +212,14 @@ export function renderResult() {
   if (pay) box.append(pay);
   const rated = ratingsBox();
   if (rated) box.append(rated);
-  const actions = el("p", { class: "result-actions" });
-  const seated = st.mySeat !== null && st.mySeat !== undefined;
-  if (t.kind !== "tournament" && cfg.authenticated === "1" && seated) {
-    actions.append(el("button", { type: "button", class: "primary", "data-testid": "play-again",
-      text: _("Play again"), onclick: (e) => playAgain(e.currentTarget) }), " ");
+  const again = rematchBox();
+  if (again) {
+    const status = again.querySelector("[data-testid=rematch-status]");
+    if (keep && status) status.textContent = keep.textContent; // "Link copied." stays
+    box.append(again);
   }
-  actions.append(el("a", { class: "button secondary", href: cfg.lobbyUrl || "/", "data-testid": "back-to-lobby",
-    text: _("Back to the lobby") }));
-  box.append(actions, keep || el("p", { id: "play-again-status", class: "help", "aria-live": "polite" }));
+  box.append(el("p", { class: "result-actions" }, el("a", { class: "button secondary", href: cfg.lobbyUrl || "/",
+    "data-testid": "back-to-lobby", text: _("Back to the lobby") })));
   box.append(el("p", {}, el("a", { href: cfg.verifyMatchUrl, "data-testid": "verify-match" },
     _("Verify every shuffle of this match"))));
   if (!shownOnce) {

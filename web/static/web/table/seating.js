@@ -2,7 +2,9 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { forgetSit, saveBeforeSit, saved, shown, storageAvailable } from "./fairness.js";
-import { $, T, cfg, el, nameEl, partnership, ratingEl, st, unchanged } from "./state.js";
+import { linkEl, shareLink } from "../share.js";
+import { clock } from "./rematch.js";
+import { $, T, cfg, el, nameEl, notice, partnership, ratingEl, redraw, st, unchanged } from "./state.js";
 import { tableCall } from "./server.js";
 import { num, t as text } from "./texts.js";
 import { clientSeedProblem } from "./verify.js";
@@ -63,13 +65,22 @@ export function renderSeating() {
           text: text("leave"), onclick: () => tableCall(cfg.leaveUrl, {}) }));
       }
     } else {
-      li.append(el("span", { class: "empty", text: text("empty") }));
-      if (!mine) {
+      const held = heldFor(s);
+      const forMe = held && String(held.id) === cfg.userId;
+      li.append(held
+        ? el("span", { class: "empty held", "data-testid": "held-" + i },
+          text("held_for", { name: "\u2068" + held.name + "\u2069", time: clock(t.holds_until) }))
+        : el("span", { class: "empty", text: text("empty") }));
+      if (!mine && (!held || forMe)) {
         li.append(el("button", { type: "button", class: "primary", "data-testid": "sit-" + i,
           text: t.stake ? text("sit_stake", { money: T.formatMoney(t.stake) }) : text("sit"),
           onclick: () => sit(i) }));
       }
-      if (isCreator) {
+      if (forMe && t.rematch_of) {
+        li.append(el("button", { type: "button", class: "secondary", "data-testid": "decline-" + i,
+          text: text("decline_rematch"), onclick: () => declineRematch() }));
+      }
+      if (isCreator && !held) {
         li.append(el("button", { type: "button", class: "secondary", "data-testid": "bot-" + i,
           text: text("seat_bot"), onclick: () => tableCall(cfg.botsUrl, { seat: i, bot: "rules" }) }));
       }
@@ -89,11 +100,64 @@ export function renderSeating() {
     const seat = Number(quick[1]);
     if (!mine && cfg.authenticated === "1" && !t.seats[seat].kind) queueMicrotask(() => sit(seat));
   }
+  redrawAtLapse(t);
+  shareBox(t, mine || t.seats.some((s) => heldFor(s) && String(heldFor(s).id) === cfg.userId) || isCreator);
   const shownBox = $("#commitment-box");
   if (!shownBox.childElementCount) shownBox.replaceChildren(...commitmentBox());
   commitmentStatus(mine);
   $("#seed-box").hidden = mine || cfg.authenticated !== "1";
   $("#login-to-sit").hidden = cfg.authenticated === "1";
+}
+
+let lapseAt = null; // the holds_until a redraw is set for (the holds lapse with no new version)
+
+/* Draw the seats again when the rematch's holds lapse: the held seats become free ones. */
+function redrawAtLapse(t) {
+  if (!t.holds_until || lapseAt === t.holds_until) return;
+  lapseAt = t.holds_until;
+  const wait = Date.parse(t.holds_until) - (Date.now() + (st.clockSkew || 0));
+  if (wait > 0) setTimeout(() => redraw.all(), wait + 250);
+}
+
+/* The person a rematch's empty seat is held for while the hold lasts ({id, name}), or null. */
+function heldFor(seat) {
+  const t = st.table;
+  if (!seat.held_for || !t.holds_until) return null;
+  return Date.now() + (st.clockSkew || 0) < Date.parse(t.holds_until) ? seat.held_for : null;
+}
+
+/* Decline the rematch this table is: the seat held for me goes to anyone. */
+async function declineRematch() {
+  try {
+    await T.api("POST", "/api/tables/" + st.table.rematch_of + "/rematch/decline/", {});
+    notice("");
+  } catch (err) {
+    notice(err.message);
+  }
+}
+
+/* At a rematch, for its players: Share (the invite link, from the finished table's rematch). */
+function shareBox(t, player) {
+  const box = $("#share-box");
+  const show = Boolean(t.rematch_of && player);
+  if (unchanged(box, show)) return;
+  box.hidden = !show;
+  box.replaceChildren();
+  if (!show) return;
+  const status = el("span", { class: "help", "aria-live": "polite" });
+  const line = el("span", {});
+  box.append(el("button", { type: "button", class: "secondary", "data-testid": "share-link",
+    text: text("share_link"), onclick: async () => {
+      try {
+        const r = await T.api("GET", "/api/tables/" + t.rematch_of + "/rematch/");
+        if (!r.rematch || !r.rematch.invite_url) return;
+        const url = new URL(r.rematch.invite_url, location.href).href;
+        line.replaceChildren(linkEl(url));
+        await shareLink(url, status);
+      } catch (err) {
+        status.textContent = err.message;
+      }
+    } }), " ", line, " ", status);
 }
 
 /* The seed as typed (outer spaces dropped), or null after showing why it cannot be sent. */

@@ -25,6 +25,7 @@ export const st = {
   settled: false,
   payout: null, // {"pot", "payouts": [{"user_id", "name", "amount"}]} once settled
   ratings: null, // {"rated", "changes": [{"seat", "before", "after", "delta", ...}]} (/api/ratings/tables/<id>/)
+  rematch: null, // the finished table's rematch (GET /api/tables/<id>/rematch/; rematch.js)
   log: [],
   selected: new Set(), // cards selected for doubling
   doublingKey: null,

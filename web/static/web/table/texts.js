@@ -110,6 +110,9 @@ export const TEXTS = {
   sit: _("Sit"),
   sit_stake: _("Sit · stake {money}"),
   seat_bot: _("Seat a bot"),
+  held_for: _("held for {name} until {time}"),
+  decline_rematch: _("Decline"),
+  share_link: _("Share the link"),
   // the scores panel
   scores: _("Scores"),
   seat_col: _("Seat"),
