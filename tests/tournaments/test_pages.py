@@ -260,7 +260,7 @@ def test_new_tournament_page(client, player, staff):
     r = c.post("/tournaments/new/", bad)
     assert r.status_code == 400 and "must add up to 100 %, not 90 %" in r.content.decode()
     r = c.post("/tournaments/new/", {**form, "entry_fee": "2.5055"})
-    assert r.status_code == 400 and "at most 2 decimals" in r.content.decode()
+    assert r.status_code == 400 and "Too many decimal places (at most 2)." in r.content.decode()
     r = c.post("/tournaments/new/", {**form, "starts_at": "2098-01-01T11:00"})
     assert r.status_code == 400 and "close by the start" in r.content.decode()
     assert snapshot() == before
