@@ -201,8 +201,9 @@
   }
 
   /* A typed amount -> {amount} in minor units (0 included) or {error, message}: the site's
-     one rule (TrixAmount, web/static/web/amount.js, loaded before this script on the pages that read amounts; the server's
-     wallet.forms.parse_amount), the message in the page's language. */
+     one rule (TrixAmount, web/static/web/amount.js, loaded before this script on the pages
+     that read amounts; the server's wallet.forms.parse_amount), the message in the page's
+     language. */
   function readMoney(text) {
     const { code, decimals } = currency();
     const read = window.TrixAmount.parse(text, decimals);
@@ -212,11 +213,19 @@
       negative: () => _("The amount cannot be negative."),
       thousands: () => _("Write the amount without a thousands separator, like 1000 or 1000.50."),
       comma: () => _("Use a point for decimals, like 20.50 (not a comma: 20,50)."),
-      decimals: () => {
-        const one = "Too many decimal places (at most %s).";
-        return interpolate(catalog ? catalog.ngettext(one, one, decimals) : one, [decimals]);
-      },
-      too_large: () => interpolate(_("The amount must be at most %s."), [formatMoney(window.TrixAmount.MAX_AMOUNT)]),
+      decimals: () =>
+        interpolate(
+          catalog
+            ? catalog.ngettext(
+                "Too many decimal places (at most %s).",
+                "Too many decimal places (at most %s).",
+                decimals,
+              )
+            : "Too many decimal places (at most %s).",
+          [decimals],
+        ),
+      too_large: () =>
+        interpolate(_("The amount must be at most %s."), [formatMoney(window.TrixAmount.MAX_AMOUNT)]),
       invalid: () => interpolate(_("Enter an amount in %s, like 20 or 20.50."), [code]),
     };
     return { error: read.error, message: messages[read.error]() };
