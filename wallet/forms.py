@@ -28,7 +28,16 @@ AMOUNT_MAX_LENGTH = 64
 
 #: What each refusal of :func:`parse_amount` is, as ``ValidationError.code`` (the page's
 #: reader, ``web/static/web/amount.js``, answers the same codes).
-AMOUNT_ERRORS = ("empty", "negative", "zero", "thousands", "comma", "decimals", "too_large", "invalid")
+AMOUNT_ERRORS = (
+    "empty",
+    "negative",
+    "zero",
+    "thousands",
+    "comma",
+    "decimals",
+    "too_large",
+    "invalid",
+)
 
 
 def parse_amount(text: str, *, allow_zero: bool = False) -> int:

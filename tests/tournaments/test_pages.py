@@ -428,8 +428,7 @@ def test_a_short_wallet_message_links_to_the_wallet_page(client, make_tournament
     seed = {"client_seed": "poor-seed"}
     r = logged_in(client, poor).post(f"/tournaments/{t.pk}/register/", seed, follow=True)
     html = r.content.decode()
-    assert "Add money on your wallet page:" in html
-    assert '<a href="/wallet/">/wallet/</a>' in html
+    assert 'Add money in <a href="/wallet/">your wallet</a>.' in html
     assert not t.entries.filter(user=poor).exists()
 
 
@@ -441,7 +440,7 @@ def test_the_message_link_escapes_the_rest_of_the_text(client, make_tournament, 
     html = logged_in(client, poor).post(f"/tournaments/{t.pk}/register/", seed, follow=True)
     html = html.content.decode()
     assert "&lt;b&gt;Cup&lt;/b&gt;" in html and "<b>Cup</b>" not in html
-    assert '<a href="/wallet/">/wallet/</a>' in html
+    assert '<a href="/wallet/">your wallet</a>' in html
 
 
 @pytest.mark.browser

@@ -159,7 +159,10 @@ def test_demo_deposit_and_withdraw_forms(client, make_user):
     assert wallet_balance(user) == 2_050
     page = client.get("/wallet/").content.decode()
     assert "Deposited 20.50 USD (demo)." in page and "20.50 USD" in page
-    assert "Payment (demo)" in page and "provider:demo" not in page
+    assert "Demo payment" in page and "provider:demo" not in page
+    # In Arabic the provider's name is translated too ("دفعة (demo)" was a trial's finding).
+    arabic = client.get("/wallet/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "دفعة تجريبية" in arabic and "(demo)" not in arabic
     # The same form sent twice (a double click, a resent POST) deposits once.
     assert _send(client, "deposit", "20.50", key).status_code == 302
     assert wallet_balance(user) == 2_050

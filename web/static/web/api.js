@@ -254,15 +254,18 @@
     return node;
   }
 
-  /* The site paths a message may name, shown as links (web/links.py's list, passed with the
-     page's names; the API's messages stay plain text). */
-  function linkedPaths() {
-    return names().links || ["/wallet/"];
+  /* The site paths a message may name and the words their links say, {path: text}
+     (web/links.py's list in the page's language, passed with the page's names; the API's
+     messages stay plain text). */
+  function linkedPages() {
+    return Object.fromEntries(names().links || [["/wallet/", "/wallet/"]]);
   }
 
-  /* "... wallet page: /wallet/" -> [text, <a href="/wallet/">/wallet/</a>]: nodes to append. */
+  /* "... Add money in /wallet/." -> [text, <a href="/wallet/">your wallet</a>, "."]: nodes
+     to append. */
   function messageNodes(text) {
-    const paths = linkedPaths();
+    const pages = linkedPages();
+    const paths = Object.keys(pages);
     const out = [];
     let rest = String(text || "");
     while (rest) {
@@ -277,7 +280,7 @@
         break;
       }
       if (at) out.push(rest.slice(0, at));
-      out.push(el("a", { href: hit, text: hit }));
+      out.push(el("a", { href: hit, text: pages[hit] }));
       rest = rest.slice(at + hit.length);
     }
     return out;
