@@ -699,9 +699,12 @@ def leave(*, user, table_id: int) -> Table:
                 return table  # this seat's forfeit is already on its way (a repeated leave)
             if pending is not None:
                 raise Conflict(
-                    f"seat {pending.seat} left first: the match ends with that seat's forfeit "
-                    "(it ranks last, with its partner at a partnership table); your leave did "
-                    "not count",
+                    _(
+                        "Seat %(seat)s left first: the match ends with that seat's forfeit (it "
+                        "ranks last, with its partner at a partnership table); your leave did "
+                        "not count."
+                    )
+                    % {"seat": pending.seat + 1},  # numbered 1-4, as on the table page
                     "match_over",
                 )
             action = TableAction.objects.create(
