@@ -245,7 +245,8 @@ def glossary_breaches(english: str, arabic: str, rows: list[dict]) -> list[str]:
 
 
 def test_the_glossary_bans_synonyms_and_the_check_finds_them():
-    """The check itself: the trial's findings are breaches of the table."""
+    """The check itself: each synonym the table bans is found where it stands for the term,
+    and the allowed words around it are not."""
     rows = glossary()
     assert {"التزام", "وعاء", "اشتراك", "بالواقع"} <= {b for r in rows for b, *_ in r["banned"]}
     assert glossary_breaches("Commitment", "الالتزام", rows)
@@ -264,9 +265,9 @@ def test_the_glossary_bans_synonyms_and_the_check_finds_them():
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
 def test_translations_use_the_glossarys_one_word(po):
     """One word per idea (docs/i18n.md's glossary): no translation uses a synonym the glossary
-    bans for its term («الالتزام» and «التعهّد» both said commitment, «سجل» both a deal's
-    record and the transparency log, «يد» and «توزيعة» both a deal, «الاشتراك» both signing
-    up and the entry fee)."""
+    bans for its term (commitment is «التعهّد», never «الالتزام»; a record «محضر», the log
+    «سجل»; a deal «توزيعة», never «يد»; the entry fee «رسم الاشتراك», signing up «إنشاء
+    حساب»)."""
     rows = glossary()
     bad = [
         (e["id"], text, glossary_breaches(e["id"] + " " + (e["plural"] or ""), text, rows))
@@ -287,7 +288,8 @@ def test_the_arabic_rules_page_uses_the_glossarys_one_word():
 
 
 def test_a_bot_kind_reads_as_an_adjective_in_arabic():
-    """ "روبوت 3 قواعد" read "Robot 3 rules": a bot's kind is an adjective of «روبوت»."""
+    """A bot's kind is an adjective of «روبوت» ("روبوت 3 منهجي"), not a noun beside it
+    ("روبوت 3 قواعد" reads "Robot 3 rules")."""
     entries = {(e["ctx"], e["id"]): e["strs"].get(None) for e in read_po(CATALOGS[1])}
     assert entries[("bot kind", "rules")] == "منهجي"
     assert entries[("bot kind", "random")] == "عشوائي"

@@ -48,8 +48,8 @@ def parse_amount(text: str, *, allow_zero: bool = False) -> int:
     both tested against ``tests/wallet/amount_vectors.json``): the decimal separator is a point
     (``.``) or the Arabic decimal separator (``٫``); the digits ASCII, Arabic-Indic (``٢٠٫٥``)
     or Extended Arabic-Indic (``۲۰٫۵``). A comma is refused, saying to use a point: it is a
-    decimal separator to some and a thousands separator to others (``1,000`` was once
-    deposited as 1.00), and a misread amount costs money where a refused one costs a retype.
+    decimal separator to some and a thousands separator to others (``1,000`` read as 1.00),
+    and a misread amount costs money where a refused one costs a retype.
 
     Raises ``forms.ValidationError`` whose ``code`` is one of :data:`AMOUNT_ERRORS`, with a
     message saying what is wrong: a blank, negative or zero amount, a thousands separator, a

@@ -241,8 +241,7 @@ def test_the_verification_page_in_arabic(player, client):
 
 
 def test_the_pages_link_the_verification_path_in_messages():
-    """The link says where it goes in the page's language, not the path (a raw
-    "/accounts/verification/" in a sentence was a trial's finding)."""
+    """The link says where it goes in the page's language, not the path."""
     from django.utils import translation
 
     from web.links import link_paths

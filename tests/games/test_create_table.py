@@ -103,8 +103,8 @@ def test_a_stake_that_is_not_a_whole_number_is_refused(api, stake):
 def test_a_bad_option_is_named_as_the_lobby_labels_it_in_the_players_language(
     api, options, english, arabic
 ):
-    """The refusal names the option by the form's label, never its field name, and is
-    translated (``play_timer must be 1 to 3600 seconds`` was shown on an Arabic page)."""
+    """The refusal names the option by the form's label, never its field name
+    (``play_timer``), in the request's language."""
     alice = api("alice")
     response = alice.post("/api/tables/", {"variant": "trix", "options": options}, format="json")
     assert response.status_code == 400 and english in response.json()["error"]

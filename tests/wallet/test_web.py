@@ -160,7 +160,7 @@ def test_demo_deposit_and_withdraw_forms(client, make_user):
     page = client.get("/wallet/").content.decode()
     assert "Deposited 20.50 USD (demo)." in page and "20.50 USD" in page
     assert "Demo payment" in page and "provider:demo" not in page
-    # In Arabic the provider's name is translated too ("دفعة (demo)" was a trial's finding).
+    # In Arabic the provider's name is translated too, never "دفعة (demo)".
     arabic = client.get("/wallet/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert "دفعة تجريبية" in arabic and "(demo)" not in arabic
     # The same form sent twice (a double click, a resent POST) deposits once.

@@ -28,9 +28,9 @@ def test_the_lobby_reads_stakes_in_arabic_digits(new_page, live_server, client):
 def test_the_lobby_says_what_is_wrong_with_a_stake_as_the_wallet_does(
     new_page, live_server, client
 ):
-    """The lobby's reader is the wallet's rule (docs/i18n.md, "Typed amounts"): "10,5" was
-    taken as 10.50 there and refused by the wallet, and "0.001" was told only that a stake
-    must be a positive amount. The create form shows the wallet's message, in Arabic too."""
+    """The lobby's reader is the wallet's rule (docs/i18n.md, "Typed amounts"): "10,5" is
+    refused saying to use a point, "0.001" says it has too many decimal places; the create
+    form shows the wallet's message, in Arabic too, and makes no table."""
     page = new_page(width=390, height=844)
     user = get_user_model().objects.create_user("sami", "sami@example.com", "pw-Sami-12345")
     log_in(page, live_server.url, client, user)
