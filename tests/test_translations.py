@@ -216,10 +216,12 @@ def glossary() -> list[dict]:
 
 
 def uses(text: str, banned: str) -> bool:
-    """Does ``text`` (diacritics removed) use ``banned``: a phrase as written, a word with
-    any of Arabic's usual prefixes and suffixes ("الوعاء", "أيديها")?"""
-    if " " in banned or not ARABIC_WORD.fullmatch(banned):
-        return banned in text
+    """Does ``text`` (diacritics removed) use ``banned``: a phrase as written (not as the
+    start of a longer word: «اطلب منه» is not «اطلب منهم»), a word with any of Arabic's usual
+    prefixes and suffixes ("الوعاء", "أيديها")?"""
+    if " " in banned or not ARABIC_WORD.fullmatch(banned):  # a phrase: whole words at its ends
+        letter = "\u0621-\u064a\u0671-\u06d3"
+        return re.search(rf"(?<![{letter}]){re.escape(banned)}(?![{letter}])", text) is not None
     forms = {p + banned + s for p in PREFIXES for s in SUFFIXES}
     return any(word in forms for word in ARABIC_WORD.findall(text))
 
@@ -260,6 +262,7 @@ def test_the_glossary_bans_synonyms_and_the_check_finds_them():
     assert not glossary_breaches("the transparency log", "سجل الشفافية", rows)
     assert glossary_breaches("%s left the table", "غادر %s الطاولة", rows)
     assert glossary_breaches("Reality check", "التذكير بالواقع", rows)
+    assert not glossary_breaches("ask them", "اطلب منهم اسمًا", rows)
 
 
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
