@@ -45,7 +45,7 @@ def closure_blockers(user: Any) -> list[str]:
     balance = wallet_balance(user)
     if balance:
         problems.append(
-            _("Your wallet holds %(balance)s: withdraw it first on your wallet page: /wallet/")
+            _("Your wallet holds %(balance)s: withdraw it first from /wallet/.")
             % {"balance": format_money(balance)}
         )
     seats = seats_in_play(user)

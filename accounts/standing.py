@@ -73,8 +73,8 @@ def check_stake(*, user_id: int) -> None:
         raise gates.Refused(
             "kyc_required",
             _(
-                "Verify your identity before you stake: /accounts/verification/ (free tables "
-                "need no verification)."
+                "Verify your identity on /accounts/verification/ before you stake (free "
+                "tables need no verification)."
             ),
         )
 
@@ -87,8 +87,8 @@ def check_withdraw(*, user_id: int, amount: int) -> None:
         raise gates.Refused(
             "kyc_required",
             _(
-                "Verify your identity to withdraw more than %(amount)s at once: "
-                "/accounts/verification/"
+                "Verify your identity on /accounts/verification/ to withdraw more than "
+                "%(amount)s at once."
             )
             % {"amount": format_money(above)},
         )

@@ -63,7 +63,7 @@ def get_table(table_id: int) -> Table:
     try:
         return tables().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(f"no table {table_id}") from None
+        raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
 
 
 def seat_of(table: Table, user) -> int | None:
@@ -275,7 +275,7 @@ def table_state(
     elif fields is None:
         fields = sql.live_fields(table_id)
     if fields is None:
-        raise NotFound(f"no table {table_id}")
+        raise NotFound(_("There is no table %(id)s.") % {"id": table_id})
     version = fields[0]
     # The events after the oldest version the answer or a cache needs.
     after = 0 if since is None else min(since, version)
@@ -313,7 +313,7 @@ def table_state(
         seen = _with_pick(table.pk, my_seat, seen)
     events = []
     if since is None or since < version:
-        for ev_version, ev_type, payload, visible_to, *_ in rows:
+        for ev_version, ev_type, payload, visible_to, *_rest in rows:
             if ev_version <= (since or 0):
                 continue
             if visible_to is None or (my_seat is not None and my_seat in visible_to):
@@ -356,13 +356,13 @@ def deal(deal_id: int) -> Deal:
     try:
         return Deal.objects.select_related("table").get(pk=deal_id)
     except Deal.DoesNotExist:
-        raise NotFound(f"no finished deal {deal_id}") from None
+        raise NotFound(_("There is no finished deal %(id)s.") % {"id": deal_id}) from None
 
 
 def deals_of(table_id: int) -> list[Deal]:
     """The finished deals of a table, in order. Raises NotFound for an unknown table."""
     if not Table.objects.filter(pk=table_id).exists():
-        raise NotFound(f"no table {table_id}")
+        raise NotFound(_("There is no table %(id)s.") % {"id": table_id})
     return list(Deal.objects.filter(table_id=table_id).order_by("number"))
 
 
@@ -469,7 +469,7 @@ def match_commitment(table_id: int) -> dict[str, Any]:
     try:
         private = MatchRecord.objects.values_list("shuffle", flat=True).get(table_id=table_id)
     except MatchRecord.DoesNotExist:
-        raise NotFound(f"no table {table_id}") from None
+        raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
     public = shuffles.public(private)
     return {key: public[key] for key in ("algorithm", "match_id", "deals", "commitment")}
 

@@ -4,16 +4,20 @@ the site's public key and the transparency log (issue 12, under ``/fairness/``).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_GET
 
-from games import display, selectors, signing
+from games import display, fairness, selectors, signing
 from games.errors import NotFound
 from games.fairness.canonical import canonical_bytes
 from games.services import fairness_log
+
+#: The standalone verifier (one Python 3 file, the standard library only; docs/fairness.md).
+STANDALONE = Path(fairness.__file__).with_name("verify_standalone.py")
 
 #: Seconds a cache may keep the log and its head (they only grow), and the public key.
 LOG_MAX_AGE = 10
@@ -42,9 +46,12 @@ def verify_match(request, table_id: int):
         (field, value if isinstance(value, str | int) else json.dumps(value, sort_keys=True))
         for field, value in (check["receipt"] or {}).items()
     ]
-    return render(
-        request, "games/verify_match.html", {"check": check, "receipt_rows": receipt_rows}
-    )
+    context = {
+        "check": check,
+        "receipt_rows": receipt_rows,
+        "public_key": signing.public_key()["public_key"],  # 64 hex, for the command line
+    }
+    return render(request, "games/verify_match.html", context)
 
 
 @require_GET
@@ -78,6 +85,16 @@ def public_key(request):
     """``GET /fairness/public-key.json``: ``{"algorithm": "ed25519", "public_key": 64 hex,
     "key_id": 16 hex}``, the key receipts and log heads are signed with."""
     response = JsonResponse(signing.public_key())
+    patch_cache_control(response, public=True, max_age=KEY_MAX_AGE)
+    return response
+
+
+@require_GET
+def standalone_verifier(request):
+    """``GET /fairness/verify_standalone.py``: the standalone verifier the verify pages offer
+    (``games/fairness/verify_standalone.py``), downloaded as ``verify_standalone.py``."""
+    response = HttpResponse(STANDALONE.read_bytes(), content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="verify_standalone.py"'
     patch_cache_control(response, public=True, max_age=KEY_MAX_AGE)
     return response
 

@@ -19,6 +19,7 @@ from responsible import rules, selectors
 from responsible.errors import BadRequest, NotAllowed
 from responsible.models import Exclusion, ExclusionKind, Limit, LimitChange, PlaySettings
 from wallet.inputs import MAX_AMOUNT
+from wallet.selectors import format_money
 
 
 def _acting(user: Any, by: Any, *, staff_may: bool) -> bool:
@@ -44,7 +45,9 @@ def set_limit(
     now = now or timezone.now()
     as_staff = _acting(user, by, staff_may=True)
     if amount is not None and (not isinstance(amount, int) or amount > MAX_AMOUNT):
-        raise BadRequest(_("Enter a limit of at most %(max)s minor units.") % {"max": MAX_AMOUNT})
+        raise BadRequest(
+            _("Enter a limit of at most %(amount)s.") % {"amount": format_money(MAX_AMOUNT)}
+        )
     try:
         rules.validate(kind, period, amount)
     except rules.RuleError as exc:

@@ -178,3 +178,121 @@ def test_a_bot_is_a_robot_in_arabic(po):
     for e in read_po(po):
         for text in e["strs"].values():
             assert not stray.search(text), (e["id"], text)
+
+
+DOCS_I18N = Path(__file__).resolve().parents[1] / "docs" / "i18n.md"
+RULES_AR = Path(__file__).resolve().parents[1] / "web" / "templates" / "web" / "rules_ar.html"
+#: Arabic marks that do not change a word (fatha ... sukun, shadda, dagger alif, tatweel).
+DIACRITICS = re.compile("[\u064b-\u0652\u0670\u0640]")
+ARABIC_WORD = re.compile("[\u0621-\u064a\u0671-\u06d3]+")
+PREFIXES = ("", "و", "ف", "ب", "ل", "ك", "ال", "وال", "فال", "بال", "كال", "لل", "ولل", "وب", "ول")
+SUFFIXES = ("", "ه", "ها", "هم", "هما", "ك", "كم", "ي", "نا", "ات", "ان", "ين", "ة", "تها")
+BANNED_ITEM = re.compile(r'^(?P<text>.+?)(?: if "(?P<when>[^"]+)"(?: not "(?P<unless>[^"]+)")?)?$')
+
+
+def plain(text: str) -> str:
+    return DIACRITICS.sub("", text)
+
+
+def glossary() -> list[dict]:
+    """The rows of docs/i18n.md's glossary: ``{"english", "arabic": [allowed words],
+    "banned": [(text, when, unless)]}``."""
+    rows = []
+    section = DOCS_I18N.read_text("utf-8").split("## Glossary")[1].split("\n## ")[0]
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] in ("English", "---"):
+            continue
+        english, arabic, banned, _note = cells
+        items = [BANNED_ITEM.match(item.strip()) for item in banned.split(", ") if item.strip()]
+        rows.append(
+            {
+                "english": english,
+                "arabic": [plain(a.strip()) for a in arabic.split(" / ")],
+                "banned": [(plain(m["text"]), m["when"], m["unless"]) for m in items],
+            }
+        )
+    return rows
+
+
+def uses(text: str, banned: str) -> bool:
+    """Does ``text`` (diacritics removed) use ``banned``: a phrase as written (not as the
+    start of a longer word: «اطلب منه» is not «اطلب منهم»), a word with any of Arabic's usual
+    prefixes and suffixes ("الوعاء", "أيديها")?"""
+    if " " in banned or not ARABIC_WORD.fullmatch(banned):  # a phrase: whole words at its ends
+        letter = "\u0621-\u064a\u0671-\u06d3"
+        return re.search(rf"(?<![{letter}]){re.escape(banned)}(?![{letter}])", text) is not None
+    forms = {p + banned + s for p in PREFIXES for s in SUFFIXES}
+    return any(word in forms for word in ARABIC_WORD.findall(text))
+
+
+def has_word(english: str, word: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}s?\b", english, re.I) is not None
+
+
+def glossary_breaches(english: str, arabic: str, rows: list[dict]) -> list[str]:
+    """The banned synonyms ``arabic`` (the translation of ``english``) uses."""
+    found = []
+    for row in rows:
+        text = plain(arabic)
+        for allowed in row["arabic"]:  # definite or not: «رسم الاشتراك», «رسم اشتراكه»
+            for form in (allowed, re.sub(r"(^| )ال", r"\1", allowed)):
+                text = text.replace(form, " ")
+        for banned, when, unless in row["banned"]:
+            if when and (not has_word(english, when) or (unless and has_word(english, unless))):
+                continue
+            if uses(text, banned):
+                found.append(f"{banned!r} for {row['english']!r}")
+    return found
+
+
+def test_the_glossary_bans_synonyms_and_the_check_finds_them():
+    """The check itself: each synonym the table bans is found where it stands for the term,
+    and the allowed words around it are not."""
+    rows = glossary()
+    assert {"التزام", "وعاء", "اشتراك", "بالواقع"} <= {b for r in rows for b, *_ in r["banned"]}
+    assert glossary_breaches("Commitment", "الالتزام", rows)
+    assert glossary_breaches("the pot is split", "يُقسم الوعاء", rows)
+    assert glossary_breaches("Entry:", "الاشتراك:", rows)
+    assert not glossary_breaches("Entry fee", "رسم الاشتراك", rows)
+    assert glossary_breaches("Deal %(number)s ended", "انتهت اليد %(number)s", rows)
+    assert not glossary_breaches("cards in hand", "الأوراق في اليد", rows)
+    assert not glossary_breaches("a new table", "طاولة جديدة", rows)  # «جديد» is not «يد»
+    assert glossary_breaches("Download the deal record", "تنزيل سجل التوزيعة", rows)
+    assert not glossary_breaches("the transparency log", "سجل الشفافية", rows)
+    assert glossary_breaches("%s left the table", "غادر %s الطاولة", rows)
+    assert glossary_breaches("Reality check", "التذكير بالواقع", rows)
+    assert not glossary_breaches("ask them", "اطلب منهم اسمًا", rows)
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
+def test_translations_use_the_glossarys_one_word(po):
+    """One word per idea (docs/i18n.md's glossary): no translation uses a synonym the glossary
+    bans for its term (commitment is «التعهّد», never «الالتزام»; a record «محضر», the log
+    «سجل»; a deal «توزيعة», never «يد»; the entry fee «رسم الاشتراك», signing up «إنشاء
+    حساب»)."""
+    rows = glossary()
+    bad = [
+        (e["id"], text, glossary_breaches(e["id"] + " " + (e["plural"] or ""), text, rows))
+        for e in read_po(po)
+        if e["id"]
+        for text in set(e["strs"].values())
+    ]
+    bad = [b for b in bad if b[2]]
+    assert not bad, "\n".join(f"{i!r}\n  -> {t!r}: {why}" for i, t, why in bad)
+
+
+def test_the_arabic_rules_page_uses_the_glossarys_one_word():
+    """The rules page is written in Arabic (not through the catalog): the same bans, for the
+    bans that hold whatever the English says."""
+    rows = [{**r, "banned": [b for b in r["banned"] if not b[1]]} for r in glossary()]
+    text = re.sub(r"<[^>]+>|\{[%{].*?[%}]\}", " ", RULES_AR.read_text("utf-8"))
+    assert not glossary_breaches("", text, rows)
+
+
+def test_a_bot_kind_reads_as_an_adjective_in_arabic():
+    """A bot's kind is an adjective of «روبوت» ("روبوت 3 منهجي"), not a noun beside it
+    ("روبوت 3 قواعد" reads "Robot 3 rules")."""
+    entries = {(e["ctx"], e["id"]): e["strs"].get(None) for e in read_po(CATALOGS[1])}
+    assert entries[("bot kind", "rules")] == "منهجي"
+    assert entries[("bot kind", "random")] == "عشوائي"

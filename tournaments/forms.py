@@ -50,9 +50,7 @@ def parse_percent(text: str, field: str) -> int:
 
 def parse_fee(text: str) -> int:
     """An entry fee in currency units (``0`` allowed) -> minor units."""
-    if (text or "").strip() in ("0", "0.0", "0.00"):
-        return 0
-    return parse_amount(text)
+    return parse_amount(text, allow_zero=True)
 
 
 def parse_prizes(text: str) -> list[int]:

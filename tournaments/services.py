@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from accounts.selectors import display_name
-from games import sealing, shuffles
+from games import options_text, sealing, shuffles
 from games.engine import InvalidOptions, Options
 from games.errors import TableError
 from games.models import ACTION_TYPES, ActionStatus, Seat, Table, TableAction, TableStatus
@@ -199,7 +199,7 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
         raise Conflict(
             _(
                 "not enough funds: the entry fee of %(name)s is %(fee)s; your wallet holds "
-                "%(held)s. Add money on your wallet page: /wallet/"
+                "%(held)s. Add money in /wallet/."
             )
             % {"name": t.name, "fee": format_money(t.entry_fee), "held": format_money(held)},
             "insufficient_funds",
@@ -285,10 +285,13 @@ def check_parameters(
     try:
         parsed = Options.from_dict(opts)
     except InvalidOptions as exc:
-        raise BadRequest(_("table options: %(reason)s") % {"reason": exc}) from None
+        raise BadRequest(options_text.options_problem(exc)) from None
     for timer in ("choose_timer", "double_timer", "play_timer"):
-        label = _("%(timer)s (a tournament table needs every timer)") % {"timer": timer}
-        whole(getattr(parsed, timer), label, 1, settings.TRIX_MAX_TIMER)
+        seconds = getattr(parsed, timer)
+        if seconds > settings.TRIX_MAX_TIMER:
+            raise BadRequest(options_text.timer_too_long(timer))
+        if seconds == 0:
+            raise BadRequest(options_text.timer_required(timer))
     team_mode = parsed.partnership
     if format == Format.KNOCKOUT:
         advance = 1 if team_mode else whole(advance, _("advance (top k of each table)"), 1, 2)
@@ -297,7 +300,13 @@ def check_parameters(
         rounds = whole(rounds, _("rounds"), 1, settings.TRIX_TOURNAMENT_MAX_ROUNDS)
         final_table = bool(final_table)
         advance = 1 if team_mode else 2
-    entry_fee = whole(entry_fee, _("entry fee (minor units)"), 0, settings.TRIX_MAX_STAKE)
+    if isinstance(entry_fee, bool) or not isinstance(entry_fee, int) or entry_fee < 0:
+        raise BadRequest(_("The entry fee must be 0 (free) or a whole number of cents."))
+    if entry_fee > settings.TRIX_MAX_STAKE:
+        raise BadRequest(
+            _("The entry fee can be at most %(amount)s.")
+            % {"amount": format_money(settings.TRIX_MAX_STAKE)}
+        )
     house_fee_bps = whole(house_fee_bps, _("house fee (basis points)"), 0, BASIS_POINTS)
     refund_bps = whole(refund_bps, _("refund on unregistering (basis points)"), 0, BASIS_POINTS)
     unit = _("teams") if team_mode else _("entrants")

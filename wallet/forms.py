@@ -26,59 +26,82 @@ _KEY = re.compile(r"[0-9a-f]{32}")
 AMOUNT_MAX_LENGTH = 64
 
 
-def parse_amount(text: str) -> int:
-    """``"20"`` / ``"20.5"`` -> minor units (2000 / 2050 with 2 decimals,
-    ``settings.TRIX_CURRENCY_DECIMALS``). The decimal separator is a point (``.``) or the
-    Arabic decimal separator (``٫``); the digits ASCII, Arabic-Indic (``٢٠٫٥``) or Extended
-    Arabic-Indic (``۲۰٫۵``). A comma is refused, saying to use a point: it is a decimal
-    separator to some and a thousands separator to others (``1,000`` was once deposited as
-    1.00), and a misread amount costs money where a refused one costs a retype.
+#: What each refusal of :func:`parse_amount` is, as ``ValidationError.code`` (the page's
+#: reader, ``web/static/web/amount.js``, answers the same codes).
+AMOUNT_ERRORS = (
+    "empty",
+    "negative",
+    "zero",
+    "thousands",
+    "comma",
+    "decimals",
+    "too_large",
+    "invalid",
+)
 
-    Raises ``forms.ValidationError`` with a message saying what is wrong: a blank, negative
-    or zero amount, a thousands separator, a comma for decimals, more decimals than the
-    currency, above ``wallet.inputs.MAX_AMOUNT``, or any other text."""
+
+def parse_amount(text: str, *, allow_zero: bool = False) -> int:
+    """An amount typed by a player -> minor units: ``"20"`` / ``"20.5"`` / ``"٢٠٫٥"`` -> 2000 /
+    2050 / 2050 with 2 decimals (``settings.TRIX_CURRENCY_DECIMALS``); ``0`` only with
+    ``allow_zero`` (a free table, a free tournament). The site's one rule for typed money
+    (``docs/i18n.md``, "Typed amounts"), the same as the pages' (``web/static/web/amount.js``,
+    both tested against ``tests/wallet/amount_vectors.json``): the decimal separator is a point
+    (``.``) or the Arabic decimal separator (``٫``); the digits ASCII, Arabic-Indic (``٢٠٫٥``)
+    or Extended Arabic-Indic (``۲۰٫۵``). A comma is refused, saying to use a point: it is a
+    decimal separator to some and a thousands separator to others (``1,000`` read as 1.00),
+    and a misread amount costs money where a refused one costs a retype.
+
+    Raises ``forms.ValidationError`` whose ``code`` is one of :data:`AMOUNT_ERRORS`, with a
+    message saying what is wrong: a blank, negative or zero amount, a thousands separator, a
+    comma for decimals, more decimals than the currency, above ``wallet.inputs.MAX_AMOUNT``,
+    or any other text."""
     decimals = settings.TRIX_CURRENCY_DECIMALS
     text = (text or "").strip().translate(_ARABIC)
     if not text:
-        raise forms.ValidationError(_("Enter an amount."))
+        raise forms.ValidationError(_("Enter an amount."), code="empty")
     if text.startswith("-"):
-        raise forms.ValidationError(_("The amount must be positive."))
+        raise forms.ValidationError(_("The amount cannot be negative."), code="negative")
     grouped = _GROUPED.fullmatch(text)
     if grouped and (grouped.group(1) != "." or decimals < 3):
         # "1,000" or "1.000" is a thousands separator to most people, not 1.00.
         raise forms.ValidationError(
-            _("Write the amount without a thousands separator, like 1000 or 1000.50.")
+            _("Write the amount without a thousands separator, like 1000 or 1000.50."),
+            code="thousands",
         )
     if any(c in text for c in _COMMAS):
         if _AMOUNT.fullmatch(text.translate(str.maketrans(_COMMAS, "..."))):
             raise forms.ValidationError(
-                _("Use a point for decimals, like 20.50 (not a comma: 20,50).")
+                _("Use a point for decimals, like 20.50 (not a comma: 20,50)."), code="comma"
             )
     match = _AMOUNT.fullmatch(text)
     if not match:
         raise forms.ValidationError(
             _("Enter an amount in %(currency)s, like 20 or 20.50.")
-            % {"currency": settings.TRIX_CURRENCY}
+            % {"currency": settings.TRIX_CURRENCY},
+            code="invalid",
         )
     whole, frac = match.group(1).lstrip("0"), (match.group(2) or "").rstrip("0")
     if len(frac) > decimals:
-        raise forms.ValidationError(
-            ngettext(
-                "%(currency)s amounts have at most %(decimals)d decimal.",
-                "%(currency)s amounts have at most %(decimals)d decimals.",
-                decimals,
-            )
-            % {"currency": settings.TRIX_CURRENCY, "decimals": decimals}
-        )
+        raise forms.ValidationError(too_many_decimals(decimals), code="decimals")
     too_much = _("The amount must be at most %(amount)s.") % {"amount": format_money(MAX_AMOUNT)}
     if len(whole) + decimals > len(str(MAX_AMOUNT)):
-        raise forms.ValidationError(too_much)
+        raise forms.ValidationError(too_much, code="too_large")
     amount = int(whole or "0") * 10**decimals + (int(frac.ljust(decimals, "0")) if frac else 0)
-    if amount <= 0:
-        raise forms.ValidationError(_("The amount must be more than zero."))
     if amount > MAX_AMOUNT:
-        raise forms.ValidationError(too_much)
+        raise forms.ValidationError(too_much, code="too_large")
+    if amount == 0 and not allow_zero:
+        raise forms.ValidationError(_("The amount must be more than zero."), code="zero")
     return amount
+
+
+def too_many_decimals(decimals: int) -> str:
+    """The refusal of an amount with more than ``decimals`` decimal places, in the active
+    language: "Too many decimal places (at most 2)."."""
+    return ngettext(
+        "Too many decimal places (at most %(decimals)d).",
+        "Too many decimal places (at most %(decimals)d).",
+        decimals,
+    ) % {"decimals": decimals}
 
 
 def new_key() -> str:

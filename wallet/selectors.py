@@ -191,6 +191,8 @@ REFERENCE_LABELS = {
     "provider": gettext_lazy("Payment ({})"),
     "admin": gettext_lazy("Admin ({})"),
 }
+#: A payment provider's reference (``provider:<name>``) by name, in the player's words.
+PROVIDER_LABELS = {"demo": gettext_lazy("Demo payment")}
 
 
 def _reverse(name: str | None, ident: str) -> str | None:
@@ -205,13 +207,15 @@ def _reverse(name: str | None, ident: str) -> str | None:
 def reference_links(reference: str) -> dict[str, str | None]:
     """For a transaction reference like ``table:12``: ``{"page": "/tables/12/", "verify":
     "/verify/matches/12/", "label": "Table 12"}``; a value is None where no such page exists
-    (``provider:demo``, ``admin:…``, a tournament before the tournaments pages exist)."""
+    (``provider:demo``, ``admin:…``, a tournament before the tournaments pages exist); a
+    provider of :data:`PROVIDER_LABELS` is labelled by name ("Demo payment")."""
     prefix, _, ident = reference.partition(":")
     label = REFERENCE_LABELS.get(prefix)
+    named = PROVIDER_LABELS.get(ident) if prefix == "provider" else None
     return {
         "page": _reverse(REFERENCE_URL_NAMES.get(prefix), ident),
         "verify": _reverse(REFERENCE_VERIFY_URL_NAMES.get(prefix), ident),
-        "label": str(label).format(ident) if label and ident else None,
+        "label": str(named) if named else str(label).format(ident) if label and ident else None,
     }
 
 

@@ -19,6 +19,7 @@ from wallet import selectors, services
 from wallet.errors import IdempotencyConflict, InsufficientFunds, LedgerError, PaymentDeclined
 from wallet.forms import MoneyForm, new_key
 from wallet.payments import DemoProvider
+from web.links import link_paths
 
 PAGE_SIZE = 25
 ACTIONS = {"deposit": services.deposit, "withdraw": services.withdraw}
@@ -107,7 +108,7 @@ def demo_payment(request, action: str):
             form.is_valid()
             form.add_error(None, _("That form was already used: check the amount and send again."))
         except LedgerError as exc:
-            form.add_error("amount", str(exc))
+            form.add_error("amount", link_paths(str(exc)))  # "/accounts/verification/" a link
         else:
             done = (
                 _("Deposited %(amount)s (demo).")

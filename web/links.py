@@ -1,5 +1,5 @@
 """Messages written for the API as plain text, shown on the pages with the site's paths they
-name made into links (issue 14: "Add money on your wallet page: /wallet/" was not a link).
+name made into links that say where they go ("your wallet", not "/wallet/").
 
 The API keeps the plain text; a page passes the message through :func:`link_paths` (Django
 templates and ``django.contrib.messages``) or ``Trix.messageNodes`` (``web/static/web/api.js``,
@@ -13,9 +13,15 @@ import re
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy
 
-#: URL names of the pages a message may point to by path.
-LINKED_PAGES = ("wallet:page", "accounts:verification")
+#: URL names of the pages a message may point to by path, and what the link says in place
+#: of the path (the messages are written so that it reads: "Add money in /wallet/." -> "Add
+#: money in your wallet.").
+LINKED_PAGES = {
+    "wallet:page": gettext_lazy("your wallet"),
+    "accounts:verification": gettext_lazy("the identity verification page"),
+}
 
 
 def linked_paths() -> list[str]:
@@ -23,14 +29,21 @@ def linked_paths() -> list[str]:
     return [reverse(name) for name in LINKED_PAGES]
 
 
+def linked_pages() -> list[list[str]]:
+    """``[[path, link text], ...]`` in the active language: ``[["/wallet/", "your wallet"],
+    ...]`` (the scripts' ``Trix.messageNodes`` reads it)."""
+    return [[reverse(name), str(label)] for name, label in LINKED_PAGES.items()]
+
+
 def link_paths(text: str) -> SafeString:
-    """``"… wallet page: /wallet/"`` -> ``"… wallet page: <a href="/wallet/">/wallet/</a>"``:
-    the text escaped, each path of :func:`linked_paths` it contains (as a whole word) a link."""
-    paths = linked_paths()
-    pattern = re.compile(r"(?<![\w/])(" + "|".join(re.escape(p) for p in paths) + r")(?![\w/])")
+    """``"… Add money in /wallet/."`` -> ``"… Add money in <a href="/wallet/">your wallet</a>."``:
+    the text escaped, each path of :func:`linked_paths` it contains (as a whole word) a link
+    saying :data:`LINKED_PAGES`'s words for it."""
+    pages = dict(linked_pages())
+    pattern = re.compile(r"(?<![\w/])(" + "|".join(re.escape(p) for p in pages) + r")(?![\w/])")
     parts = pattern.split(str(text))
     html = "".join(
-        format_html('<a href="{0}">{0}</a>', part) if i % 2 else escape(part)
+        format_html('<a href="{}">{}</a>', part, pages[part]) if i % 2 else escape(part)
         for i, part in enumerate(parts)
     )
     return mark_safe(html)  # noqa: S308 - every part escaped above

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 
 from games.engine.cards import RANKS
 from games.engine.options import Options, option_choices
-from web.links import linked_paths
+from games.options_text import OPTION_LABELS
+from web.links import linked_pages
 
 CONTRACTS: dict[str, dict[str, str]] = {
     "king": {"en": "King of Hearts", "ar": "شايب الهاص"},
@@ -40,14 +41,15 @@ TERMS: dict[str, dict[str, str]] = {
     "verify": {"en": "Verify", "ar": "تحقق"},
 }
 
-#: Each option: label, a one-line explanation, and a label per value (default first).
+#: Each option: label (``games.options_text``), a one-line explanation, and a label per
+#: value (default first).
 OPTION_INFO: dict[str, dict[str, Any]] = {
     "variant": {
-        "label": gettext_lazy("Variant"),
+        "label": OPTION_LABELS["variant"],
         "help": gettext_lazy("Solo or partners; classic (20 deals) or Complex (8)."),
     },
     "doubling": {
-        "label": gettext_lazy("Doubling"),
+        "label": OPTION_LABELS["doubling"],
         "help": gettext_lazy("How holders double the K♥ and queens before the first lead."),
         "values": {
             "simultaneous": gettext_lazy("Simultaneous: secret picks, Ready, revealed together"),
@@ -55,7 +57,7 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
         },
     },
     "self_double": {
-        "label": gettext_lazy("Taking your own doubled card"),
+        "label": OPTION_LABELS["self_double"],
         "help": gettext_lazy("What happens when a doubler takes the card they doubled."),
         "values": {
             "leader_gains": gettext_lazy(
@@ -66,17 +68,17 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
         },
     },
     "show_twos": {
-        "label": gettext_lazy("Show 2s in partnership Trix"),
+        "label": OPTION_LABELS["show_twos"],
         "help": gettext_lazy(
             "Each 2 is shown beside its holder until played (unless one team holds all four)."
         ),
     },
     "twos_complex_only": {
-        "label": gettext_lazy("2s in Complex Partner only"),
+        "label": OPTION_LABELS["twos_complex_only"],
         "help": gettext_lazy("The 2s are shown in Trix Complex Partner only, not in Trix Partner."),
     },
     "double_scoring": {
-        "label": gettext_lazy("Doubles scored per"),
+        "label": OPTION_LABELS["double_scoring"],
         "help": gettext_lazy(
             "Partnership: who pays when a doubled card stays in the doubler's team."
         ),
@@ -88,7 +90,7 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
         },
     },
     "double_asked": {
-        "label": gettext_lazy("Who is asked to double"),
+        "label": OPTION_LABELS["double_asked"],
         "help": gettext_lazy("Before the first lead of King of Hearts, Queens and Complex."),
         "values": {
             "everyone": gettext_lazy("Everyone answers, holder or not"),
@@ -96,7 +98,7 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
         },
     },
     "partner_tie": {
-        "label": gettext_lazy("Level team totals"),
+        "label": OPTION_LABELS["partner_tie"],
         "help": gettext_lazy("Partnership matches that end level."),
         "values": {
             "draw": gettext_lazy("Draw: every stake refunded"),
@@ -106,28 +108,28 @@ OPTION_INFO: dict[str, dict[str, Any]] = {
         },
     },
     "contract_timeout": {
-        "label": gettext_lazy("Contract on timeout"),
+        "label": OPTION_LABELS["contract_timeout"],
         "help": gettext_lazy("What the owner gets when the choose timer runs out."),
         "values": {"first_unplayed": gettext_lazy("The first unplayed contract")},
     },
     "choose_timer": {
-        "label": gettext_lazy("Choose timer (s)"),
+        "label": OPTION_LABELS["choose_timer"],
         "help": gettext_lazy("0 = no timer (free tables only)."),
     },
     "double_timer": {
-        "label": gettext_lazy("Double timer (s)"),
+        "label": OPTION_LABELS["double_timer"],
         "help": gettext_lazy("0 = no timer (free tables only)."),
     },
     "play_timer": {
-        "label": gettext_lazy("Play timer (s)"),
+        "label": OPTION_LABELS["play_timer"],
         "help": gettext_lazy("0 = no timer (free tables only)."),
     },
     "auto_play_forced": {
-        "label": gettext_lazy("Auto-play forced moves"),
+        "label": OPTION_LABELS["auto_play_forced"],
         "help": gettext_lazy("A seat with exactly one legal action plays it after a short delay."),
     },
     "leave_paid_table": {
-        "label": gettext_lazy("Leaving a paid table"),
+        "label": OPTION_LABELS["leave_paid_table"],
         "help": gettext_lazy(
             "The leaver (and partner) rank last; the others keep their places by score."
         ),
@@ -212,11 +214,11 @@ def describe_options(options: dict[str, Any]) -> list[tuple[str, str]]:
 def js_names() -> dict[str, Any]:
     """The names the pages' scripts need (passed with ``json_script``), the card ranks
     low to high (``games.engine.cards.RANKS``: the scripts' one source of them) and the
-    site paths a message may name (``web.links.linked_paths``)."""
+    site paths a message may name with their links' words (``web.links.linked_pages``)."""
     return {
         "contracts": CONTRACTS,
         "variants": VARIANTS,
         "terms": TERMS,
         "ranks": RANKS,
-        "links": linked_paths(),  # paths a message may name, shown as links (web/links.py)
+        "links": linked_pages(),  # [path, link text]: a message's paths as links (web/links.py)
     }

@@ -6,6 +6,7 @@ it); the views send the selectors' dicts as they are."""
 from __future__ import annotations
 
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -308,7 +309,7 @@ async def table_stream(request, table_id: int):
         table_id,
         stream.TABLES,
         viewer=user,
-        missing=f"no table {table_id}",
+        missing=_("There is no table %(id)s.") % {"id": table_id},
         on_seat=on_seat,
     )
 

@@ -14,7 +14,15 @@ class InvalidCard(EngineError):
 
 
 class InvalidOptions(EngineError):
-    """An unknown table option or a value it does not take."""
+    """An unknown table option or a value it does not take. ``option`` names it (None when
+    the options are not an object); ``rule`` is what it broke: ``"object"``, ``"unknown"``,
+    ``"choice"``, ``"bool"``, ``"seconds"`` or ``"holders_simultaneous"`` (``double_asked``
+    ``holders`` with ``sequential`` doubling); None where the caller did not say."""
+
+    def __init__(self, message: str, option: str | None = None, rule: str | None = None):
+        super().__init__(message)
+        self.option = option
+        self.rule = rule
 
 
 class IllegalAction(EngineError):

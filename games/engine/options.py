@@ -89,29 +89,35 @@ class Options:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise InvalidOptions("options must be a JSON object")
+            raise InvalidOptions("options must be a JSON object", rule="object")
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise InvalidOptions(f"unknown option {key!r}")
+                raise InvalidOptions(f"unknown option {key!r}", key, "unknown")
             default = known[key].default
             if key in _CHOICES:
                 if value not in _CHOICES[key]:
                     raise InvalidOptions(
-                        f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}"
+                        f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}",
+                        key,
+                        "choice",
                     )
             elif isinstance(default, bool):
                 if not isinstance(value, bool):
-                    raise InvalidOptions(f"option {key!r} must be true or false")
+                    raise InvalidOptions(f"option {key!r} must be true or false", key, "bool")
             elif isinstance(default, int):
                 if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise InvalidOptions(f"option {key!r} must be a whole number of seconds >= 0")
+                    raise InvalidOptions(
+                        f"option {key!r} must be a whole number of seconds >= 0", key, "seconds"
+                    )
             values[key] = value
         if values.get("double_asked") == "holders" and values.get("doubling") == "sequential":
             raise InvalidOptions(
                 "option 'double_asked' holders needs doubling simultaneous: asked in turn, "
-                "only the holders' turns would show the table who holds the cards"
+                "only the holders' turns would show the table who holds the cards",
+                "double_asked",
+                "holders_simultaneous",
             )
         return cls(**values)
 

@@ -8,6 +8,7 @@ import copy
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import state_store
 from games.engine import IllegalAction, apply
@@ -59,17 +60,17 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
     try:
         table = Table.objects.get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(f"no table {table_id}") from None
+        raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
     seat = changes.user_seat(table, user)
     if seat is None:
-        raise NotAllowed("you have no seat at this table", "not_your_seat")
+        raise NotAllowed(_("You have no seat at this table."), "not_your_seat")
     tables.check_in(user=user, table_id=table.pk)
     if action.get("type") not in ACTION_TYPES:
         raise BadRequest(f"action type must be one of {', '.join(ACTION_TYPES)}", "invalid")
     if table.status == TableStatus.OPEN:
-        raise BadRequest("the match has not started yet", "not_started")
+        raise BadRequest(_("The match has not started yet."), "not_started")
     if table.status != TableStatus.PLAYING:
-        raise BadRequest("the match is over", "match_over")
+        raise BadRequest(_("The match is over."), "match_over")
     full = {**action, "seat": seat.seat}
 
     def trial_of(state):  # under the state store's lock: check reads the state, changes nothing

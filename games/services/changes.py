@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import shuffles, state_store
 from games.errors import NotFound
@@ -32,7 +33,7 @@ def lock_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(f"no table {table_id}") from None
+        raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
 
 
 def set_kinds(table: Table, seats: list[Seat]) -> None:

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import shuffles, state_store
+from games import options_text, shuffles, state_store
 from games.engine import Options, apply
 from games.engine.bots import make_bot
 from games.engine.match import default_action, forced_action
@@ -40,21 +40,14 @@ def check_timers(options: Options, kind: str) -> None:
     ``TRIX_MAX_TIMER`` each, and where the kind requires timers (staked and tournament tables,
     :mod:`games.policy`) all three, so no player can hold the others' stakes or a tournament
     round for ever by not acting (``shared/trix-rules.md`` allows no timer for casual
-    tables). Raises :class:`BadRequest` naming the timer."""
+    tables). Raises :class:`BadRequest` naming the timer by its label."""
     required = policy(kind).timers_required
     for name in PHASE_TIMER.values():
         seconds = getattr(options, name)
         if seconds > settings.TRIX_MAX_TIMER:
-            raise BadRequest(
-                f"{name} must be at most {settings.TRIX_MAX_TIMER} seconds, got {seconds}",
-                "invalid",
-            )
+            raise BadRequest(options_text.timer_too_long(name), "invalid")
         if required and seconds == 0:
-            raise BadRequest(
-                f"a {kind} table needs every timer: {name} must be 1 to "
-                f"{settings.TRIX_MAX_TIMER} seconds (0, no timer, is for free tables)",
-                "invalid",
-            )
+            raise BadRequest(options_text.timer_required(name), "invalid")
 
 
 def _timer(table: Table, phase: str) -> float | None:

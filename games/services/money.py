@@ -13,7 +13,7 @@ table, the seat and the join, so a retried task or request moves money once:
 :func:`format_money` (the ledger's) writes amounts in messages. Free tables (stake 0) never
 touch the ledger. Errors come out as :class:`StakeError` with
 the ledger's message, or for a short wallet one a player can act on ("Your wallet holds
-3.00 USD; this table's stake is 5.00 USD. Add money on your wallet page: /wallet/").
+3.00 USD; this table's stake is 5.00 USD. Add money in /wallet/.").
 """
 
 from __future__ import annotations
@@ -61,10 +61,7 @@ def _require_wallet():
 def _short_of(balance: int, amount: int) -> StakeError:
     """The refusal of a stake of ``amount`` a wallet holding ``balance`` cannot pay."""
     return StakeError(
-        _(
-            "Your wallet holds %(balance)s; this table's stake is %(stake)s. Add money on "
-            "your wallet page: /wallet/"
-        )
+        _("Your wallet holds %(balance)s; this table's stake is %(stake)s. Add money in /wallet/.")
         % {"balance": format_money(balance), "stake": format_money(amount)}
     )
 

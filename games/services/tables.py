@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.selectors import display_name, display_names
-from games import shuffles, signing, state_store
+from games import options_text, shuffles, signing, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
@@ -68,12 +68,12 @@ def create_table(
     ``TRIX_MAX_OPEN_TABLES`` open tables (nothing is created)."""
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
-        raise BadRequest("variant is given twice with different values", "invalid")
+        raise BadRequest(_("The variant is given twice, with different values."), "invalid")
     opts["variant"] = variant
     try:
         parsed = Options.from_dict(opts)
     except InvalidOptions as exc:
-        raise BadRequest(str(exc), "invalid") from None
+        raise BadRequest(options_text.options_problem(exc), "invalid") from None
     check_stake_amount(stake)
     kind = kind_for_stake(stake)
     clock.check_timers(parsed, kind)
@@ -613,14 +613,14 @@ def check_stake_amount(stake: Any) -> None:
     """A table's stake: a whole number of minor units from 0 to ``TRIX_MAX_STAKE``, else
     :class:`BadRequest` ``invalid``."""
     if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-        raise BadRequest(_("stake must be a whole number of minor units >= 0"), "invalid")
+        raise BadRequest(
+            _("The stake must be 0 (a free table) or a whole number of cents."),
+            "invalid",
+        )
     if stake > settings.TRIX_MAX_STAKE:
         raise BadRequest(
-            _("stake must be at most %(amount)s (%(minor)s minor units)")
-            % {
-                "amount": money.format_money(settings.TRIX_MAX_STAKE),
-                "minor": settings.TRIX_MAX_STAKE,
-            },
+            _("The stake can be at most %(amount)s.")
+            % {"amount": money.format_money(settings.TRIX_MAX_STAKE)},
             "invalid",
         )
 
@@ -739,9 +739,12 @@ def leave(*, user, table_id: int) -> Table:
                 return table  # this seat's forfeit is already on its way (a repeated leave)
             if pending is not None:
                 raise Conflict(
-                    f"seat {pending.seat} left first: the match ends with that seat's forfeit "
-                    "(it ranks last, with its partner at a partnership table); your leave did "
-                    "not count",
+                    _(
+                        "Seat %(seat)s left first: the match ends with that seat's forfeit (it "
+                        "ranks last, with its partner at a partnership table); your leave did "
+                        "not count."
+                    )
+                    % {"seat": pending.seat + 1},  # numbered 1-4, as on the table page
                     "match_over",
                 )
             action = TableAction.objects.create(

@@ -34,7 +34,7 @@ def test_closure_is_refused_while_the_wallet_holds_money(player, client):
     client.force_login(alice)
     page = client.get("/accounts/close/").content.decode()
     assert "Your wallet holds 10.00 USD: withdraw it first" in page
-    assert '<a href="/wallet/">/wallet/</a>' in page
+    assert 'withdraw it first from <a href="/wallet/">your wallet</a>.' in page
     r = close_form(client)
     assert r.status_code == 400 and r.content.decode().count("withdraw it first") == 1
     alice.refresh_from_db()

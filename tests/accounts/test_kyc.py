@@ -47,7 +47,8 @@ def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
     with pytest.raises(NotAllowed) as refused:
         tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
     assert refused.value.code == "kyc_required"
-    assert "Verify your identity before you stake" in refused.value.message
+    message = refused.value.message
+    assert "Verify your identity on /accounts/verification/ before you stake" in message
     assert "/accounts/verification/" in refused.value.message
     assert wallet_balance(alice) == 1_000 and Transaction.objects.count() == before
     assert not Seat.objects.filter(table=table, user=alice).exists()
@@ -148,7 +149,10 @@ def test_the_wallet_page_refuses_a_large_withdrawal(player, client, settings):
     client.force_login(alice)
     r = client.post("/wallet/withdraw/", {"withdraw-amount": "5", "withdraw-key": "a" * 32})
     assert r.status_code == 400
-    assert "Verify your identity to withdraw more than 1.00 USD" in r.content.decode()
+    assert (
+        'Verify your identity on <a href="/accounts/verification/">the identity verification '
+        "page</a> to withdraw more than 1.00 USD at once." in r.content.decode()
+    )
     assert wallet_balance(alice) == 1_000
 
 
@@ -237,10 +241,17 @@ def test_the_verification_page_in_arabic(player, client):
 
 
 def test_the_pages_link_the_verification_path_in_messages():
+    """The link says where it goes in the page's language, not the path."""
+    from django.utils import translation
+
     from web.links import link_paths
 
-    html = str(link_paths("Verify your identity before you stake: /accounts/verification/ (x)"))
-    assert '<a href="/accounts/verification/">/accounts/verification/</a>' in html
+    html = str(link_paths("Verify your identity on /accounts/verification/ before you stake."))
+    assert 'on <a href="/accounts/verification/">the identity verification page</a> before' in html
+    with translation.override("ar"):
+        html = str(link_paths("/wallet/ and /accounts/verification/"))
+    assert '<a href="/wallet/">محفظتك</a>' in html
+    assert '<a href="/accounts/verification/">صفحة التحقق من الهوية</a>' in html
 
 
 def test_quick_play_at_a_stake_refused_leaves_no_table(player):

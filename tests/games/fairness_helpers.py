@@ -12,7 +12,7 @@ from games.fairness.simulation import simulation_dealer
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
-STANDALONE = DOCS / "verify_standalone.py"
+STANDALONE = REPO / "games" / "fairness" / "verify_standalone.py"
 
 
 def load_standalone():

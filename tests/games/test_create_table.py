@@ -34,6 +34,8 @@ def test_the_limit_is_a_setting_and_inclusive(api):
 
 
 TIMERS = ("choose_timer", "double_timer", "play_timer")
+LABELS = {"choose_timer": "Choose timer (s)", "double_timer": "Double timer (s)",
+          "play_timer": "Play timer (s)"}  # fmt: skip
 
 
 @pytest.mark.parametrize("timer", TIMERS)
@@ -44,7 +46,8 @@ def test_a_timer_above_the_limit_is_refused_with_a_clear_error(api, timer, secon
         "/api/tables/", {"variant": "trix", "options": {timer: seconds}}, format="json"
     )
     assert response.status_code == 400, response.content
-    assert timer in response.json()["error"] and "3600" in response.json()["error"]
+    error = response.json()["error"]
+    assert f"“{LABELS[timer]}”" in error and "3600" in error and timer not in error
     assert not Table.objects.exists()
 
 
@@ -55,7 +58,8 @@ def test_a_staked_table_needs_every_timer(api, timer):
         "/api/tables/", {"variant": "trix", "stake": 100, "options": {timer: 0}}, format="json"
     )
     assert response.status_code == 400, response.content
-    assert timer in response.json()["error"] and "staked" in response.json()["error"]
+    error = response.json()["error"]
+    assert f"“{LABELS[timer]}”" in error and "stakes" in error and timer not in error
     assert not Table.objects.exists()
 
 
@@ -105,5 +109,49 @@ def test_the_house_rule_options_are_table_options(api):
     bad = {"double_asked": "holders", "doubling": "sequential"}
     r = alice.post("/api/tables/", {"variant": "trix", "options": bad}, format="json")
     assert r.status_code == 400
-    assert "'double_asked' holders needs doubling simultaneous" in r.json()["error"]
+    assert (
+        "“Who is asked to double”: holders only needs simultaneous doubling" in (r.json()["error"])
+    )
     assert Table.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    "options, english, arabic",
+    [
+        ({"play_timer": 5000}, "“Play timer (s)” can be at most 3600 seconds.", "«مؤقت اللعب (ث)»"),
+        ({"show_twos": "yes"}, "“Show 2s in partnership Trix” is either on or off.", "إما"),
+        ({"doubling": "never"}, "“Doubling” does not take that value", "«الدبل»"),
+        ({"choose_timer": -1}, "“Choose timer (s)” is a whole number of seconds", "«مؤقت"),
+        ({"turbo": True}, "There is no table option “turbo”.", "«turbo»"),
+    ],
+)
+def test_a_bad_option_is_named_as_the_lobby_labels_it_in_the_players_language(
+    api, options, english, arabic
+):
+    """The refusal names the option by the form's label, never its field name
+    (``play_timer``), in the request's language."""
+    alice = api("alice")
+    response = alice.post("/api/tables/", {"variant": "trix", "options": options}, format="json")
+    assert response.status_code == 400 and english in response.json()["error"]
+    arabic_answer = alice.post(
+        "/api/tables/",
+        {"variant": "trix", "options": options},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ar",
+    ).json()["error"]
+    assert arabic in arabic_answer
+    assert not any(name in arabic_answer for name in ("_timer", "show_twos", "doubling"))
+    assert not Table.objects.exists()
+
+
+def test_a_staked_tables_missing_timer_is_refused_in_arabic(api):
+    alice = api("alice")
+    response = alice.post(
+        "/api/tables/",
+        {"variant": "trix", "stake": 100, "options": {"play_timer": 0}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ar",
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert "«مؤقت اللعب (ث)»" in error and "play_timer" not in error and "minor" not in error

@@ -1,4 +1,4 @@
-"""docs/verify_standalone.py: its Ed25519 check against RFC 8032 and `cryptography`, its
+"""games/fairness/verify_standalone.py: its Ed25519 check against RFC 8032 and `cryptography`, its
 strict input checks (each refused input of issue 12), match mode, --receipt, --public-key and
 --log; and that it needs nothing but the standard library."""
 

@@ -77,7 +77,9 @@ def test_the_second_of_two_simultaneous_leaves_is_told_it_did_not_count(paid_mat
     second = next(s for s in leavers if s != first)
     refused = answers[users[second].username].json()
     assert refused["code"] == "match_over"
-    assert f"seat {first} left first" in refused["error"] and "did not count" in refused["error"]
+    # The seat as the table page numbers it (1-4), not the record's 0-3.
+    assert f"Seat {first + 1} left first" in refused["error"]
+    assert "did not count" in refused["error"]
     # One forfeit was taken: the one that ends the match.
     forfeits = TableAction.objects.filter(table=table, action__type="forfeit")
     assert [a.seat for a in forfeits] == [first]

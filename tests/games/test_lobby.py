@@ -94,7 +94,7 @@ def test_quick_play_makes_no_table_for_a_player_who_could_not_stake(api, tasks_a
         body = {"stake": 100, "sit": sit, "client_seed": "s-1"}
         r = ivy.post("/api/quick-play/", body, format="json")
         assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
-        assert "Add money on your wallet page" in r.json()["error"]
+        assert "Add money in /wallet/." in r.json()["error"]
     assert not Table.objects.filter(created_by=ivy.user).exists()
     # The table page's Sit at a staked table says the same to a player without a wallet.
     owner = api("owner")

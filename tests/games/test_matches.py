@@ -174,7 +174,7 @@ def test_whole_matches_four_bots_and_one_api_client(worker, api, tmp_path):
     assert out.getvalue().strip().startswith("verified"), out.getvalue()
     assert "not checked" not in out.getvalue()
     standalone = subprocess.run(
-        [sys.executable, str(ROOT / "docs" / "verify_standalone.py"), str(path)],
+        [sys.executable, str(ROOT / "games" / "fairness" / "verify_standalone.py"), str(path)],
         capture_output=True,
         text=True,
         timeout=60,

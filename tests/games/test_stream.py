@@ -486,7 +486,10 @@ def test_bad_input_is_a_clear_4xx(players, client):
     r = client.get(url, HTTP_LAST_EVENT_ID="seven")
     assert r.status_code == 400 and r.json()["code"] == "invalid"
     r = client.get("/api/tables/999999/stream/")
-    assert r.status_code == 404 and r.json() == {"error": "no table 999999", "code": "not_found"}
+    assert r.status_code == 404 and r.json() == {
+        "error": "There is no table 999999.",
+        "code": "not_found",
+    }
     assert client.get("/api/tables/abc/stream/").status_code == 404
     # Only GET; any other method is a JSON 405 (a POST used to meet the CSRF check's HTML
     # 403 first, and HEAD or OPTIONS an empty 405), the tournaments' stream the same.

@@ -6,6 +6,10 @@ seed revealed without a record."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import subprocess
+import sys
 from io import StringIO
 
 import pytest
@@ -14,6 +18,7 @@ from django.test import Client
 from games import services
 from games.engine.cli import main as trix
 from games.models import Deal, Table
+from games.views import STANDALONE
 
 TIMERS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
 
@@ -74,6 +79,65 @@ def test_the_page_downloads_every_record_and_gives_the_command(
     assert trix(argv, out, err) == 0, err.getvalue()
     assert out.getvalue().startswith("verified: 8 deal records\n")
     assert client.get("/verify/matches/99999/records.json").status_code == 404
+
+    # The page's own command for the standalone verifier, downloaded from the page's link,
+    # run on the files saved under the page's names.
+    assert 'href="/fairness/verify_standalone.py"' in page
+    verifier = _save(tmp_path, client, "/fairness/verify_standalone.py", "verify_standalone.py")
+    assert open(verifier, "rb").read() == STANDALONE.read_bytes()
+    command = re.search(r'data-testid="standalone-command"><code>(.*?)</code>', page).group(1)
+    _save(tmp_path, client, f"/verify/matches/{table.pk}/records.json",
+          f"table-{table.pk}-records.json")  # fmt: skip
+    _save(tmp_path, client, "/fairness/log.jsonl", "log.jsonl")
+    _save(tmp_path, client, "/fairness/log-head.json", "log-head.json")
+    assert command.startswith("python3 verify_standalone.py ")
+    done = subprocess.run(
+        [sys.executable, *shlex.split(command)[1:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("verified"), done.stdout + done.stderr
+
+
+def _visible_order(page: str, *texts: str) -> list[int]:
+    return [page.index(text) for text in texts]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_lead_with_what_was_proved_and_fold_the_hex(make_user, tasks_applied_here):
+    """One sentence of what the check proved comes first; the seeds, the commitment and the
+    receipt (hex and JSON) are folded in a <details> below the hands and the deals; the
+    page says where to get the verifier (the players could not act on a page of hex)."""
+    alice = make_user("alice")
+    table = services.create_seated_table(
+        created_by=alice,
+        variant="complex",
+        options=TIMERS,
+        seats=[{"user": alice, "client_seed": "alice-seed"}] + [{"bot": "rules"}] * 3,
+    )
+    table = _play_out(table.pk)
+    deal = Deal.objects.filter(table=table).order_by("number").first()
+    client = Client()
+    for url, table_of_cards in (
+        (f"/verify/deals/{deal.pk}/", 'data-testid="hand-1"'),
+        (f"/verify/matches/{table.pk}/", 'id="deal-1"'),
+    ):
+        page = client.get(url).content.decode()
+        lead, cards, raw, seed = _visible_order(
+            page,
+            "were fixed before anyone sat down",
+            table_of_cards,
+            '<details class="raw"',
+            deal.record["shuffle"]["server_seed"],
+        )
+        assert lead < cards < raw < seed, url
+        assert page.index(table.commitment) > raw, url
+        assert 'href="/fairness/verify_standalone.py" download' in page, url
+        assert "needs only Python 3" in page, url
+    deal_page = client.get(f"/verify/deals/{deal.pk}/").content.decode()
+    assert f"python3 verify_standalone.py deal-{deal.pk}.json" in deal_page
+    assert f'download="deal-{deal.pk}.json"' in deal_page
 
 
 @pytest.mark.django_db(transaction=True)

@@ -109,3 +109,4 @@ def test_the_deal_page_on_a_phone(new_page, artifacts, language):
     )  # red suits in red
     page.locator("h2").first.scroll_into_view_if_needed()
     page.screenshot(path=artifacts / f"verify-deal-{language}-390.png")
+    page.screenshot(path=artifacts / f"verify-deal-{language}-390-full.png", full_page=True)

@@ -157,3 +157,14 @@ def test_a_stake_limit_refuses_a_seat_and_an_entry_fee_with_its_message(funded, 
     )
     assert r.status_code == 403 and r.json()["code"] == "stake_limit"
     assert "24-hour stake limit" in r.json()["error"]
+
+
+def test_a_limit_above_the_ledgers_bound_is_refused_as_an_amount(make_user):
+    """The refusal says the bound as money, never in "minor units"."""
+    from responsible.errors import BadRequest
+    from wallet.inputs import MAX_AMOUNT
+
+    me = make_user("lina")
+    with pytest.raises(BadRequest) as refused:
+        services.set_limit(user=me, kind="deposit", period="day", amount=MAX_AMOUNT + 1, by=me)
+    assert str(refused.value.message) == "Enter a limit of at most 10,000,000,000.00 USD."

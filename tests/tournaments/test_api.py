@@ -678,7 +678,7 @@ def test_an_entry_fee_beyond_the_bounds_is_refused_not_a_500(staff, fee):
     before = snapshot()
     r = client_for(staff).post(API, create_body(entry_fee=fee), format="json")
     assert r.status_code == 400, r.content[:300]
-    assert "from 0 to 1000000" in r.json()["error"], r.json()
+    assert "The entry fee can be at most 10,000.00 USD." in r.json()["error"], r.json()
     assert snapshot() == before
 
 

@@ -377,7 +377,7 @@ def test_new_tournament_page(client, player, staff):
     r = c.post("/tournaments/new/", bad)
     assert r.status_code == 400 and "must add up to 100 %, not 90 %" in r.content.decode()
     r = c.post("/tournaments/new/", {**form, "entry_fee": "2.5055"})
-    assert r.status_code == 400 and "at most 2 decimals" in r.content.decode()
+    assert r.status_code == 400 and "Too many decimal places (at most 2)." in r.content.decode()
     r = c.post("/tournaments/new/", {**form, "starts_at": "2098-01-01T11:00"})
     assert r.status_code == 400 and "close by the start" in r.content.decode()
     assert snapshot() == before
@@ -552,8 +552,7 @@ def test_a_short_wallet_message_links_to_the_wallet_page(client, make_tournament
     seed = {"client_seed": "poor-seed"}
     r = logged_in(client, poor).post(f"/tournaments/{t.pk}/register/", seed, follow=True)
     html = r.content.decode()
-    assert "Add money on your wallet page:" in html
-    assert '<a href="/wallet/">/wallet/</a>' in html
+    assert 'Add money in <a href="/wallet/">your wallet</a>.' in html
     assert not t.entries.filter(user=poor).exists()
 
 
@@ -565,7 +564,7 @@ def test_the_message_link_escapes_the_rest_of_the_text(client, make_tournament, 
     html = logged_in(client, poor).post(f"/tournaments/{t.pk}/register/", seed, follow=True)
     html = html.content.decode()
     assert "&lt;b&gt;Cup&lt;/b&gt;" in html and "<b>Cup</b>" not in html
-    assert '<a href="/wallet/">/wallet/</a>' in html
+    assert '<a href="/wallet/">your wallet</a>' in html
 
 
 @pytest.mark.browser

@@ -34,12 +34,12 @@ def test_only_staff_create_and_bad_parameters_are_named(player, make_tournament,
     refused(BadRequest, "advance", make_tournament, format="knockout", advance=3)
     refused(BadRequest, "rounds", make_tournament, rounds=0)
     refused(BadRequest, "summing to 10000", make_tournament, prize_bps=[5000, 3000])
-    refused(BadRequest, "play_timer", make_tournament, options={"play_timer": 0})
+    refused(BadRequest, r"“Play timer \(s\)”", make_tournament, options={"play_timer": 0})
     refused(BadRequest, "minimum", make_tournament, min_entrants=40)
     refused(BadRequest, "entry fee", make_tournament, entry_fee=-1)
     refused(BadRequest, "registration must open", make_tournament,
             starts_at=timezone.now() - timedelta(hours=1))  # fmt: skip
-    refused(BadRequest, "table options", make_tournament, options={"speed": 3})
+    refused(BadRequest, "no table option “speed”", make_tournament, options={"speed": 3})
     t = make_tournament(variant="complex_partner", format="knockout", advance=2)
     assert t.team_mode and t.advance == 1 and t.status == Status.REGISTRATION
     assert t.draw_commitment and t.draw_secret.startswith("trix-seal/1:")  # sealed at rest

@@ -159,7 +159,10 @@ def test_demo_deposit_and_withdraw_forms(client, make_user):
     assert wallet_balance(user) == 2_050
     page = client.get("/wallet/").content.decode()
     assert "Deposited 20.50 USD (demo)." in page and "20.50 USD" in page
-    assert "Payment (demo)" in page and "provider:demo" not in page
+    assert "Demo payment" in page and "provider:demo" not in page
+    # In Arabic the provider's name is translated too, never "دفعة (demo)".
+    arabic = client.get("/wallet/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "دفعة تجريبية" in arabic and "(demo)" not in arabic
     # The same form sent twice (a double click, a resent POST) deposits once.
     assert _send(client, "deposit", "20.50", key).status_code == 302
     assert wallet_balance(user) == 2_050
@@ -174,12 +177,12 @@ def test_demo_deposit_and_withdraw_forms(client, make_user):
     "amount, message",
     [
         ("", "Enter an amount."),
-        ("-5", "The amount must be positive."),
+        ("-5", "The amount cannot be negative."),
         ("0", "The amount must be more than zero."),
         ("0.00", "The amount must be more than zero."),
         ("abc", "Enter an amount in USD, like 20 or 20.50."),
         ("1e3", "Enter an amount in USD, like 20 or 20.50."),
-        ("1.2345", "USD amounts have at most 2 decimals."),
+        ("1.2345", "Too many decimal places (at most 2)."),
         ("1.234", "without a thousands separator"),
         ("10000.01", "The demo payment provider declines amounts above 10,000.00 USD."),
     ],

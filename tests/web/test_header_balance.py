@@ -100,8 +100,8 @@ def test_the_short_wallet_message_links_to_the_wallet_page(new_page, live_server
     page.click("[data-testid=sit-0]")
     notice = page.locator("#notice")
     notice.wait_for()
-    assert "Add money on your wallet page" in notice.inner_text()
+    assert "Add money in your wallet." in notice.inner_text()
     link = notice.locator("a")
-    assert link.get_attribute("href") == "/wallet/" and link.inner_text() == "/wallet/"
+    assert link.get_attribute("href") == "/wallet/" and link.inner_text() == "your wallet"
     link.click()
     page.wait_for_url(re.compile(r".*/wallet/$"))

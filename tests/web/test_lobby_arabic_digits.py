@@ -23,3 +23,30 @@ def test_the_lobby_reads_stakes_in_arabic_digits(new_page, live_server, client):
         "['٥', '٢٠٫٥', '۲۰٫۵', '20.5', '5x'].map((t) => window.Trix.parseMoney(t))"
     )
     assert amounts == [500, 2050, 2050, 2050, None]
+
+
+def test_the_lobby_says_what_is_wrong_with_a_stake_as_the_wallet_does(
+    new_page, live_server, client
+):
+    """The lobby's reader is the wallet's rule (docs/i18n.md, "Typed amounts"): "10,5" is
+    refused saying to use a point, "0.001" says it has too many decimal places; the create
+    form shows the wallet's message, in Arabic too, and makes no table."""
+    page = new_page(width=390, height=844)
+    user = get_user_model().objects.create_user("sami", "sami@example.com", "pw-Sami-12345")
+    log_in(page, live_server.url, client, user)
+    page.goto("/")
+    read = page.evaluate("['10,5', '0.001', '1,000'].map((t) => window.Trix.readMoney(t))")
+    assert [r.get("error") for r in read] == ["comma", "decimals", "thousands"]
+    assert read[1]["message"] == "Too many decimal places (at most 2)."
+    page.fill("#id_stake", "0.001")
+    page.click("#create-form button[type=submit]")
+    notice = page.locator("#create-notice")
+    notice.filter(has_text="Too many decimal places (at most 2).").wait_for()
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto("/")
+    page.fill("#id_stake", "١٠,٥")
+    page.click("#create-form button[type=submit]")
+    notice.filter(has_text="استخدم النقطة").wait_for()
+    from games.models import Table
+
+    assert not Table.objects.exists()

@@ -1,5 +1,5 @@
 """The lobby words a bot's kind as the table page does (found by a new user: the lobby's
-Arabic page showed the raw kind, "rules", where the table page shows قواعد)."""
+Arabic page showed the raw kind, "rules", where the table page shows its kind, «منهجي»)."""
 
 from __future__ import annotations
 
@@ -25,5 +25,5 @@ def test_the_lobby_shows_a_bots_kind_in_arabic(new_page, live_server, artifacts)
     badges = page.locator(".seat-row .badge")
     badges.first.wait_for()
     texts = badges.all_inner_texts()
-    assert "قواعد" in texts and "rules" not in texts and "random" not in texts
+    assert "منهجي" in texts and "rules" not in texts and "random" not in texts
     page.screenshot(path=str(artifacts / "lobby-bots-ar-390.png"), full_page=True)

@@ -87,8 +87,7 @@ def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
     body = response.json()
     assert body["code"] == "insufficient_funds"
     assert body["error"] == (
-        "Your wallet holds 10.00 USD; this table's stake is 50.00 USD. "
-        "Add money on your wallet page: /wallet/"
+        "Your wallet holds 10.00 USD; this table's stake is 50.00 USD. Add money in /wallet/."
     )
     assert wallet_balance(ana) == 10_00
 
@@ -113,7 +112,7 @@ def test_bad_create_form_input_is_refused_clearly(client, ana):
     response = post_json(client, "/api/tables/", {"variant": "complex_partner", "stake": 0,
                                                   "options": {"play_timer": -1}})  # fmt: skip
     assert response.status_code == 400
-    assert "play_timer" in response.json()["error"]
+    assert "“Play timer (s)”" in response.json()["error"]
 
 
 @pytest.mark.unverified  # the command itself verifies its players

@@ -200,21 +200,41 @@
     return ltr((amount < 0 ? "-" : "") + whole + frac + " " + code);
   }
 
-  /* "20" / "20.5" / "20,50" -> minor units (2000 / 2050 / 2050 with 2 decimals); null when
-     it is not a whole or decimal amount with at most the currency's decimals. Arabic-Indic
-     (٢٠٫٥) and Extended Arabic-Indic (۲۰٫۵) digits and the Arabic decimal separator read as
-     ASCII, as the wallet's form does (wallet/forms.py). */
-  const ARABIC_DIGITS = { "٫": "." };
-  "٠١٢٣٤٥٦٧٨٩".split("").forEach((d, i) => (ARABIC_DIGITS[d] = String(i)));
-  "۰۱۲۳۴۵۶۷۸۹".split("").forEach((d, i) => (ARABIC_DIGITS[d] = String(i)));
+  /* A typed amount -> {amount} in minor units (0 included) or {error, message}: the site's
+     one rule (TrixAmount, web/static/web/amount.js, loaded before this script on the pages
+     that read amounts; the server's wallet.forms.parse_amount), the message in the page's
+     language. */
+  function readMoney(text) {
+    const { code, decimals } = currency();
+    const read = window.TrixAmount.parse(text, decimals);
+    if (!read.error) return read;
+    const messages = {
+      empty: () => _("Enter an amount."),
+      negative: () => _("The amount cannot be negative."),
+      thousands: () => _("Write the amount without a thousands separator, like 1000 or 1000.50."),
+      comma: () => _("Use a point for decimals, like 20.50 (not a comma: 20,50)."),
+      decimals: () =>
+        interpolate(
+          catalog
+            ? catalog.ngettext(
+                "Too many decimal places (at most %s).",
+                "Too many decimal places (at most %s).",
+                decimals,
+              )
+            : "Too many decimal places (at most %s).",
+          [decimals],
+        ),
+      too_large: () =>
+        interpolate(_("The amount must be at most %s."), [formatMoney(window.TrixAmount.MAX_AMOUNT)]),
+      invalid: () => interpolate(_("Enter an amount in %s, like 20 or 20.50."), [code]),
+    };
+    return { error: read.error, message: messages[read.error]() };
+  }
+
+  /* A typed amount -> minor units, or null when readMoney refuses it. */
   function parseMoney(text) {
-    const { decimals } = currency();
-    const ascii = String(text).trim().replace(/[٠-٩۰-۹٫]/g, (c) => ARABIC_DIGITS[c]);
-    const m = ascii.match(/^(\d+)(?:[.,](\d*))?$/);
-    if (!m) return null;
-    const frac = (m[2] || "").padEnd(decimals, "0");
-    if (frac.length > decimals) return null;
-    return parseInt(m[1], 10) * Math.pow(10, decimals) + (decimals ? parseInt(frac, 10) || 0 : 0);
+    const read = readMoney(text);
+    return read.error ? null : read.amount;
   }
 
   function el(tag, attrs, ...children) {
@@ -234,15 +254,18 @@
     return node;
   }
 
-  /* The site paths a message may name, shown as links (web/links.py's list, passed with the
-     page's names; the API's messages stay plain text). */
-  function linkedPaths() {
-    return names().links || ["/wallet/"];
+  /* The site paths a message may name and the words their links say, {path: text}
+     (web/links.py's list in the page's language, passed with the page's names; the API's
+     messages stay plain text). */
+  function linkedPages() {
+    return Object.fromEntries(names().links || [["/wallet/", "/wallet/"]]);
   }
 
-  /* "... wallet page: /wallet/" -> [text, <a href="/wallet/">/wallet/</a>]: nodes to append. */
+  /* "... Add money in /wallet/." -> [text, <a href="/wallet/">your wallet</a>, "."]: nodes
+     to append. */
   function messageNodes(text) {
-    const paths = linkedPaths();
+    const pages = linkedPages();
+    const paths = Object.keys(pages);
     const out = [];
     let rest = String(text || "");
     while (rest) {
@@ -257,7 +280,7 @@
         break;
       }
       if (at) out.push(rest.slice(0, at));
-      out.push(el("a", { href: hit, text: hit }));
+      out.push(el("a", { href: hit, text: pages[hit] }));
       rest = rest.slice(at + hit.length);
     }
     return out;
@@ -348,7 +371,7 @@
 
   Object.assign(Trix, {
     api, ApiError, uuid, randomHex, cardEl, backEl, cardLabel, sortHand, bilingual,
-    formatMoney, parseMoney, ltr, names, el, SUIT_SYMBOL, ranks,
+    formatMoney, parseMoney, readMoney, ltr, names, el, SUIT_SYMBOL, ranks,
     messageNodes, showMessage, refreshBalance,
   });
 })();

@@ -230,11 +230,12 @@ const STATUS = {
         notice(box, text);
         box.scrollIntoView({ block: "nearest" }); // below the button: in view after the tap
       };
-      const stake = T.parseMoney(form.stake.value);
-      if (stake === null) {
-        say(_("Stake must be 0 or a positive amount, like 5 or 2.50."));
+      const read = T.readMoney(form.stake.value);
+      if (read.error) {
+        say(read.message);
         return;
       }
+      const stake = read.amount;
       const options = {};
       for (const input of form.querySelectorAll("[data-option]")) {
         const kind = input.dataset.kind;
@@ -274,11 +275,12 @@ const STATUS = {
     quick.addEventListener("submit", async (e) => {
       e.preventDefault();
       const box = $("#quick-notice");
-      const stake = T.parseMoney(quick.stake.value || "0");
-      if (stake === null) {
-        notice(box, _("Stake must be 0 or a positive amount, like 5 or 2.50."));
+      const read = T.readMoney(quick.stake.value || "0");
+      if (read.error) {
+        notice(box, read.message);
         return;
       }
+      const stake = read.amount;
       // The seat is chosen here but taken on the table page (#quick-seat-N): its Sit keeps the
       // match's commitment and the client seed in this browser first (issue 12).
       const body = { stake, sit: false };
