@@ -83,6 +83,7 @@ class HistoryFilterForm(forms.Form):
             ("", _("Any")),
             ("won", _("Won")),
             ("lost", _("Lost")),
+            ("refunded", _("Stake back")),
             ("drawn", _("Drawn")),
             ("in_progress", _("In progress")),
             ("cancelled", _("Cancelled")),

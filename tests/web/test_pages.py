@@ -75,7 +75,29 @@ def test_unknown_table_is_404(client):
 
 def test_payout_json_before_settlement(client, table):
     data = client.get(f"/tables/{table.pk}/payout.json").json()
-    assert data == {"settled": False, "pot": 0, "house_fee": 0, "payouts": []}
+    assert data == {"settled": False, "pot": 0, "house_fee": 0, "payouts": [], "nets": []}
+
+
+def test_payout_json_gives_every_stakers_net_and_its_label(client):
+    """Four stakers of 1.00, paid 60/30/10 by place: the third is paid 0.40 and lost 0.60;
+    the fourth, paid nothing, is listed too."""
+    from tests.accounts.matches import make_match, player
+
+    users = [player(User, name) for name in ("sami", "layla", "omar", "huda")]
+    table = make_match(users, variant="complex", stake=100)
+    data = client.get(f"/tables/{table.pk}/payout.json").json()
+    assert data["settled"] and data["pot"] == 400
+    assert [(p["name"], p["amount"]) for p in data["payouts"]] == [
+        ("Sami", 240),
+        ("Layla", 120),
+        ("Omar", 40),
+    ]
+    assert [(n["name"], n["net"], n["outcome"]) for n in data["nets"]] == [
+        ("Sami", 140, "won"),
+        ("Layla", 20, "won"),
+        ("Omar", -60, "lost"),
+        ("Huda", -100, "lost"),
+    ]
 
 
 def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
