@@ -151,3 +151,23 @@ def test_demo_data_is_idempotent(capsys):
 
     for name in ("fahd", "sara", "omar"):
         assert verification_status(User.objects.get(username=name).pk) == "verified"
+
+
+@pytest.mark.unverified  # the command itself verifies its players
+def test_demo_data_has_a_tournament_open_for_registration(client, capsys):
+    """The tournaments page is not empty on a demo site: one tournament a player can enter,
+    made once however often the command runs."""
+    from tournaments.models import Tournament
+
+    call_command("demo_data")
+    call_command("demo_data")
+    out = capsys.readouterr().out
+    (cup,) = Tournament.objects.all()
+    assert cup.status == "registration" and cup.entry_fee == 1_00
+    assert f"/tournaments/{cup.pk}/" in out
+    page = client.get("/tournaments/").content.decode()
+    assert cup.name in page
+    client.force_login(User.objects.get(username="sara"))
+    response = client.post(f"/tournaments/{cup.pk}/register/", {"client_seed": "demo"})
+    assert response.status_code in (200, 302)
+    assert cup.entries.filter(user__username="sara").exists()
