@@ -1,12 +1,19 @@
-"""Reads the pages need beyond the tables API: a table's settlement as paid by the ledger."""
+"""Reads the pages need beyond the tables API: a table's settlement as paid by the ledger, a
+new player's first steps."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
+
+from accounts.history import match_history
+from accounts.models import VerificationStatus
 from accounts.selectors import display_names
+from accounts.standing import verification_status
 from wallet.models import HOUSE, AccountKind, Entry, TransactionKind
-from wallet.selectors import net_outcome, table_nets
+from wallet.selectors import in_play, net_outcome, table_nets, wallet_balance
 
 
 def table_payout(table_id: int) -> dict[str, Any]:
@@ -46,3 +53,28 @@ def table_payout(table_id: int) -> dict[str, Any]:
         "payouts": payouts,
         "nets": net_rows,
     }
+
+
+@dataclass(frozen=True)
+class FirstSteps:
+    """A new player's way to a staked table, in order: ``verified`` (the identity check
+    passed: ``accounts.standing``), ``funded`` (money in the wallet or in play), and the
+    links of each step; the lobby shows them until the player first holds a seat."""
+
+    verified: bool
+    funded: bool
+    verify_url: str
+    deposit_url: str
+
+
+def first_steps(user: Any) -> FirstSteps | None:
+    """The steps of ``user`` (a signed-in user) before a first staked match, or None once they
+    hold a seat at any table (``accounts.history.match_history``: a match they sat in)."""
+    if match_history(user=user).exists():
+        return None
+    return FirstSteps(
+        verified=verification_status(user.pk) == VerificationStatus.VERIFIED,
+        funded=wallet_balance(user) > 0 or in_play(user) > 0,
+        verify_url=reverse("accounts:verification"),
+        deposit_url=reverse("wallet:page"),
+    )

@@ -171,3 +171,29 @@ def test_demo_data_has_a_tournament_open_for_registration(client, capsys):
     response = client.post(f"/tournaments/{cup.pk}/register/", {"client_seed": "demo"})
     assert response.status_code in (200, 302)
     assert cup.entries.filter(user__username="sara").exists()
+
+
+def test_a_new_player_sees_the_next_steps_until_a_first_seat(client):
+    """After sign-up the lobby says what comes next, in one line: verify, deposit, play at a
+    staked table, or play free; each done step says so; gone once the player holds a seat."""
+    from accounts.models import Verification
+    from tests.accounts.matches import make_match, player
+
+    rana = player(User, "rana", "Rana")
+    Verification.objects.filter(user=rana).delete()  # as signed up: not verified yet
+    client.force_login(rana)
+    html = client.get("/").content.decode()
+    steps = html.split('data-testid="first-steps"')[1].split("</p>")[0]
+    assert (
+        'href="/accounts/verification/" data-testid="step-verify">1. verify your identity' in steps
+    )
+    assert 'href="/wallet/" data-testid="step-deposit">2. deposit' in steps
+    assert 'href="#table-lists"' in steps and 'href="#quick-play"' in steps
+    Verification.objects.create(user=rana, status="verified", provider="tests")
+    wallet_services.deposit(rana, 5_00, key="test:rana")
+    steps = client.get("/").content.decode().split('data-testid="first-steps"')[1]
+    assert "✓ identity verified" in steps and "✓ money in the wallet" in steps
+    make_match([rana, None, None, None])
+    assert 'data-testid="first-steps"' not in client.get("/").content.decode()
+    client.logout()
+    assert 'data-testid="first-steps"' not in client.get("/").content.decode()
