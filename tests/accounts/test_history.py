@@ -309,6 +309,28 @@ def test_filters(mine, layla, assorted, query, expected):
     assert [ids[int(line["table_id"])] for line in lines] == expected
 
 
+def test_the_pages_date_menus_filter_as_the_iso_dates_do(mine, layla, assorted):
+    """The page's date filters are day, month and year menus (``since_day`` ...); the pager
+    and the CSV link carry the same dates as ISO ``since`` / ``until``."""
+    ids = {table.pk: name for name, table in assorted.items()}
+    query = {"since_year": "2026", "since_month": "3", "since_day": "11"}
+    query |= {"until_year": "2026", "until_month": "3", "until_day": "12"}
+    page = mine.get(f"/players/{layla.pk}/", query)
+    assert page.status_code == 200
+    shown = [ids[int(r.split('data-table="')[1].split('"')[0])] for r in _rows(page)]
+    assert shown == ["drawn_partner", "lost_staked_complex"]
+    html = page.content.decode()
+    assert "history.csv?since=2026-03-11&amp;until=2026-03-12" in html
+    assert '<option value="3" selected>March</option>' in html
+    assert 'type="date"' not in html
+    arabic = mine.get(f"/players/{layla.pk}/", query, HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert '<option value="3" selected>مارس</option>' in arabic
+    half = mine.get(
+        f"/players/{layla.pk}/", {"since_year": "2026", "since_month": "", "since_day": ""}
+    )
+    assert half.status_code == 400 and "Enter a valid date" in half.content.decode()
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [

@@ -764,3 +764,63 @@ def test_a_staked_match_with_bots_ends_with_a_summary_and_the_stake_back(
     )
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, artifacts, "table-match-over-real")
+
+
+def arabic_player(live_server, client, user, new_page):
+    page = new_page(width=PHONE, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, user)
+    return page
+
+
+def test_the_deal_summary_isolates_signed_points_in_arabic(
+    table_id, live_server, client, user, new_page, artifacts
+):
+    """In Arabic a sign read after its number ("200+", "355-"): the team lines' points and
+    totals, and the table's totals, are isolated left to right."""
+    state = finished_deal("complex")
+    page = arabic_player(live_server, client, user, new_page)
+    Server(page, answer(table_id, state, 0, stake=0))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+    teams = page.evaluate("document.querySelector('[data-testid=summary-teams]').textContent")
+    # every signed or negative number of the team lines sits in an LTR isolate
+    bare = re.sub("\u2066[^\u2069]*\u2069", "", teams)
+    assert not re.search(r"[-+\u2212]\s*\d|\d\s*[-+\u2212]", bare), teams
+    totals = page.evaluate(
+        "Array.from(document.querySelectorAll('[data-testid^=summary-seat-] td:last-child'))"
+        ".map((td) => td.textContent)"
+    )
+    for total in totals:
+        assert not re.search(r"-", re.sub("\u2066[^\u2069]*\u2069", "", total)), totals
+    box.scroll_into_view_if_needed()
+    shot(page, artifacts, "table-deal-summary-ar-390")
+
+
+def test_the_match_end_shows_each_rating_line_once(table_id, player, artifacts):
+    state = finished_match()
+    page = player()
+    ans = answer(table_id, state, 0, status="finished", stake=0, version=300)
+    ans["table"]["result"] = state.result
+    Server(page, ans)
+    changes = [
+        {"seat": s, "user_id": s + 1 if s == 0 else None, "name": n, "family": "partnership",
+         "place": 1, "before": 1000, "after": 1000 + d, "delta": d}
+        for s, n, d in ((0, "Ana", 30), (2, "Bot 3", -30))
+    ]  # fmt: skip
+    page.route(
+        f"**/api/ratings/tables/{table_id}/**",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps({"table_id": table_id, "rated": True, "changes": changes}),
+        ),
+    )
+    page.goto(f"/tables/{table_id}/")
+    mine = page.locator("[data-testid=my-rating-change]")
+    mine.wait_for()
+    assert mine.inner_text() == "Rating 1000 → 1030 (\u2066+30\u2069)"  # the sign isolated
+    box = re.sub("[\u2066\u2069]", "", page.locator("[data-testid=rating-changes]").inner_text())
+    assert box.count("1000 → 1030") == 1, box  # the viewer's own line, once
+    assert box.count("1000 → 970 (\u221230)") == 1, box
