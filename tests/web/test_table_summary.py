@@ -798,9 +798,16 @@ def test_the_deal_summary_isolates_signed_points_in_arabic(
     shot(page, artifacts, "table-deal-summary-ar-390")
 
 
-def test_the_match_end_shows_each_rating_line_once(table_id, player, artifacts):
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_match_end_shows_each_rating_line_once(
+    table_id, live_server, client, user, new_page, artifacts, language
+):
     state = finished_match()
-    page = player()
+    if language == "ar":
+        page = arabic_player(live_server, client, user, new_page)
+    else:
+        page = new_page(width=DESKTOP, height=800)
+        log_in(page, live_server.url, client, user)
     ans = answer(table_id, state, 0, status="finished", stake=0, version=300)
     ans["table"]["result"] = state.result
     Server(page, ans)
@@ -820,7 +827,14 @@ def test_the_match_end_shows_each_rating_line_once(table_id, player, artifacts):
     page.goto(f"/tables/{table_id}/")
     mine = page.locator("[data-testid=my-rating-change]")
     mine.wait_for()
+    box = page.locator("[data-testid=rating-changes]")
+    if language == "ar":  # "(30−)" otherwise: the sign isolated with its number
+        assert "(\u2066+30\u2069)" in mine.inner_text()
+        assert box.inner_text().count("(\u2066\u221230\u2069)") == 1
+        box.scroll_into_view_if_needed()
+        shot(page, artifacts, "table-ratings-ar-390")
+        return
     assert mine.inner_text() == "Rating 1000 → 1030 (\u2066+30\u2069)"  # the sign isolated
-    box = re.sub("[\u2066\u2069]", "", page.locator("[data-testid=rating-changes]").inner_text())
-    assert box.count("1000 → 1030") == 1, box  # the viewer's own line, once
-    assert box.count("1000 → 970 (\u221230)") == 1, box
+    text = re.sub("[\u2066\u2069]", "", box.inner_text())
+    assert text.count("1000 → 1030") == 1, text  # the viewer's own line, once
+    assert text.count("1000 → 970 (\u221230)") == 1, text
