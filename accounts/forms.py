@@ -59,6 +59,10 @@ class ProfileForm(forms.Form):
         return name
 
 
+#: The first year the history's date menus offer (the site's first matches).
+FIRST_HISTORY_YEAR = 2025
+
+
 class HistoryFilterForm(forms.Form):
     """The filters of a player's match history (the page, its CSV and ``/api/me/matches/``),
     read from the query string; every field may be left out. A bad value is a form error
@@ -70,12 +74,8 @@ class HistoryFilterForm(forms.Form):
         label=_("Stakes"),
         choices=[("", _("Any")), ("staked", _("Staked")), ("free", _("Free"))],
     )
-    since = forms.DateField(
-        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        required=False, label=_("To"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = forms.DateField(required=False, label=_("From"))
+    until = forms.DateField(required=False, label=_("To"))
     result = forms.ChoiceField(
         required=False,
         label=_("Result"),
@@ -83,6 +83,7 @@ class HistoryFilterForm(forms.Form):
             ("", _("Any")),
             ("won", _("Won")),
             ("lost", _("Lost")),
+            ("refunded", _("Stake back")),
             ("drawn", _("Drawn")),
             ("in_progress", _("In progress")),
             ("cancelled", _("Cancelled")),
@@ -92,12 +93,20 @@ class HistoryFilterForm(forms.Form):
     #: The query string's keys that are filters ("page" and anything else are not).
     KEYS = ("variant", "stakes", "since", "until", "result")
 
+    #: The page's date pickers send a date as three keys (``since_year``, ``since_month``,
+    #: ``since_day``: ``SelectDateWidget``); the CSV, the API and the pager send ``since``.
+    DATE_PARTS = ("year", "month", "day")
+
     @classmethod
     def from_query(cls, query) -> "HistoryFilterForm":
         """The form bound to a request's query string (``request.GET``), its filters only."""
-        return cls({key: query[key] for key in cls.KEYS if key in query})
+        keys = [*cls.KEYS]
+        keys += [f"{name}_{part}" for name in ("since", "until") for part in cls.DATE_PARTS]
+        return cls({key: query[key] for key in keys if key in query})
 
     def __init__(self, *args, **kwargs):
+        from django.utils import timezone
+
         from games.engine.options import VARIANTS
         from web.names import variant_name
 
@@ -105,6 +114,12 @@ class HistoryFilterForm(forms.Form):
         self.fields["variant"].choices = [("", _("Any"))] + [
             (code, variant_name(code)) for code in VARIANTS
         ]
+        # Day, month (named in the page's language) and year menus, not the browser's date
+        # input, which writes dates in the browser's language whatever the page's is.
+        years = range(timezone.localdate().year, FIRST_HISTORY_YEAR - 1, -1)
+        empty = (_("Year"), _("Month"), _("Day"))
+        for name in ("since", "until"):
+            self.fields[name].widget = forms.SelectDateWidget(years=years, empty_label=empty)
 
     def clean(self):
         data = super().clean()

@@ -48,15 +48,19 @@ from django.utils.translation import gettext as _
 from accounts.selectors import display_name
 from games.engine import Options
 from games.engine.options import VARIANTS
-from games.models import Seat, Table, TableStatus
+from games.models import Seat, TableStatus
 from wallet.models import AccountKind, Entry
+from wallet.selectors import net_outcome
 
-#: What a match came to for the player (the ``result`` filter and column).
-OUTCOMES = ("won", "lost", "drawn", "in_progress", "cancelled")
-#: ``won``: first place (shared first places included) at a finished match that is not a
-#: draw; ``lost``: any other place; ``drawn``: a partnership match ending level (every stake
-#: refunded, ``wallet.settlement``); ``in_progress``: waiting for players or being played;
-#: ``cancelled``: cancelled before it ended (stakes refunded).
+#: What a match came to for the player (the ``result`` filter and column), by
+#: :func:`outcome`: at a finished staked match that is not a draw, the ledger's net labels it
+#: (``wallet.selectors.net_outcome``: ``won`` above 0, ``lost`` below, ``refunded`` at 0,
+#: whatever the place: a second place paid more than its stake won); at a free match the
+#: place does (``won`` first, shared first included; ``lost`` any other); ``drawn``: a
+#: partnership match ending level (every stake refunded, ``wallet.settlement``);
+#: ``in_progress``: waiting for players or being played; ``cancelled``: cancelled before it
+#: ended (stakes refunded).
+OUTCOMES = ("won", "lost", "refunded", "drawn", "in_progress", "cancelled")
 STAKES = ("staked", "free")
 
 
@@ -228,27 +232,39 @@ def match_history(*, user: Any, filters: HistoryFilters | None = None) -> QueryS
 
 
 def _outcome_q(outcome: str) -> Q:
+    """:func:`outcome` as a filter of :func:`match_history`'s annotated seats."""
     finished = Q(table__status=TableStatus.FINISHED)
     drawn = Q(table__result__draw=True)
     # Spelled out rather than ~drawn: a solo result has no "draw" key, and NOT of a
     # missing key's comparison is NULL, not true.
     not_drawn = ~Q(table__result__has_key="draw") | Q(table__result__draw=False)
+    staked, free = Q(table__stake__gt=0), Q(table__stake=0)
     return {
-        "won": finished & not_drawn & Q(placement=1),
-        "lost": finished & not_drawn & Q(placement__gt=1),
+        "won": finished & not_drawn & ((staked & Q(net__gt=0)) | (free & Q(placement=1))),
+        "lost": finished & not_drawn & ((staked & Q(net__lt=0)) | (free & Q(placement__gt=1))),
+        "refunded": finished & not_drawn & staked & Q(net=0),
         "drawn": finished & drawn,
         "in_progress": Q(table__status__in=[TableStatus.OPEN, TableStatus.PLAYING]),
         "cancelled": Q(table__status=TableStatus.CANCELLED),
     }[outcome]
 
 
-def _outcome(table: Table, placement: int | None) -> str:
-    if table.status == TableStatus.CANCELLED:
+def outcome(
+    *, status: str, result: dict | None, stake: int, net: int, placement: int | None
+) -> str:
+    """What a match came to for one seat, one of :data:`OUTCOMES` (the rule is there).
+
+    ``status`` a :class:`games.models.TableStatus`, ``result`` the table's result (``None``
+    or empty until it ends), ``stake`` the table's stake and ``net`` the seat's net there
+    (integer minor units, the ledger's), ``placement`` the seat's place (1..4) or None."""
+    if status == TableStatus.CANCELLED:
         return "cancelled"
-    if table.status != TableStatus.FINISHED or not table.result:
+    if status != TableStatus.FINISHED or not result:
         return "in_progress"
-    if table.result.get("draw"):
+    if result.get("draw"):
         return "drawn"
+    if stake > 0:
+        return net_outcome(net)
     return "won" if placement == 1 else "lost"
 
 
@@ -286,7 +302,13 @@ def history_rows(*, seats: Any) -> list[MatchRow]:
                 stake=mine.staked or table.stake,
                 seat=mine.seat,
                 seats=tuple(_seat_line(s, mine.user_id) for s in table.seats.all()),
-                outcome=_outcome(table, placement),
+                outcome=outcome(
+                    status=table.status,
+                    result=table.result,
+                    stake=table.stake,
+                    net=mine.net,
+                    placement=placement,
+                ),
                 placement=placement,
                 score=score,
                 team_score=result.get("teams", {}).get(team) if finished and partnership else None,

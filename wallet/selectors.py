@@ -66,6 +66,37 @@ def stakes_in(escrow_ref: str) -> dict[int, int]:
     return staking.staked(escrow_ref)  # one definition of "staked", shared with the writes
 
 
+#: What a table came to in money for one player, by its net (:func:`net_outcome`).
+NET_OUTCOMES = ("won", "lost", "refunded")
+
+
+def net_outcome(net: int) -> str:
+    """The money label of a player's net at a table (integer minor units: what came back to
+    the wallet minus what was staked, the sum of the wallet's entries of the table):
+    ``"won"`` above 0, ``"lost"`` below 0, ``"refunded"`` at 0 (the stake came back whole:
+    a draw, a refund, a pot with a single staker, or a share equal to the stake). The one
+    rule the table page's result and the player's history label a staked match by."""
+    if net > 0:
+        return "won"
+    if net < 0:
+        return "lost"
+    return "refunded"
+
+
+def table_nets(table_id: int) -> dict[int, int]:
+    """user id -> net of table ``table_id`` (minor units): the sum of the user's wallet
+    entries with the table's reference (stakes out, refunds and the settlement's share in),
+    the same sum as ``accounts.history``'s ``net`` column. Users with no entry are absent."""
+    rows = (
+        Entry.objects.filter(
+            account__kind=AccountKind.WALLET, transaction__reference=f"table:{table_id}"
+        )
+        .values("account__owner_id")
+        .annotate(total=Sum("amount"))
+    )
+    return {r["account__owner_id"]: r["total"] for r in rows}
+
+
 def is_escrow_closed(escrow_ref: str) -> bool:
     """True once the escrow was settled or refunded in full."""
     return Account.objects.filter(reference=escrow_ref, closed=True).exists()

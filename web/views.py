@@ -15,7 +15,7 @@ from games import services
 from games.errors import NotFound
 from web.money import format_money
 from web.names import describe_options, js_names, option_specs, variant_name
-from web.selectors import table_payout
+from web.selectors import first_steps, table_payout
 
 
 def lobby(request):
@@ -24,6 +24,8 @@ def lobby(request):
     specs = option_specs()
     names = {**js_names(), "options": specs}
     context = {"names": names, "option_specs": specs, "page_size": settings.TRIX_TABLES_PAGE_SIZE}
+    if request.user.is_authenticated:
+        context["first_steps"] = first_steps(request.user)
     return render(request, "web/lobby.html", context)
 
 

@@ -130,6 +130,60 @@ def test_partnership_draw_forfeit_and_cancelled_results(layla, omar):
     assert (cancelled.outcome, cancelled.net, cancelled.payout) == ("cancelled", 0, 100)
 
 
+def test_a_staked_match_is_labelled_by_its_net_not_its_place(mine, layla, omar, django_user_model):
+    """Four stakers of 1.00: the pot of 4.00 pays 60/30/10 by place: first 2.40, second 1.20
+    (net +0.20: a win), third 0.40 (net -0.60: a loss, though something came back)."""
+    sami, huda = (player(django_user_model, n, n.title()) for n in ("sami", "huda"))
+    make_match([sami, layla, omar, huda], variant="complex", stake=100)
+    (second,) = history_rows(seats=match_history(user=layla))
+    assert (second.placement, second.payout, second.net, second.outcome) == (2, 120, 20, "won")
+    (third,) = history_rows(seats=match_history(user=omar))
+    assert (third.placement, third.payout, third.net, third.outcome) == (3, 40, -60, "lost")
+    row = _rows(mine.get(f"/players/{layla.pk}/"))[0]
+    assert "Won · place 2" in row and "+0.20 USD" in row
+    assert [
+        m["table_id"] for m in mine.get("/api/me/matches/", {"result": "won"}).json()["results"]
+    ]
+    assert not mine.get("/api/me/matches/", {"result": "lost"}).json()["results"]
+
+
+def test_a_lone_staker_gets_the_stake_back_and_reads_so(mine, layla):
+    """Bots never stake: one staker's stake comes back whole, net 0, whatever the place."""
+    make_match([None, layla, None, None], variant="complex", stake=100)
+    (row,) = history_rows(seats=match_history(user=layla))
+    assert (row.placement, row.payout, row.net, row.outcome) == (2, 100, 0, "refunded")
+    html = _rows(mine.get(f"/players/{layla.pk}/"))[0]
+    assert "Stake back · place 2" in html
+    for result, count in (("refunded", 1), ("lost", 0), ("won", 0)):
+        assert mine.get("/api/me/matches/", {"result": result}).json()["count"] == count
+
+
+@pytest.mark.parametrize(
+    ("stake", "net", "placement", "result", "expected"),
+    [
+        (100, 20, 2, {"placements": {}}, "won"),
+        (100, -60, 1, {"placements": {}}, "lost"),  # the net decides, not the place
+        (100, 0, 3, {"placements": {}}, "refunded"),
+        (100, 0, 1, {"draw": True}, "drawn"),
+        (0, 0, 1, {"placements": {}}, "won"),
+        (0, 0, 2, {"placements": {}}, "lost"),
+    ],
+)
+def test_the_outcome_rule(stake, net, placement, result, expected):
+    from accounts.history import outcome
+
+    got = outcome(
+        status=TableStatus.FINISHED, result=result, stake=stake, net=net, placement=placement
+    )
+    assert got == expected
+    assert outcome(status=TableStatus.CANCELLED, result={}, stake=stake, net=0, placement=None) == (
+        "cancelled"
+    )
+    assert outcome(
+        status=TableStatus.PLAYING, result=None, stake=stake, net=-stake, placement=None
+    ) == ("in_progress")
+
+
 # -- pages --------------------------------------------------------------------------------------
 
 
@@ -253,6 +307,28 @@ def test_filters(mine, layla, assorted, query, expected):
         csv.DictReader(io.StringIO(mine.get("/players/me/history.csv", query).content.decode()))
     )
     assert [ids[int(line["table_id"])] for line in lines] == expected
+
+
+def test_the_pages_date_menus_filter_as_the_iso_dates_do(mine, layla, assorted):
+    """The page's date filters are day, month and year menus (``since_day`` ...); the pager
+    and the CSV link carry the same dates as ISO ``since`` / ``until``."""
+    ids = {table.pk: name for name, table in assorted.items()}
+    query = {"since_year": "2026", "since_month": "3", "since_day": "11"}
+    query |= {"until_year": "2026", "until_month": "3", "until_day": "12"}
+    page = mine.get(f"/players/{layla.pk}/", query)
+    assert page.status_code == 200
+    shown = [ids[int(r.split('data-table="')[1].split('"')[0])] for r in _rows(page)]
+    assert shown == ["drawn_partner", "lost_staked_complex"]
+    html = page.content.decode()
+    assert "history.csv?since=2026-03-11&amp;until=2026-03-12" in html
+    assert '<option value="3" selected>March</option>' in html
+    assert 'type="date"' not in html
+    arabic = mine.get(f"/players/{layla.pk}/", query, HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert '<option value="3" selected>مارس</option>' in arabic
+    half = mine.get(
+        f"/players/{layla.pk}/", {"since_year": "2026", "since_month": "", "since_day": ""}
+    )
+    assert half.status_code == 400 and "Enter a valid date" in half.content.decode()
 
 
 @pytest.mark.parametrize(

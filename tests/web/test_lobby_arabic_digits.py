@@ -16,6 +16,7 @@ def test_the_lobby_reads_stakes_in_arabic_digits(new_page, live_server, client):
     user = get_user_model().objects.create_user("rana", "rana@example.com", "pw-Rana-12345")
     log_in(page, live_server.url, client, user)
     page.goto("/")
+    page.locator("#create-details > summary").click()  # folded on a phone
     for field in ("#quick_stake", "#id_stake"):
         page.fill(field, "٥")
         assert page.input_value(field) == "٥"  # kept as typed, not dropped

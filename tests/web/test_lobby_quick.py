@@ -1,6 +1,6 @@
 """The lobby in a browser (issue 14): quick play opens a table at once, a creator's invite
 link opens the table page at a free seat for someone else, a private table is not listed,
-and on a phone the create form comes before the list."""
+and on a phone the list comes before the create form, which is folded."""
 
 from __future__ import annotations
 
@@ -23,11 +23,12 @@ def test_quick_play_opens_a_table_with_bots(worker, new_page, live_server, clien
     log_in(page, live_server.url, client, ana)
     page.goto("/")
     page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
-    # On a phone quick play, then the create form, come before the list of tables.
+    # On a phone quick play, then the open tables, then the create form, folded.
     quick = page.locator("#quick-play").bounding_box()
     create = page.locator("#create").bounding_box()
     tables = page.locator("#table-lists").bounding_box()
-    assert quick["y"] < create["y"] < tables["y"], (quick, create, tables)
+    assert quick["y"] < tables["y"] < create["y"], (quick, create, tables)
+    assert page.locator("#create-form").is_hidden()
     page.get_by_test_id("quick-play").click()
     page.wait_for_url(re.compile(r"/tables/\d+/"))
     table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))

@@ -76,7 +76,29 @@ def test_unknown_table_is_404(client):
 
 def test_payout_json_before_settlement(client, table):
     data = client.get(f"/tables/{table.pk}/payout.json").json()
-    assert data == {"settled": False, "pot": 0, "house_fee": 0, "payouts": []}
+    assert data == {"settled": False, "pot": 0, "house_fee": 0, "payouts": [], "nets": []}
+
+
+def test_payout_json_gives_every_stakers_net_and_its_label(client):
+    """Four stakers of 1.00, paid 60/30/10 by place: the third is paid 0.40 and lost 0.60;
+    the fourth, paid nothing, is listed too."""
+    from tests.accounts.matches import make_match, player
+
+    users = [player(User, name) for name in ("sami", "layla", "omar", "huda")]
+    table = make_match(users, variant="complex", stake=100)
+    data = client.get(f"/tables/{table.pk}/payout.json").json()
+    assert data["settled"] and data["pot"] == 400
+    assert [(p["name"], p["amount"]) for p in data["payouts"]] == [
+        ("Sami", 240),
+        ("Layla", 120),
+        ("Omar", 40),
+    ]
+    assert [(n["name"], n["net"], n["outcome"]) for n in data["nets"]] == [
+        ("Sami", 140, "won"),
+        ("Layla", 20, "won"),
+        ("Omar", -60, "lost"),
+        ("Huda", -100, "lost"),
+    ]
 
 
 def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
@@ -129,3 +151,49 @@ def test_demo_data_is_idempotent(capsys):
 
     for name in ("fahd", "sara", "omar"):
         assert verification_status(User.objects.get(username=name).pk) == "verified"
+
+
+@pytest.mark.unverified  # the command itself verifies its players
+def test_demo_data_has_a_tournament_open_for_registration(client, capsys):
+    """The tournaments page is not empty on a demo site: one tournament a player can enter,
+    made once however often the command runs."""
+    from tournaments.models import Tournament
+
+    call_command("demo_data")
+    call_command("demo_data")
+    out = capsys.readouterr().out
+    (cup,) = Tournament.objects.all()
+    assert cup.status == "registration" and cup.entry_fee == 1_00
+    assert f"/tournaments/{cup.pk}/" in out
+    page = client.get("/tournaments/").content.decode()
+    assert cup.name in page
+    client.force_login(User.objects.get(username="sara"))
+    response = client.post(f"/tournaments/{cup.pk}/register/", {"client_seed": "demo"})
+    assert response.status_code in (200, 302)
+    assert cup.entries.filter(user__username="sara").exists()
+
+
+def test_a_new_player_sees_the_next_steps_until_a_first_seat(client):
+    """After sign-up the lobby says what comes next, in one line: verify, deposit, play at a
+    staked table, or play free; each done step says so; gone once the player holds a seat."""
+    from accounts.models import Verification
+    from tests.accounts.matches import make_match, player
+
+    rana = player(User, "rana", "Rana")
+    Verification.objects.filter(user=rana).delete()  # as signed up: not verified yet
+    client.force_login(rana)
+    html = client.get("/").content.decode()
+    steps = html.split('data-testid="first-steps"')[1].split("</p>")[0]
+    assert (
+        'href="/accounts/verification/" data-testid="step-verify">1. verify your identity' in steps
+    )
+    assert 'href="/wallet/" data-testid="step-deposit">2. deposit' in steps
+    assert 'href="#table-lists"' in steps and 'href="#quick-play"' in steps
+    Verification.objects.create(user=rana, status="verified", provider="tests")
+    wallet_services.deposit(rana, 5_00, key="test:rana")
+    steps = client.get("/").content.decode().split('data-testid="first-steps"')[1]
+    assert "✓ identity verified" in steps and "✓ money in the wallet" in steps
+    make_match([rana, None, None, None])
+    assert 'data-testid="first-steps"' not in client.get("/").content.decode()
+    client.logout()
+    assert 'data-testid="first-steps"' not in client.get("/").content.decode()

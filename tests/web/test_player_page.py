@@ -55,3 +55,35 @@ def test_the_history_in_arabic_fits_a_phone(new_page, live_server, client, artif
     boxes = [rows.nth(i).bounding_box() for i in range(3)]
     assert all(b["x"] >= 0 and b["x"] + b["width"] <= 390 for b in boxes), boxes
     page.get_by_test_id("history-csv").wait_for()
+
+
+@pytest.mark.parametrize(("language", "size"), [("ar", (390, 844)), ("en", (1280, 800))])
+def test_the_date_filters_speak_the_pages_language(
+    new_page, live_server, client, artifacts, django_user_model, language, size
+):
+    """The date filters are menus in the page's language (a browser's own date input wrote
+    "mm/dd/yyyy" in English on the Arabic page); choosing a date filters the matches."""
+    layla = player(django_user_model, "layla_login", "ليلى")
+    make_match([layla, None, None, None], started=timezone.now() - datetime.timedelta(days=40))
+    make_match([layla, None, None, None], started=timezone.now() - datetime.timedelta(hours=1))
+    page = new_page(width=size[0], height=size[1])
+    log_in(page, live_server.url, client, layla)
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    page.goto(f"/players/{layla.pk}/")
+    assert page.locator('input[type="date"]').count() == 0
+    months = page.locator("#id_since_month option").all_inner_texts()
+    assert months[0] == ("الشهر" if language == "ar" else "Month")
+    assert months[1] == ("يناير" if language == "ar" else "January")
+    assert page.locator('[data-testid="match-row"]').count() == 2
+    today = timezone.localdate() - datetime.timedelta(days=1)
+    page.select_option("#id_since_year", str(today.year))
+    page.select_option("#id_since_month", str(today.month))
+    page.select_option("#id_since_day", str(today.day))
+    page.screenshot(path=str(artifacts / f"player-date-filters-{language}.png"), full_page=True)
+    page.locator(".history-filters button[type=submit]").click()
+    page.wait_for_url("**since_year=*")
+    assert page.locator('[data-testid="match-row"]').count() == 1
+    overflow = page.evaluate("document.scrollingElement.scrollWidth")
+    assert overflow <= size[0]

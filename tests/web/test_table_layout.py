@@ -470,3 +470,150 @@ def test_the_deals_table_reads_on_a_phone(table_id, open_page, artifacts, locale
     assert all(height < 40 for _, height in heads), heads
     assert_no_overlaps(page)
     assert_no_sideways_scroll(page, PHONE)
+
+
+def doubled_and_played(plays: int, seed: int = 7):
+    """A Complex deal where every seat doubled all it could (the doubled cards lie face up in
+    their seats' boxes: seat 3 shows three queens), then ``plays`` cards played by the bots."""
+    import random
+
+    from games.engine import view
+    from tests.web.engine_states import bot_step
+
+    state = match_at(contract="complex", stop="double", seed=seed)
+    while state.phase == "double":
+        seat = state.to_act()[0]
+        cards = view(state, seat)["doubling"]["doublable"]
+        apply(state, {"type": "double", "seat": seat, "cards": cards})
+    rng = random.Random(seed)
+    for _ in range(plays):
+        bot_step(state, rng)
+    return state
+
+
+#: Pairs of boxes that intersect: each trick card against each seat box, each seat box
+#: against the others, and each seat's shown cards outside their own box.
+CLASHES_JS = """() => {
+  const rect = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const seats = Array.from(document.querySelectorAll(".seat-box"));
+  const out = [];
+  for (const card of document.querySelectorAll("[data-testid=trick] .card")) {
+    for (const s of seats) {
+      if (meet(rect(card), rect(s))) out.push(["trick", card.dataset.card, s.dataset.seat]);
+    }
+  }
+  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
+    if (meet(rect(a), rect(b))) out.push(["seats", a.dataset.seat, b.dataset.seat]);
+  }));
+  for (const s of seats) {
+    const box = rect(s);
+    for (const c of s.querySelectorAll(".shown .card, .badge")) {
+      const r = rect(c);
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5
+          || r.bottom > box.bottom + 0.5) {
+        const widths = [Math.round(r.width), Math.round(box.width)];
+        out.push(["outside", s.dataset.seat, c.textContent, ...widths]);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("size", "locale", "name"),
+    [(PHONE, "ar", "phone-ar"), (PHONE, "en-US", "phone-en"), (DESKTOP, "en-US", "desktop-en")],
+)
+def test_the_trick_keeps_clear_of_the_seats_and_unplayable_cards_are_dimmed(
+    table_id, open_page, artifacts, size, locale, name
+):
+    state = doubled_and_played(plays=3)  # three cards of the first trick on the table
+    me = state.to_act()[0]
+    page = open_page(size, locale)
+    Server(page, answer(table_id, state, "complex_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#hand .card.playable").first.wait_for()
+    wait_still(page)
+    page.screenshot(path=str(artifacts / f"table-layout-doubled-{name}.png"))
+    assert page.locator("[data-testid=trick] .card").count() == 3
+    assert page.locator(".seat-box .shown .card").count() >= 5
+    assert page.evaluate(CLASHES_JS) == []
+    assert_seats_around_the_trick(page, me)
+    assert_no_sideways_scroll(page, size)
+    # The cards the rules do not allow now are dimmed; the others are not.
+    dims = page.evaluate(
+        """() => Array.from(document.querySelectorAll("#hand .card[data-card]")).map((c) => [
+          c.classList.contains("playable"), c.classList.contains("unplayable"),
+          parseFloat(getComputedStyle(c).opacity)])"""
+    )
+    assert any(p for p, _, _ in dims) and any(u for _, u, _ in dims), dims
+    for playable, unplayable, opacity in dims:
+        assert playable != unplayable
+        assert opacity == 1 if playable else opacity <= 0.5, dims
+    # A doubled card's label is isolated left to right inside Arabic text ("Q♠", not "♠Q").
+    badges = page.evaluate(
+        "Array.from(document.querySelectorAll('.seat-box .badge.double')).map((b) => b.textContent)"
+    )
+    labels = "".join(badges)
+    assert ("\u2066Q♠\u2069" if locale == "ar" else "Q♠") in labels, badges
+
+
+@pytest.mark.parametrize(("size", "locale"), [(PHONE, "ar"), (DESKTOP, "en-US")])
+def test_seat_boxes_read_right(table_id, open_page, artifacts, size, locale):
+    """A seat's facts say "this deal: -15" (not "deal 0", which reads as a deal's number), the
+    owner's badge stays on one line in a narrow box, a bot's badge stands apart from its
+    name."""
+    state = doubled_and_played(plays=7)  # the first trick taken: deal scores to show
+    me = state.to_act()[0]
+    page = open_page(size, locale)
+    Server(page, answer(table_id, state, "complex_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#hand .card.playable").first.wait_for()
+    wait_still(page)
+    scores = page.locator(".seat-box .deal-score").all_inner_texts()
+    assert len(scores) == 4
+    word = "هذه التوزيعة: " if locale == "ar" else "this deal: "
+    assert all(s.startswith(word) for s in scores), scores
+    assert any(re.search(r"[-\u2212]\d", s) for s in scores), scores  # the taker's -15
+    if locale == "ar":  # the sign isolated with its number, read before it
+        raw = page.evaluate(
+            "Array.from(document.querySelectorAll('.seat-box .deal-score'))"
+            ".map((e) => e.textContent)"
+        )
+        assert any(re.search("\u2066\u200e?-15\u2069", s) for s in raw), raw
+    owner = page.locator(".seat-box .badge.owner")
+    size_of = owner.evaluate(
+        "(b) => [b.getBoundingClientRect().height, getComputedStyle(b).lineHeight]"
+    )
+    assert size_of[0] < 2 * float(size_of[1].rstrip("px")), size_of  # one line
+    gaps = page.evaluate(
+        """() => Array.from(document.querySelectorAll(".seat-head .name > .badge")).map((b) => {
+          const range = document.createRange();
+          range.selectNodeContents(b.parentElement.firstChild);
+          const name = range.getBoundingClientRect(), badge = b.getBoundingClientRect();
+          return Math.max(badge.left - name.right, name.left - badge.right);
+        })"""
+    )
+    assert gaps and all(gap >= 3 for gap in gaps), gaps
+    assert page.evaluate(CLASHES_JS) == []
+    page.screenshot(path=str(artifacts / f"table-layout-seats-{locale[:2]}-{size['width']}.png"))
+
+
+@pytest.mark.parametrize(("size", "locale"), [(PHONE, "ar"), (DESKTOP, "en-US")])
+def test_shown_twos_stay_inside_their_seat_boxes(table_id, open_page, artifacts, size, locale):
+    state = match_at(variant="trix_partner", contract="trix", plays=2, seed=11)
+    me = state.to_act()[0]
+    shown = state_answer(state, {}, me)["view"]["shown"]
+    assert sum(len(cards) for cards in shown.values()) >= 2, shown
+    page = open_page(size, locale)
+    Server(page, answer(table_id, state, "trix_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=layout]").wait_for()
+    wait_still(page)
+    assert page.locator(".seat-box .shown .card").count() >= 2
+    assert page.evaluate(CLASHES_JS) == []
+    assert_no_overlaps(page)
+    assert_no_sideways_scroll(page, size)
+    page.screenshot(path=str(artifacts / f"table-layout-twos-{locale[:2]}-{size['width']}.png"))

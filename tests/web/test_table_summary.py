@@ -250,15 +250,18 @@ def test_the_match_result_is_at_the_top_with_the_payout_reason(table_id, player,
         "pot": 500,
         "house_fee": 0,
         "payouts": [{"user_id": 1, "name": "Ana", "amount": 500}],
+        "nets": [{"user_id": 1, "name": "Ana", "net": 0, "outcome": "refunded"}],
     }
     Server(page, ans, pay)
     page.goto(f"/tables/{table_id}/")
     box = page.locator("[data-testid=result]")
     box.wait_for()
+    page.locator("[data-testid=my-net]").wait_for()
     headline = page.locator("[data-testid=match-headline]").inner_text()
     team = "0+2"
     expected = "Draw" if result["draw"] else "won" if result["winner"] == team else "lost"
     assert expected in headline
+    assert result["draw"] or headline.endswith(" · your stake came back")
     reason = page.locator("[data-testid=payout-reason]").first
     reason.wait_for()
     assert reason.inner_text() == (
@@ -296,11 +299,103 @@ def test_a_won_pot_says_the_share_and_the_house_fee(table_id, player):
     reason = page.locator("[data-testid=payout-reason]").first
     reason.wait_for()
     assert reason.inner_text() == (
-        "You won 11.40 USD: your share of the pot of 20.00 USD less the house fee of 1.00 USD."
+        "Your share of the pot of 20.00 USD less the house fee of 1.00 USD: 11.40 USD,"
+        " for your stake of 5.00 USD."
     )
     assert page.locator("[data-testid=final-scores] li").count() == 4
     place = page.locator("[data-testid=place-line]").inner_text()
     assert place.startswith("You placed " + ["1st", "2nd", "3rd", "4th"][me_first["0"] - 1])
+
+
+def four_stakers(table_id, place: int):
+    """A finished solo match of four stakers of 5.00 where the viewer (seat 0, user 1) came
+    ``place``; the pot of 20.00 paid 60/30/10 by place, with the ledger's nets."""
+    state = finished_match(variant="complex", seed=5)
+    ans = answer(table_id, state, 0, variant="complex", status="finished", version=300)
+    names = ["Ana", "Karim", "Huda", "Sami"]
+    for s in ans["table"]["seats"]:
+        s.update(staked=500, kind="human", bot=None, user_id=s["seat"] + 1, name=names[s["seat"]])
+    others = [1, 2, 3]
+    order = others[: place - 1] + [0] + others[place - 1 :]  # seats from first to last
+    places = {str(seat): i + 1 for i, seat in enumerate(order)}
+    result = dict(state.result, placements=places, forfeit=None)
+    result["scores"] = {str(seat): 100 - 10 * i for i, seat in enumerate(order)}
+    ans["view"]["result"] = ans["table"]["result"] = result
+    paid = dict(zip(order, (1200, 600, 200, 0), strict=True))
+    pay = {
+        "settled": True,
+        "pot": 2000,
+        "house_fee": 0,
+        "payouts": [
+            {"user_id": seat + 1, "name": names[seat], "amount": paid[seat]}
+            for seat in order
+            if paid[seat]
+        ],
+        "nets": [
+            {
+                "user_id": seat + 1,
+                "name": names[seat],
+                "net": paid[seat] - 500,
+                "outcome": "won" if paid[seat] > 500 else "lost",
+            }
+            for seat in order
+        ],
+    }
+    return ans, pay
+
+
+@pytest.mark.parametrize(
+    ("place", "headline", "tone", "net"),
+    [
+        (2, "Match over — You won 1.00 USD", "won", "Your net: +1.00 USD"),
+        (3, "Match over — You lost 3.00 USD", "lost", "Your net: \u22123.00 USD"),
+    ],
+)
+def test_a_staker_is_told_the_net_whatever_the_place(table_id, player, place, headline, tone, net):
+    ans, pay = four_stakers(table_id, place)
+    page = player()
+    Server(page, ans, pay)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=my-net]").wait_for()
+    assert page.locator("[data-testid=match-headline]").inner_text() == headline
+    assert f"tone-{tone}" in page.locator("[data-testid=result]").get_attribute("class")
+    assert page.locator("[data-testid=my-net]").inner_text() == net
+    paid = ["12.00", "6.00", "2.00"][place - 1]
+    assert page.locator("[data-testid=payout-reason]").first.inner_text() == (
+        f"Your share of the pot of 20.00 USD: {paid} USD, for your stake of 5.00 USD."
+    )
+    assert (
+        page.locator("[data-testid=place-line]")
+        .inner_text()
+        .startswith("You placed " + ["1st", "2nd", "3rd", "4th"][place - 1])
+    )
+    # every staker with what came back and the net, the one paid nothing too
+    lines = page.locator(".payouts li").all_inner_texts()
+    assert len(lines) == 4
+    assert "Sami: 0.00 USD (net \u22125.00 USD)" in lines
+
+
+def test_a_staker_reads_the_net_in_arabic_on_a_phone(
+    table_id, live_server, client, user, new_page, artifacts
+):
+    ans, pay = four_stakers(table_id, 3)
+    page = new_page(width=PHONE, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, user)
+    Server(page, ans, pay)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=my-net]").wait_for()
+    headline = page.locator("[data-testid=match-headline]").inner_text()
+    assert headline.startswith("انتهت المباراة — خسرت") and "3.00 USD" in headline
+    assert headline.count(":") == 0
+    net = page.locator("[data-testid=my-net]").inner_text()
+    # the sign inside a left-to-right isolate with the amount (not "3.00 USD−")
+    assert "\u2066\u2212" in net
+    assert re.sub("[\u2066\u2069]", "", net).endswith("\u22123.00 USD")
+    reasons = page.locator("[data-testid=payout-reason]").all_inner_texts()
+    assert not any("ربحت" in line for line in reasons), reasons
+    page.locator("[data-testid=result]").scroll_into_view_if_needed()
+    shot(page, artifacts, "table-result-net-phone-ar")
 
 
 # -- your turn --------------------------------------------------------------------------------
@@ -649,3 +744,77 @@ def test_a_staked_match_with_bots_ends_with_a_summary_and_the_stake_back(
     )
     page.evaluate("() => window.scrollTo(0, 0)")
     shot(page, artifacts, "table-match-over-real")
+
+
+def arabic_player(live_server, client, user, new_page):
+    page = new_page(width=PHONE, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, user)
+    return page
+
+
+def test_the_deal_summary_isolates_signed_points_in_arabic(
+    table_id, live_server, client, user, new_page, artifacts
+):
+    """In Arabic a sign read after its number ("200+", "355-"): the team lines' points and
+    totals, and the table's totals, are isolated left to right."""
+    state = finished_deal("complex")
+    page = arabic_player(live_server, client, user, new_page)
+    Server(page, answer(table_id, state, 0, stake=0))
+    page.goto(f"/tables/{table_id}/")
+    box = page.locator("[data-testid=deal-summary]")
+    box.wait_for()
+    teams = page.evaluate("document.querySelector('[data-testid=summary-teams]').textContent")
+    # every signed or negative number of the team lines sits in an LTR isolate
+    bare = re.sub("\u2066[^\u2069]*\u2069", "", teams)
+    assert not re.search(r"[-+\u2212]\s*\d|\d\s*[-+\u2212]", bare), teams
+    totals = page.evaluate(
+        "Array.from(document.querySelectorAll('[data-testid^=summary-seat-] td:last-child'))"
+        ".map((td) => td.textContent)"
+    )
+    for total in totals:
+        assert not re.search(r"-", re.sub("\u2066[^\u2069]*\u2069", "", total)), totals
+    box.scroll_into_view_if_needed()
+    shot(page, artifacts, "table-deal-summary-ar-390")
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_match_end_shows_each_rating_line_once(
+    table_id, live_server, client, user, new_page, artifacts, language
+):
+    state = finished_match()
+    if language == "ar":
+        page = arabic_player(live_server, client, user, new_page)
+    else:
+        page = new_page(width=DESKTOP, height=800)
+        log_in(page, live_server.url, client, user)
+    ans = answer(table_id, state, 0, status="finished", stake=0, version=300)
+    ans["table"]["result"] = state.result
+    Server(page, ans)
+    changes = [
+        {"seat": s, "user_id": s + 1 if s == 0 else None, "name": n, "family": "partnership",
+         "place": 1, "before": 1000, "after": 1000 + d, "delta": d}
+        for s, n, d in ((0, "Ana", 30), (2, "Bot 3", -30))
+    ]  # fmt: skip
+    page.route(
+        f"**/api/ratings/tables/{table_id}/**",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps({"table_id": table_id, "rated": True, "changes": changes}),
+        ),
+    )
+    page.goto(f"/tables/{table_id}/")
+    mine = page.locator("[data-testid=my-rating-change]")
+    mine.wait_for()
+    box = page.locator("[data-testid=rating-changes]")
+    if language == "ar":  # "(30−)" otherwise: the sign isolated with its number
+        assert "(\u2066+30\u2069)" in mine.inner_text()
+        assert box.inner_text().count("(\u2066\u221230\u2069)") == 1
+        box.scroll_into_view_if_needed()
+        shot(page, artifacts, "table-ratings-ar-390")
+        return
+    assert mine.inner_text() == "Rating 1000 → 1030 (\u2066+30\u2069)"  # the sign isolated
+    text = re.sub("[\u2066\u2069]", "", box.inner_text())
+    assert text.count("1000 → 1030") == 1, text  # the viewer's own line, once
+    assert text.count("1000 → 970 (\u221230)") == 1, text

@@ -1,22 +1,30 @@
 """``python manage.py demo_data``: an admin, players with funded wallets and verified
-identities (the demo verification provider), open tables with bots.
+identities (the demo verification provider), open tables with bots, and a tournament open
+for registration (so the tournaments page has one to enter).
 
-Idempotent: users are created once, deposits carry fixed idempotency keys, and the open
-tables are made only when the demo creator has none open. The passwords are fixed demo
+Idempotent: users are created once, deposits carry fixed idempotency keys, the open
+tables are made only when the demo creator has none open, and the tournament only when
+none is open for registration. The passwords are fixed demo
 values printed here, for a local demo site only (never use them on a real deployment).
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.kyc import DemoKycProvider
 from accounts.services import set_display_name, start_verification
 from games import selectors as table_selectors
 from games import services as table_services
 from games.selectors import TableStatus  # games.models' (web reads through the selectors)
+from tournaments import services as tournament_services
+from tournaments.models import Status as TournamentStatus
+from tournaments.models import Tournament
 from wallet import services as wallet_services
 from wallet.selectors import format_money, wallet_balance
 
@@ -33,6 +41,46 @@ TABLES = [
     ("trix", 0, {"play_timer": 20}, [1, 3]),
     ("complex", 2_00, {"doubling": "sequential"}, [2]),
 ]
+
+#: The demo tournament (``tournaments.services.create_tournament``'s parameters, money in
+#: minor units): registration open from now for a week, the start an hour after it closes.
+TOURNAMENT = {
+    "name": "كأس التجربة · Demo Cup",
+    "format": "swiss",
+    "variant": "complex",
+    "rounds": 2,
+    "capacity": 16,
+    "min_entrants": 4,
+    "entry_fee": 1_00,
+    "house_fee_bps": 1000,
+    "prize_bps": [5000, 3000, 2000],
+}
+TOURNAMENT_REGISTRATION = timedelta(days=7)
+
+
+def open_tournaments():
+    """Tournaments open for registration now (status and window)."""
+    now = timezone.now()
+    return Tournament.objects.filter(
+        status=TournamentStatus.REGISTRATION,
+        registration_opens_at__lte=now,
+        registration_closes_at__gt=now,
+    ).order_by("id")
+
+
+def demo_tournament(admin) -> None:
+    """The demo tournament, unless one is open for registration already."""
+    if open_tournaments().exists():
+        return
+    now = timezone.now()
+    closes = now + TOURNAMENT_REGISTRATION
+    tournament_services.create_tournament(
+        by=admin,
+        registration_opens_at=now,
+        registration_closes_at=closes,
+        starts_at=closes + timedelta(hours=1),
+        **TOURNAMENT,
+    )
 
 
 class Command(BaseCommand):
@@ -74,6 +122,7 @@ class Command(BaseCommand):
                 )
                 for seat in bots:
                     table_services.seat_bot(user=creator, table_id=table.pk, seat=seat, bot="rules")
+        demo_tournament(admin)
         out = self.stdout
         out.write(self.style.SUCCESS(f"Trix demo site: {url}"))
         out.write(f"  admin  {ADMIN[0]} / {ADMIN[2]}  ({url}admin/)")
@@ -86,5 +135,10 @@ class Command(BaseCommand):
             out.write(
                 f"  table  {url}tables/{table.pk}/  {table.variant}, stake "
                 f"{format_money(table.stake)}, {free} free seat(s)"
+            )
+        for t in open_tournaments():
+            out.write(
+                f"  tournament {url}tournaments/{t.pk}/  entry fee {format_money(t.entry_fee)},"
+                f" registration until {t.registration_closes_at:%Y-%m-%d %H:%M} UTC"
             )
         out.write("Demo passwords are fixed demo values: for a local demo only.")

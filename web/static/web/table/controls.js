@@ -115,6 +115,8 @@ export function renderHand() {
   const doublable = new Set(doubling && v.doubling ? v.doubling.doublable || [] : []);
   const shownMine = new Set((v.shown && v.shown[String(st.mySeat)]) || []);
   const doubledMine = new Set((v.doubles && v.doubles[String(st.mySeat)]) || []);
+  // My turn to play: the cards the rules do not allow now are dimmed (and not buttons).
+  const playing = acts.some((a) => a.type === "play");
   let lastSuit = null;
   for (const code of T.sortHand(hand)) {
     const clickable = playable.has(code) || doublable.has(code);
@@ -124,6 +126,9 @@ export function renderHand() {
     if (playable.has(code)) {
       c.classList.add("playable");
       c.addEventListener("click", () => send({ type: "play", card: code }));
+    } else if (playing) {
+      c.classList.add("unplayable");
+      c.setAttribute("aria-disabled", "true");
     }
     if (doublable.has(code)) {
       c.classList.add("doublable");

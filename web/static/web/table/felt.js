@@ -6,7 +6,7 @@
 
 import { formatNumber, interpolate, ngettext } from "../i18n.js";
 import { $, T, el, nameEl, partnership, position, ratingEl, st } from "./state.js";
-import { num, t, tn } from "./texts.js";
+import { num, signedNum, t, tn } from "./texts.js";
 
 export function renderSeats() {
   const v = st.view;
@@ -26,7 +26,7 @@ export function renderSeats() {
       facts.append(el("span", { class: "total", title: t("match_total"), "data-testid": "total-" + seat,
         text: num(v.totals[key]) }));
       if (v.deal_scores) facts.append(el("span", { class: "deal-score", title: t("this_deal_title"),
-        text: t("deal_score", { score: num(v.deal_scores[key]) }) }));
+        text: t("deal_score", { score: signedNum(v.deal_scores[key]) }) }));
       if (v.tricks_taken) facts.append(el("span", { class: "tricks", title: t("tricks_taken"),
         text: tn("tricks", v.tricks_taken[key]) }));
       if (v.hand_counts && seat !== st.mySeat) facts.append(el("span", { class: "count",
@@ -48,7 +48,7 @@ export function renderSeats() {
     }
     if (doubled.size) {
       shownRow.append(el("span", { class: "badge double" }, T.bilingual("terms", "double"),
-        " " + Array.from(doubled).map(T.cardLabel).join(" ")));
+        " " + Array.from(doubled).map((code) => T.ltr(T.cardLabel(code))).join(" ")));
     }
     box.replaceChildren(head, facts, shownRow);
   }

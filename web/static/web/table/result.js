@@ -23,8 +23,43 @@ function ordinal(place) {
   return [_("1st"), _("2nd"), _("3rd"), _("4th")][place - 1] || String(place);
 }
 
-/* The headline for the viewer: [text, tone] with tone won / lost / draw / neutral. */
+/* The viewer's net at this table from the settled payout (web.selectors.table_payout's
+   "nets": the ledger's sum, labelled by wallet.selectors.net_outcome), or null: not seated,
+   nothing staked, or not settled yet. */
+function myNet() {
+  const t = st.table;
+  const p = st.payout;
+  const me = st.mySeat !== null && st.mySeat !== undefined ? t.seats[st.mySeat] : null;
+  if (!me || !me.user_id || !t.stake || !p || !p.settled || !p.nets) return null;
+  return p.nets.find((x) => x.user_id === me.user_id) || null;
+}
+
+/* A signed amount ("+0.20 USD", "−0.60 USD", "0.00 USD") isolated left to right. */
+function signedMoney(net) {
+  const sign = net > 0 ? "+" : net < 0 ? "\u2212" : "";
+  return T.ltr(sign + money(Math.abs(net)));
+}
+
+/* The headline for the viewer: [text, tone] with tone won / lost / draw / neutral. A staker
+   is told what the match came to in money (the ledger's net), whatever the place: a won or
+   lost amount, or the game's result and that the stake came back; until the pot is settled,
+   only that the match is over. */
 function headline(r) {
+  const me = st.mySeat;
+  const t = st.table;
+  const staker = me !== null && me !== undefined && t.seats[me] && t.seats[me].staked > 0;
+  if (staker && !(r.teams && r.draw)) {
+    const net = myNet();
+    if (!net) return [null, "neutral"];
+    if (net.outcome === "won") return [interpolate(_("You won %s"), [money(net.net)]), "won"];
+    if (net.outcome === "lost") return [interpolate(_("You lost %s"), [money(-net.net)]), "lost"];
+    return [gameHeadline(r)[0] + " · " + _("your stake came back"), "draw"];
+  }
+  return gameHeadline(r);
+}
+
+/* The game's result for the viewer, by place (a free table, a spectator, a draw). */
+function gameHeadline(r) {
   const me = st.mySeat;
   const seated = me !== null && me !== undefined;
   if (r.teams) {
@@ -68,7 +103,7 @@ function scoresList(r) {
       const label = key === "0+2" ? _("Team A") : _("Team B");
       const place = r.draw ? _("Draw") : key === r.winner ? _("1st") : _("2nd");
       ul.append(el("li", { class: a === st.mySeat || b === st.mySeat ? "me" : "" },
-        el("span", { class: "place", text: place + " " }), label + " (", nameEl(a), " + ", nameEl(b), "): ",
+        el("span", { class: "place", text: place + ": " }), label + " (", nameEl(a), " + ", nameEl(b), ") — ",
         el("strong", { class: "num", text: num(r.teams[key]) })));
     }
     out.push(ul);
@@ -77,8 +112,8 @@ function scoresList(r) {
     const ol = el("ul", { class: "placements", "data-testid": "final-scores" });
     for (const s of ranking) {
       ol.append(el("li", { class: s === st.mySeat ? "me" : "" },
-        el("span", { class: "place", text: ordinal(r.placements[String(s)]) + " " }),
-        nameEl(s), el("span", { class: "num", text: " " + num(r.scores[String(s)]) })));
+        el("span", { class: "place", text: ordinal(r.placements[String(s)]) + ": " }),
+        nameEl(s), el("span", { class: "num", text: " — " + num(r.scores[String(s)]) })));
     }
     out.push(ol);
   }
@@ -121,7 +156,7 @@ export function payoutReason(r) {
       ? interpolate(_("the pot of %(pot)s less the house fee of %(fee)s"), { pot: money(p.pot), fee: money(p.house_fee) }, true)
       : interpolate(_("the pot of %(pot)s"), { pot: money(p.pot) }, true);
     if (!me || !myStake) lines.push(interpolate(_("Paid out by place: %s."), [pot]));
-    else if (got > 0) lines.push(interpolate(_("You won %(amount)s: your share of %(pot)s."), { amount: money(got), pot }, true));
+    else if (got > 0) lines.push(interpolate(_("Your share of %(pot)s: %(amount)s, for your stake of %(stake)s."), { amount: money(got), pot, stake: money(myStake) }, true));
     else lines.push(interpolate(_("You lost your stake of %(stake)s: %(pot)s went to the better placed."), { stake: money(myStake), pot }, true));
   }
   return lines;
@@ -140,11 +175,21 @@ function payoutBox(r) {
     return box;
   }
   for (const line of payoutReason(r)) box.append(el("p", { class: "payout-reason", "data-testid": "payout-reason", text: line }));
+  const mine = myNet();
+  if (mine) {
+    box.append(el("p", { class: "my-net " + mine.outcome, "data-testid": "my-net",
+      text: interpolate(_("Your net: %s"), [signedMoney(mine.net)]) }));
+  }
+  // Every staker: what came back and the net (a staker paid nothing is listed too).
   const ul = el("ul", { class: "payouts" });
-  for (const x of p.payouts) {
+  const rows = p.nets || p.payouts.map((x) => ({ user_id: x.user_id, name: x.name, net: null }));
+  for (const x of rows) {
     const seat = t.seats.findIndex((s) => s.user_id === x.user_id);
-    ul.append(el("li", {}, el("span", { dir: "auto", text: seat >= 0 ? seatName(seat) : x.name }),
-      ": " + money(x.amount)));
+    const paid = p.payouts.find((y) => y.user_id === x.user_id);
+    const li = el("li", { class: x.outcome || "" }, el("span", { dir: "auto", text: seat >= 0 ? seatName(seat) : x.name }),
+      ": " + money(paid ? paid.amount : 0));
+    if (x.net !== null) li.append(" ", el("span", { class: "net", "data-testid": "net", text: interpolate(_("(net %s)"), [signedMoney(x.net)]) }));
+    ul.append(li);
   }
   box.append(ul);
   return box;
@@ -155,7 +200,7 @@ function signed(delta) {
   return delta > 0 ? "+" + delta : delta < 0 ? "\u2212" + -delta : "\u00b10";
 }
 
-/* The match's rating changes: the viewer's own line first, then every person's. */
+/* The match's rating changes: the viewer's own line first, then every other person's. */
 function ratingsBox() {
   const t = st.table;
   if (t.status !== "finished") return null;
@@ -174,11 +219,13 @@ function ratingsBox() {
     box.append(el("p", { class: "my-rating " + (mine.delta >= 0 ? "up" : "down"), "data-testid": "my-rating-change",
       text: line(mine) }));
   }
-  const ul = el("ul", { class: "rating-list" });
-  for (const c of data.changes) {
-    ul.append(el("li", { class: c.seat === st.mySeat ? "me" : "" }, nameEl(c.seat), ": ", line(c)));
+  // Everyone else's (the viewer's own line is the one above: each line once).
+  const others = data.changes.filter((c) => c !== mine);
+  if (others.length) {
+    const ul = el("ul", { class: "rating-list" });
+    for (const c of others) ul.append(el("li", {}, nameEl(c.seat), ": ", line(c)));
+    box.append(ul);
   }
-  box.append(ul);
   return box;
 }
 
@@ -201,7 +248,7 @@ export function renderResult() {
   if (r) {
     const [text, tone] = headline(r);
     box.classList.add("tone-" + tone);
-    box.append(el("h2", { "data-testid": "match-headline", text: _("Match over") + ": " + text }));
+    box.append(el("h2", { "data-testid": "match-headline", text: text ? _("Match over") + " — " + text : _("Match over") }));
     const place = placeLine(r);
     if (place) box.append(place);
     box.append(...scoresList(r));

@@ -8,6 +8,7 @@
 
 import { gettext as _, formatNumber, interpolate, ngettext } from "../i18n.js";
 import { verifyDealUrl } from "./scores.js";
+import { num } from "./texts.js";
 import { $, T, el, nameEl, partnership, st } from "./state.js";
 
 /* The cards that score in each contract (trix-rules.md): the K♥, the queens, the diamonds. */
@@ -132,7 +133,7 @@ export function renderDealSummary() {
       el("td", {}, nameEl(seat)),
       takenCell(s, seat),
       el("td", { class: "num points", text: signed(s.scores[String(seat)]) }),
-      el("td", { class: "num", text: formatNumber(s.totals[String(seat)]) })));
+      el("td", { class: "num", text: num(s.totals[String(seat)]) })));
   }
   table.append(body);
   box.append(table);
@@ -141,10 +142,10 @@ export function renderDealSummary() {
     const total = (a, b) => s.totals[String(a)] + s.totals[String(b)];
     box.append(el("p", { class: "summary-teams", "data-testid": "summary-teams" },
       interpolate(_("Team A (seats 1 + 3): %(deal)s this deal, %(total)s in all"),
-        { deal: signed(team(0, 2)), total: formatNumber(total(0, 2)) }, true),
+        { deal: signed(team(0, 2)), total: num(total(0, 2)) }, true),
       el("br"),
       interpolate(_("Team B (seats 2 + 4): %(deal)s this deal, %(total)s in all"),
-        { deal: signed(team(1, 3)), total: formatNumber(total(1, 3)) }, true)));
+        { deal: signed(team(1, 3)), total: num(total(1, 3)) }, true)));
   }
   const link = el("a", { href: verifyDealUrl({ deal: s.deal_number, deal_id: st.dealIds[s.deal_number] }),
     "data-testid": "summary-verify", text: _("Verify this deal's shuffle") });

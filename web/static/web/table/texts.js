@@ -54,7 +54,7 @@ export const TEXTS = {
   team_b: pgettext("team", "B"),
   match_total: _("match total"),
   this_deal_title: _("this deal"),
-  deal_score: _("deal {score}"),
+  deal_score: _("this deal: {score}"),
   tricks_taken: _("tricks taken"),
   cards_in_hand: _("cards in hand"),
   out_place: _("out #{place}"),
@@ -165,4 +165,12 @@ export function num(value) {
   const page = document.getElementById("table-app") || document.documentElement;
   return value < 0 && page.closest("[dir=rtl]") !== null
     ? "\u2066" + text + "\u2069" : text;
+}
+
+/* A number with its sign ("+200", "-355", "0") for the page's language, isolated left to
+   right on a right-to-left page so the sign stays before it ("200+" otherwise). */
+export function signedNum(value) {
+  const text = (value > 0 ? "+" : "") + formatNumber(value);
+  const page = document.getElementById("table-app") || document.documentElement;
+  return page.closest("[dir=rtl]") !== null ? "\u2066" + text + "\u2069" : text;
 }
