@@ -18,6 +18,7 @@ def test_the_create_form_offers_the_house_rules_in_arabic(new_page, live_server,
     page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
     log_in(page, live_server.url, client, ana)
     page.goto("/")
+    page.locator("#create-details > summary").click()  # folded on a phone
     assert page.locator('label[for="opt_double_scoring"]').inner_text() == "حساب الدبل"
     assert page.locator('label[for="opt_double_asked"]').inner_text() == "من يُسأل عن الدبل"
     assert page.locator('label[for="opt_twos_complex_only"]').inner_text() == (
