@@ -532,10 +532,12 @@ TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
 # Identity (accounts app, docs/accounts.md). The identity-verification provider's class
 # (accounts.kyc.KycProvider), a dotted path; the demo one verifies at once and checks nothing.
 TRIX_KYC_PROVIDER = os.environ.get("TRIX_KYC_PROVIDER", "accounts.kyc.DemoKycProvider")
-# An unverified account may withdraw up to this many minor units at once (default 2,000.00:
-# the EU's anti-money-laundering threshold for gambling transactions); staking always needs
-# a verified account.
+# An unverified account may withdraw up to this many minor units in all over the last
+# TRIX_KYC_WITHDRAW_DAYS days, a rolling window (default 2,000.00 in 30 days: the EU's
+# anti-money-laundering threshold for gambling transactions, which counts transactions that
+# appear linked as one; docs/accounts.md); staking always needs a verified account.
 TRIX_KYC_WITHDRAW_ABOVE = int(os.environ.get("TRIX_KYC_WITHDRAW_ABOVE", "200000"))
+TRIX_KYC_WITHDRAW_DAYS = int(os.environ.get("TRIX_KYC_WITHDRAW_DAYS", "30"))
 # The key of the seats' address hashes (HMAC-SHA256; games.services.tables): set it to keep
 # the hashes apart from DJANGO_SECRET_KEY; empty: derived from the secret key under a label
 # of its own (django.utils.crypto.salted_hmac). Rotating it only forgets open tables' hashes.

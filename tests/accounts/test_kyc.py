@@ -1,13 +1,15 @@
 """Identity before staking (issue 16): an unverified account is refused a stake (a table's,
-a tournament's entry fee) and a withdrawal above ``TRIX_KYC_WITHDRAW_ABOVE``, plays free
-tables and makes small withdrawals; once verified (the demo provider) it may do both. Every
-refusal changes nothing. The users here are created unverified (marker ``unverified``)."""
+a tournament's entry fee) and withdrawals above ``TRIX_KYC_WITHDRAW_ABOVE`` in all within
+``TRIX_KYC_WITHDRAW_DAYS``, plays free tables and makes small withdrawals; once verified (the
+demo provider) it may do both. Every refusal changes nothing. The users here are created
+unverified (marker ``unverified``)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from accounts import kyc
@@ -79,12 +81,53 @@ def test_withdrawals_up_to_the_setting_need_no_verification(player, settings, ex
     with pytest.raises(Refused) as refused:
         wallet.withdraw(alice, 301, "large")  # one unit over
     assert refused.value.code == "kyc_required"
-    assert "withdraw more than 3.00 USD at once" in str(refused.value)
+    assert "withdraw more than 3.00 USD within 30 days" in str(refused.value)
     assert wallet_balance(alice) == 700
     assert not Transaction.objects.filter(idempotency_key="large").exists()
     start_verification(user=alice)
     wallet.withdraw(alice, 301, "large")
     assert wallet_balance(alice) == 399
+
+
+def test_a_large_withdrawal_split_in_three_is_refused_the_third(player, settings, executor):
+    """6,000.00 deposited and taken back as three withdrawals of 2,000.00: each is at the
+    threshold, but they add up over the rolling window (``TRIX_KYC_WITHDRAW_DAYS``), so the
+    second is already past it."""
+    assert settings.TRIX_KYC_WITHDRAW_ABOVE == 200_000 and settings.TRIX_KYC_WITHDRAW_DAYS == 30
+    alice = player(funds=600_000)
+    wallet.withdraw(alice, 200_000, "split-1")
+    for key in ("split-2", "split-3"):
+        with pytest.raises(Refused) as refused:
+            wallet.withdraw(alice, 200_000, key)
+        assert refused.value.code == "kyc_required"
+        assert "withdraw more than 2,000.00 USD within 30 days" in str(refused.value)
+        assert not Transaction.objects.filter(idempotency_key=key).exists()
+    assert wallet_balance(alice) == 400_000
+    start_verification(user=alice)
+    wallet.withdraw(alice, 200_000, "split-2")
+    wallet.withdraw(alice, 200_000, "split-3")
+    assert wallet_balance(alice) == 0
+
+
+def test_the_window_rolls_and_a_reversed_withdrawal_does_not_count(player, settings, executor):
+    """Withdrawals older than the window no longer count; one reversed (the money came back)
+    does not count either."""
+    settings.TRIX_KYC_WITHDRAW_ABOVE = 300
+    alice = player()
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        wallet.withdraw(alice, 200, "w-old")
+    with time_machine.travel(start + timedelta(days=10), tick=False):
+        wallet.withdraw(alice, 100, "w-new")
+        with pytest.raises(Refused):
+            wallet.withdraw(alice, 1, "w-over")  # 300 already within 30 days
+        wallet.reverse("w-new", "w-new-back")
+        wallet.withdraw(alice, 100, "w-again")  # the reversed 100 is not counted
+    with time_machine.travel(start + timedelta(days=30, seconds=1), tick=False):
+        wallet.withdraw(alice, 200, "w-later")  # "w-old" left the window
+        with pytest.raises(Refused):
+            wallet.withdraw(alice, 1, "w-over-again")
+    assert wallet_balance(alice) == 1_000 - 200 - 100 - 200
 
 
 def test_a_replayed_withdrawal_is_not_asked_again(player, settings):
