@@ -15,6 +15,8 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
   (the login lockout, the API's rate limits, the long polls per client: docs/limits.md); if
   that Redis is down the limits are not counted and requests go on (``redis_cache`` below)
 - ``TRIX_VAR_DIR``: a writable directory (the beat's schedule file), e.g. ``/var/lib/trix``
+- ``EMAIL_HOST`` and the other ``EMAIL_*`` settings (or ``EMAIL_BACKEND``): where mail goes;
+  ``check --deploy`` fails without them when ``DEBUG`` is off (``accounts/checks.py``)
 
 ``deploy/trix.env.example`` is such an environment for the systemd units of ``deploy/systemd``
 (README, "Running it"). ``/health/`` (``trix_site/health.py``) reports the database, the broker
@@ -305,8 +307,29 @@ TRIX_TRUSTED_PROXIES = int(os.environ.get("TRIX_TRUSTED_PROXIES", "0"))
 ALLAUTH_TRUSTED_PROXY_COUNT = TRIX_TRUSTED_PROXIES
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# E-mail (sign-up confirmations, password resets): Django's settings, from the environment.
+# With DEBUG on (./dev run) mail is printed to the console; with DEBUG off it is sent by SMTP
+# to EMAIL_HOST, or by another EMAIL_BACKEND (a provider's, a dotted path). `check --deploy`
+# fails (accounts.E001, accounts/checks.py) while mail would reach nobody: a console, memory,
+# file or dummy backend, or SMTP without EMAIL_HOST (deploy/trix.env.example shows them).
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()  # empty: none configured
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)  # STARTTLS on port 587
+EMAIL_USE_SSL = _env_bool("EMAIL_USE_SSL", False)  # TLS from the start (port 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL: set one of them, not both")
+# Seconds a send may wait for the mail server (Django's default: for ever, holding a request).
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Trix <noreply@localhost>")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)  # mail to the admins
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ar", "العربية")]
