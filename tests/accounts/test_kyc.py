@@ -18,7 +18,7 @@ from accounts.services import start_verification
 from accounts.standing import verification_status
 from games import services as tables
 from games.errors import NotAllowed
-from games.models import Seat
+from games.models import Seat, Table
 from tests.accounts.helpers import api_for, free_table, sit, staked_table
 from wallet import executor_pg
 from wallet import services as wallet
@@ -27,6 +27,12 @@ from wallet.models import Transaction
 from wallet.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db, pytest.mark.unverified]
+
+
+def verified(user):
+    """``user``, verified (the demo provider): a table's creator who may make a staked one."""
+    start_verification(user=user)
+    return user
 
 
 @pytest.fixture(params=["function", "orm"])
@@ -43,7 +49,7 @@ def test_a_new_account_is_unverified(player):
 
 
 def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
-    alice, bob = player(), player()
+    alice, bob = player(), verified(player())
     table = staked_table(bob)
     before = Transaction.objects.count()
     with pytest.raises(NotAllowed) as refused:
@@ -63,8 +69,25 @@ def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
     assert Seat.objects.get(table=free, seat=0).user == alice
 
 
+def test_unverified_is_refused_creating_a_staked_table(player):
+    """Creating a staked table asks what sitting at it asks (no money moves yet): the API
+    answers 403 ``kyc_required`` and makes nothing; a free table needs no verification."""
+    alice = player()
+    before = Table.objects.count()
+    with pytest.raises(NotAllowed) as refused:
+        staked_table(alice)
+    assert refused.value.code == "kyc_required"
+    r = api_for(alice).post("/api/tables/", {"variant": "trix", "stake": 200}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "kyc_required"
+    assert "/accounts/verification/" in r.json()["error"]
+    assert Table.objects.count() == before
+    assert free_table(alice).stake == 0
+    start_verification(user=alice)
+    assert staked_table(alice).stake == 200
+
+
 def test_verified_may_stake(player, executor):
-    alice, bob = player(), player()
+    alice, bob = player(), verified(player())
     record, url = start_verification(user=alice)
     assert (record.status, record.provider, url) == ("verified", "demo", "")
     assert record.reference.startswith("demo-") and record.checked_at is not None
@@ -174,7 +197,7 @@ def test_the_entry_fee_needs_verification_and_a_free_tournament_does_not(player,
 
 
 def test_the_api_refuses_an_unverified_seat_with_the_message(player):
-    alice, bob = player(), player()
+    alice, bob = player(), verified(player())
     table = staked_table(bob)
     r = sit(api_for(alice), table.pk, 0)
     assert r.status_code == 403 and r.json()["code"] == "kyc_required"
