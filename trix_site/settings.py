@@ -217,6 +217,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.api.middleware.ReadLimitMiddleware",  # API reads per session and per address
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -377,6 +378,12 @@ def _env_rate(name: str, default: str) -> str:
 # The most actions one user may post (far above a person's clicks; stops a client flooding
 # the workers); tournaments' writes are counted apart at the same rate.
 TRIX_ACTION_RATE = _env_rate("TRIX_ACTION_RATE", "10/second")
+# Reads of the API (GET and HEAD under /api/: the long polls, the streams' connections, every
+# other read; games/api/middleware.py: ReadLimitMiddleware) one session may make (per address
+# when it has none), and one address may make, its sessions together (many players share an
+# address behind a carrier's NAT). Writes are not counted here (their own rates below).
+TRIX_READ_RATE = _env_rate("TRIX_READ_RATE", "20/second")
+TRIX_READ_ADDRESS_RATE = _env_rate("TRIX_READ_ADDRESS_RATE", "100/second")
 # Tables one user may create (POST /api/tables/, the lobby's form).
 TRIX_TABLE_CREATE_RATE = _env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
 # Seats one user may take or leave, counted together (every sit and leave at a staked table

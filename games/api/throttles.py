@@ -58,6 +58,32 @@ class SeatThrottle(SettingRateThrottle):
     message = _("Too many seats taken or left: try again in %(seconds)s s.")
 
 
+class ReadThrottle(SettingRateThrottle):
+    """Reads of the API (``GET``, ``HEAD``) by one session, at ``TRIX_READ_RATE``: the session
+    cookie's key, or the address (:func:`client_address`) without one. Read from the cookie,
+    so counting a request costs no database query (a made-up key only moves the client to
+    a count of its own: :class:`AddressReadThrottle` holds its address)."""
+
+    scope = "reads"
+    rate_setting = "TRIX_READ_RATE"
+
+    def get_cache_key(self, request, view) -> str:
+        session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")[:64]
+        ident = f"session:{session}" if session else f"addr:{client_address(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AddressReadThrottle(SettingRateThrottle):
+    """Reads of the API from one address, its sessions together, at
+    ``TRIX_READ_ADDRESS_RATE``."""
+
+    scope = "reads-address"
+    rate_setting = "TRIX_READ_ADDRESS_RATE"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+
+
 def throttled_message(view, wait: float | None) -> str:
     """The 429's message for ``view``: its throttle's :attr:`SettingRateThrottle.message`
     (each API view has one throttle) with ``wait`` rounded up to whole seconds, as DRF writes
