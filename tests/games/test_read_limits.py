@@ -137,3 +137,35 @@ def test_a_cache_that_fails_lets_reads_through(table, settings):
     settings.TRIX_READ_RATE = "1/minute"
     anon = client("198.51.100.8")
     assert [anon.get(f"/api/tables/{table.pk}/").status_code for _ in range(2)] == [200, 200]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reads_at_once_are_each_counted(table, settings):
+    """Twelve reads at once from one address, five allowed: exactly five answered (each read
+    is one atomic increment of the window's count in Redis, not a history read and written
+    back: with Redis' round trips between the two, reads at once overwrote each other's)."""
+    import threading
+    import uuid
+
+    from django.db import connections
+
+    from trix_site.settings import redis_cache
+
+    url = settings.CELERY_BROKER_URL  # the tests' Redis; keys of this test's own
+    settings.CACHES = {"default": {**redis_cache(url), "KEY_PREFIX": f"test-{uuid.uuid4()}"}}
+    settings.TRIX_READ_RATE = "5/minute"
+    codes, start = [], threading.Barrier(12)
+
+    def read():
+        start.wait()
+        try:
+            codes.append(client("198.51.100.9").get(f"/api/tables/{table.pk}/").status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=read) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(codes) == [200] * 5 + [429] * 7
