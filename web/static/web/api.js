@@ -31,10 +31,13 @@
     }
   }
 
-  /* The answer's Retry-After in milliseconds (whole seconds, as the server sends it), or null. */
+  /* The answer's Retry-After in milliseconds (whole seconds, as the server sends it), or null;
+     plus up to a fifth more at random, so that pages told the same wait do not all come back
+     at the same moment. */
   function retryAfterMs(res) {
     const value = res.headers.get("Retry-After");
-    return value !== null && /^\d+$/.test(value.trim()) ? Number(value) * 1000 : null;
+    if (value === null || !/^\d+$/.test(value.trim())) return null;
+    return Number(value) * 1000 * (1 + Math.random() / 5);
   }
 
   /* fetch JSON; throws ApiError with the server's clear message on a non-2xx answer (its
