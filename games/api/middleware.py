@@ -87,8 +87,8 @@ class ReadLimitMiddleware:
     """Reads under ``/api/`` (``GET``, ``HEAD``: the long polls, the streams' connections,
     every other read) at most ``TRIX_READ_ADDRESS_RATE`` per address and ``TRIX_READ_RATE``
     per session (:class:`~games.api.throttles.AddressReadThrottle`,
-    :class:`~games.api.throttles.ReadThrottle`: DRF's throttles, counted in Django's cache,
-    shared by the web processes with ``TRIX_CACHE_URL``). Above either: 429
+    :class:`~games.api.throttles.ReadThrottle`: one atomic increment a read in Django's
+    cache, shared by the web processes with ``TRIX_CACHE_URL``). Above either: 429
     ``{"error", "code": "throttled"}`` with ``Retry-After`` (whole seconds), before any view
     or database work; a client obeying it costs the site one such answer per wait. Put it
     after ``SessionMiddleware`` (it reads the session cookie, not the session)."""
