@@ -5,3 +5,6 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        from accounts import checks  # noqa: F401 (registers the deploy checks)

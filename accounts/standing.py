@@ -4,8 +4,9 @@ moves (each raises ``wallet.gates.Refused`` with the player's message and change
 
 - staking (a seat's stake at a table, a tournament's entry fee) needs a verified identity and
   an account not suspended: :func:`check_stake`;
-- withdrawing more than ``settings.TRIX_KYC_WITHDRAW_ABOVE`` minor units at once needs a
-  verified identity (smaller withdrawals stay possible, suspended or not):
+- withdrawing more than ``settings.TRIX_KYC_WITHDRAW_ABOVE`` minor units in all within
+  ``settings.TRIX_KYC_WITHDRAW_DAYS`` days (a rolling window over the ledger's withdrawals)
+  needs a verified identity (smaller withdrawals stay possible, suspended or not):
   :func:`check_withdraw`;
 - registering for a tournament (free or paid) needs an account not suspended:
   :func:`check_register`.
@@ -16,13 +17,14 @@ Free tables ask none of these.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.models import Suspension, Verification, VerificationStatus
 from wallet import gates
-from wallet.selectors import format_money
+from wallet.selectors import format_money, withdrawn_since
 
 
 @dataclass(frozen=True)
@@ -79,18 +81,28 @@ def check_stake(*, user_id: int) -> None:
         )
 
 
-def check_withdraw(*, user_id: int, amount: int) -> None:
-    """Refuse a withdrawal of more than ``TRIX_KYC_WITHDRAW_ABOVE`` minor units by an
-    unverified account (code ``kyc_required``)."""
+def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
+    """Refuse an unverified account's withdrawal of ``amount`` minor units that would take
+    what it withdrew within the last ``TRIX_KYC_WITHDRAW_DAYS`` days (up to ``now``, reversed
+    withdrawals not counted) above ``TRIX_KYC_WITHDRAW_ABOVE`` (code ``kyc_required``).
+
+    The rule: the anti-money-laundering threshold applies to one transaction or to several
+    that appear linked (EU Directive 2015/849, art. 11(d)), so a large sum split into
+    withdrawals each under the threshold is counted as one; the window makes "linked"
+    something the ledger can check."""
     above = settings.TRIX_KYC_WITHDRAW_ABOVE
-    if amount > above and verification_status(user_id) != VerificationStatus.VERIFIED:
+    if amount <= above:
+        since = now - timedelta(days=settings.TRIX_KYC_WITHDRAW_DAYS)
+        if amount + withdrawn_since(user_id, since) <= above:
+            return
+    if verification_status(user_id) != VerificationStatus.VERIFIED:
         raise gates.Refused(
             "kyc_required",
             _(
                 "Verify your identity on /accounts/verification/ to withdraw more than "
-                "%(amount)s at once."
+                "%(amount)s within %(days)s days."
             )
-            % {"amount": format_money(above)},
+            % {"amount": format_money(above), "days": settings.TRIX_KYC_WITHDRAW_DAYS},
         )
 
 

@@ -156,6 +156,7 @@ def verification(request):
         "standing": standing.standing(request.user.pk),
         "demo": provider.demo,
         "withdraw_above": format_money(settings.TRIX_KYC_WITHDRAW_ABOVE),
+        "withdraw_days": settings.TRIX_KYC_WITHDRAW_DAYS,
     }
     return render(request, "accounts/verification.html", context, status=status)
 

@@ -18,8 +18,14 @@ a poll nor lifts the cap.
 
 Use::
 
-    with waits.held(request, wait) as wait:   # 0.0 above the cap
-        ...wait up to ``wait`` seconds...
+    with waits.held(request, wait) as held:   # 0.0 above the cap
+        ...wait up to ``held`` seconds...
+    response = Response(...)
+    waits.say_when(response, wait, held)      # above the cap: Retry-After
+
+The answer above the cap carries ``Retry-After`` (:func:`say_when`): the whole seconds after
+which one of the client's held waits has ended (``TRIX_STATE_WAIT_MAX``), so a page waits
+that long before it polls again instead of re-polling at once.
 
 Live streams (:mod:`games.stream`) are capped by the same number, counted apart and per web
 process (:func:`take_stream`): a stream is held for minutes, not seconds, and costs its
@@ -117,6 +123,19 @@ def held(request, wait: float) -> Iterator[float]:
         yield wait
     finally:
         _give_back(slot)
+
+
+def come_back_after() -> int:
+    """Whole seconds after which a client above the cap holds one wait less:
+    ``TRIX_STATE_WAIT_MAX`` rounded up (at least 1)."""
+    return max(1, math.ceil(settings.TRIX_STATE_WAIT_MAX))
+
+
+def say_when(response, asked: float, held: float) -> None:
+    """Set ``Retry-After`` (:func:`come_back_after`) on ``response`` when the poll asked to
+    wait ``asked`` seconds and was held ``held`` (0.0: above the cap)."""
+    if asked > 0 and held < asked:
+        response["Retry-After"] = str(come_back_after())
 
 
 _streams_lock = threading.Lock()

@@ -10,7 +10,9 @@
 - ``GET /api/responsible/reality-check/``: the reality check now (the table page polls it);
   ``PUT`` ``{"minutes"}`` sets the interval.
 
-Amounts are integers in minor units. Errors: ``{"error", "code"}`` with a 4xx status.
+Amounts are integers in minor units. A body takes its declared fields only and its numbers
+as JSON numbers (``"5"``, ``5.0``, ``true``: 400 ``invalid``), as the tables API does.
+Errors: ``{"error", "code"}`` with a 4xx status.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.serializers import BodySerializer, WholeNumberField
 from responsible import rules, selectors, services
 from responsible.errors import BadRequest
 from responsible.gates import format_when
@@ -32,10 +35,22 @@ from wallet.inputs import MAX_AMOUNT
 from wallet.selectors import format_money
 
 
-class LimitSerializer(serializers.Serializer):
+class WholeChoiceField(serializers.ChoiceField):
+    """One of ``choices`` (whole numbers) as a JSON number: ``"30"``, ``30.0`` and ``true`` are
+    refused, the rule of :class:`~games.api.serializers.WholeNumberField`."""
+
+    def to_internal_value(self, data):
+        if data is not None:
+            WholeNumberField().to_internal_value(data)
+        return super().to_internal_value(data)
+
+
+# Request bodies take their declared fields only, numbers as JSON numbers: the tables API's
+# rule (games.api.serializers.BodySerializer, WholeNumberField).
+class LimitSerializer(BodySerializer):
     kind = serializers.ChoiceField(choices=LimitKind.choices)
     period = serializers.ChoiceField(choices=Period.choices)
-    amount = serializers.IntegerField(
+    amount = WholeNumberField(
         allow_null=True, min_value=1, max_value=MAX_AMOUNT, help_text="minor units; null: none"
     )
     pending_amount = serializers.IntegerField(allow_null=True, read_only=True)
@@ -56,15 +71,13 @@ class OverviewSerializer(serializers.Serializer):
     reality_check_minutes = serializers.IntegerField()
 
 
-class TimeOutSerializer(serializers.Serializer):
-    days = serializers.IntegerField(
-        min_value=rules.TIME_OUT_DAYS[0], max_value=rules.TIME_OUT_DAYS[1]
-    )
+class TimeOutSerializer(BodySerializer):
+    days = WholeNumberField(min_value=rules.TIME_OUT_DAYS[0], max_value=rules.TIME_OUT_DAYS[1])
     confirm = serializers.BooleanField(help_text="must be true: a time-out cannot be undone")
 
 
-class SelfExclusionSerializer(serializers.Serializer):
-    months = serializers.ChoiceField(
+class SelfExclusionSerializer(BodySerializer):
+    months = WholeChoiceField(
         choices=rules.SELF_EXCLUSION_MONTHS, allow_null=True, help_text="null: permanent"
     )
     confirm = serializers.BooleanField(help_text="must be true: it cannot be undone")
@@ -82,8 +95,8 @@ class RealityCheckSerializer(serializers.Serializer):
     message = serializers.CharField(allow_null=True)
 
 
-class RealityIntervalSerializer(serializers.Serializer):
-    minutes = serializers.ChoiceField(choices=rules.REALITY_CHECK_MINUTES)
+class RealityIntervalSerializer(BodySerializer):
+    minutes = WholeChoiceField(choices=rules.REALITY_CHECK_MINUTES)
 
 
 def _overview(user) -> dict:

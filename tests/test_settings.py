@@ -154,6 +154,62 @@ def test_the_environment_example_keeps_demo_payments_off_with_a_warning():
     assert done.stdout.strip() == "False", done.stdout + done.stderr
 
 
+def _issues(env: dict[str, str]) -> set[str]:
+    """The ids of the issues ``manage.py check --deploy`` reports with ``env``."""
+    done = _site(env, "check", "--deploy")
+    return set(re.findall(r"^\?: \(([\w.]+)\)", done.stdout + done.stderr, re.M))
+
+
+def test_check_deploy_fails_without_a_real_email_backend():
+    """With ``DEBUG`` off, sign-up confirmations and password resets went to the console, so
+    to the web log: the production recipe's ``check --deploy`` (before ``migrate``) fails
+    until mail goes somewhere real, and the example shows the settings."""
+    for name in ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD",
+                 "EMAIL_USE_TLS", "DEFAULT_FROM_EMAIL", "SERVER_EMAIL"):  # fmt: skip
+        assert name in PRODUCTION_ENV, f"{name} missing from {ENV_EXAMPLE}"
+    no_mail = {k: v for k, v in PRODUCTION_ENV.items() if not k.startswith("EMAIL_")}
+    done = _site(no_mail, "check", "--deploy")
+    assert done.returncode != 0 and "(accounts.E001)" in done.stderr, done.stderr[-2000:]
+    assert "EMAIL_HOST" in done.stderr
+    for backend in ("console", "locmem", "dummy", "filebased"):
+        env = {
+            **PRODUCTION_ENV,
+            "EMAIL_BACKEND": f"django.core.mail.backends.{backend}.EmailBackend",
+        }
+        done = _site(env, "check", "--deploy")
+        assert done.returncode != 0 and "(accounts.E001)" in done.stderr, backend
+    # A provider's own backend (not SMTP) needs no EMAIL_HOST.
+    env = {**no_mail, "EMAIL_BACKEND": "anymail.backends.amazon_ses.EmailBackend"}
+    assert "accounts.E001" not in _issues(env)
+    # DEBUG on (./dev run): the console is what a developer wants, and nothing is checked.
+    debug = _site({"DJANGO_DEBUG": "1"}, code="from django.conf import settings as s; "
+                  "print(s.EMAIL_BACKEND)")  # fmt: skip
+    assert debug.stdout.strip() == "django.core.mail.backends.console.EmailBackend"
+    off = _site(no_mail, code="from django.conf import settings as s; print(s.EMAIL_BACKEND)")
+    assert off.stdout.strip() == "django.core.mail.backends.smtp.EmailBackend", off.stderr
+
+
+def test_the_plain_http_advice_names_the_warnings_check_deploy_gives():
+    """The example's advice for plain ``http://`` (``DJANGO_HTTPS=0``, no proxy:
+    ``TRIX_TRUSTED_PROXIES=0``) makes ``check --deploy`` warn of the HTTPS settings it turns
+    off: the example names exactly those warnings, and no other issue comes."""
+    text = ENV_EXAMPLE.read_text()
+    advice = "\n".join(line for line in text.splitlines() if line.startswith("#"))
+    named = set(re.findall(r"security\.W\d{3}", advice))
+    assert named, "the example names no warning for plain http"
+    assert "DJANGO_HTTPS=0" in advice and "TRIX_TRUSTED_PROXIES=0" in advice
+    plain = {**PRODUCTION_ENV, "DJANGO_HTTPS": "0", "TRIX_TRUSTED_PROXIES": "0"}
+    del plain["DJANGO_SECURE_PROXY_SSL_HEADER"]
+    assert _issues(plain) == named
+    done = _site(plain, "check", "--deploy")
+    assert done.returncode == 0, done.stderr[-2000:]  # warnings, not errors
+
+
+def test_the_example_says_what_trusted_proxies_is_without_a_proxy():
+    text = ENV_EXAMPLE.read_text()
+    assert "TRIX_TRUSTED_PROXIES=0" in text and "X-Forwarded-For" in text
+
+
 SECURITY = (
     "SECURE_SSL_REDIRECT SESSION_COOKIE_SECURE CSRF_COOKIE_SECURE SECURE_HSTS_SECONDS "
     "SECURE_HSTS_INCLUDE_SUBDOMAINS SECURE_HSTS_PRELOAD SECURE_PROXY_SSL_HEADER"

@@ -15,6 +15,8 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
   (the login lockout, the API's rate limits, the long polls per client: docs/limits.md); if
   that Redis is down the limits are not counted and requests go on (``redis_cache`` below)
 - ``TRIX_VAR_DIR``: a writable directory (the beat's schedule file), e.g. ``/var/lib/trix``
+- ``EMAIL_HOST`` and the other ``EMAIL_*`` settings (or ``EMAIL_BACKEND``): where mail goes;
+  ``check --deploy`` fails without them when ``DEBUG`` is off (``accounts/checks.py``)
 
 ``deploy/trix.env.example`` is such an environment for the systemd units of ``deploy/systemd``
 (README, "Running it"). ``/health/`` (``trix_site/health.py``) reports the database, the broker
@@ -215,6 +217,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.api.middleware.ReadLimitMiddleware",  # API reads per session and per address
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -305,8 +308,29 @@ TRIX_TRUSTED_PROXIES = int(os.environ.get("TRIX_TRUSTED_PROXIES", "0"))
 ALLAUTH_TRUSTED_PROXY_COUNT = TRIX_TRUSTED_PROXIES
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# E-mail (sign-up confirmations, password resets): Django's settings, from the environment.
+# With DEBUG on (./dev run) mail is printed to the console; with DEBUG off it is sent by SMTP
+# to EMAIL_HOST, or by another EMAIL_BACKEND (a provider's, a dotted path). `check --deploy`
+# fails (accounts.E001, accounts/checks.py) while mail would reach nobody: a console, memory,
+# file or dummy backend, or SMTP without EMAIL_HOST (deploy/trix.env.example shows them).
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()  # empty: none configured
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)  # STARTTLS on port 587
+EMAIL_USE_SSL = _env_bool("EMAIL_USE_SSL", False)  # TLS from the start (port 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL: set one of them, not both")
+# Seconds a send may wait for the mail server (Django's default: for ever, holding a request).
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Trix <noreply@localhost>")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)  # mail to the admins
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ar", "العربية")]
@@ -357,6 +381,12 @@ TRIX_ACTION_RATE = _env_rate("TRIX_ACTION_RATE", "10/second")
 # Staff writes of tournaments one staff member may post (create, edit, open, start, pause,
 # resume, cancel, disqualify: /api/tournaments/...), counted apart from the players' writes.
 TRIX_STAFF_ACTION_RATE = _env_rate("TRIX_STAFF_ACTION_RATE", "60/minute")
+# Reads of the API (GET and HEAD under /api/: the long polls, the streams' connections, every
+# other read; games/api/middleware.py: ReadLimitMiddleware) one session may make (per address
+# when it has none), and one address may make, its sessions together (many players share an
+# address behind a carrier's NAT). Writes are not counted here (their own rates below).
+TRIX_READ_RATE = _env_rate("TRIX_READ_RATE", "20/second")
+TRIX_READ_ADDRESS_RATE = _env_rate("TRIX_READ_ADDRESS_RATE", "100/second")
 # Tables one user may create (POST /api/tables/, the lobby's form).
 TRIX_TABLE_CREATE_RATE = _env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
 # Seats one user may take or leave, counted together (every sit and leave at a staked table
@@ -541,10 +571,12 @@ TRIX_DEMO_PAYMENTS = _env_bool("TRIX_DEMO_PAYMENTS", DEBUG)
 # Identity (accounts app, docs/accounts.md). The identity-verification provider's class
 # (accounts.kyc.KycProvider), a dotted path; the demo one verifies at once and checks nothing.
 TRIX_KYC_PROVIDER = os.environ.get("TRIX_KYC_PROVIDER", "accounts.kyc.DemoKycProvider")
-# An unverified account may withdraw up to this many minor units at once (default 2,000.00:
-# the EU's anti-money-laundering threshold for gambling transactions); staking always needs
-# a verified account.
+# An unverified account may withdraw up to this many minor units in all over the last
+# TRIX_KYC_WITHDRAW_DAYS days, a rolling window (default 2,000.00 in 30 days: the EU's
+# anti-money-laundering threshold for gambling transactions, which counts transactions that
+# appear linked as one; docs/accounts.md); staking always needs a verified account.
 TRIX_KYC_WITHDRAW_ABOVE = int(os.environ.get("TRIX_KYC_WITHDRAW_ABOVE", "200000"))
+TRIX_KYC_WITHDRAW_DAYS = int(os.environ.get("TRIX_KYC_WITHDRAW_DAYS", "30"))
 # The key of the seats' address hashes (HMAC-SHA256; games.services.tables): set it to keep
 # the hashes apart from DJANGO_SECRET_KEY; empty: derived from the secret key under a label
 # of its own (django.utils.crypto.salted_hmac). Rotating it only forgets open tables' hashes.

@@ -10,7 +10,8 @@ Changes from ``trix_site.settings``:
 - plain HTTP (``DJANGO_HTTPS=0`` unless set): no HTTPS redirect, HSTS or secure-only cookies;
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
 - timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second;
-- two seats from one address allowed at a staked table (every client is 127.0.0.1).
+- two seats from one address allowed at a staked table, and API reads not limited (every
+  client is 127.0.0.1).
 """
 
 import os
@@ -34,6 +35,10 @@ WHITENOISE_AUTOREFRESH = True
 # Every test client and the browser tests' live server speak from 127.0.0.1: seats from one
 # address are allowed, except in the tests of that rule (tests/accounts/test_seats.py).
 TRIX_SAME_ADDRESS_SEATS = True
+# Nor are their reads limited, but in the tests of those limits (tests/games/test_read_limits.py):
+# the suite's clients and pages read as fast as they can, all from 127.0.0.1.
+TRIX_READ_RATE = "100000/second"
+TRIX_READ_ADDRESS_RATE = "100000/second"
 TRIX_BOT_DELAY = 0.0
 TRIX_DEAL_PAUSE = 0.0
 TRIX_TIMER_SCALE = 0.01

@@ -2,7 +2,8 @@
 
 ``GET /api/wallet/``: ``{"currency", "balance", "balance_display", "in_play",
 "in_play_display"}`` (``in_play``: stakes and entry fees held in escrows not yet paid out or
-refunded, not part of ``balance``; the pages' header reads this after money moves);
+refunded, not part of ``balance``, what a partial refund kept left out:
+``wallet.staking.staked_in_open_escrows``; the pages' header reads this after money moves);
 ``GET /api/wallet/history/?page=N``: the user's entries, newest first, paginated.
 Amounts are integers in minor units. Both need an authenticated user.
 """

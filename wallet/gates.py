@@ -49,9 +49,9 @@ def check_stake(*, user_id: int, amount: int, now: datetime) -> None:
 
 
 def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
-    """May ``user_id`` withdraw ``amount`` (minor units)? Withdrawals stay possible in a
-    time-out or self-exclusion. Raises :class:`Refused`."""
-    standing.check_withdraw(user_id=user_id, amount=amount)
+    """May ``user_id`` withdraw ``amount`` (minor units) at ``now``? Withdrawals stay possible
+    in a time-out or self-exclusion. Raises :class:`Refused`."""
+    standing.check_withdraw(user_id=user_id, amount=amount, now=now)
 
 
 def check_register(*, user_id: int, now: datetime) -> None:

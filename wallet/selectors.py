@@ -118,6 +118,21 @@ def deposits_since(user: Any, since: datetime) -> list[tuple[datetime, int]]:
     return [(when, amount) for when, amount in rows if amount > 0]
 
 
+def withdrawn_since(user: Any, since: datetime) -> int:
+    """What the user withdrew at or after ``since`` (minor units, 0 or more); a withdrawal
+    that was reversed (the money came back to the wallet) does not count."""
+    total = (
+        _wallet_entries(user)
+        .filter(
+            transaction__kind=TransactionKind.WITHDRAWAL,
+            transaction__created_at__gte=since,
+            transaction__reversed_by__isnull=True,
+        )
+        .aggregate(total=Sum("amount"))["total"]
+    )
+    return -(total or 0)
+
+
 def _net_staked(user: Any, references: set[str]) -> dict[str, int]:
     """reference -> what the user has staked there net of refunds and reversals, all time
     (the same net as ``wallet.staking.staked``)."""

@@ -8,7 +8,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Q, Sum
 
 from wallet.executor_pg import STAKE_KINDS_ARRAY, pg_array, prepared_cursor, use_function
-from wallet.models import Account, AccountKind, Entry
+from wallet.models import Account, AccountKind, Entry, TransactionKind
 from wallet.rules import STAKE_KINDS
 
 _STAKED_SQL = "SELECT user_id, staked FROM wallet_staked(%s, %s::text[], %s::bigint[])"
@@ -37,14 +37,32 @@ def staked(escrow: str, user_ids: Iterable[int] | None = None) -> dict[int, int]
 
 
 def staked_in_open_escrows(user_id: int) -> int:
-    """What the user has in escrows not yet closed (tables not yet paid out or refunded,
-    tournaments before their prizes): net stakes and entry fees, minor units, 0 if none.
-    The same net as :func:`staked`, summed over the open escrows the user put money in."""
+    """What the user has in play in escrows not yet closed (tables not yet paid out or
+    refunded, tournaments before their prizes): minor units, 0 if none.
+
+    Per escrow, the user's stakes and entry fees since their last refund from it: a refund
+    (``refund``, ``refund_entry_fee``) ends that stake, the player having left the table or
+    the tournament, and what it did not give back is the event's (a pot's, a prize pool's),
+    no longer the player's in play. A stake or fee paid after it counts again; a reversal
+    moves the amount it moves."""
     open_escrows = Account.objects.filter(kind=AccountKind.ESCROW, closed=False).values("reference")
-    total = Entry.objects.filter(
-        Q(transaction__kind__in=STAKE_KINDS) | Q(transaction__reverses__kind__in=STAKE_KINDS),
-        transaction__reference__in=open_escrows,
-        account__kind=AccountKind.WALLET,
-        account__owner_id=user_id,
-    ).aggregate(total=Sum("amount"))["total"]
-    return -(total or 0)
+    rows = (
+        Entry.objects.filter(
+            Q(transaction__kind__in=STAKE_KINDS) | Q(transaction__reverses__kind__in=STAKE_KINDS),
+            transaction__reference__in=open_escrows,
+            account__kind=AccountKind.WALLET,
+            account__owner_id=user_id,
+        )
+        .order_by("id")
+        .values_list("transaction__reference", "transaction__kind", "amount")
+    )
+    held: dict[str, int] = {}
+    for reference, kind, amount in rows:
+        if kind in _REFUND_KINDS:
+            held[reference] = 0
+        else:  # a stake or fee (out of the wallet: negative), or a reversal of one
+            held[reference] = max(0, held.get(reference, 0) - amount)
+    return sum(held.values())
+
+
+_REFUND_KINDS = frozenset({TransactionKind.REFUND, TransactionKind.ENTRY_FEE_REFUND})

@@ -1,16 +1,27 @@
-"""JSON errors for what happens before an API view runs: under ``/api/``, an URL that
+"""What happens before an API view runs.
+
+JSON errors (:class:`ApiErrorsMiddleware`): under ``/api/``, an URL that
 resolves to nothing (a missing trailing slash included, named in the message when the
 path with it exists) answers 404 ``{"error", "code": "not_found"}`` and a body larger than
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` answers 413 ``{"error", "code": "too_large"}`` (Django's
-HTML pages otherwise: 404, and 400 for ``RequestDataTooBig``). Other paths are untouched."""
+HTML pages otherwise: 404, and 400 for ``RequestDataTooBig``). Other paths are untouched.
+
+The read limits (:class:`ReadLimitMiddleware`): reads of ``/api/`` per session and per
+address."""
 
 from __future__ import annotations
+
+import logging
+import math
 
 from django.conf import settings
 from django.http import JsonResponse
 from django.urls import Resolver404, resolve
 
+from games.api import throttles
+
 API_PREFIX = "/api/"
+log = logging.getLogger(__name__)
 
 
 class ApiErrorsMiddleware:
@@ -67,3 +78,47 @@ def _too_large(request) -> JsonResponse | None:
         {"error": f"the request body is larger than {limit} bytes", "code": "too_large"},
         status=413,
     )
+
+
+READS = frozenset({"GET", "HEAD"})
+
+
+class ReadLimitMiddleware:
+    """Reads under ``/api/`` (``GET``, ``HEAD``: the long polls, the streams' connections,
+    every other read) at most ``TRIX_READ_ADDRESS_RATE`` per address and ``TRIX_READ_RATE``
+    per session (:class:`~games.api.throttles.AddressReadThrottle`,
+    :class:`~games.api.throttles.ReadThrottle`: one atomic increment a read in Django's
+    cache, shared by the web processes with ``TRIX_CACHE_URL``). Above either: 429
+    ``{"error", "code": "throttled"}`` with ``Retry-After`` (whole seconds), before any view
+    or database work; a client obeying it costs the site one such answer per wait. Put it
+    after ``SessionMiddleware`` (it reads the session cookie, not the session)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method in READS and request.path.startswith(API_PREFIX):
+            refused = _refused(request)
+            if refused is not None:
+                return refused
+        return self.get_response(request)
+
+
+def _refused(request) -> JsonResponse | None:
+    """The 429 of a read above either rate, or None (the read is counted in both). A cache
+    that fails lets the read through (logged): an outage neither fails a read nor refuses
+    everyone."""
+    for throttle in (throttles.AddressReadThrottle(), throttles.ReadThrottle()):
+        try:
+            allowed = throttle.allow_request(request, None)
+        except Exception as exc:
+            log.warning("API reads not counted: the cache failed (%s)", exc)
+            return None
+        if not allowed:
+            wait = throttle.wait()
+            seconds = max(1, math.ceil(wait)) if wait is not None else 1
+            message = throttles.throttled_message(None, seconds)
+            response = JsonResponse({"error": message, "code": "throttled"}, status=429)
+            response["Retry-After"] = str(seconds)
+            return response
+    return None

@@ -58,6 +58,61 @@ class SeatThrottle(SettingRateThrottle):
     message = _("Too many seats taken or left: try again in %(seconds)s s.")
 
 
+class CountingThrottle(SettingRateThrottle):
+    """A :class:`SettingRateThrottle` counted atomically: a fixed window of the rate's period
+    (a second, a minute...) whose count is one ``cache.add`` and one ``cache.incr`` (Redis'
+    ``INCR``), so requests at once in several processes are all counted (DRF's own history
+    is read, then written back: concurrent requests overwrite each other's, and a flood of
+    64 at once went through at several times its rate). A window may take up to twice the
+    rate across its boundary. A count the cache does not keep lets the request through."""
+
+    def allow_request(self, request, view) -> bool:
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        window = int(self.now // self.duration)
+        self.window_end = (window + 1) * self.duration
+        key = f"{self.key}:{window}"
+        self.cache.add(key, 0, timeout=self.duration + 1)
+        try:
+            count = self.cache.incr(key)
+        except ValueError:  # expired between the two calls, or not kept
+            return True
+        return count is None or count <= self.num_requests
+
+    def wait(self) -> float:
+        return max(0.0, self.window_end - self.now)
+
+
+class ReadThrottle(CountingThrottle):
+    """Reads of the API (``GET``, ``HEAD``) by one session, at ``TRIX_READ_RATE``: the session
+    cookie's key, or the address (:func:`client_address`) without one. Read from the cookie,
+    so counting a request costs no database query (a made-up key only moves the client to
+    a count of its own: :class:`AddressReadThrottle` holds its address)."""
+
+    scope = "reads"
+    rate_setting = "TRIX_READ_RATE"
+
+    def get_cache_key(self, request, view) -> str:
+        session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")[:64]
+        ident = f"session:{session}" if session else f"addr:{client_address(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AddressReadThrottle(CountingThrottle):
+    """Reads of the API from one address, its sessions together, at
+    ``TRIX_READ_ADDRESS_RATE``."""
+
+    scope = "reads-address"
+    rate_setting = "TRIX_READ_ADDRESS_RATE"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+
+
 def throttled_message(view, wait: float | None) -> str:
     """The 429's message for ``view``: its throttle's :attr:`SettingRateThrottle.message`
     (each API view has one throttle) with ``wait`` rounded up to whole seconds, as DRF writes

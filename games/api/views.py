@@ -270,7 +270,7 @@ class StateView(APIView):
     """Your seat's view (or the spectator view) and the events after ``since``; waits up to
     ``wait`` seconds (default 3, capped at ``TRIX_STATE_WAIT_MAX``) when nothing is newer
     than ``since``, unless the caller already holds ``TRIX_WAITS_PER_CLIENT`` waits (then
-    it answers at once)."""
+    it answers at once, with ``Retry-After``: when to come back)."""
 
     permission_classes = [AllowAny]
 
@@ -286,11 +286,13 @@ class StateView(APIView):
         query.is_valid(raise_exception=True)
         since = query.validated_data.get("since")
         wait = query.validated_data["wait"] if since is not None else 0.0
-        with waits.held(request, wait) as wait:  # 0 above TRIX_WAITS_PER_CLIENT
-            answer = selectors.table_state(table_id, request.user, since, wait)
+        with waits.held(request, wait) as held:  # 0 above TRIX_WAITS_PER_CLIENT
+            answer = selectors.table_state(table_id, request.user, since, held)
         if answer["my_seat"] is not None:
             services.check_in(user=request.user, table_id=table_id)
-        return Response(answer)
+        response = Response(answer)
+        waits.say_when(response, wait, held)  # above the cap: when to come back
+        return response
 
 
 @stream.get_only

@@ -66,18 +66,27 @@ def _short_of(balance: int, amount: int) -> StakeError:
     )
 
 
-def check_stake(*, user: Any, amount: int) -> None:
-    """Whether ``user`` could stake ``amount`` (minor units) now, asked before anything is
-    made for the stake (quick play makes a table only for a player who could sit at it):
-    ``wallet.gates`` (identity, suspension, limits, breaks), then the balance. Raises
-    :class:`StakeRefused` or :class:`StakeError` as :func:`stake` would; moves nothing (the
-    stake itself asks again, in its transaction)."""
+def check_gates(*, user: Any, amount: int) -> None:
+    """Whether ``wallet.gates`` lets ``user`` stake ``amount`` (minor units) now: identity,
+    suspension, limits, breaks (the door every stake passes). Raises :class:`StakeRefused`;
+    moves nothing."""
     if amount <= 0:
         return
     try:
         gates.check_stake(user_id=user.pk, amount=amount, now=timezone.now())
     except Refused as exc:
         raise StakeRefused(str(exc), exc.code) from exc
+
+
+def check_stake(*, user: Any, amount: int) -> None:
+    """Whether ``user`` could stake ``amount`` (minor units) now, asked before anything is
+    made for the stake (quick play makes a table only for a player who could sit at it):
+    :func:`check_gates`, then the balance. Raises :class:`StakeRefused` or
+    :class:`StakeError` as :func:`stake` would; moves nothing (the stake itself asks again,
+    in its transaction)."""
+    if amount <= 0:
+        return
+    check_gates(user=user, amount=amount)
     balance = wallet_balance(user)
     if balance < amount:
         raise _short_of(balance, amount)

@@ -63,9 +63,12 @@ def create_table(
     ``user`` creates it; ``variant`` is one of :data:`games.engine.VARIANTS`; ``options``
     are any :class:`games.engine.Options` fields (defaults when missing); ``stake`` is minor
     units per human seat (0: a casual table). ``shuffle_secret``, ``shuffle_match_id`` and
-    ``bot_seed`` are for tests and replays only. Raises :class:`BadRequest`,
-    :class:`Conflict` ``too_many_open_tables`` when ``user`` already has
-    ``TRIX_MAX_OPEN_TABLES`` open tables (nothing is created)."""
+    ``bot_seed`` are for tests and replays only. A staked table is made only for a creator
+    the wallet's gates would let stake it now (the door :func:`take_seat` passes: identity,
+    suspension, limits, a time-out or self-exclusion), though no money moves yet; the
+    balance is asked when they sit. Raises :class:`BadRequest`, :class:`NotAllowed` (the
+    gates: ``kyc_required``, ``time_out``...), :class:`Conflict` ``too_many_open_tables``
+    when ``user`` already has ``TRIX_MAX_OPEN_TABLES`` open tables (nothing is created)."""
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
         raise BadRequest(_("The variant is given twice, with different values."), "invalid")
@@ -77,6 +80,8 @@ def create_table(
     check_stake_amount(stake)
     kind = kind_for_stake(stake)
     clock.check_timers(parsed, kind)
+    with _stake_refusals():
+        money.check_gates(user=user, amount=stake)
     with transaction.atomic():
         _check_open_tables(user)
         table = _new_table(

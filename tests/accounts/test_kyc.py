@@ -1,13 +1,15 @@
 """Identity before staking (issue 16): an unverified account is refused a stake (a table's,
-a tournament's entry fee) and a withdrawal above ``TRIX_KYC_WITHDRAW_ABOVE``, plays free
-tables and makes small withdrawals; once verified (the demo provider) it may do both. Every
-refusal changes nothing. The users here are created unverified (marker ``unverified``)."""
+a tournament's entry fee) and withdrawals above ``TRIX_KYC_WITHDRAW_ABOVE`` in all within
+``TRIX_KYC_WITHDRAW_DAYS``, plays free tables and makes small withdrawals; once verified (the
+demo provider) it may do both. Every refusal changes nothing. The users here are created
+unverified (marker ``unverified``)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from accounts import kyc
@@ -16,7 +18,7 @@ from accounts.services import start_verification
 from accounts.standing import verification_status
 from games import services as tables
 from games.errors import NotAllowed
-from games.models import Seat
+from games.models import Seat, Table
 from tests.accounts.helpers import api_for, free_table, sit, staked_table
 from wallet import executor_pg
 from wallet import services as wallet
@@ -25,6 +27,12 @@ from wallet.models import Transaction
 from wallet.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db, pytest.mark.unverified]
+
+
+def verified(user):
+    """``user``, verified (the demo provider): a table's creator who may make a staked one."""
+    start_verification(user=user)
+    return user
 
 
 @pytest.fixture(params=["function", "orm"])
@@ -41,7 +49,7 @@ def test_a_new_account_is_unverified(player):
 
 
 def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
-    alice, bob = player(), player()
+    alice, bob = player(), verified(player())
     table = staked_table(bob)
     before = Transaction.objects.count()
     with pytest.raises(NotAllowed) as refused:
@@ -62,8 +70,25 @@ def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
     assert Seat.objects.get(table=free, seat=0).user == alice
 
 
+def test_unverified_is_refused_creating_a_staked_table(player):
+    """Creating a staked table asks what sitting at it asks (no money moves yet): the API
+    answers 403 ``kyc_required`` and makes nothing; a free table needs no verification."""
+    alice = player()
+    before = Table.objects.count()
+    with pytest.raises(NotAllowed) as refused:
+        staked_table(alice)
+    assert refused.value.code == "kyc_required"
+    r = api_for(alice).post("/api/tables/", {"variant": "trix", "stake": 200}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "kyc_required"
+    assert "/accounts/verification/" in r.json()["error"]
+    assert Table.objects.count() == before
+    assert free_table(alice).stake == 0
+    start_verification(user=alice)
+    assert staked_table(alice).stake == 200
+
+
 def test_verified_may_stake(player, executor):
-    alice, bob = player(), player()
+    alice, bob = player(), verified(player())
     record, url = start_verification(user=alice)
     assert (record.status, record.provider, url) == ("verified", "demo", "")
     assert record.reference.startswith("demo-") and record.checked_at is not None
@@ -80,12 +105,53 @@ def test_withdrawals_up_to_the_setting_need_no_verification(player, settings, ex
     with pytest.raises(Refused) as refused:
         wallet.withdraw(alice, 301, "large")  # one unit over
     assert refused.value.code == "kyc_required"
-    assert "withdraw more than 3.00 USD at once" in str(refused.value)
+    assert "withdraw more than 3.00 USD within 30 days" in str(refused.value)
     assert wallet_balance(alice) == 700
     assert not Transaction.objects.filter(idempotency_key="large").exists()
     start_verification(user=alice)
     wallet.withdraw(alice, 301, "large")
     assert wallet_balance(alice) == 399
+
+
+def test_a_large_withdrawal_split_in_three_is_refused_the_third(player, settings, executor):
+    """6,000.00 deposited and taken back as three withdrawals of 2,000.00: each is at the
+    threshold, but they add up over the rolling window (``TRIX_KYC_WITHDRAW_DAYS``), so the
+    second is already past it."""
+    assert settings.TRIX_KYC_WITHDRAW_ABOVE == 200_000 and settings.TRIX_KYC_WITHDRAW_DAYS == 30
+    alice = player(funds=600_000)
+    wallet.withdraw(alice, 200_000, "split-1")
+    for key in ("split-2", "split-3"):
+        with pytest.raises(Refused) as refused:
+            wallet.withdraw(alice, 200_000, key)
+        assert refused.value.code == "kyc_required"
+        assert "withdraw more than 2,000.00 USD within 30 days" in str(refused.value)
+        assert not Transaction.objects.filter(idempotency_key=key).exists()
+    assert wallet_balance(alice) == 400_000
+    start_verification(user=alice)
+    wallet.withdraw(alice, 200_000, "split-2")
+    wallet.withdraw(alice, 200_000, "split-3")
+    assert wallet_balance(alice) == 0
+
+
+def test_the_window_rolls_and_a_reversed_withdrawal_does_not_count(player, settings, executor):
+    """Withdrawals older than the window no longer count; one reversed (the money came back)
+    does not count either."""
+    settings.TRIX_KYC_WITHDRAW_ABOVE = 300
+    alice = player()
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        wallet.withdraw(alice, 200, "w-old")
+    with time_machine.travel(start + timedelta(days=10), tick=False):
+        wallet.withdraw(alice, 100, "w-new")
+        with pytest.raises(Refused):
+            wallet.withdraw(alice, 1, "w-over")  # 300 already within 30 days
+        wallet.reverse("w-new", "w-new-back")
+        wallet.withdraw(alice, 100, "w-again")  # the reversed 100 is not counted
+    with time_machine.travel(start + timedelta(days=30, seconds=1), tick=False):
+        wallet.withdraw(alice, 200, "w-later")  # "w-old" left the window
+        with pytest.raises(Refused):
+            wallet.withdraw(alice, 1, "w-over-again")
+    assert wallet_balance(alice) == 1_000 - 200 - 100 - 200
 
 
 def test_a_replayed_withdrawal_is_not_asked_again(player, settings):
@@ -132,7 +198,7 @@ def test_the_entry_fee_needs_verification_and_a_free_tournament_does_not(player,
 
 
 def test_the_api_refuses_an_unverified_seat_with_the_message(player):
-    alice, bob = player(), player()
+    alice, bob = player(), verified(player())
     table = staked_table(bob)
     r = sit(api_for(alice), table.pk, 0)
     assert r.status_code == 403 and r.json()["code"] == "kyc_required"
@@ -151,7 +217,7 @@ def test_the_wallet_page_refuses_a_large_withdrawal(player, client, settings):
     assert r.status_code == 400
     assert (
         'Verify your identity on <a href="/accounts/verification/">the identity verification '
-        "page</a> to withdraw more than 1.00 USD at once." in r.content.decode()
+        "page</a> to withdraw more than 1.00 USD within 30 days." in r.content.decode()
     )
     assert wallet_balance(alice) == 1_000
 

@@ -92,6 +92,16 @@ def test_an_excluded_player_is_refused_at_every_door_and_can_withdraw(
     assert "You can still withdraw." in r.json()["error"]
     assert Table.objects.get(pk=table_id).seats.get(seat=0).user is None
 
+    # creating a staked table: the same door as sitting at one (nothing made); a free one
+    # stays possible
+    before = Table.objects.count()
+    r = api.post("/api/tables/", {"variant": "complex", "stake": 500}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == code
+    assert "You can still withdraw." in r.json()["error"]
+    assert Table.objects.count() == before
+    r = api.post("/api/tables/", {"variant": "complex", "stake": 0}, format="json")
+    assert r.status_code == 201
+
     # tournament registration: the API and the page
     r = api.post(f"/api/tournaments/{tournament.pk}/register/", {}, format="json")
     assert r.status_code == 403 and r.json()["code"] == code
@@ -152,6 +162,9 @@ def test_a_stake_limit_refuses_a_seat_and_an_entry_fee_with_its_message(funded, 
     assert r.json()["error"].startswith(
         "This stake of 5.00 USD would go over your 24-hour stake limit of 5.00 USD"
     )
+    # creating a staked table asks the same limit
+    r = client_for(me).post("/api/tables/", {"variant": "complex", "stake": 1}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "stake_limit"
     r = client_for(me).post(
         f"/api/tournaments/{tournament.pk}/register/", {"client_seed": "x"}, format="json"
     )

@@ -9,7 +9,7 @@ import time_machine
 from rest_framework.test import APIClient
 
 from responsible import selectors, services
-from responsible.models import Exclusion, Limit, LimitChange
+from responsible.models import Exclusion, Limit, LimitChange, PlaySettings
 from wallet import services as wallet
 
 pytestmark = pytest.mark.django_db
@@ -135,6 +135,39 @@ def test_the_api(make_user):
         r = api.post("/api/responsible/time-out/", {"days": 3, "confirm": True}, format="json")
         assert r.status_code == 201 and r.json()["ends_at"] == "2026-12-04T12:00:00Z"
     assert APIClient().get("/api/responsible/").status_code in (401, 403)
+
+
+def test_the_api_takes_numbers_as_json_numbers_only_as_the_tables_api_does(make_user):
+    """The tables API refuses ``"5"``, ``5.0`` and ``true`` where it wants a whole number
+    (``games.api.serializers.WholeNumberField``), and fields it does not know: the
+    responsible-play API follows the same rule, and a refusal changes nothing."""
+    me = make_user()
+    api = api_for(me)
+    for path, body in [
+        ("/api/tables/", {"variant": "complex", "stake": "5"}),
+        ("/api/responsible/limits/", {"kind": "deposit", "period": "day", "amount": "5"}),
+        ("/api/responsible/limits/", {"kind": "deposit", "period": "day", "amount": 5.0}),
+        ("/api/responsible/limits/", {"kind": "deposit", "period": "day", "amount": True}),
+        ("/api/responsible/limits/", {"kind": "deposit", "period": "day", "amount": 5, "x": 1}),
+        ("/api/responsible/time-out/", {"days": "2", "confirm": True}),
+        ("/api/responsible/self-exclusion/", {"months": "6", "confirm": True}),
+    ]:
+        r = api.post(path, body, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "invalid", (path, body, r.content)
+    r = api.put("/api/responsible/reality-check/", {"minutes": "30"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid"
+    assert not Limit.objects.filter(user=me).exists()
+    assert not Exclusion.objects.filter(user=me).exists()
+    assert not PlaySettings.objects.filter(user=me).exists()
+    # the same values as numbers are taken
+    r = api.post(
+        "/api/responsible/limits/",
+        {"kind": "deposit", "period": "day", "amount": 5},
+        format="json",
+    )
+    assert r.status_code == 200
+    r = api.put("/api/responsible/reality-check/", {"minutes": 30}, format="json")
+    assert r.status_code == 200 and r.json()["interval_minutes"] == 30
 
 
 def test_the_wallet_page_links_to_the_limits_and_prompts_before_the_first_deposit(

@@ -72,8 +72,8 @@ def test_in_play_follows_stakes_refunds_and_payouts(client, player, make_user):
     services.stake(bob, "table:5", 2_000, "s-bob")
     services.stake(player, "table:6", 300, "s-6")
     assert (in_play(player), in_play(bob)) == (2_300, 2_000)
-    services.refund(player, "table:5", "r1", amount=500)
-    assert in_play(player) == 1_800
+    services.refund(player, "table:5", "r1", amount=500)  # leaving: the 1,500 kept is the pot's
+    assert in_play(player) == 300
     services.settle("table:5", {player: 3_500}, "settle-5")  # the pot; closes the escrow
     assert (in_play(player), in_play(bob)) == (300, 0)
     assert wallet_balance(player) == 12_345 - 2_000 - 300 + 500 + 3_500
@@ -81,6 +81,24 @@ def test_in_play_follows_stakes_refunds_and_payouts(client, player, make_user):
     assert client.get("/api/wallet/").json()["in_play"] == 300
     services.refund_all("table:6", "cancel-6")
     assert in_play(player) == 0
+
+
+def test_in_play_leaves_out_what_a_partial_refund_kept(client, player):
+    """A refund ends that stake: an entrant who unregisters and gets 60 % of the fee back has
+    nothing more in play there (the 40 % kept is the tournament's prize money, not theirs);
+    a fee paid again after it is in play again."""
+    from wallet.selectors import in_play
+
+    client.force_login(player)
+    services.pay_entry_fee(player, "tournament:7", 1_000, "fee-7")
+    assert client.get("/api/wallet/").json()["in_play"] == 3_000  # table 5's 2,000 too
+    services.refund_entry_fee(player, "tournament:7", "unregister-7", amount=600)
+    data = client.get("/api/wallet/").json()
+    assert (data["in_play"], data["in_play_display"]) == (2_000, "20.00 USD")
+    services.pay_entry_fee(player, "tournament:7", 1_000, "fee-7-again")
+    assert in_play(player) == 3_000
+    services.refund(player, "table:5", "leave-5", amount=1_500)  # leaving, 500 kept
+    assert in_play(player) == 1_000
 
 
 def test_api_is_read_only(client, player):

@@ -211,7 +211,8 @@ class LiveView(TournamentView):
     ``since`` equal to the current live version, waits up to ``wait`` seconds (0 to 30,
     default 3, held at most ``TRIX_STATE_WAIT_MAX``) for any change (a registration, a
     round, a table's result, an admin action); otherwise, or when the caller already holds
-    ``TRIX_WAITS_PER_CLIENT`` waits (``games.waits``), answers at once."""
+    ``TRIX_WAITS_PER_CLIENT`` waits (``games.waits``; then with ``Retry-After``: when to
+    come back), answers at once."""
 
     permission_classes = [AllowAny]
 
@@ -227,10 +228,13 @@ class LiveView(TournamentView):
         query.is_valid(raise_exception=True)
         _exists(tournament_id)
         since = query.validated_data.get("since")
-        if since is not None:
-            with waits.held(request, query.validated_data["wait"]) as wait:
-                live.wait_for_change(tournament_id=tournament_id, since=since, wait=wait)
-        return Response(live_answer(tournament_id))
+        wait = query.validated_data["wait"] if since is not None else 0.0
+        with waits.held(request, wait) as held:
+            if since is not None:
+                live.wait_for_change(tournament_id=tournament_id, since=since, wait=held)
+        response = Response(live_answer(tournament_id))
+        waits.say_when(response, wait, held)  # above the cap: when to come back
+        return response
 
 
 def live_answer(tournament_id: int) -> dict:

@@ -242,14 +242,21 @@ const ACTIONS = {
       const url = root.dataset.url + (version === null ? "" : "?since=" + version + "&wait=" + WAIT);
       try {
         const before = version;
-        render(await T.api("GET", url));
+        let comeBack = null; // the server's Retry-After: above our share of long polls
+        render(await T.api("GET", url, undefined, { onRetryAfter: (ms) => { comeBack = ms; } }));
         notice("");
         backoff = 0;
         if (DONE.includes(root.dataset.status)) return true;
-        // Nothing new and answered without holding (the server caps each client's waits,
-        // TRIX_WAITS_PER_CLIENT): do not spin.
-        if (before !== null && version === before) await sleep(400);
+        // Answered without holding (the server caps each client's waits,
+        // TRIX_WAITS_PER_CLIENT): come back when it says; nothing new: do not spin.
+        if (comeBack !== null) await sleep(comeBack);
+        else if (before !== null && version === before) await sleep(400);
       } catch (err) {
+        if (err.retryAfter) {
+          // Too many reads (429) or a backing service down (503): come back when it says.
+          await sleep(err.retryAfter);
+          continue;
+        }
         notice(err.message + " " + _("Retrying…"));
         backoff = Math.min(backoff ? backoff * 2 : 1000, 15000);
         await sleep(backoff);

@@ -23,14 +23,27 @@
   }
 
   class ApiError extends Error {
-    constructor(message, status, code) {
+    constructor(message, status, code, retryAfter) {
       super(message);
       this.status = status;
       this.code = code;
+      this.retryAfter = retryAfter; // ms the server asked us to wait (Retry-After), or null
     }
   }
 
-  /* fetch JSON; throws ApiError with the server's clear message on a non-2xx answer. */
+  /* The answer's Retry-After in milliseconds (whole seconds, as the server sends it), or null;
+     plus up to a fifth more at random, so that pages told the same wait do not all come back
+     at the same moment. */
+  function retryAfterMs(res) {
+    const value = res.headers.get("Retry-After");
+    if (value === null || !/^\d+$/.test(value.trim())) return null;
+    return Number(value) * 1000 * (1 + Math.random() / 5);
+  }
+
+  /* fetch JSON; throws ApiError with the server's clear message on a non-2xx answer (its
+     retryAfter set from Retry-After: a 429 or 503 says when to come back). opts.onRetryAfter
+     (ms) is called when a successful answer says when to come back: a long poll answered at
+     once because the client holds its share of waits (games/waits.py). */
   async function api(method, url, body, opts) {
     const init = {
       method,
@@ -59,6 +72,8 @@
         data = null;
       }
     }
+    const retryAfter = retryAfterMs(res);
+    if (res.ok && retryAfter !== null && opts && opts.onRetryAfter) opts.onRetryAfter(retryAfter);
     if (res.ok && movesMoney(method, url)) refreshBalance();
     if (!res.ok) {
       let message = data && (data.error || data.detail);
@@ -71,7 +86,7 @@
         message = message || _("Log in to do that.");
       }
       throw new ApiError(message || interpolate(_("Request failed (%s)."), [res.status]), res.status,
-        (data && data.code) || String(res.status));
+        (data && data.code) || String(res.status), retryAfter);
     }
     return data;
   }

@@ -234,11 +234,15 @@ async function longPoll(until) {
   while (!st.stopped && !over() && (Date.now() < until || ended())) {
     try {
       const before = st.version;
-      const data = await T.api("GET", cfg.stateUrl + "?since=" + st.version);
+      let comeBack = null; // the server's Retry-After: above our share of long polls
+      const data = await T.api("GET", cfg.stateUrl + "?since=" + st.version, undefined,
+        { onRetryAfter: (ms) => { comeBack = ms; } });
       pollRecovered();
       if (data) absorb(data);
       delay = 0;
-      if (!data || data.version === before) {
+      if (comeBack !== null) {
+        await new Promise((r) => setTimeout(r, comeBack));
+      } else if (!data || data.version === before) {
         // Nothing new (the server answered without holding): do not spin.
         await new Promise((r) => setTimeout(r, 400));
       }
@@ -248,6 +252,11 @@ async function longPoll(until) {
         await new Promise((r) => setTimeout(r, 2000));
       }
     } catch (err) {
+      if (err.retryAfter) {
+        // Too many reads (429) or a backing service down (503): come back when it says.
+        await new Promise((r) => setTimeout(r, err.retryAfter));
+        continue;
+      }
       notice(err.message);
       pollError = err.message;
       delay = Math.min(delay ? delay * 2 : 500, 5000);
