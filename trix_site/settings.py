@@ -362,6 +362,10 @@ TRIX_SEAT_RATE = _env_rate("TRIX_SEAT_RATE", "30/minute")
 # The most open tables (waiting for players) one creator may have; tournament tables are not
 # counted (the tournament creates them, already playing).
 TRIX_MAX_OPEN_TABLES = int(os.environ.get("TRIX_MAX_OPEN_TABLES", "5"))
+# The most live seats one person holds: seats at tables whose match has not ended (waiting or
+# playing; quick play, sit, create and tournament tables alike; games.services.live_seats).
+# 1: one absent player spoils a four-seat match for three. 0: no limit.
+TRIX_MAX_LIVE_SEATS = int(os.environ.get("TRIX_MAX_LIVE_SEATS", "1"))
 # Seconds an open table may wait for its four seats: after that the beat cancels it and
 # refunds every stake (games.services.expire_open_tables, every TRIX_EXPIRY_SWEEP_SECONDS).
 TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))

@@ -4,7 +4,8 @@ transaction; :func:`create_seated_table`, one of them), taking a seat
 (the stake moves through :mod:`games.services.money`), seating bots, leaving, a bot taking a
 seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`; open tables nobody
 filled in time: :func:`expire_open_tables`) and a seated player's check-in
-(:func:`check_in`). A creator has at most ``TRIX_MAX_OPEN_TABLES`` open tables.
+(:func:`check_in`). A creator has at most ``TRIX_MAX_OPEN_TABLES`` open tables; a person
+holds at most ``TRIX_MAX_LIVE_SEATS`` live seats (:mod:`games.services.live_seats`).
 
 Each function is one transaction on the table's locked row; it checks everything it can
 first (a clear :class:`~games.errors.TableError`, nothing changed). The site's rules per
@@ -21,7 +22,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -43,7 +43,7 @@ from games.models import (
     TableStatus,
 )
 from games.policy import TableKind, kind_for_stake, policy
-from games.services import changes, clock, dispatch, fairness_log, money
+from games.services import changes, clock, dispatch, fairness_log, live_seats, money, presence
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,9 @@ def create_table(
     units per human seat (0: a casual table). ``shuffle_secret``, ``shuffle_match_id`` and
     ``bot_seed`` are for tests and replays only. Raises :class:`BadRequest`,
     :class:`Conflict` ``too_many_open_tables`` when ``user`` already has
-    ``TRIX_MAX_OPEN_TABLES`` open tables (nothing is created)."""
+    ``TRIX_MAX_OPEN_TABLES`` open tables, ``live_seat`` when they already hold their live
+    seats elsewhere and could not sit at it (:mod:`games.services.live_seats`; nothing is
+    created)."""
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
         raise BadRequest("variant is given twice with different values", "invalid")
@@ -78,6 +80,7 @@ def create_table(
     kind = kind_for_stake(stake)
     clock.check_timers(parsed, kind)
     with transaction.atomic():
+        live_seats.check_free(user=user)  # a creator sits at their table: one live seat
         _check_open_tables(user)
         table = _new_table(
             created_by=user,
@@ -122,7 +125,7 @@ def _check_open_tables(user) -> None:
     caller's transaction), so two creates at once cannot both pass. Raises :class:`Conflict`
     ``too_many_open_tables``."""
     cap = settings.TRIX_MAX_OPEN_TABLES
-    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+    live_seats.lock_person(user.pk)
     count = _open_tables_of(user)
     if count >= cap:
         raise Conflict(
@@ -251,7 +254,10 @@ def create_seated_tables(
     bytes) and ``"shuffle_match_id"`` (str). Everything is checked first, by
     :func:`create_seated_table`'s rules and messages with the item's index in front
     (``table 3: seat 1: unknown bot ...``); :class:`BadRequest` then, and nothing is written.
-    Each table's wake-up (its first deal) is sent after the commit."""
+    Each table's wake-up (its first deal) is sent after the commit. A person seated here
+    holding a seat at a player-made table whose match has not ended, beyond
+    ``TRIX_MAX_LIVE_SEATS``, is moved out of it first (:func:`_give_way`): these seats take
+    priority."""
     return _create_seated(
         created_by=created_by,
         variant=variant,
@@ -336,9 +342,12 @@ def _create_seated(
     ]
     if not plans:
         return []
-    names = display_names(sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None}))
+    people = sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None})
+    names = display_names(people)
     now = timezone.now()
     with transaction.atomic():
+        live_seats.lock_person(people)  # before any table: as every sit does
+        _give_way(people)
         rows, seats = [], []
         for p in plans:
             row = Table(
@@ -517,7 +526,9 @@ def take_seat(
     it): at a staked table its hash (:func:`address_hash`) is kept with the seat, and a seat
     from an address already seated there is refused (unless ``TRIX_SAME_ADDRESS_SEATS``).
     When the fourth seat fills, the match starts (a worker deals). Raises
-    :class:`Conflict` (seat taken, already seated, ``same_address``, match started),
+    :class:`Conflict` (seat taken, already seated, ``same_address``, match started,
+    ``live_seat``: a seat at another table whose match has not ended,
+    :mod:`games.services.live_seats`),
     :class:`BadRequest` (bad or missing seed, short balance), :class:`NotAllowed` (the
     wallet's gates refuse the stake: ``kyc_required``, ``suspended``...)."""
     try:
@@ -525,6 +536,7 @@ def take_seat(
     except shuffles.FairnessError as exc:
         raise BadRequest(str(exc), "invalid") from None
     with transaction.atomic():
+        live_seats.check_free(user=user, exclude_table_id=table_id)  # locks the person first
         table = changes.lock_table(table_id)
         row = _open_seat(table, seat)
         if client_seed is None and policy(table.kind).client_seed_required:
@@ -675,21 +687,7 @@ def leave(*, user, table_id: int) -> Table:
         if seat is None:
             raise NotAllowed(_("you have no seat at this table"), "not_seated")
         if table.status == TableStatus.OPEN:
-            money.refund(
-                user=user,
-                table_ref=table.ref,
-                amount=seat.staked,
-                key=f"refund:{table.ref}:v{table.version}",
-            )
-            seat.user = None
-            seat.staked = 0
-            seat.address_hash = ""
-            seat.client_seed = ""
-            seat.joined_at = None
-            seat.save()
-            changes.add_events(table, [{"type": "seat_left", "seat": seat.seat}])
-            changes.set_kinds(table, changes.seats(table))
-            table.save(update_fields=["version", "seat_kinds"])
+            _free_open_seat(table, seat)
             return table
         if table.status != TableStatus.PLAYING:
             raise Conflict(_("the match is over"), "match_over")
@@ -717,6 +715,81 @@ def leave(*, user, table_id: int) -> Table:
             return table
         _bot_takes_over(table, seat, "rules")
     return table
+
+
+def _free_open_seat(table: Table, seat: Seat) -> None:
+    """Before the start (``table`` locked): ``seat``'s person leaves it, their stake refunded
+    (``seat_left``)."""
+    money.refund(
+        user=seat.user,
+        table_ref=table.ref,
+        amount=seat.staked,
+        key=f"refund:{table.ref}:v{table.version}",
+    )
+    seat.user = None
+    seat.staked = 0
+    seat.address_hash = ""
+    seat.client_seed = ""
+    seat.joined_at = None
+    seat.save()
+    changes.add_events(table, [{"type": "seat_left", "seat": seat.seat}])
+    changes.set_kinds(table, changes.seats(table))
+    table.save(update_fields=["version", "seat_kinds"])
+
+
+def _give_way(user_ids: list[int]) -> None:
+    """The seats ``user_ids`` are given at tables created with their seats assigned (a
+    tournament round's) take priority over their seats at player-made tables whose match has
+    not ended, when holding both would pass ``TRIX_MAX_LIVE_SEATS``
+    (:mod:`games.services.live_seats`; the persons' rows are locked by the caller). At each
+    such table, locked in turn: waiting for players, the seat is left and its stake refunded
+    (as :func:`leave` before the start); being played at a free table, a ``rules`` bot takes
+    it over (as :func:`leave` there); being played at a staked table, the seat is marked away
+    (:mod:`games.services.presence`): its turns are played at once with the timeout's default
+    action, its stake and its result stay its player's, and "I'm back" there clears the mark.
+    Seats at other assigned-seat tables never give way. Rule: ``docs/tournaments.md``."""
+    cap = settings.TRIX_MAX_LIVE_SEATS
+    if cap <= 0 or not user_ids:
+        return
+    held: dict[int, list[tuple[int, str]]] = {}
+    for user_id, table_id, kind in (
+        Seat.objects.filter(user_id__in=user_ids, table__status__in=live_seats.LIVE_STATUSES)
+        .order_by("table_id")
+        .values_list("user_id", "table_id", "table__kind")
+    ):
+        held.setdefault(user_id, []).append((table_id, kind))
+    for user_id, seats in held.items():
+        if len(seats) + 1 <= cap:
+            continue
+        for table_id, kind in seats:
+            if policy(kind).seats_assigned:
+                continue
+            try:
+                with transaction.atomic():  # a savepoint: a refusal here never stops the draw
+                    _give_way_at(table_id, user_id)
+            except (TableError, money.StakeError) as exc:
+                log.error("user %s's seat at table %s kept: %s", user_id, table_id, exc)
+
+
+def _give_way_at(table_id: int, user_id: int) -> None:
+    """:func:`_give_way` at one player-made table."""
+    table = changes.lock_table(table_id)
+    seat = Seat.objects.select_related("user").filter(table=table, user_id=user_id).first()
+    if seat is None:
+        return
+    if table.status == TableStatus.OPEN:
+        _free_open_seat(table, seat)
+    elif table.status != TableStatus.PLAYING:
+        return
+    elif policy(table.kind).bot_takes_over_leaver:
+        _bot_takes_over(table, seat, "rules")
+    else:
+        events = presence.mark_away(table, seat.seat)
+        if not events:
+            return
+        changes.add_events(table, events)
+        state_store.read(table, lambda state: clock.schedule(table, state, events))
+        table.save(update_fields=["version", "deadline", "wake_at"])
 
 
 def _pending_forfeit(table: Table) -> TableAction | None:
