@@ -4,6 +4,8 @@
   assigned: :func:`create_seated_table`, many at once: :func:`create_seated_tables`),
   :func:`take_seat`, :func:`seat_bot`, :func:`leave`, :func:`replace_with_bot`,
   :func:`cancel_table`, :func:`expire_open_tables`, :func:`check_in`;
+- :mod:`~games.services.live_seats`: one person, one live seat (``TRIX_MAX_LIVE_SEATS``), the
+  rule every way of sitting asks, under the person's row lock;
 - :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
   and :func:`apply_action` (a worker), and the staleness rule;
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
@@ -106,9 +107,11 @@ def _open_tables_of(user) -> int:
     )
 
 
-def _expiry_text() -> str:
-    """``TRIX_OPEN_TABLE_EXPIRY`` for people: "30 minutes", "90 seconds"."""
-    seconds = settings.TRIX_OPEN_TABLE_EXPIRY
+def _expiry_text(seconds: float | None = None) -> str:
+    """``seconds`` (default ``TRIX_OPEN_TABLE_EXPIRY``) for people: "30 minutes", "90
+    seconds"."""
+    if seconds is None:
+        seconds = settings.TRIX_OPEN_TABLE_EXPIRY
     if seconds >= 60 and seconds % 60 == 0:
         minutes = int(seconds // 60)
         return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
@@ -888,27 +891,50 @@ EXPIRY_BATCH = 500
 
 
 def expire_open_tables(*, now=None) -> list[int]:
-    """Beat (``games.tasks.expire_open_tables``): cancel every player's table still open
-    ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four seats were not all
-    taken in time), oldest first, at most :data:`EXPIRY_BATCH` a run, each in its own
-    transaction through the cancel path: every stake refunded (``refund_all``), reason
-    "nobody filled the table within 30 minutes". Tournament tables are never open and never
-    expire. A table that started meanwhile is left alone (checked under its lock). Returns
-    the ids cancelled; a table the ledger refuses is logged and skipped (it stays open)."""
-    cutoff = (now or timezone.now()) - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
-    due = (
-        Table.objects.filter(status=TableStatus.OPEN, created_at__lt=cutoff)
-        .exclude(kind=TableKind.TOURNAMENT)
-        .order_by("id")
-        .values_list("pk", flat=True)[:EXPIRY_BATCH]
+    """Beat (``games.tasks.expire_open_tables``): cancel the player's tables left waiting,
+    oldest first, at most :data:`EXPIRY_BATCH` a run, each in its own transaction through
+    the cancel path (every stake refunded, ``refund_all``):
+
+    - every open table ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four
+      seats were not all taken in time), reason "nobody filled the table within 30 minutes";
+    - an *empty* open table, where no person sits (bots may), once it has been empty for
+      ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left a seat
+      there since; reason "nobody sat at the table for 3 minutes". A table's creator is
+      not seated by creating it, so the tables people made and never sat at leave the lobby
+      quickly instead of piling up there.
+
+    Tournament tables are never open and never expire. A table that started meanwhile, or
+    where a person sat meanwhile (an empty one), is left alone (checked under its lock).
+    Returns the ids cancelled; a table the ledger refuses is logged and skipped (it stays
+    open)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
+    empty_cutoff = now - timedelta(seconds=settings.TRIX_EMPTY_TABLE_EXPIRY)
+    waiting = Table.objects.filter(status=TableStatus.OPEN).exclude(kind=TableKind.TOURNAMENT)
+    person = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)
+    left = TableEvent.objects.filter(
+        table=OuterRef("pk"), type="seat_left", created_at__gte=empty_cutoff
     )
-    reason = f"nobody filled the table within {_expiry_text()}"
+    due = waiting.filter(
+        Q(created_at__lt=cutoff)
+        | (Q(created_at__lt=empty_cutoff) & ~Exists(person) & ~Exists(left))
+    ).order_by("id")
+    old = f"nobody filled the table within {_expiry_text()}"
+    empty = f"nobody sat at the table for {_expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
     expired = []
-    for table_id in list(due):
+    for table_id in list(due.values_list("pk", flat=True)[:EXPIRY_BATCH]):
         try:
             with transaction.atomic():
                 table = changes.lock_table(table_id)
-                if table.status != TableStatus.OPEN or table.created_at >= cutoff:
+                if table.status != TableStatus.OPEN:
+                    continue
+                if table.created_at < cutoff:
+                    reason = old
+                elif table.created_at < empty_cutoff and not any(
+                    s.user_id for s in changes.seats(table)
+                ):
+                    reason = empty
+                else:
                     continue
                 _cancel_locked(table, reason, None)
         except TableError as exc:

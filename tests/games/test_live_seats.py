@@ -189,9 +189,7 @@ def test_a_tournament_table_takes_priority_over_a_waiting_staked_seat(
     assert refused.value.code == "live_seat" and f"table {table.pk}" in refused.value.message
 
 
-def test_a_tournament_table_takes_priority_over_a_match_being_played(
-    make_user, tasks_applied_here
-):
+def test_a_tournament_table_takes_priority_over_a_match_being_played(make_user, tasks_applied_here):
     """At a free table being played, a bot takes the seat over (a free table's leave); at a
     staked one the seat is marked away (played at once), its stake and result its player's."""
     hal, ida, staff = _funded(make_user, "hal"), _funded(make_user, "ida"), make_user("staff")
