@@ -65,6 +65,11 @@ class TournamentCreateForm(forms.ModelForm):
     draft = forms.BooleanField(
         required=False, help_text="Keep registration shut until opened from the list."
     )
+    allow_overlap = forms.BooleanField(
+        required=False,
+        help_text="Players may enter while in another event whose play overlaps this one's "
+        "(each event's play is taken to last TRIX_TOURNAMENT_SPAN from its start).",
+    )
 
     class Meta:
         model = Tournament
@@ -160,6 +165,7 @@ class TournamentAdmin(StrictLookupsAdmin):
     # Shown read-only once created; the draw's secret is not among them (never shown).
     readonly = (
         *CREATE_FIELDS,
+        "allow_overlap",
         "team_mode",
         "prize_bps",
         "prize_bps_at_start",
@@ -186,7 +192,7 @@ class TournamentAdmin(StrictLookupsAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return (*CREATE_FIELDS, "prizes_percent", "draft")
+            return (*CREATE_FIELDS, "prizes_percent", "draft", "allow_overlap")
         return self.readonly
 
     def get_readonly_fields(self, request, obj=None):
@@ -212,6 +218,7 @@ class TournamentAdmin(StrictLookupsAdmin):
             **{f: data[f] for f in CREATE_FIELDS},
             prize_bps=data["prize_bps"],
             draft=data.get("draft", False),
+            allow_overlap=data.get("allow_overlap", False),
         )
         obj.pk = created.pk
         obj.refresh_from_db()

@@ -590,6 +590,10 @@ TRIX_HEALTH_SWEEP_MAX_AGE = float(
 TRIX_TOURNAMENT_SHOW_UP = float(os.environ.get("TRIX_TOURNAMENT_SHOW_UP", "120"))
 # Default review window, seconds between a tournament's end and the payment of its prizes.
 TRIX_TOURNAMENT_REVIEW_SECONDS = int(os.environ.get("TRIX_TOURNAMENT_REVIEW_SECONDS", "600"))
+# Seconds an event's play is taken to last from its start (from now while it runs past that),
+# for the rule that a player is in one event at a time (tournaments.services.register refuses
+# an entry whose play would overlap an event the player is in, unless either allows it).
+TRIX_TOURNAMENT_SPAN = float(os.environ.get("TRIX_TOURNAMENT_SPAN", "14400"))
 # Seconds between beat runs of the tournament sweep (due starts, lost results, due prizes).
 TRIX_TOURNAMENT_SWEEP_SECONDS = float(
     os.environ.get("TRIX_TOURNAMENT_SWEEP_SECONDS", str(TRIX_SWEEP_SECONDS))

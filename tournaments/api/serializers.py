@@ -54,6 +54,10 @@ class CreateTournamentSerializer(BodySerializer):
     refund_bps = WholeNumberField(min_value=0, max_value=BASIS_POINTS, default=BASIS_POINTS)
     review_seconds = WholeNumberField(min_value=0, required=False)
     draft = serializers.BooleanField(default=False, help_text="keep registration shut")
+    allow_overlap = serializers.BooleanField(
+        default=False,
+        help_text="players may enter while in another event whose play overlaps this one's",
+    )
 
 
 class RegisterSerializer(BodySerializer):
