@@ -293,3 +293,26 @@ def test_an_event_running_past_its_span_still_overlaps(player, make_tournament):
     assert e.code == "overlap"
     Tournament.objects.filter(pk=long_one.pk).update(status=Status.REVIEW)  # its play ended
     services.register(tournament_id=sooner.pk, by=bob, client_seed="b")
+
+
+def test_round_one_opens_while_an_entrant_waits_at_a_staked_table(player, make_tournament, staff):
+    """The draw never fails on an entrant's casual seat: their tournament table takes
+    priority, and their seat at a table still waiting for players is left, its stake back."""
+    from games import services as games
+    from games.models import Seat, Table
+
+    t = make_tournament(entry_fee=0)
+    users = [player(f"entrant{i}") for i in range(4)]
+    for i, user in enumerate(users):
+        services.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
+    timers = {"choose_timer": 60, "double_timer": 60, "play_timer": 60}
+    waiting = games.create_table(user=staff, variant="complex", stake=250, options=timers)
+    games.take_seat(user=users[0], table_id=waiting.pk, seat=1, client_seed="casual")
+    assert wallet_balance(users[0]) == 10_000 - 250
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    seat = Seat.objects.get(user=users[0], table__origin__startswith=f"{t.ref}/round:1/")
+    assert seat.table.status == "playing"
+    assert not Seat.objects.filter(table=waiting, user=users[0]).exists()
+    assert Table.objects.get(pk=waiting.pk).status == "open"
+    assert wallet_balance(users[0]) == 10_000
