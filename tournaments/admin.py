@@ -135,6 +135,11 @@ class TournamentCreateForm(forms.ModelForm):
     draft = forms.BooleanField(
         required=False, help_text="Keep registration shut until opened from the list."
     )
+    allow_overlap = forms.BooleanField(
+        required=False,
+        help_text="Players may enter while in another event whose play overlaps this one's "
+        "(each event's play is taken to last TRIX_TOURNAMENT_SPAN from its start).",
+    )
 
     class Meta:
         model = Tournament
@@ -243,6 +248,7 @@ class TournamentAdmin(StrictLookupsAdmin):
     # Shown read-only once created; the draw's secret is not among them (never shown).
     readonly = (
         *(f for f in CREATE_FIELDS if f not in EDIT_FIELDS),
+        "allow_overlap",
         "team_mode",
         "prize_bps",
         "prize_bps_at_start",
@@ -268,7 +274,7 @@ class TournamentAdmin(StrictLookupsAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return (*CREATE_FIELDS, "description", "prizes_percent", "draft")
+            return (*CREATE_FIELDS, "description", "prizes_percent", "draft", "allow_overlap")
         return (*EDIT_FIELDS, "prizes_percent", "edit_reason", *self.readonly)
 
     def get_readonly_fields(self, request, obj=None):
@@ -300,6 +306,7 @@ class TournamentAdmin(StrictLookupsAdmin):
             prize_bps=data["prize_bps"],
             draft=data.get("draft", False),
             description=data.get("description", ""),
+            allow_overlap=data.get("allow_overlap", False),
         )
         obj.pk = created.pk
         obj.refresh_from_db()

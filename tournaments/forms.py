@@ -130,6 +130,11 @@ class CreateTournamentForm(forms.Form):
         initial=True,
         label=gettext_lazy("Swiss: a final table of the top 4 (solo) or 2 teams"),
     )
+    allow_overlap = forms.BooleanField(
+        required=False,
+        initial=False,
+        label=gettext_lazy("Players may also be in another event at the same time"),
+    )
     entry_fee = forms.CharField(
         max_length=20,
         initial="0",
@@ -254,6 +259,7 @@ class CreateTournamentForm(forms.Form):
             "refund_bps": d["refund"],
             "review_seconds": d["review_minutes"] * 60,
             "no_show_without_action": d["no_show_without_action"],
+            "allow_overlap": d["allow_overlap"],
         }
 
 

@@ -41,6 +41,8 @@ class Tournament(models.Model):
     (less the house fee) by final place 1..n, summing to 10,000; ``prize_bps_at_start`` is its
     copy made at the start, the one that pays. ``refund_bps`` is the share of the entry fee
     refunded to a player who unregisters before registration closes (10,000 = all).
+    ``allow_overlap`` lets a player enter it while in another event whose play overlaps it
+    (``services.register``; ``TRIX_TOURNAMENT_SPAN``).
 
     The seating draw (``games.fairness.draw``, trix-draw/1): ``draw_secret`` (32 bytes,
     sealed at rest by ``games.sealing`` under ``TRIX_SEED_KEY``: ``services.draw_secret``
@@ -84,6 +86,10 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(db_index=True)
     prize_bps = models.JSONField(help_text="basis points of the pool by final place 1..n")
     prize_bps_at_start = models.JSONField(null=True, blank=True, editable=False)
+    allow_overlap = models.BooleanField(
+        default=False,
+        help_text="its entrants may also be in another event whose play overlaps this one's",
+    )
     refund_bps = models.PositiveIntegerField(
         default=BASIS_POINTS, help_text="share of the fee refunded on unregistering"
     )

@@ -164,6 +164,49 @@ def _check_window(t: Tournament, now: datetime) -> None:
         )
 
 
+#: Statuses of an event whose play has not ended (its entrants are still "in" it).
+NOT_OVER = (Status.DRAFT, Status.REGISTRATION, Status.CLOSED, Status.RUNNING, Status.PAUSED)
+
+
+def _check_overlap(t: Tournament, user: Any, now: datetime) -> None:
+    """Refuse ``user`` an entry in ``t`` while they are entered (``registered``) in another
+    event whose play overlaps ``t``'s: an event's play is taken to last
+    ``TRIX_TOURNAMENT_SPAN`` seconds from its start (from now while it runs past that), and
+    two overlap when either one's play holds the other's start. Waived when either event
+    allows it (``Tournament.allow_overlap``, set by the admin). Raises :class:`Conflict`
+    ``overlap`` naming the other event. Rule: ``docs/tournaments.md``."""
+    if t.allow_overlap:
+        return
+    span = timedelta(seconds=settings.TRIX_TOURNAMENT_SPAN)
+    others = (
+        Tournament.objects.filter(
+            entries__user=user,
+            entries__status=EntryStatus.REGISTERED,
+            status__in=NOT_OVER,
+            allow_overlap=False,
+        )
+        .exclude(pk=t.pk)
+        .order_by("starts_at", "id")
+    )
+    for other in others:
+        running = other.status in (Status.RUNNING, Status.PAUSED)
+        ends = max(other.starts_at, now) + span if running else other.starts_at + span
+        if other.starts_at < t.starts_at + span and t.starts_at < ends:
+            raise Conflict(
+                _(
+                    "You are already entered in %(other)s, which starts at %(when)s UTC: its "
+                    "play would overlap %(name)s, and a player takes part in one event at a "
+                    "time. Unregister from %(other)s first, or choose another event."
+                )
+                % {
+                    "other": other.name,
+                    "when": f"{other.starts_at:%Y-%m-%d %H:%M}",
+                    "name": t.name,
+                },
+                "overlap",
+            )
+
+
 def _require_own_seed(t: Tournament, client_seed: Any) -> None:
     """A tournament with an entry fee takes no entrant without the client seed they chose
     (issue 12: the server never makes a staked entrant's seed; a free event makes one).
@@ -440,6 +483,7 @@ def create_tournament(
     no_show_without_action: bool = True,
     draft: bool = False,
     description: str = "",
+    allow_overlap: bool = False,
     draw_secret: bytes | None = None,
 ) -> Tournament:
     """Create a tournament (staff only); its draw commitment is public from now on.
@@ -451,8 +495,10 @@ def create_tournament(
     defaults to ``TRIX_TOURNAMENT_REVIEW_SECONDS``. ``draft`` keeps registration shut until
     an admin opens it. ``no_show_without_action`` (default on): an entrant with no move of
     their own at a table ranks last there. ``description``: text shown on the tournament page
-    (at most 2,000 characters, ``tournaments.edits.check_description``). ``draw_secret`` (32
-    bytes) is for tests only. Raises :class:`NotAllowed`, :class:`BadRequest`."""
+    (at most 2,000 characters, ``tournaments.edits.check_description``). ``allow_overlap``
+    lets players enter while in another event whose play overlaps this one's
+    (:func:`register`). ``draw_secret`` (32 bytes) is for tests only. Raises
+    :class:`NotAllowed`, :class:`BadRequest`."""
     from games.fairness import draw
 
     _require_staff(by, _("create tournaments"))
@@ -486,6 +532,7 @@ def create_tournament(
         t = Tournament.objects.create(
             **fields,
             status=Status.DRAFT if draft else Status.REGISTRATION,
+            allow_overlap=bool(allow_overlap),
             draw_commitment=draw.commitment(secret),
             created_by=by,
         )
@@ -527,8 +574,9 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
     suspended, outside the registration window, full, not enough funds, and whatever
     ``wallet.gates`` refuses (``check_register``: a suspension, a time-out, a self-exclusion;
     the fee's ``check_stake``: identity not verified, a stake limit: :class:`NotAllowed` with
-    the refusal's code and message). Raises :class:`Conflict`, :class:`NotAllowed`,
-    :class:`NotFound`, :class:`BadRequest`."""
+    the refusal's code and message), entered in another event whose play overlaps this one
+    (``overlap``, unless either allows it: :func:`_check_overlap`). Raises
+    :class:`Conflict`, :class:`NotAllowed`, :class:`NotFound`, :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
     with transaction.atomic():
@@ -548,6 +596,7 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
                 else _("%(name)s is full (%(capacity)s entrants)")
             )
             raise Conflict(full % {"name": t.name, "capacity": t.capacity}, "full")
+        _check_overlap(t, by, timezone.now())
         _require_own_seed(t, client_seed)
         if entry is None:
             entry = Entry(tournament=t, user=by, attempt=1)
@@ -649,7 +698,8 @@ def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> E
 
     Raises :class:`NotAllowed` (no invitation; what ``wallet.gates`` refuses: a suspension,
     a time-out...),
-    :class:`Conflict` (already registered, outside the window, not enough funds),
+    :class:`Conflict` (already registered, outside the window, not enough funds, ``overlap``
+    as :func:`register`),
     :class:`BadRequest`."""
     _require_player(by)
     seed = _seed(client_seed)
@@ -665,6 +715,7 @@ def accept_invite(*, team_id: int, by: Any, client_seed: str | None = None) -> E
             )
         if team.members.count() != 1:
             raise Conflict(_("this team has no place for you any more"), "team_complete")
+        _check_overlap(t, by, timezone.now())
         _require_own_seed(t, client_seed)
         entry = Entry.objects.filter(tournament=t, user=by).first()
         if entry is None:

@@ -395,9 +395,16 @@ TRIX_SEAT_RATE = _env_rate("TRIX_SEAT_RATE", "30/minute")
 # The most open tables (waiting for players) one creator may have; tournament tables are not
 # counted (the tournament creates them, already playing).
 TRIX_MAX_OPEN_TABLES = int(os.environ.get("TRIX_MAX_OPEN_TABLES", "5"))
+# The most live seats one person holds: seats at tables whose match has not ended (waiting or
+# playing; quick play, sit, create and tournament tables alike; games.services.live_seats).
+# 1: one absent player spoils a four-seat match for three. 0: no limit.
+TRIX_MAX_LIVE_SEATS = int(os.environ.get("TRIX_MAX_LIVE_SEATS", "1"))
 # Seconds an open table may wait for its four seats: after that the beat cancels it and
 # refunds every stake (games.services.expire_open_tables, every TRIX_EXPIRY_SWEEP_SECONDS).
 TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))
+# Seconds an open table may stay empty (no person seated; its creator is not seated by
+# creating it, and bots do not count) before the same beat cancels it.
+TRIX_EMPTY_TABLE_EXPIRY = float(os.environ.get("TRIX_EMPTY_TABLE_EXPIRY", "180"))
 TRIX_EXPIRY_SWEEP_SECONDS = float(os.environ.get("TRIX_EXPIRY_SWEEP_SECONDS", "60"))
 # A rematch (games.services.rematch): seconds after a match ends that its players may propose
 # one, and seconds the rematch table holds each person's seat for them to accept (sit).
@@ -624,6 +631,10 @@ TRIX_HEALTH_SWEEP_MAX_AGE = float(
 TRIX_TOURNAMENT_SHOW_UP = float(os.environ.get("TRIX_TOURNAMENT_SHOW_UP", "120"))
 # Default review window, seconds between a tournament's end and the payment of its prizes.
 TRIX_TOURNAMENT_REVIEW_SECONDS = int(os.environ.get("TRIX_TOURNAMENT_REVIEW_SECONDS", "600"))
+# Seconds an event's play is taken to last from its start (from now while it runs past that),
+# for the rule that a player is in one event at a time (tournaments.services.register refuses
+# an entry whose play would overlap an event the player is in, unless either allows it).
+TRIX_TOURNAMENT_SPAN = float(os.environ.get("TRIX_TOURNAMENT_SPAN", "14400"))
 # Seconds between beat runs of the tournament sweep (due starts, lost results, due prizes).
 TRIX_TOURNAMENT_SWEEP_SECONDS = float(
     os.environ.get("TRIX_TOURNAMENT_SWEEP_SECONDS", str(TRIX_SWEEP_SECONDS))

@@ -6,6 +6,8 @@
   :func:`cancel_table`, :func:`expire_open_tables`, :func:`check_in`;
 - :mod:`~games.services.rematch`: a finished match's rematch with the same four
   (:func:`~games.services.rematch.propose`, :func:`~games.services.rematch.decline`);
+- :mod:`~games.services.live_seats`: one person, one live seat (``TRIX_MAX_LIVE_SEATS``), the
+  rule every way of sitting asks, under the person's row lock;
 - :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
   and :func:`apply_action` (a worker), and the staleness rule;
 - :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the

@@ -25,7 +25,7 @@ from games.engine import Options
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
 from games.models import Seat, Table, TableStatus
 from games.policy import TableKind
-from games.services import changes, tables
+from games.services import changes, live_seats, tables
 
 DEFAULT_VARIANT = Options().variant
 """The variant quick play sits at (the engine's default)."""
@@ -48,9 +48,11 @@ def quick_play(
     0: a free table): the open player-made, listed table with a free seat and the most seats
     taken (by people or bots; the oldest of those), never one where nobody sits yet, else a
     new one (default options) with bots on the other seats. Returns ``(table, seat)``. Already
-    seated at such an open table: that one. At a staked table ``client_seed`` is required
-    (the page makes it; 1..64 printable ASCII); ``address`` is the request's IP address, as
-    :func:`games.services.tables.take_seat` takes it. Raises :class:`BadRequest` (bad stake or
+    seated at such an open table: that one; holding a live seat anywhere else
+    (:mod:`games.services.live_seats`): :class:`Conflict` ``live_seat``, nothing made. At a
+    staked table ``client_seed`` is required (the page makes it; 1..64 printable ASCII);
+    ``address`` is the request's IP address, as :func:`games.services.tables.take_seat`
+    takes it. Raises :class:`BadRequest` (bad stake or
     seed, ``insufficient_funds``), :class:`NotAllowed` (the stake's gates: ``kyc_required``,
     ``suspended``...), asked before any seat is offered or table made, :class:`Conflict`
     (``too_many_open_tables`` when a table must be created); a seat refused all the same at a
@@ -78,6 +80,8 @@ def quick_play(
     mine = candidates.filter(seats__user=user).first()
     if mine is not None:
         return mine, Seat.objects.get(table=mine, user=user).seat
+    with transaction.atomic():  # asked before a seat is offered; each sit asks again
+        live_seats.check_free(user=user)
     # Only a player who could stake is offered a seat or a new table (the lobby's quick play
     # sits on the table page: a table made for a seat refused there waited with its bots).
     tables.check_stake(user=user, stake=stake)

@@ -74,6 +74,17 @@ def timed_out(table: Table, seat: int) -> list[dict]:
     return events
 
 
+def mark_away(table: Table, seat: int) -> list[dict]:
+    """Mark the human ``seat`` away now, whatever its missed turns (its player was called to
+    a tournament's table: ``games.services.tables``). Returns the events to log
+    (``seat_away``, or none when it already is away or is not a person's); saves ``away``."""
+    if seat in (table.away or []) or (table.seat_kinds or [None] * 4)[seat] != "human":
+        return []
+    table.away = sorted([*(table.away or []), seat])
+    table.save(update_fields=["away"])
+    return [{"type": SEAT_AWAY, "seat": seat, "visible_to": "all"}]
+
+
 def acted(table: Table, seat: int) -> list[dict]:
     """``seat``'s player acted themselves (their action is being applied): no turn missed in a
     row any more, and not away. Returns the events to log after the action (``seat_back`` if

@@ -4,7 +4,8 @@ transaction; :func:`create_seated_table`, one of them), taking a seat
 (the stake moves through :mod:`games.services.money`), seating bots, leaving, a bot taking a
 seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`; open tables nobody
 filled in time: :func:`expire_open_tables`) and a seated player's check-in
-(:func:`check_in`). A creator has at most ``TRIX_MAX_OPEN_TABLES`` open tables.
+(:func:`check_in`). A creator has at most ``TRIX_MAX_OPEN_TABLES`` open tables; a person
+holds at most ``TRIX_MAX_LIVE_SEATS`` live seats (:mod:`games.services.live_seats`).
 
 Each function is one transaction on the table's locked row; it checks everything it can
 first (a clear :class:`~games.errors.TableError`, nothing changed). The site's rules per
@@ -21,8 +22,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
@@ -43,7 +44,7 @@ from games.models import (
     TableStatus,
 )
 from games.policy import TableKind, kind_for_stake, policy
-from games.services import changes, clock, dispatch, fairness_log, money
+from games.services import changes, clock, dispatch, fairness_log, live_seats, money, presence
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,9 @@ def create_table(
     suspension, limits, a time-out or self-exclusion), though no money moves yet; the
     balance is asked when they sit. Raises :class:`BadRequest`, :class:`NotAllowed` (the
     gates: ``kyc_required``, ``time_out``...), :class:`Conflict` ``too_many_open_tables``
-    when ``user`` already has ``TRIX_MAX_OPEN_TABLES`` open tables (nothing is created)."""
+    when ``user`` already has ``TRIX_MAX_OPEN_TABLES`` open tables, ``live_seat`` when they
+    already hold their live seats elsewhere and could not sit at it
+    (:mod:`games.services.live_seats`; nothing is created)."""
     opts = dict(options or {})
     if "variant" in opts and opts["variant"] != variant:
         raise BadRequest(_("The variant is given twice, with different values."), "invalid")
@@ -83,6 +86,7 @@ def create_table(
     with _stake_refusals():
         money.check_gates(user=user, amount=stake)
     with transaction.atomic():
+        live_seats.check_free(user=user)  # a creator sits at their table: one live seat
         _check_open_tables(user)
         table = _new_table(
             created_by=user,
@@ -108,9 +112,11 @@ def _open_tables_of(user) -> int:
     )
 
 
-def _expiry_text() -> str:
-    """``TRIX_OPEN_TABLE_EXPIRY`` for people: "30 minutes", "90 seconds"."""
-    seconds = settings.TRIX_OPEN_TABLE_EXPIRY
+def _expiry_text(seconds: float | None = None) -> str:
+    """``seconds`` (default ``TRIX_OPEN_TABLE_EXPIRY``) for people: "30 minutes", "90
+    seconds"."""
+    if seconds is None:
+        seconds = settings.TRIX_OPEN_TABLE_EXPIRY
     if seconds >= 60 and seconds % 60 == 0:
         minutes = int(seconds // 60)
         return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
@@ -127,7 +133,7 @@ def _check_open_tables(user) -> None:
     caller's transaction), so two creates at once cannot both pass. Raises :class:`Conflict`
     ``too_many_open_tables``."""
     cap = settings.TRIX_MAX_OPEN_TABLES
-    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+    live_seats.lock_person(user.pk)
     count = _open_tables_of(user)
     if count >= cap:
         raise Conflict(
@@ -256,7 +262,10 @@ def create_seated_tables(
     bytes) and ``"shuffle_match_id"`` (str). Everything is checked first, by
     :func:`create_seated_table`'s rules and messages with the item's index in front
     (``table 3: seat 1: unknown bot ...``); :class:`BadRequest` then, and nothing is written.
-    Each table's wake-up (its first deal) is sent after the commit."""
+    Each table's wake-up (its first deal) is sent after the commit. A person seated here
+    holding a seat at a player-made table whose match has not ended, beyond
+    ``TRIX_MAX_LIVE_SEATS``, is moved out of it first (:func:`_give_way`): these seats take
+    priority."""
     return _create_seated(
         created_by=created_by,
         variant=variant,
@@ -341,9 +350,12 @@ def _create_seated(
     ]
     if not plans:
         return []
-    names = display_names(sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None}))
+    people = sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None})
+    names = display_names(people)
     now = timezone.now()
     with transaction.atomic():
+        live_seats.lock_person(people)  # before any table: as every sit does
+        _give_way(people)
         rows, seats = [], []
         for p in plans:
             row = Table(
@@ -558,7 +570,9 @@ def take_seat(
     At a rematch, while its holds last, a seat held for another person is refused
     (``held``), and a person whose seat is held takes that one (``held_for_you``).
     When the fourth seat fills, the match starts (a worker deals). Raises
-    :class:`Conflict` (seat taken, already seated, ``same_address``, match started),
+    :class:`Conflict` (seat taken, already seated, ``same_address``, match started,
+    ``live_seat``: a seat at another table whose match has not ended,
+    :mod:`games.services.live_seats`),
     :class:`BadRequest` (bad or missing seed, short balance), :class:`NotAllowed` (the
     wallet's gates refuse the stake: ``kyc_required``, ``suspended``...)."""
     try:
@@ -566,6 +580,7 @@ def take_seat(
     except shuffles.FairnessError as exc:
         raise BadRequest(str(exc), "invalid") from None
     with transaction.atomic():
+        live_seats.check_free(user=user, exclude_table_id=table_id)  # locks the person first
         table = changes.lock_table(table_id)
         row = _open_seat(table, seat)
         if client_seed is None and policy(table.kind).client_seed_required:
@@ -720,21 +735,7 @@ def leave(*, user, table_id: int) -> Table:
         if seat is None:
             raise NotAllowed(_("you have no seat at this table"), "not_seated")
         if table.status == TableStatus.OPEN:
-            money.refund(
-                user=user,
-                table_ref=table.ref,
-                amount=seat.staked,
-                key=f"refund:{table.ref}:v{table.version}",
-            )
-            seat.user = None
-            seat.staked = 0
-            seat.address_hash = ""
-            seat.client_seed = ""
-            seat.joined_at = None
-            seat.save()
-            changes.add_events(table, [{"type": "seat_left", "seat": seat.seat}])
-            changes.set_kinds(table, changes.seats(table))
-            table.save(update_fields=["version", "seat_kinds"])
+            _free_open_seat(table, seat)
             return table
         if table.status != TableStatus.PLAYING:
             raise Conflict(_("the match is over"), "match_over")
@@ -765,6 +766,81 @@ def leave(*, user, table_id: int) -> Table:
             return table
         _bot_takes_over(table, seat, "rules")
     return table
+
+
+def _free_open_seat(table: Table, seat: Seat) -> None:
+    """Before the start (``table`` locked): ``seat``'s person leaves it, their stake refunded
+    (``seat_left``)."""
+    money.refund(
+        user=seat.user,
+        table_ref=table.ref,
+        amount=seat.staked,
+        key=f"refund:{table.ref}:v{table.version}",
+    )
+    seat.user = None
+    seat.staked = 0
+    seat.address_hash = ""
+    seat.client_seed = ""
+    seat.joined_at = None
+    seat.save()
+    changes.add_events(table, [{"type": "seat_left", "seat": seat.seat}])
+    changes.set_kinds(table, changes.seats(table))
+    table.save(update_fields=["version", "seat_kinds"])
+
+
+def _give_way(user_ids: list[int]) -> None:
+    """The seats ``user_ids`` are given at tables created with their seats assigned (a
+    tournament round's) take priority over their seats at player-made tables whose match has
+    not ended, when holding both would pass ``TRIX_MAX_LIVE_SEATS``
+    (:mod:`games.services.live_seats`; the persons' rows are locked by the caller). At each
+    such table, locked in turn: waiting for players, the seat is left and its stake refunded
+    (as :func:`leave` before the start); being played at a free table, a ``rules`` bot takes
+    it over (as :func:`leave` there); being played at a staked table, the seat is marked away
+    (:mod:`games.services.presence`): its turns are played at once with the timeout's default
+    action, its stake and its result stay its player's, and "I'm back" there clears the mark.
+    Seats at other assigned-seat tables never give way. Rule: ``docs/tournaments.md``."""
+    cap = settings.TRIX_MAX_LIVE_SEATS
+    if cap <= 0 or not user_ids:
+        return
+    held: dict[int, list[tuple[int, str]]] = {}
+    for user_id, table_id, kind in (
+        Seat.objects.filter(user_id__in=user_ids, table__status__in=live_seats.LIVE_STATUSES)
+        .order_by("table_id")
+        .values_list("user_id", "table_id", "table__kind")
+    ):
+        held.setdefault(user_id, []).append((table_id, kind))
+    for user_id, seats in held.items():
+        if len(seats) + 1 <= cap:
+            continue
+        for table_id, kind in seats:
+            if policy(kind).seats_assigned:
+                continue
+            try:
+                with transaction.atomic():  # a savepoint: a refusal here never stops the draw
+                    _give_way_at(table_id, user_id)
+            except (TableError, money.StakeError) as exc:
+                log.error("user %s's seat at table %s kept: %s", user_id, table_id, exc)
+
+
+def _give_way_at(table_id: int, user_id: int) -> None:
+    """:func:`_give_way` at one player-made table."""
+    table = changes.lock_table(table_id)
+    seat = Seat.objects.select_related("user").filter(table=table, user_id=user_id).first()
+    if seat is None:
+        return
+    if table.status == TableStatus.OPEN:
+        _free_open_seat(table, seat)
+    elif table.status != TableStatus.PLAYING:
+        return
+    elif policy(table.kind).bot_takes_over_leaver:
+        _bot_takes_over(table, seat, "rules")
+    else:
+        events = presence.mark_away(table, seat.seat)
+        if not events:
+            return
+        changes.add_events(table, events)
+        state_store.read(table, lambda state: clock.schedule(table, state, events))
+        table.save(update_fields=["version", "deadline", "wake_at"])
 
 
 def _pending_forfeit(table: Table) -> TableAction | None:
@@ -863,27 +939,50 @@ EXPIRY_BATCH = 500
 
 
 def expire_open_tables(*, now=None) -> list[int]:
-    """Beat (``games.tasks.expire_open_tables``): cancel every player's table still open
-    ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four seats were not all
-    taken in time), oldest first, at most :data:`EXPIRY_BATCH` a run, each in its own
-    transaction through the cancel path: every stake refunded (``refund_all``), reason
-    "nobody filled the table within 30 minutes". Tournament tables are never open and never
-    expire. A table that started meanwhile is left alone (checked under its lock). Returns
-    the ids cancelled; a table the ledger refuses is logged and skipped (it stays open)."""
-    cutoff = (now or timezone.now()) - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
-    due = (
-        Table.objects.filter(status=TableStatus.OPEN, created_at__lt=cutoff)
-        .exclude(kind=TableKind.TOURNAMENT)
-        .order_by("id")
-        .values_list("pk", flat=True)[:EXPIRY_BATCH]
+    """Beat (``games.tasks.expire_open_tables``): cancel the player's tables left waiting,
+    oldest first, at most :data:`EXPIRY_BATCH` a run, each in its own transaction through
+    the cancel path (every stake refunded, ``refund_all``):
+
+    - every open table ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four
+      seats were not all taken in time), reason "nobody filled the table within 30 minutes";
+    - an *empty* open table, where no person sits (bots may), once it has been empty for
+      ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left a seat
+      there since; reason "nobody sat at the table for 3 minutes". A table's creator is
+      not seated by creating it, so the tables people made and never sat at leave the lobby
+      quickly instead of piling up there.
+
+    Tournament tables are never open and never expire. A table that started meanwhile, or
+    where a person sat meanwhile (an empty one), is left alone (checked under its lock).
+    Returns the ids cancelled; a table the ledger refuses is logged and skipped (it stays
+    open)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
+    empty_cutoff = now - timedelta(seconds=settings.TRIX_EMPTY_TABLE_EXPIRY)
+    waiting = Table.objects.filter(status=TableStatus.OPEN).exclude(kind=TableKind.TOURNAMENT)
+    person = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)
+    left = TableEvent.objects.filter(
+        table=OuterRef("pk"), type="seat_left", created_at__gte=empty_cutoff
     )
-    reason = f"nobody filled the table within {_expiry_text()}"
+    due = waiting.filter(
+        Q(created_at__lt=cutoff)
+        | (Q(created_at__lt=empty_cutoff) & ~Exists(person) & ~Exists(left))
+    ).order_by("id")
+    old = f"nobody filled the table within {_expiry_text()}"
+    empty = f"nobody sat at the table for {_expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
     expired = []
-    for table_id in list(due):
+    for table_id in list(due.values_list("pk", flat=True)[:EXPIRY_BATCH]):
         try:
             with transaction.atomic():
                 table = changes.lock_table(table_id)
-                if table.status != TableStatus.OPEN or table.created_at >= cutoff:
+                if table.status != TableStatus.OPEN:
+                    continue
+                if table.created_at < cutoff:
+                    reason = old
+                elif table.created_at < empty_cutoff and not any(
+                    s.user_id for s in changes.seats(table)
+                ):
+                    reason = empty
+                else:
                     continue
                 _cancel_locked(table, reason, None)
         except TableError as exc:

@@ -189,6 +189,42 @@ def test_an_open_table_nobody_filled_expires_with_every_stake_refunded(api, sett
     call_command("ledger_check")  # exits 1 on any problem
 
 
+def test_an_empty_table_expires_after_three_minutes(api, settings):
+    """The creator of a table is not seated by creating it: tables people made and never sat
+    at piled up in the lobby. A table where no person sits (bots do not count) for
+    ``TRIX_EMPTY_TABLE_EXPIRY`` seconds is cancelled by the same beat."""
+    settings.TRIX_EMPTY_TABLE_EXPIRY = 180
+    alice, bob, cy = api("alice"), api("bob"), api("cy")
+    _fund(bob, 1000)
+    nobody = new_table(alice, stake=300, **TIMERS)
+    bots_only = new_table(alice)
+    services.seat_bot(user=alice.user, table_id=bots_only["id"], seat=1, bot="rules")
+    someone = new_table(alice, stake=300, **TIMERS)
+    r = bob.post(
+        f"/api/tables/{someone['id']}/seats/", {"seat": 0, "client_seed": "b"}, format="json"
+    )
+    assert r.status_code == 200, r.content
+    left = new_table(cy)
+    cy.post(f"/api/tables/{left['id']}/seats/", {"seat": 0}, format="json")
+    assert cy.post(f"/api/tables/{left['id']}/leave/").status_code == 200
+    young = new_table(cy)
+    made_earlier = timezone.now() - timedelta(seconds=181)
+    Table.objects.exclude(pk=young["id"]).update(created_at=made_earlier)
+
+    assert services.expire_open_tables() == [nobody["id"], bots_only["id"]]
+
+    last = TableEvent.objects.filter(table_id=nobody["id"]).order_by("-version").first()
+    assert last.type == "table_cancelled"
+    assert last.payload["reason"] == "nobody sat at the table for 3 minutes"
+    statuses = dict(Table.objects.values_list("pk", "status"))
+    assert statuses[someone["id"]] == statuses[left["id"]] == statuses[young["id"]] == "open"
+    assert wallet.wallet_balance(bob.user) == 700
+    # Empty for three minutes since its player left: it goes too.
+    TableEvent.objects.filter(table_id=left["id"], type="seat_left").update(created_at=made_earlier)
+    assert services.expire_open_tables() == [left["id"]]
+    assert Table.objects.get(pk=someone["id"]).status == "open"
+
+
 def test_expiry_runs_on_the_beat():
     from games import tasks
 

@@ -118,8 +118,9 @@ def test_a_staked_seat_needs_the_players_own_client_seed(api):
     seat_bots(alice, staked["id"], [1, 2, 3])
     receipt = Table.objects.get(pk=staked["id"]).receipt
     assert receipt["client_seeds"] == {"0": "mine", "1": "bot", "2": "bot", "3": "bot"}
-    casual = new_table(alice, "complex")
-    r = alice.post(f"/api/tables/{casual['id']}/seats/", {"seat": 0}, format="json")
+    bob = api("bob")  # alice's match is on: one live seat (games.services.live_seats)
+    casual = new_table(bob, "complex")
+    r = bob.post(f"/api/tables/{casual['id']}/seats/", {"seat": 0}, format="json")
     assert r.status_code == 200
     made = Table.objects.get(pk=casual["id"]).seats.get(seat=0).client_seed
     assert len(made) == 32  # made by the server (documented for casual tables)

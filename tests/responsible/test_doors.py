@@ -152,7 +152,10 @@ def test_accepting_a_team_invitation_is_refused_in_a_time_out(funded, make_user)
     assert r.status_code == 403 and r.json()["code"] == "time_out"
 
 
-def test_a_stake_limit_refuses_a_seat_and_an_entry_fee_with_its_message(funded, tournament):
+def test_a_stake_limit_refuses_a_seat_and_an_entry_fee_with_its_message(
+    funded, tournament, settings
+):
+    settings.TRIX_MAX_LIVE_SEATS = 2  # a second seat while the first waits: the limit refuses
     me = funded()
     services.set_limit(user=me, kind="stake", period="day", amount=500, by=me)
     first, second = staked_table(funded()), staked_table(funded())

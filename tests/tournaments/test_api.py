@@ -8,6 +8,7 @@ import io
 import json
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import connections, transaction
@@ -209,7 +210,8 @@ def test_register_and_unregister(make_tournament, player):
     assert r.status_code == 400 and r.json()["code"] == "invalid"
     assert "has an entry fee: send your client seed" in r.json()["error"]
     assert snapshot() == before and wallet_balance(alice) == 10_000
-    free = make_tournament(entry_fee=0)
+    # Six hours after t: its play does not overlap t's (one event at a time).
+    free = make_tournament(entry_fee=0, starts_at=t.starts_at + timedelta(hours=6))
     r = api.post(f"{API}{free.pk}/register/", {}, format="json")
     assert r.status_code == 200 and len(free.entries.get(user=alice).client_seed) == 32
     r = api.post(url, {"client_seed": "my seed"}, format="json")

@@ -109,7 +109,8 @@ def test_registration_window(player, make_tournament):
 
 def test_unregister_refunds_by_the_rule_and_may_register_again(player, make_tournament):
     full = make_tournament()
-    half = make_tournament(refund_bps=5000)
+    # Six hours later: its play does not overlap the first's (one event at a time).
+    half = make_tournament(refund_bps=5000, starts_at=timezone.now() + timedelta(hours=6))
     alice = player("alice")
     services.register(tournament_id=full.pk, by=alice, client_seed="my-seed")
     services.register(tournament_id=half.pk, by=alice, client_seed="my-seed")
@@ -261,3 +262,74 @@ def test_a_tournament_whose_window_is_over_is_refused(staff, make_tournament):
             starts_at=now - timedelta(hours=1),
         )
     assert not Tournament.objects.exists()
+
+
+def test_an_entry_overlapping_an_event_the_player_is_in_is_refused(player, make_tournament):
+    """A tournament entrant was seated at a knockout table and a Swiss table at the same
+    moment. An event's play is taken to last TRIX_TOURNAMENT_SPAN (4 hours) from its start:
+    an entry whose play would overlap an event the player is in is refused (409
+    ``overlap``, nothing written), unless the admin allowed it for either event."""
+    now = timezone.now()
+    swiss = make_tournament(name="Swiss night", starts_at=now + timedelta(hours=1))
+    knockout = make_tournament(
+        name="Knockout", format="knockout", starts_at=now + timedelta(hours=3)
+    )
+    later = make_tournament(name="Next day", starts_at=now + timedelta(hours=6))
+    allowed = make_tournament(
+        name="Open night", starts_at=now + timedelta(hours=2), allow_overlap=True
+    )
+    alice = player("alice")
+    services.register(tournament_id=swiss.pk, by=alice, client_seed="a")
+    e = refused(Conflict, "already entered in Swiss night", services.register,
+                tournament_id=knockout.pk, by=alice, client_seed="a")  # fmt: skip
+    assert e.code == "overlap" and "Knockout" in e.message
+    services.register(tournament_id=later.pk, by=alice, client_seed="a")
+    services.register(tournament_id=allowed.pk, by=alice, client_seed="a")
+    # Unregistered from the Swiss night: the knockout is free (the next day's starts 3 hours
+    # after it: it overlaps that one now).
+    services.unregister(tournament_id=swiss.pk, by=alice)
+    e = refused(Conflict, "already entered in Next day", services.register,
+                tournament_id=knockout.pk, by=alice, client_seed="a")  # fmt: skip
+    services.unregister(tournament_id=later.pk, by=alice)
+    services.register(tournament_id=knockout.pk, by=alice, client_seed="a")
+
+
+def test_an_event_running_past_its_span_still_overlaps(player, make_tournament):
+    now = timezone.now()
+    long_one = make_tournament(name="Long one", starts_at=now + timedelta(hours=1))
+    soon = make_tournament(name="Soon", starts_at=now + timedelta(hours=8))
+    bob = player("bob")
+    services.register(tournament_id=long_one.pk, by=bob, client_seed="b")
+    Tournament.objects.filter(pk=long_one.pk).update(
+        status=Status.RUNNING, starts_at=now - timedelta(hours=5)
+    )
+    services.register(tournament_id=soon.pk, by=bob, client_seed="b")  # 8 hours away: free
+    sooner = make_tournament(name="Sooner", starts_at=now + timedelta(hours=2))
+    e = refused(Conflict, "already entered in Long one", services.register,
+                tournament_id=sooner.pk, by=bob, client_seed="b")  # fmt: skip
+    assert e.code == "overlap"
+    Tournament.objects.filter(pk=long_one.pk).update(status=Status.REVIEW)  # its play ended
+    services.register(tournament_id=sooner.pk, by=bob, client_seed="b")
+
+
+def test_round_one_opens_while_an_entrant_waits_at_a_staked_table(player, make_tournament, staff):
+    """The draw never fails on an entrant's casual seat: their tournament table takes
+    priority, and their seat at a table still waiting for players is left, its stake back."""
+    from games import services as games
+    from games.models import Seat, Table
+
+    t = make_tournament(entry_fee=0)
+    users = [player(f"entrant{i}") for i in range(4)]
+    for i, user in enumerate(users):
+        services.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
+    timers = {"choose_timer": 60, "double_timer": 60, "play_timer": 60}
+    waiting = games.create_table(user=staff, variant="complex", stake=250, options=timers)
+    games.take_seat(user=users[0], table_id=waiting.pk, seat=1, client_seed="casual")
+    assert wallet_balance(users[0]) == 10_000 - 250
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    seat = Seat.objects.get(user=users[0], table__origin__startswith=f"{t.ref}/round:1/")
+    assert seat.table.status == "playing"
+    assert not Seat.objects.filter(table=waiting, user=users[0]).exists()
+    assert Table.objects.get(pk=waiting.pk).status == "open"
+    assert wallet_balance(users[0]) == 10_000

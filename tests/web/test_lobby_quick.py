@@ -82,3 +82,26 @@ def test_a_private_table_and_its_invite_link(new_page, live_server, client, arti
     other.goto(url)
     other.wait_for_url(re.compile(rf"/tables/{table_id}/#seat-0"))
     other.screenshot(path=str(artifacts / "invite-opened-phone.png"))
+
+
+def test_quick_play_while_seated_elsewhere_says_so_in_arabic(
+    new_page, live_server, client, artifacts
+):
+    """Quick play from the lobby while the player's match at another table runs: refused
+    (one live seat), the lobby says which table in Arabic, and no table is made."""
+    from games.services import lobby
+
+    rana = User.objects.create_user("rana", password="pw-x-12345")
+    playing, _ = lobby.quick_play(user=rana)
+    made = Table.objects.count()
+    page = new_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, rana)
+    page.goto("/")
+    page.get_by_test_id("quick-play").click()
+    page.wait_for_function(
+        "(text) => document.querySelector('#quick-notice').textContent.includes(text)",
+        arg=f"لك مقعد على الطاولة {playing.pk}",
+    )
+    assert page.url.rstrip("/") == live_server.url and Table.objects.count() == made
+    page.screenshot(path=str(artifacts / "lobby-quick-play-live-seat-ar.png"))

@@ -86,6 +86,11 @@ class CreateTournamentSerializer(BodySerializer):
         max_length=2000, required=False, allow_blank=True, help_text="shown on the page"
     )
 
+    allow_overlap = serializers.BooleanField(
+        default=False,
+        help_text="players may enter while in another event whose play overlaps this one's",
+    )
+
 
 class EditTournamentSerializer(BodySerializer):
     """An edit (``tournaments.edits.edit_tournament``): the fields to change, each optional,
