@@ -185,7 +185,8 @@ def test_the_entry_fee_needs_verification_and_a_free_tournament_does_not(player,
         "draw_secret": bytes(range(32)),
     }
     paid = tournaments.create_tournament(name="Paid cup", entry_fee=100, **common)
-    free = tournaments.create_tournament(name="Free cup", entry_fee=0, **common)
+    later = {**common, "starts_at": now + timedelta(hours=7)}  # not overlapping the paid cup
+    free = tournaments.create_tournament(name="Free cup", entry_fee=0, **later)
     alice = player()
     with pytest.raises(TournamentNotAllowed) as refused:
         tournaments.register(tournament_id=paid.pk, by=alice, client_seed="s")

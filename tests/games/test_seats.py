@@ -23,7 +23,7 @@ def test_create_table_fills_every_option_and_validates(api):
     r = alice.post(
         "/api/tables/", {"variant": "trix", "options": {"doubling": "loud"}}, format="json"
     )
-    assert r.status_code == 400 and "doubling" in r.json()["error"]
+    assert r.status_code == 400 and "“Doubling”" in r.json()["error"]
     r = alice.post("/api/tables/", {"variant": "poker"}, format="json")
     assert r.status_code == 400
     r = APIClient().post("/api/tables/", {"variant": "trix"}, format="json")

@@ -39,12 +39,14 @@ def test_the_lobby_says_what_is_wrong_with_a_stake_as_the_wallet_does(
     read = page.evaluate("['10,5', '0.001', '1,000'].map((t) => window.Trix.readMoney(t))")
     assert [r.get("error") for r in read] == ["comma", "decimals", "thousands"]
     assert read[1]["message"] == "Too many decimal places (at most 2)."
+    page.locator("#create-details > summary").click()  # folded on a phone
     page.fill("#id_stake", "0.001")
     page.click("#create-form button[type=submit]")
     notice = page.locator("#create-notice")
     notice.filter(has_text="Too many decimal places (at most 2).").wait_for()
     page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
     page.goto("/")
+    page.locator("#create-details > summary").click()
     page.fill("#id_stake", "١٠,٥")
     page.click("#create-form button[type=submit]")
     notice.filter(has_text="استخدم النقطة").wait_for()
