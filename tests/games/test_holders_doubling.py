@@ -20,10 +20,18 @@ OPTIONS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30, "double_ask
 
 @pytest.fixture
 def alice(tasks_applied_here, make_user):
-    """Alice at seat 0 of a free holders-only table, against three bots (match started)."""
+    """Alice at seat 0 of a free holders-only table, against three bots (match started),
+    with a fixed shuffle: its deals ask her to double in one window and not in another, so
+    both tests below reach what they look at whatever the machine's random secret."""
     user = make_user("alice")
     table = services.create_table(
-        user=user, variant="complex_partner", stake=0, options=OPTIONS, bot_seed="fixed"
+        user=user,
+        variant="complex_partner",
+        stake=0,
+        options=OPTIONS,
+        shuffle_secret=bytes(range(32)),
+        shuffle_match_id="holders-doubling",
+        bot_seed="fixed",
     )
     services.take_seat(user=user, table_id=table.pk, seat=0, client_seed="alice-seed")
     for seat in (1, 2, 3):
