@@ -19,21 +19,12 @@ from games import services as games
 from games.errors import BadRequest as BadRequest_
 from games.errors import Conflict as Conflict_
 from games.models import Deal, Seat, Table, TableAction, TableEvent
+from tests.games.helpers import wait_until
 from tests.tournaments.conftest import snapshot
 from tests.tournaments.helpers import check_in_everyone
 from tournaments import selectors, services
 from tournaments.errors import BadRequest, Conflict
 from tournaments.models import Entry, RoundTable, Status, Tournament
-
-
-def _wait(predicate, timeout: float = 60, what: str = "the condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _register(t, users):
@@ -55,13 +46,13 @@ def test_running_scores_after_a_deal_while_the_table_plays(worker, make_tourname
     t = make_tournament(options=timers, rounds=1, min_entrants=2, review_seconds=0)
     _register(t, [player(), player()])
     services.start(tournament_id=t.pk, by=staff, reason="test")
-    rt = _wait(lambda: RoundTable.objects.filter(round__tournament=t).first(), what="round 1")
+    rt = wait_until(lambda: RoundTable.objects.filter(round__tournament=t).first())
     opened = selectors.live_version(t.pk)
-    _wait(lambda: Deal.objects.filter(table_id=rt.table_id).exists(), what="a deal's end")
+    wait_until(lambda: Deal.objects.filter(table_id=rt.table_id).exists())
     with transaction.atomic():  # the table waits (its every change takes this lock)
         table = Table.objects.select_for_update().get(pk=rt.table_id)
         assert table.status == "playing"
-        _wait(lambda: selectors.live_version(t.pk) > opened, what="the live version")
+        wait_until(lambda: selectors.live_version(t.pk) > opened)
         answer = APIClient().get(f"/api/tournaments/{t.pk}/live/").json()
         row = answer["rounds"][0]["tables"][0]
         last = (
@@ -148,7 +139,7 @@ def test_browser_live_page_says_paused_and_when_the_prizes_are_paid(
     answer["version"] += 1
     page.goto(f"/tournaments/{t.pk}/live/")
     page.locator("[data-testid=live-phase]:not([hidden])").wait_for()
-    _wait(lambda: "23:10" in page.locator("[data-testid=live-phase]").inner_text(), 15, "review")
+    wait_until(lambda: "23:10" in page.locator("[data-testid=live-phase]").inner_text(), 15)
     text = page.locator("[data-testid=live-phase]").inner_text()
     assert "2026\u2060-\u206012\u2060-\u206002\u00a023:10\u00a0UTC" in text
     assert "الجوائز" in text, text
@@ -275,10 +266,9 @@ def _act_once(user, table_id: int, timeout: float = 120) -> None:
             )
         except (Conflict_, BadRequest_):  # stale or no longer legal: the table moved on
             continue
-        done = _wait(
+        done = wait_until(
             lambda r=row: TableAction.objects.filter(pk=r.pk).exclude(status="pending").first(),
             30,
-            "the action applied",
         )
         if done.status == "applied":
             return
@@ -303,15 +293,14 @@ def test_an_entrant_whose_every_turn_timed_out_ranks_last(
     users = [player() for _ in range(4)]
     _register(t, users)
     services.start(tournament_id=t.pk, by=staff, reason="test")
-    rt = _wait(lambda: RoundTable.objects.filter(round__tournament=t).first(), what="round 1")
+    rt = wait_until(lambda: RoundTable.objects.filter(round__tournament=t).first())
     check_in_everyone(t.pk)  # the idle one opened the table too
     idle = users[3]
     for user in users[:3]:
         _act_once(user, rt.table_id)
-    t = _wait(
+    t = wait_until(
         lambda: Tournament.objects.filter(pk=t.pk, status=Status.REVIEW).first(),
         400,
-        f"the review (worker log: {worker.tail(2000)})",
     )
     rt.refresh_from_db()
     table = Table.objects.get(pk=rt.table_id)
