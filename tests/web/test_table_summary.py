@@ -258,10 +258,9 @@ def test_the_match_result_is_at_the_top_with_the_payout_reason(table_id, player,
     box.wait_for()
     page.locator("[data-testid=my-net]").wait_for()
     headline = page.locator("[data-testid=match-headline]").inner_text()
-    team = "0+2"
-    expected = "Draw" if result["draw"] else "won" if result["winner"] == team else "lost"
-    assert expected in headline
-    assert result["draw"] or headline.endswith(" · your stake came back")
+    # A staker is told the money (the stake came back); the teams' order is in the scores.
+    expected = "Match over — Draw" if result["draw"] else "Match over — Your stake came back"
+    assert headline == expected
     reason = page.locator("[data-testid=payout-reason]").first
     reason.wait_for()
     assert reason.inner_text() == (
@@ -373,6 +372,23 @@ def test_a_staker_is_told_the_net_whatever_the_place(table_id, player, place, he
     lines = page.locator(".payouts li").all_inner_texts()
     assert len(lines) == 4
     assert "Sami: 0.00 USD (net \u22125.00 USD)" in lines
+
+
+def test_a_staker_whose_stake_came_back_is_told_so_not_lost(table_id, player):
+    """A net of 0 is labelled by the money alone: the stake came back, whatever the place
+    (third of four here), never "You lost" beside it."""
+    ans, pay = four_stakers(table_id, 3)
+    for line in pay["nets"]:
+        if line["user_id"] == 1:
+            line.update(net=0, outcome="refunded")
+    page = player()
+    Server(page, ans, pay)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=my-net]").wait_for()
+    assert page.locator("[data-testid=match-headline]").inner_text() == (
+        "Match over — Your stake came back"
+    )
+    assert "tone-draw" in page.locator("[data-testid=result]").get_attribute("class")
 
 
 def test_a_staker_reads_the_net_in_arabic_on_a_phone(

@@ -42,8 +42,8 @@ function signedMoney(net) {
 
 /* The headline for the viewer: [text, tone] with tone won / lost / draw / neutral. A staker
    is told what the match came to in money (the ledger's net), whatever the place: a won or
-   lost amount, or the game's result and that the stake came back; until the pot is settled,
-   only that the match is over. */
+   lost amount, or that the stake came back (a partnership draw: "Draw"); until the pot is
+   settled, only that the match is over. */
 function headline(r) {
   const me = st.mySeat;
   const t = st.table;
@@ -53,7 +53,7 @@ function headline(r) {
     if (!net) return [null, "neutral"];
     if (net.outcome === "won") return [interpolate(_("You won %s"), [money(net.net)]), "won"];
     if (net.outcome === "lost") return [interpolate(_("You lost %s"), [money(-net.net)]), "lost"];
-    return [gameHeadline(r)[0] + " · " + _("your stake came back"), "draw"];
+    return [_("Your stake came back"), "draw"];
   }
   return gameHeadline(r);
 }
