@@ -42,6 +42,9 @@ POLL = 0.05  # seconds between looks at the table without notifications (SQLite)
 DOWN_POLL = 0.1  # the same while the listener has no connection
 _IDLE = 1.0  # seconds the listener blocks in notifies() before it looks at its stop flag
 _BACKOFF = (0.1, 5.0)  # first and longest pause before reconnecting
+#: The listener connection's ``application_name``: how ``pg_stat_activity`` tells it apart
+#: from the process's other connections (the live streams' hub listens on the same channel).
+APPLICATION_NAME = "trix-table-notifications"
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +181,7 @@ def _running() -> _Listener:
     with _start_lock:
         listener = _listener
         if listener is None or listener.pid != os.getpid() or listener.stop.is_set():
-            listener = _Listener(connection_params())
+            listener = _Listener({**connection_params(), "application_name": APPLICATION_NAME})
             listener.thread = threading.Thread(
                 target=listener.run, name="trix-table-notifications", daemon=True
             )

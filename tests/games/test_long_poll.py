@@ -69,11 +69,13 @@ def open_table(make_user):
 
 
 def listener_pids() -> list[int]:
+    """The backends of ``games.live``'s listener: by its application name, since a browser
+    test's live server leaves the streams' hub listening on the same channel."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-            "AND query = %s AND pid <> pg_backend_pid()",
-            [f"LISTEN {live.CHANNEL}"],
+            "AND application_name = %s AND query = %s AND pid <> pg_backend_pid()",
+            [live.APPLICATION_NAME, f"LISTEN {live.CHANNEL}"],
         )
         return [row[0] for row in cursor.fetchall()]
 
