@@ -402,8 +402,8 @@ TRIX_MAX_LIVE_SEATS = int(os.environ.get("TRIX_MAX_LIVE_SEATS", "1"))
 # Seconds an open table may wait for its four seats: after that the beat cancels it and
 # refunds every stake (games.services.expire_open_tables, every TRIX_EXPIRY_SWEEP_SECONDS).
 TRIX_OPEN_TABLE_EXPIRY = float(os.environ.get("TRIX_OPEN_TABLE_EXPIRY", "1800"))
-# Seconds an open table may stay empty (no person seated; its creator is not seated by
-# creating it, and bots do not count) before the same beat cancels it.
+# Seconds an open table may stay empty (no seat taken by a person or a bot; its creator is
+# not seated by creating it) before the same beat cancels it.
 TRIX_EMPTY_TABLE_EXPIRY = float(os.environ.get("TRIX_EMPTY_TABLE_EXPIRY", "180"))
 TRIX_EXPIRY_SWEEP_SECONDS = float(os.environ.get("TRIX_EXPIRY_SWEEP_SECONDS", "60"))
 # A rematch (games.services.rematch): seconds after a match ends that its players may propose

@@ -945,11 +945,12 @@ def expire_open_tables(*, now=None) -> list[int]:
 
     - every open table ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four
       seats were not all taken in time), reason "nobody filled the table within 30 minutes";
-    - an *empty* open table, where no person sits (bots may), once it has been empty for
-      ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left a seat
-      there since; reason "nobody sat at the table for 3 minutes". A table's creator is
-      not seated by creating it, so the tables people made and never sat at leave the lobby
-      quickly instead of piling up there.
+    - an *empty* open table, where no seat is taken (by a person or a bot), once it has been
+      empty for ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left
+      a seat there since; reason "nobody sat at the table for 3 minutes". A table's creator
+      is not seated by creating it, so the tables people made and never sat at leave the
+      lobby quickly instead of piling up there; a table whose creator seated bots is an
+      offer to play them and waits as long as any open table.
 
     Tournament tables are never open and never expire. A table that started meanwhile, or
     where a person sat meanwhile (an empty one), is left alone (checked under its lock).
@@ -959,13 +960,12 @@ def expire_open_tables(*, now=None) -> list[int]:
     cutoff = now - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
     empty_cutoff = now - timedelta(seconds=settings.TRIX_EMPTY_TABLE_EXPIRY)
     waiting = Table.objects.filter(status=TableStatus.OPEN).exclude(kind=TableKind.TOURNAMENT)
-    person = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)
+    taken = Seat.objects.filter(table=OuterRef("pk")).filter(Q(user__isnull=False) | ~Q(bot=""))
     left = TableEvent.objects.filter(
         table=OuterRef("pk"), type="seat_left", created_at__gte=empty_cutoff
     )
     due = waiting.filter(
-        Q(created_at__lt=cutoff)
-        | (Q(created_at__lt=empty_cutoff) & ~Exists(person) & ~Exists(left))
+        Q(created_at__lt=cutoff) | (Q(created_at__lt=empty_cutoff) & ~Exists(taken) & ~Exists(left))
     ).order_by("id")
     old = f"nobody filled the table within {_expiry_text()}"
     empty = f"nobody sat at the table for {_expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
@@ -979,7 +979,7 @@ def expire_open_tables(*, now=None) -> list[int]:
                 if table.created_at < cutoff:
                     reason = old
                 elif table.created_at < empty_cutoff and not any(
-                    s.user_id for s in changes.seats(table)
+                    s.user_id or s.bot for s in changes.seats(table)
                 ):
                     reason = empty
                 else:
