@@ -736,3 +736,22 @@ def test_browser_staff_edit_an_event_in_arabic_on_a_phone(
     page.locator("#edits").screenshot(path=str(shots / "tournament-edits-arabic-phone.png"))
     t.refresh_from_db()
     assert (t.name, t.capacity, t.status) == ("كأس الجمعة", 24, Status.REGISTRATION)
+
+
+@pytest.mark.browser
+def test_browser_a_long_name_keeps_the_phone_pages_in_the_screen(
+    request, live_server, make_tournament, staff
+):
+    """Chromium at 390x844 in Arabic: a name of 100 letters with no space (the longest the
+    form takes) wraps inside the screen on the list, the event page and the live page; it
+    made each page over a thousand pixels wide, its first screen blank."""
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    t = make_tournament(name="x" * 100)
+    page = open_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    for path in ("/tournaments/", f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/live/"):
+        page.goto(path)
+        page.locator("h1").first.wait_for()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, (path, width)
