@@ -52,6 +52,8 @@ def options_problem(exc: InvalidOptions) -> str:
         return _("“%(option)s” is either on or off.") % {"option": label}
     if exc.rule == "seconds":
         return _("“%(option)s” is a whole number of seconds, 0 or more.") % {"option": label}
+    if exc.rule == "variant_twice":
+        return _("The variant is given twice, with different values.")
     if exc.rule == "holders_simultaneous":
         return _(
             "“%(option)s”: holders only needs simultaneous doubling (asked in turn, the table "

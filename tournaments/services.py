@@ -321,12 +321,8 @@ def check_parameters(
         )
     if options is not None and not isinstance(options, dict):
         raise BadRequest(_("table options must be an object of option names and values"))
-    opts = dict(options or {})
-    if "variant" in opts and opts["variant"] != variant:
-        raise BadRequest(_("variant is given twice with different values"))
-    opts["variant"] = variant
     try:
-        parsed = Options.from_dict(opts)
+        parsed = Options.for_variant(variant, options)
     except InvalidOptions as exc:
         raise BadRequest(options_text.options_problem(exc)) from None
     for timer in ("choose_timer", "double_timer", "play_timer"):

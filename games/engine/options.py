@@ -121,6 +121,22 @@ class Options:
             )
         return cls(**values)
 
+    @classmethod
+    def for_variant(cls, variant: str, options: dict[str, Any] | None = None) -> Options:
+        """A table's options for ``variant`` given apart from the other ``options`` (the way
+        tables and tournaments are created): ``options`` may repeat the variant, not
+        contradict it. Raises :class:`InvalidOptions` as :meth:`from_dict` does, or with
+        rule ``variant_twice`` when ``options`` names another variant."""
+        if options is not None and not isinstance(options, dict):
+            raise InvalidOptions("options must be a JSON object", rule="object")
+        data = dict(options or {})
+        if data.get("variant", variant) != variant:
+            raise InvalidOptions(
+                "variant is given twice with different values", "variant", "variant_twice"
+            )
+        data["variant"] = variant
+        return cls.from_dict(data)
+
     def to_dict(self, *, non_defaults_only: bool = False) -> dict[str, Any]:
         """The options as JSON; with ``non_defaults_only`` only those that differ from default."""
         data = asdict(self)

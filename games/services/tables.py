@@ -72,12 +72,8 @@ def create_table(
     when ``user`` already has ``TRIX_MAX_OPEN_TABLES`` open tables, ``live_seat`` when they
     already hold their live seats elsewhere and could not sit at it
     (:mod:`games.services.live_seats`; nothing is created)."""
-    opts = dict(options or {})
-    if "variant" in opts and opts["variant"] != variant:
-        raise BadRequest(_("The variant is given twice, with different values."), "invalid")
-    opts["variant"] = variant
     try:
-        parsed = Options.from_dict(opts)
+        parsed = Options.for_variant(variant, options)
     except InvalidOptions as exc:
         raise BadRequest(options_text.options_problem(exc), "invalid") from None
     check_stake_amount(stake)
@@ -331,12 +327,8 @@ def _create_seated(
     name_index: bool,
 ) -> list[Table]:
     """:func:`create_seated_tables` (``name_index``: the messages name the item's index)."""
-    opts = dict(options or {})
-    if "variant" in opts and opts["variant"] != variant:
-        raise BadRequest("variant is given twice with different values", "invalid")
-    opts["variant"] = variant
     try:
-        parsed = Options.from_dict(opts)
+        parsed = Options.for_variant(variant, options)
         rules = policy(kind)
     except (InvalidOptions, ValueError) as exc:
         raise BadRequest(str(exc), "invalid") from None

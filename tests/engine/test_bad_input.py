@@ -314,3 +314,14 @@ def test_json_nested_too_deep_is_malformed_json():
         load_record("[" * 100_000 + "]" * 100_000)
     with pytest.raises(InvalidRecord, match="malformed JSON: nested too deep"):
         load_record('{"a":' * 100_000 + "1" + "}" * 100_000)
+
+
+def test_options_for_variant_takes_the_variant_once():
+    assert Options.for_variant("trix", {"variant": "trix"}).variant == "trix"
+    assert Options.for_variant("trix", None) == Options(variant="trix")
+    with pytest.raises(InvalidOptions) as err:
+        Options.for_variant("trix", {"variant": "complex"})
+    assert (err.value.option, err.value.rule) == ("variant", "variant_twice")
+    with pytest.raises(InvalidOptions) as err:
+        Options.for_variant("trix", ["variant"])
+    assert err.value.rule == "object"
