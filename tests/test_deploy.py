@@ -1,5 +1,5 @@
-"""The production recipe's systemd units (``deploy/systemd``; README "Running it"): web, worker
-and beat are restarted whenever they exit and never given up on, run the commands the README
+"""The production recipe's systemd units (``deploy/systemd``; docs/operations.md): web, worker
+and beat are restarted whenever they exit and never given up on, run the commands the recipe
 shows, and the watchdog restarts the worker and the beat when ``manage.py health --stuck``
 fails."""
 
@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = ROOT / "deploy" / "systemd"
-README = (ROOT / "README.md").read_text()
+RECIPE = (ROOT / "docs" / "operations.md").read_text()
 
 
 def _keys(unit: str) -> dict[str, str]:
@@ -51,12 +51,12 @@ def _keys(unit: str) -> dict[str, str]:
         ("trix-beat.service", "celery -A trix_site beat -l info"),
     ],
 )
-def test_each_service_restarts_always_and_runs_the_readmes_command(unit, command):
+def test_each_service_restarts_always_and_runs_the_recipes_command(unit, command):
     keys = _keys(unit)
     assert keys["Restart"] == "always"
     assert keys["StartLimitIntervalSec"] == "0"  # never stop restarting it
     assert keys["ExecStart"].endswith("/.venv/bin/" + command)
-    assert f"`{command}`" in README and f"`{unit}`" in README
+    assert f"`{command}`" in RECIPE and f"`{unit}`" in RECIPE
     assert keys["EnvironmentFile"] == "/etc/trix/trix.env"
 
 
@@ -100,20 +100,20 @@ def test_systemd_accepts_the_units():
 
 def test_the_streams_unit_sets_its_pool_where_trix_env_cannot_override_it():
     """``EnvironmentFile=`` wins over ``Environment=``: the streams' smaller pool is set in the
-    command itself (the connection budget of README "Live updates" counts on it)."""
+    command itself (the connection budget of docs/live-updates.md counts on it)."""
     start = _keys("trix-web-streams@.service")["ExecStart"]
     assert start.startswith("/usr/bin/env DATABASE_POOL=8 /srv/trix/.venv/bin/uvicorn ")
     assert "DATABASE_POOL" not in _keys("trix-web.service")["ExecStart"]
 
 
 def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_units():
-    """README's proxy rules: the two stream paths to the streams' upstream (the
+    """The recipe's proxy rules: the two stream paths to the streams' upstream (the
     trix-web-streams@ instances, ports 8001 and 8002), each key to one of them (its path
     hashed), unbuffered; everything else to port 8000 (trix-web.service)."""
     import re
 
-    rule = re.search(r"location ~ (\S+) \{([^}]*)\}", README)
-    assert rule is not None, "README: the streams' location block"
+    rule = re.search(r"location ~ (\S+) \{([^}]*)\}", RECIPE)
+    assert rule is not None, "docs/operations.md: the streams' location block"
     pattern = re.compile(rule.group(1).strip('"'))
     for path in ("/api/tables/12/stream/", "/api/tournaments/3/stream/"):
         assert pattern.search(path), path
@@ -124,12 +124,12 @@ def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_units():
         assert not pattern.search(path), path
     assert "proxy_pass http://trix_streams;" in rule.group(2)
     assert "proxy_buffering off;" in rule.group(2)
-    upstream = re.search(r"upstream trix_streams \{([^}]*)\}", README)
-    assert upstream is not None, "README: the streams' upstream block"
+    upstream = re.search(r"upstream trix_streams \{([^}]*)\}", RECIPE)
+    assert upstream is not None, "docs/operations.md: the streams' upstream block"
     lines = [line.split("#")[0].strip() for line in upstream.group(1).splitlines()]
     assert "hash $uri consistent;" in lines  # a table's (a tournament's) streams: one process
     assert {"server 127.0.0.1:8001;", "server 127.0.0.1:8002;"} <= set(lines)
-    assert "proxy_pass http://127.0.0.1:8000;" in README
+    assert "proxy_pass http://127.0.0.1:8000;" in RECIPE
 
 
 def test_the_dev_server_reads_no_proxy_headers():
@@ -165,14 +165,14 @@ _NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
 
 
 @pytest.mark.skipif(not _NGINX, reason="no nginx here (./dev test installs it)")
-def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tmp_path):
-    """README's nginx rules, run by a real nginx in front of three stand-in processes (the two
+def test_the_recipes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tmp_path):
+    """The recipe's nginx rules, run by a real nginx in front of three stand-in processes (the two
     streams units' ports and trix-web's): every stream of one table (one tournament) reaches
     the same streams process whatever its query, the keys are spread over both, and every
     other path goes to trix-web."""
     import re
 
-    block = re.search(r"```nginx\n(.*?)```", README, re.S).group(1)
+    block = re.search(r"```nginx\n(.*?)```", RECIPE, re.S).group(1)
     names = {"8001": "streams-a", "8002": "streams-b", "8000": "web"}
     servers, nginx = [], None
     try:
