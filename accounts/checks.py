@@ -1,5 +1,5 @@
 """System checks of the accounts app run by ``manage.py check --deploy`` (the production
-recipe runs it before ``migrate``: README, "Running it").
+recipe runs it before ``migrate``: docs/operations.md).
 
 - ``accounts.E001``: with ``DEBUG`` off, e-mail (sign-up confirmations, password resets) must
   reach people: a console, memory, file or dummy ``EMAIL_BACKEND`` keeps it on the server

@@ -1,7 +1,7 @@
 """One address flooding the site with long polls, and what another client sees meanwhile: the
 read limits (``TRIX_READ_RATE``, ``TRIX_READ_ADDRESS_RATE``) and the long-poll cap
-(``TRIX_WAITS_PER_CLIENT``, whose instant answer says ``Retry-After``); README "Limits",
-docs/limits.md.
+(``TRIX_WAITS_PER_CLIENT``, whose instant answer says ``Retry-After``); docs/limits.md,
+docs/performance.md.
 
 Starts its own server on loopback (uvicorn, ASGI, as production: ``--workers``, or gunicorn
 gthread with ``--server gunicorn``) on PostgreSQL with a Redis cache (``TRIX_CACHE_URL``: the

@@ -50,9 +50,9 @@ load average before and after; ``ledger_check`` at the end.
         [--bot-delay 0.05] [--pool solo] [--concurrency 2] [--action-concurrency 1]
         [--database-url URL] [--broker-url URL]
 
-``--server gunicorn --tables-per-client 5`` reproduces the runs before issue 15 (the README's
-older figures). The default server is uvicorn once the site has its ASGI application and the
-stream (``trix_site/asgi.py``, the ``table-stream`` URL), gunicorn before.
+``--server gunicorn --tables-per-client 5`` reproduces the runs before issue 15 (older
+figures: ``git show 3906737:README.md``). The default server is uvicorn once the site has its
+ASGI application and the stream (``trix_site/asgi.py``, the ``table-stream`` URL), gunicorn before.
 
 Each table is a closed loop: a bot acts ``--bot-delay`` seconds after the previous change was
 applied, so 50 tables can offer at most 50 / delay actions per second. The default delay keeps
@@ -504,7 +504,7 @@ def stream_ports(args) -> list[int]:
 
 def stream_port(key: int, ports: list[int]) -> int:
     """The port a key's streams go to: ``key % N``, one process per key as the proxy's
-    ``hash $uri consistent`` gives (README, "Running it"), though nginx splits the keys
+    ``hash $uri consistent`` gives (docs/operations.md), though nginx splits the keys
     differently (tables 1-50 over two processes: 23 and 27, not 25 and 25);
     ``live_clients.port_of`` is the same rule."""
     return ports[abs(key) % len(ports)]
@@ -620,7 +620,7 @@ def main() -> None:
         default=None,
         help="uvicorn processes of their own (port + 1) for every request but the streams, as "
         "production's proxy routes /api/*/stream/ to trix-web-streams@ and the rest to "
-        "trix-web.service (README, 'Running it'): the people's POSTs go there (default 1 "
+        "trix-web.service (docs/operations.md): the people's POSTs go there (default 1 "
         "under uvicorn; 0: one group of --workers serves everything, as before 2026-12-02)",
     )
     parser.add_argument(
@@ -629,7 +629,7 @@ def main() -> None:
         default=None,
         help="the streams' --workers processes each on a port of its own (uvicorn --workers 1, "
         "as the trix-web-streams@ instances), every stream of a table or tournament sent to "
-        "one of them by its id, as the proxy's hash rule sends them (README, 'Running it'): "
+        "one of them by its id, as the proxy's hash rule sends them (docs/operations.md): "
         "each change is read and answered in one process, not in each (default under "
         "uvicorn; --no-route-streams: one group of --workers processes on one port, as before "
         "2026-12-03)",
@@ -646,7 +646,7 @@ def main() -> None:
         default="solo",
         choices=["prefork", "solo", "threads"],
         help="the two tables' workers' Celery pool (solo: one process each, -c 1, as "
-        "trix-worker@.service runs one per core: two on the README's 2-core machine)",
+        "trix-worker@.service runs one per core: two on the benchmarks' 2-core machine)",
     )
     parser.add_argument(
         "--action-pool",

@@ -44,7 +44,7 @@ The fan-out, per process and per event loop (:class:`Hub`):
 
 So each process holding watchers of a key reads and answers each of its changes. In
 production the reverse proxy sends every stream of a key to one process (``hash $uri``, the
-``trix-web-streams@`` instances: README, "Running it"), so a change is answered once, not once
+``trix-web-streams@`` instances: docs/operations.md), so a change is answered once, not once
 per process.
 
 A private doubling pick (:mod:`games.services.picks`) changes no version and notifies nobody,

@@ -1,12 +1,15 @@
-"""The production recipe's systemd units (``deploy/systemd``; README "Running it"): web, worker
-and beat are restarted whenever they exit and never given up on, run the commands the README
+"""The production recipe's systemd units (``deploy/systemd``; docs/operations.md): web, worker
+and beat are restarted whenever they exit and never given up on, run the commands the recipe
 shows, and the watchdog restarts the worker and the beat when ``manage.py health --stuck``
-fails."""
+fails; the recipe's nginx rules route the streams and limit each address."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import http.server
+import json
+import re
 import shutil
 import socket
 import subprocess
@@ -18,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = ROOT / "deploy" / "systemd"
-README = (ROOT / "README.md").read_text()
+RECIPE = (ROOT / "docs" / "operations.md").read_text()
 
 
 def _keys(unit: str) -> dict[str, str]:
@@ -51,12 +54,12 @@ def _keys(unit: str) -> dict[str, str]:
         ("trix-beat.service", "celery -A trix_site beat -l info"),
     ],
 )
-def test_each_service_restarts_always_and_runs_the_readmes_command(unit, command):
+def test_each_service_restarts_always_and_runs_the_recipes_command(unit, command):
     keys = _keys(unit)
     assert keys["Restart"] == "always"
     assert keys["StartLimitIntervalSec"] == "0"  # never stop restarting it
     assert keys["ExecStart"].endswith("/.venv/bin/" + command)
-    assert f"`{command}`" in README and f"`{unit}`" in README
+    assert f"`{command}`" in RECIPE and f"`{unit}`" in RECIPE
     assert keys["EnvironmentFile"] == "/etc/trix/trix.env"
 
 
@@ -100,20 +103,19 @@ def test_systemd_accepts_the_units():
 
 def test_the_streams_unit_sets_its_pool_where_trix_env_cannot_override_it():
     """``EnvironmentFile=`` wins over ``Environment=``: the streams' smaller pool is set in the
-    command itself (the connection budget of README "Live updates" counts on it)."""
+    command itself (the connection budget of docs/live-updates.md counts on it)."""
     start = _keys("trix-web-streams@.service")["ExecStart"]
     assert start.startswith("/usr/bin/env DATABASE_POOL=8 /srv/trix/.venv/bin/uvicorn ")
     assert "DATABASE_POOL" not in _keys("trix-web.service")["ExecStart"]
 
 
 def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_units():
-    """README's proxy rules: the two stream paths to the streams' upstream (the
+    """The recipe's proxy rules: the two stream paths to the streams' upstream (the
     trix-web-streams@ instances, ports 8001 and 8002), each key to one of them (its path
     hashed), unbuffered; everything else to port 8000 (trix-web.service)."""
-    import re
 
-    rule = re.search(r"location ~ (\S+) \{([^}]*)\}", README)
-    assert rule is not None, "README: the streams' location block"
+    rule = re.search(r"location ~ (\S+) \{([^}]*)\}", RECIPE)
+    assert rule is not None, "docs/operations.md: the streams' location block"
     pattern = re.compile(rule.group(1).strip('"'))
     for path in ("/api/tables/12/stream/", "/api/tournaments/3/stream/"):
         assert pattern.search(path), path
@@ -124,12 +126,12 @@ def test_the_proxy_sends_the_streams_and_only_them_to_the_streams_units():
         assert not pattern.search(path), path
     assert "proxy_pass http://trix_streams;" in rule.group(2)
     assert "proxy_buffering off;" in rule.group(2)
-    upstream = re.search(r"upstream trix_streams \{([^}]*)\}", README)
-    assert upstream is not None, "README: the streams' upstream block"
+    upstream = re.search(r"upstream trix_streams \{([^}]*)\}", RECIPE)
+    assert upstream is not None, "docs/operations.md: the streams' upstream block"
     lines = [line.split("#")[0].strip() for line in upstream.group(1).splitlines()]
     assert "hash $uri consistent;" in lines  # a table's (a tournament's) streams: one process
     assert {"server 127.0.0.1:8001;", "server 127.0.0.1:8002;"} <= set(lines)
-    assert "proxy_pass http://127.0.0.1:8000;" in README
+    assert "proxy_pass http://127.0.0.1:8000;" in RECIPE
 
 
 def test_the_dev_server_reads_no_proxy_headers():
@@ -162,17 +164,15 @@ def _free_port() -> int:
 
 
 _NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
+_BLOCK = re.search(r"```nginx\n(.*?)```", RECIPE, re.S).group(1)
+_HTTP_LINES = ("limit_req_zone ", "limit_req_status ")  # the recipe's "(http block)" lines
 
 
-@pytest.mark.skipif(not _NGINX, reason="no nginx here (./dev test installs it)")
-def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tmp_path):
-    """README's nginx rules, run by a real nginx in front of three stand-in processes (the two
-    streams units' ports and trix-web's): every stream of one table (one tournament) reaches
-    the same streams process whatever its query, the keys are spread over both, and every
-    other path goes to trix-web."""
-    import re
-
-    block = re.search(r"```nginx\n(.*?)```", README, re.S).group(1)
+@contextlib.contextmanager
+def _nginx(tmp_path: Path, block: str):
+    """A real nginx running ``block`` (the recipe's rules) on a free port of 127.0.0.1, in front
+    of three stand-in processes answering their names (the two streams units' ports and
+    trix-web's): yields the port."""
     names = {"8001": "streams-a", "8002": "streams-b", "8000": "web"}
     servers, nginx = [], None
     try:
@@ -183,7 +183,10 @@ def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tm
             servers.append(server)
             block = block.replace(f"127.0.0.1:{port};", f"127.0.0.1:{server.server_address[1]};")
         upstream = re.search(r"upstream trix_streams \{[^}]*\}", block).group(0)
-        locations = block.replace(upstream, "")
+        top = [line for line in block.splitlines() if line.startswith(_HTTP_LINES)]
+        locations = "\n".join(
+            line for line in block.replace(upstream, "").splitlines() if line not in top
+        )
         listen = _free_port()
         (tmp_path / "nginx.conf").write_text(
             f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\ndaemon off;\n"
@@ -192,6 +195,7 @@ def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tm
                 f"  {kind}_temp_path {tmp_path}/{kind};\n"
                 for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
             )
+            + "".join(f"  {line}\n" for line in top)
             + f"  {upstream}\n  server {{\n    listen 127.0.0.1:{listen};\n{locations}\n  }}\n}}\n"
         )
         nginx = subprocess.Popen(
@@ -205,6 +209,28 @@ def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tm
                     break
             assert nginx.poll() is None, nginx.stderr.read().decode()
             time.sleep(0.05)
+        yield listen
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            try:
+                nginx.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                nginx.kill()
+                nginx.wait()
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+@pytest.mark.skipif(not _NGINX, reason="no nginx here (./dev test installs it)")
+def test_the_recipes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tmp_path):
+    """The recipe's nginx rules, its rate limits left out (one address sends every request
+    here; the next test runs them): every stream of one table (one tournament) reaches the
+    same streams process whatever its query, the keys are spread over both, and every other
+    path goes to trix-web."""
+    block = "\n".join(line for line in _BLOCK.splitlines() if "limit_req" not in line)
+    with _nginx(tmp_path, block) as listen:
 
         def served_by(path: str) -> str:
             conn = http.client.HTTPConnection("127.0.0.1", listen, timeout=10)
@@ -223,14 +249,50 @@ def test_the_readmes_proxy_sends_every_stream_of_a_key_to_one_streams_process(tm
         assert set(by_key.values()) == {"streams-a", "streams-b"}  # both processes take keys
         for path in ("/api/tables/3/state/", "/api/tables/3/actions/", "/tables/3/", "/"):
             assert served_by(path) == "web", path
+
+
+def _get(listen: int, source: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    """GET ``path`` from the loopback address ``source``: status, headers and body."""
+    conn = http.client.HTTPConnection("127.0.0.1", listen, timeout=10, source_address=(source, 0))
+    try:
+        conn.request("GET", path, headers={"Host": "trix.example"})
+        answer = conn.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            try:
-                nginx.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                nginx.kill()
-                nginx.wait()
-        for server in servers:
-            server.shutdown()
-            server.server_close()
+        conn.close()
+
+
+@pytest.mark.skipif(not _NGINX, reason="no nginx here (./dev test installs it)")
+@pytest.mark.parametrize(
+    "zone, path",
+    [
+        ("trix_api", "/api/tables/3/state/?since=9&wait=5"),
+        ("trix_streams", "/api/tables/3/stream/"),
+    ],
+)
+def test_the_recipes_proxy_refuses_a_flood_from_one_address_and_serves_another(
+    tmp_path, zone, path
+):
+    """The recipe's ``limit_req`` per address: a client that keeps sending past its burst (as
+    one ignoring ``Retry-After`` does) is answered 429 by nginx itself, in the API's error
+    shape with ``Retry-After``, while another address is still served. The zone's rate is
+    set to its least (1r/m) so that nothing refills the bucket during the test: exactly the
+    recipe's burst is let through above the first request."""
+    zone_line = next(line for line in _BLOCK.splitlines() if f"zone={zone}:" in line)
+    burst = int(re.search(rf"limit_req zone={zone} burst=(\d+) nodelay;", _BLOCK).group(1))
+    block = _BLOCK.replace(zone_line, re.sub(r"rate=\d+r/s", "rate=1r/m", zone_line))
+    with _nginx(tmp_path, block) as listen:
+        served = 0
+        while True:
+            status, headers, body = _get(listen, "127.0.0.1", path)
+            if status != 200:
+                break
+            served += 1
+            assert served <= burst + 1, "nginx let the flood through"
+        assert served == burst + 1
+        assert status == 429
+        assert headers["Retry-After"] == "1"
+        answer = json.loads(body)
+        assert answer["code"] == "throttled" and "try again in 1 s" in answer["error"]
+        assert _get(listen, "127.0.0.2", path)[0] == 200  # another address is still served
+        assert _get(listen, "127.0.0.1", path)[0] == 429  # and the flooder still is not

@@ -85,7 +85,7 @@ def test_a_plain_pip_install_ships_every_app_of_the_site():
     assert not missing, f"not packaged by pip install .: {missing}"
 
 
-# The production environment of the README's "Running it" recipe: deploy/trix.env.example
+# The production environment of the recipe in docs/operations.md: deploy/trix.env.example
 # (the file the systemd units read), its change-me placeholders kept.
 ENV_EXAMPLE = ROOT / "deploy" / "trix.env.example"
 
@@ -128,8 +128,8 @@ def test_check_deploy_is_clean_with_the_documented_production_environment():
     assert "System check identified no issues (0 silenced)." in done.stdout, done.stdout
     for name in ("DJANGO_SECURE_PROXY_SSL_HEADER", "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS"):
         assert name in PRODUCTION_ENV, f"{name} missing from {ENV_EXAMPLE}"
-    readme = (ROOT / "README.md").read_text()
-    assert "deploy/trix.env.example" in readme and "check --deploy" in readme
+    recipe = (ROOT / "docs" / "operations.md").read_text()
+    assert "deploy/trix.env.example" in recipe and "check --deploy" in recipe
 
 
 def test_the_environment_example_keeps_demo_payments_off_with_a_warning():

@@ -133,7 +133,7 @@ class Worker:
         ]  # fmt: skip
         if beat:
             cmd.append("-B")
-        if production:  # the README's recipe: one process (trix-worker@.service), Celery's
+        if production:  # the production recipe: one process (trix-worker@.service), Celery's
             cmd += ["-P", "solo", "-c", "1"]  # heartbeat, gossip and mingle kept
         else:
             cmd += ["-c", "2", "--without-heartbeat", "--without-gossip", "--without-mingle"]

@@ -1,6 +1,6 @@
-"""ASGI entry point: ``uvicorn trix_site.asgi:application`` (production: README, "Running
-it"). Django's ASGI application, which serves every page and API as the WSGI one does, and
-the live streams (``games.stream``: Server-Sent Events, async views) without holding a
+"""ASGI entry point: ``uvicorn trix_site.asgi:application`` (production: docs/operations.md).
+Django's ASGI application, which serves every page and API as the WSGI one does, and the
+live streams (``games.stream``: Server-Sent Events, async views) without holding a
 thread per watcher; plus the ASGI lifespan's shutdown, which closes this process's stream
 listener and its threads' database connections."""
 

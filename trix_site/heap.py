@@ -2,12 +2,12 @@
 of its way (``gc.freeze``, Python's own remedy for servers).
 
 Python's full collection visits every object a process tracks. A web process holds Django,
-DRF, the URLconf and every view, plus its open streams; on the 2-core machine of the README's
-benchmarks each full collection stopped the web process for 115-152 ms (a person's POST
-stored at p99 ~100 ms with the machine 60 % idle, deliveries late by as much), four times in
-a 45 s run. Objects loaded before :func:`freeze_loaded` are never visited again; what requests
-create later is collected as before (nothing leaks: a frozen object is only never freed,
-and these live as long as the process).
+DRF, the URLconf and every view, plus its open streams; on the 2-core machine of the
+benchmarks (docs/performance.md) each full collection stopped the web process for 115-152 ms
+(a person's POST stored at p99 ~100 ms with the machine 60 % idle, deliveries late by as
+much), four times in a 45 s run. Objects loaded before :func:`freeze_loaded` are never visited
+again; what requests create later is collected as before (nothing leaks: a frozen object is
+only never freed, and these live as long as the process).
 
 Called by ``trix_site/asgi.py`` once the site is loaded, and by the Celery workers
 (``trix_site/celery.py``) in the main process before it forks its pool and again in each
@@ -52,7 +52,7 @@ def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None
 
     Each held stream is about 170 tracked objects (uvicorn's protocol, Django's request and
     response, their tasks and coroutines), so 2,500 streams in a process are some 430,000,
-    and one full collection visits them all: 270-285 ms on the README's idle 2-core machine,
+    and one full collection visits them all: 270-285 ms on the benchmarks' idle 2-core machine,
     400-900 ms under the benchmark's load, during which the process delivers nothing. With
     Python's thresholds the objects of the requests in flight at each middle collection
     (every 7,000 objects) were promoted to the oldest generation, and their count reached a
@@ -74,5 +74,5 @@ def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None
     ``TRIX_STREAM_LIFETIME`` would meet Python's quarter rule about every 13 minutes (a
     review's model of 2,500 streams over 100 minutes: 8 full collections, against 1 with
     50 / 10 and none with 5 / 100). The collector's CPU in all is lower than with Python's
-    defaults (``benchmarks/site.py``: README, "Speed")."""
+    defaults (``benchmarks/site.py``: docs/performance.md)."""
     gc.set_threshold(*thresholds)

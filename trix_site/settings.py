@@ -19,7 +19,7 @@ SQLite-backed Celery broker, so ``./dev run`` needs no server. Production sets:
   ``check --deploy`` fails without them when ``DEBUG`` is off (``accounts/checks.py``)
 
 ``deploy/trix.env.example`` is such an environment for the systemd units of ``deploy/systemd``
-(README, "Running it"). ``/health/`` (``trix_site/health.py``) reports the database, the broker
+(docs/operations.md). ``/health/`` (``trix_site/health.py``) reports the database, the broker
 and the age of the beat's last sweep (``TRIX_HEALTH_SWEEP_MAX_AGE``).
 
 Every ``TRIX_*`` setting is declared here with its default and meaning; code reads them as
@@ -74,9 +74,9 @@ def _site_key(name: str, file_name: str) -> str:
         return value
     if not DEBUG:
         raise ImproperlyConfigured(
-            f"{name} must be set when DJANGO_DEBUG is off (64 hex digits; see the README's "
-            "settings): without it the site would have no key for its shuffle secrets and "
-            "receipts"
+            f"{name} must be set when DJANGO_DEBUG is off (64 hex digits; see "
+            "docs/operations.md): without it the site would have no key for its shuffle "
+            "secrets and receipts"
         )
     path = VAR_DIR / file_name
     if not path.exists():
@@ -122,8 +122,8 @@ CSRF_TRUSTED_ORIGINS = [
 # HTTPS (issue 13): on by default where DEBUG is off, since production is served over TLS
 # (a proxy in front of gunicorn ends TLS). DJANGO_HTTPS=0 turns the defaults off for a
 # site served over plain HTTP (the benchmarks, a local DEBUG-off run); each setting is also
-# its own DJANGO_<NAME> variable. `manage.py check --deploy` is clean with the README's
-# production environment (tests/test_settings.py).
+# its own DJANGO_<NAME> variable. `manage.py check --deploy` is clean with the
+# production environment of docs/operations.md (tests/test_settings.py).
 _HTTPS = _env_bool("DJANGO_HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", _HTTPS)  # http:// -> https://
 SESSION_COOKIE_SECURE = _env_bool("DJANGO_SESSION_COOKIE_SECURE", _HTTPS)
@@ -510,7 +510,7 @@ CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # already holds (a wake-up with a countdown waits in the worker) keeps its place: the
 # priority orders what is still waiting in the broker.
 #
-# Surviving a broker restart (issue 13, item 2; README "Running it"): the worker reconnects for
+# Surviving a broker restart (issue 13, item 2; docs/operations.md): the worker reconnects for
 # ever (Celery's default gives up after 100 attempts and the worker exits), and a connection
 # that went silent is found by redis-py's and kombu's health checks (kombu 5.7 checks the
 # BRPOP connection too) and by the socket timeouts, then dropped and made anew, instead of a
@@ -677,7 +677,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "trix")
 # priority 6), behind a tournament's tasks (0). A worker started without -Q consumes both
 # queues (CELERY_TASK_QUEUES), and one worker consumes the actions alone (`-Q trix-actions`,
 # deploy/systemd/trix-worker-actions.service), so a person's action never waits in a worker
-# behind the bot turns it already holds (issue 15; README, "Running it").
+# behind the bot turns it already holds (issue 15; docs/operations.md).
 TRIX_ACTION_QUEUE_SUFFIX = "-actions"
 TRIX_ACTION_TASK_PRIORITY = 3
 CELERY_TASK_ROUTES = ("trix_site.celery.route_task",)

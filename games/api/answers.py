@@ -189,7 +189,7 @@ class TablePageSerializer(serializers.Serializer):
 
 
 class TableEventSerializer(serializers.Serializer):
-    """One event of the table's log; its other fields depend on ``type`` (README)."""
+    """One event of the table's log; its other fields depend on ``type`` (docs/api.md)."""
 
     version = serializers.IntegerField()
     type = serializers.CharField()

@@ -1,4 +1,4 @@
-"""Request validation for the tables API. Shapes: ``/api-contract`` in the README."""
+"""Request validation for the tables API. Shapes: docs/api.md and ``/api/schema/``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The broker (Redis) restarts, losing what it held, while a worker is in the middle of a
 staked match (issue 13, item 2): the worker stays up, the match finishes and its pot is paid
-exactly once. The worker runs as the README's production recipe runs it (one solo process,
-Celery's heartbeat, gossip and mingle on), on a Redis of the test's own."""
+exactly once. The worker runs as the production recipe (docs/operations.md) runs it (one
+solo process, Celery's heartbeat, gossip and mingle on), on a Redis of the test's own."""
 
 from __future__ import annotations
 

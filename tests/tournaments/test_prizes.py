@@ -20,7 +20,8 @@ from wallet.errors import InvalidSplit
         # Three tied second share 2nd + 3rd + 4th (4th pays nothing): 5000 bps -> 166.67 each;
         # the 2 leftover units go to the best placed first (a), then by entrant id (b).
         (1000, [5000, 3000, 2000], {"a": 1, "b": 2, "c": 2, "d": 2}, [501, 167, 166, 166]),
-        # The wallet's own example (README): 400 split 60/30/10, three tied second: 241, 53 x 3.
+        # The wallet's own example (docs/wallet.md): 400 split 60/30/10, three tied second:
+        # 241, 53 x 3.
         (400, [6000, 3000, 1000], {"a": 1, "b": 2, "c": 2, "d": 2}, [241, 53, 53, 53]),
         # Fewer entrants than paid places: the held places' share is scaled to the whole pool.
         (900, [5000, 3000, 2000], {"a": 1, "b": 2}, [563, 337]),
