@@ -33,6 +33,7 @@ from games.fairness.canonical import loads as strict_loads
 from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
+from games.fairness.random_stream import check_index, check_text, seed_bytes
 from games.fairness.receipt import (
     check_hex,
     check_receipt,
@@ -42,7 +43,6 @@ from games.fairness.receipt import (
     receipt_hash,
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
-from games.fairness.stream import check_index, check_text, seed_bytes
 from games.fairness.transparency import (
     HEAD_FORMAT,
     find_receipt,
@@ -655,7 +655,7 @@ def _verify_draw_cli(
     """A ``trix-draw/1`` record: one OK line and 0, or one error line and 1. ``commitment``
     (hex, any case): the draw commitment the tournament page showed before the start; the
     record must carry exactly it."""
-    from games.fairness.seating import verify_record as verify_draw_record
+    from games.fairness.draw_record import verify_record as verify_draw_record
 
     try:
         summary = verify_draw_record(record)
@@ -816,7 +816,7 @@ def verify_cli(
     """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
 
     A file holding one ``trix-draw/1`` record (a tournament's seating draw) is checked by
-    ``games.fairness.seating.verify_record`` instead (with ``commitment``, the one saved from
+    ``games.fairness.draw_record.verify_record`` instead (with ``commitment``, the one saved from
     the tournament page before the start, which the record must carry): one
     ``verified: ...`` line and 0, or one ``trix-draw/1: ...`` error line on ``stderr`` and 1.
 
