@@ -13,7 +13,8 @@ The construction, its limits and test vectors are in ``docs/fairness.md``.
 - ``canonical``: the canonical JSON bytes that are hashed and signed.
 - ``receipt``: the match-start receipt ``trix-receipt/1`` and the site's Ed25519 signatures.
 - ``transparency``: the public hash-chained log ``trix-log/1`` of commitments, receipts, draws.
-- ``verify``: ``verify_record``, ``verify_match``, the public payloads.
+- ``verify``: ``verify_record``, ``verify_match``; ``payloads``: the public verification
+  payloads of a deal and a match.
 - ``verify_command``: ``verify_cli``, the ``trix verify`` command.
 - ``draw``: the tournament seating draw ``trix-draw/1`` (commitment, key, draw order).
 - ``seating``: knockout and Swiss seating and the shapes of a round (rules in
@@ -30,14 +31,10 @@ from games.fairness.match_shuffle import (
     new_client_seed,
     validate_client_seed,
 )
+from games.fairness.payloads import deal_verification, match_verification
 from games.fairness.random_stream import RandomStream, fisher_yates
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, deal_hands, shuffle
-from games.fairness.verify import (
-    deal_verification,
-    match_verification,
-    verify_match,
-    verify_record,
-)
+from games.fairness.verify import verify_match, verify_record
 from games.fairness.verify_command import verify_cli
 
 __all__ = [

@@ -1,5 +1,6 @@
-"""Auditors' checks of deal records: ``verify_record``, ``verify_match`` and the public
-verification payloads (the ``trix verify`` command is ``games.fairness.verify_command``).
+"""Auditors' checks of deal records: ``verify_record`` and ``verify_match`` (the public
+verification payloads are ``games.fairness.payloads``, the ``trix verify`` command
+``games.fairness.verify_command``).
 
 A ``trix-deal/1`` record carries a ``"shuffle"`` object (``MatchShuffle.shuffle_record`` and
 the site's receipt)::
@@ -69,6 +70,24 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
     unknown = sorted(set(shuffle_object) - _SHUFFLE_FIELDS)
     if unknown:
         problems.append(f"shuffle: unknown field(s) {', '.join(map(str, unknown))}")
+    problems.extend(_field_problems(shuffle_object))
+    problems.extend(_deal_number_problems(record, shuffle_object))
+    client_seeds = shuffle_object.get("client_seeds")
+    problems.extend(_client_seed_problems(client_seeds))
+    if len(problems) > before:
+        return None
+    return {
+        "match_id": shuffle_object["match_id"],
+        "deal_number": shuffle_object["deal_number"],
+        "commitment": shuffle_object["commitment"].lower(),
+        "server_seed": shuffle_object["server_seed"].lower(),
+        "client_seeds": [client_seeds[seat] for seat in SEAT_KEYS],
+    }
+
+
+def _field_problems(shuffle_object: dict[str, Any]) -> list[str]:
+    """The mismatches of the shuffle's match id, deal number, commitment and server seed."""
+    problems = []
     checks = {
         "match_id": lambda v: check_text(v, "match id"),
         "deal_number": lambda v: check_index(v, "deal number"),
@@ -86,6 +105,13 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             continue
         if field == "server_seed" and shuffle_object[field] != shuffle_object[field].lower():
             problems.append("shuffle.server_seed: must be 64 lower-case hex digits")
+    return problems
+
+
+def _deal_number_problems(record: dict[str, Any], shuffle_object: dict[str, Any]) -> list[str]:
+    """The mismatches of the deal count and the deal number (at most the count and
+    :data:`MAX_LENGTH`; the record's top-level ``deal_number``, if any, the same)."""
+    problems = []
     deal_number = shuffle_object.get("deal_number")
     number_ok = isinstance(deal_number, int) and not isinstance(deal_number, bool)
     deals = shuffle_object.get("deals", MAX_LENGTH)
@@ -107,24 +133,20 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             f"deal_number: {record['deal_number']!r} differs from shuffle.deal_number "
             f"{deal_number!r}"
         )
-    client_seeds = shuffle_object.get("client_seeds")
+    return problems
+
+
+def _client_seed_problems(client_seeds: Any) -> list[str]:
+    """The mismatches of the shuffle's client seeds: one valid seed per seat "0".."3"."""
     if not isinstance(client_seeds, dict) or sorted(client_seeds) != SEAT_KEYS:
-        problems.append('shuffle.client_seeds: must map each seat "0".."3" to its client seed')
-    else:
-        for seat in SEAT_KEYS:
-            try:
-                check_text(client_seeds[seat], f"client seed of seat {seat}")
-            except FairnessError as error:
-                problems.append(f"shuffle.client_seeds.{seat}: {error}")
-    if len(problems) > before:
-        return None
-    return {
-        "match_id": shuffle_object["match_id"],
-        "deal_number": shuffle_object["deal_number"],
-        "commitment": shuffle_object["commitment"].lower(),
-        "server_seed": shuffle_object["server_seed"].lower(),
-        "client_seeds": [client_seeds[seat] for seat in SEAT_KEYS],
-    }
+        return ['shuffle.client_seeds: must map each seat "0".."3" to its client seed']
+    problems = []
+    for seat in SEAT_KEYS:
+        try:
+            check_text(client_seeds[seat], f"client seed of seat {seat}")
+        except FairnessError as error:
+            problems.append(f"shuffle.client_seeds.{seat}: {error}")
+    return problems
 
 
 def _record_hands(record: dict[str, Any], problems: list[str]) -> list[list[str]] | None:
@@ -257,7 +279,7 @@ def _expected_problems(
     return problems
 
 
-def _check(
+def check_deal(
     record: Any,
     replay: bool,
     public_key: Any = None,
@@ -265,6 +287,9 @@ def _check(
     client_seeds: dict[str, str] | None = None,
     require_receipt: bool = False,
 ) -> tuple[list[str], dict[str, Any]]:
+    """``(mismatches, details)`` of one record: :func:`verify_record`'s checks, and what
+    was recomputed (``commitment_matches``, ``deck``, ``hands``, ``result``; None where a
+    check could not run)."""
     problems: list[str] = []
     details: dict[str, Any] = {"commitment_matches": None, "deck": None, "hands": None}
     details["result"] = None
@@ -324,7 +349,7 @@ def verify_record(
     ``"hands.2: the record has QS where the shuffle dealt QH"``. Never raises on bad input:
     malformed fields are mismatches too.
     """
-    return _check(record, replay, public_key, commitment, client_seeds, require_receipt)[0]
+    return check_deal(record, replay, public_key, commitment, client_seeds, require_receipt)[0]
 
 
 def _deal_label(record: Any, position: int) -> str:
@@ -397,6 +422,21 @@ def verify_match(
     ]
     if not shuffles:
         return problems
+    first = shuffles[0][1]
+    problems.extend(_agreement(records, shuffles))
+    problems.extend(_completeness(shuffles, first, partial))
+    if log is not None:
+        index = logged(log)
+        if isinstance(first.get("receipt"), dict):
+            problems.extend(receipt_in_log(first, index))
+        problems.extend(records_in_log(records, index))
+    return problems
+
+
+def _agreement(records: Sequence[Any], shuffles: list[tuple[int, dict]]) -> list[str]:
+    """Where a record's shuffle (``shuffles``: ``(position, shuffle)``) differs from the
+    first one's in a field the whole match shares, or in its signature."""
+    problems: list[str] = []
     first_position, first = shuffles[0]
     first_label = _deal_label(records[first_position], first_position)
     for position, other in shuffles[1:]:
@@ -415,12 +455,6 @@ def verify_match(
                 )
         if other.get("signature") != first.get("signature"):
             problems.append(f"{label}: shuffle.signature differs from {first_label}'s")
-    problems.extend(_completeness(shuffles, first, partial))
-    if log is not None:
-        index = logged(log)
-        if isinstance(first.get("receipt"), dict):
-            problems.extend(receipt_in_log(first, index))
-        problems.extend(records_in_log(records, index))
     return problems
 
 
@@ -538,68 +572,3 @@ def records_in_log(
                 "scores differ from the deal logged"
             )
     return problems
-
-
-def deal_verification(record: Any) -> dict[str, Any]:
-    """The public verification payload of one ended deal, for a page or an API (JSON)::
-
-        {"algorithm", "match_id", "deal_number", "commitment", "server_seed",
-         "client_seeds": {"0": str, ...},   # as the record states them (None if absent)
-         "commitment_matches": bool | None, # SHA-256^deal_number(server_seed) == commitment
-         "deck": [52 codes] | None,         # the recomputed shuffle, position 0 dealt first
-         "hands": {"0": [13 codes], ...} | None,  # recomputed, in dealt order
-         "result": replay output (scores, ...) | None,
-         "verified": bool, "mismatches": [str, ...]}
-
-    Call it only with the record of an ended deal (that is the only kind carrying a seed).
-    """
-    problems, details = _check(record, replay=True)
-    shuffle_object = record.get("shuffle") if isinstance(record, dict) else None
-    if not isinstance(shuffle_object, dict):
-        shuffle_object = {}
-    payload = {
-        field: shuffle_object.get(field)
-        for field in (
-            "algorithm",
-            "match_id",
-            "deal_number",
-            "commitment",
-            "server_seed",
-            "client_seeds",
-        )
-    }
-    payload.update(details)
-    payload["verified"] = not problems
-    payload["mismatches"] = problems
-    return payload
-
-
-def match_verification(records: Sequence[Any], public: dict[str, Any] | None = None) -> dict:
-    """The public verification payload of a match (JSON)::
-
-        {"match": public or None,            # MatchShuffle.public(): commitment, deals, ...
-         "deals": [deal_verification(record), ...] sorted by deal number,
-         "verified": bool, "mismatches": [str, ...]}   # verify_match over the ended deals
-
-    ``records`` are the ended deals' records (possibly none yet); ``public`` is
-    ``MatchShuffle.public()``, whose commitment every record must carry. The deals must run
-    1..k (``verify_match(partial=True)``: a running match has only its ended deals).
-    """
-    deals = sorted(
-        (deal_verification(record) for record in records),
-        key=lambda payload: (not isinstance(payload["deal_number"], int), payload["deal_number"]),
-    )
-    problems = verify_match(list(records), partial=True) if records else []
-    if public is not None:
-        for payload in deals:
-            if payload["commitment"] != public.get("commitment"):
-                problems.append(
-                    f"deal {payload['deal_number']}: shuffle.commitment differs from the "
-                    "match's published commitment"
-                )
-    return {
-        "match": public,
-        "deals": deals,
-        "verified": not problems,
-        "mismatches": problems,
-    }
