@@ -43,12 +43,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.fairness.draw import draw_key, draw_order  # noqa: E402
-from games.fairness.seating import (  # noqa: E402
-    RoundSeating,
-    UnitResult,
-    standings,
-    swiss_seating,
-)
+from games.fairness.seating import RoundSeating, UnitResult, swiss_seating  # noqa: E402
+from games.fairness.standings import standings  # noqa: E402
 
 
 def stand_in_results(seating: RoundSeating, rng: random.Random) -> list[list[UnitResult]]:

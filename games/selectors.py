@@ -154,8 +154,8 @@ def table_data(table: Table, user) -> dict[str, Any]:
 # A poll reads the table's changing fields (games.sql.LIVE_FIELDS) in one small query. The rest
 # of what it shows (options, creator, seats and their names: _static) is kept per process,
 # re-read when a seat changed (a _SEAT_EVENTS event) or after _STATIC_TTL seconds (names and the
-# seats' ratings may change: a renamed player shows within that time). Re-read every second it
-# was a quarter of a web process's CPU with every table watched (issue 15). The events after the
+# seats' ratings may change: a renamed player shows within that time); re-reading it on every
+# answer would cost a web process much of its CPU with every table watched. The events after the
 # oldest version the caller or a cache needs are read once: the caller gets those after
 # ``since``; their log increments advance the cached match state (state_store); the seat events
 # among them tell whether the seats are still current. The view of a version is computed once
@@ -277,18 +277,7 @@ def table_state(
     if fields is None:
         raise NotFound(_("There is no table %(id)s.") % {"id": table_id})
     version = fields[0]
-    # The events after the oldest version the answer or a cache needs.
-    after = 0 if since is None else min(since, version)
-    with _lock:
-        hit = _static.get(table_id)
-    static_at = hit[0] if hit is not None and 0 <= version - hit[0] <= _BEHIND else None
-    state_at = None
-    if static_at is not None:
-        state_at = state_store.cached_version(hit[2])
-        if state_at is not None and not 0 <= version - state_at <= _BEHIND:
-            state_at = None
-    after = min(v for v in (after, static_at, state_at) if v is not None)
-    with_log = state_at is not None and state_at < version
+    after, with_log = _events_needed(table_id, version, since)
     if read is not None and read[0] <= after:
         rows = [r for r in read[1] if r[0] > after]  # (each with its log)
     else:
@@ -311,13 +300,7 @@ def table_state(
     seen = None if table.status == TableStatus.OPEN else _view(table, my_seat, logs)
     if seen is not None and my_seat is not None:
         seen = _with_pick(table.pk, my_seat, seen)
-    events = []
-    if since is None or since < version:
-        for ev_version, ev_type, payload, visible_to, *_rest in rows:
-            if ev_version <= (since or 0):
-                continue
-            if visible_to is None or (my_seat is not None and my_seat in visible_to):
-                events.append({"version": ev_version, "type": ev_type, **payload})
+    events = _visible_events(rows, since, version, my_seat)
     return {
         "version": version,
         "table": table_data(table, user),
@@ -330,6 +313,37 @@ def table_state(
         and my_seat is not None
         and any(e["type"] == SEAT_BACK and e.get("seat") == my_seat for e in events),
     }
+
+
+def _events_needed(table_id: int, version: int, since: int | None) -> tuple[int, bool]:
+    """``(after, with_log)``: the events after the oldest version the answer at ``version``
+    or a cache needs (the cached table's, the cached match state's), and whether their logs
+    are needed to bring the cached match state up to ``version``."""
+    after = 0 if since is None else min(since, version)
+    with _lock:
+        hit = _static.get(table_id)
+    static_at = hit[0] if hit is not None and 0 <= version - hit[0] <= _BEHIND else None
+    state_at = None
+    if static_at is not None:
+        state_at = state_store.cached_version(hit[2])
+        if state_at is not None and not 0 <= version - state_at <= _BEHIND:
+            state_at = None
+    after = min(v for v in (after, static_at, state_at) if v is not None)
+    return after, state_at is not None and state_at < version
+
+
+def _visible_events(
+    rows: list[tuple], since: int | None, version: int, my_seat: int | None
+) -> list[dict[str, Any]]:
+    """The events of ``rows`` after ``since`` that ``my_seat`` (None: a watcher) may see."""
+    events = []
+    if since is None or since < version:
+        for ev_version, ev_type, payload, visible_to, *_rest in rows:
+            if ev_version <= (since or 0):
+                continue
+            if visible_to is None or (my_seat is not None and my_seat in visible_to):
+                events.append({"version": ev_version, "type": ev_type, **payload})
+    return events
 
 
 def table_over(table_id: int) -> int | None:
@@ -460,7 +474,7 @@ def match_records(table_id: int) -> list[dict[str, Any]]:
 
 def match_commitment(table_id: int) -> dict[str, Any]:
     """What a player must see before taking a seat, and what their browser keeps to check
-    every deal later (issue 12): ``{"algorithm": "trix-shuffle/1", "match_id": str,
+    every deal later: ``{"algorithm": "trix-shuffle/1", "match_id": str,
     "deals": int, "commitment": 64 lower hex}``. Public at any time (no seed in it).
     Raises :class:`NotFound`."""
     from games import shuffles

@@ -1,5 +1,5 @@
-"""Public verification pages (no login): a deal's and a match's shuffle checks (issue 3);
-the site's public key and the transparency log (issue 12, under ``/fairness/``)."""
+"""Public verification pages (no login): a deal's and a match's shuffle checks; the site's
+public key and the transparency log, under ``/fairness/`` (``docs/fairness.md``)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ A player has one rating per variant family (:data:`FAMILIES`): ``solo`` (``trix`
 ``mu`` and uncertainty ``sigma`` (openskill's defaults: a newcomer is μ 25, σ 25/3; β 25/6,
 τ 25/300 added to every σ before a match, κ 0.0001).
 
-A match is rated from the engine's placements (``games.engine.match.match_result``; also what
+A match is rated from the engine's placements (``games.engine.results.match_result``; also what
 ``wallet.settlement.split_pot`` pays by): solo, a four-way ranking, equal places tied (1, 2, 2,
 4); partnership, two teams of two ranked 1 and 3 (a draw: both 1). A forfeit is already in
 them: the leaver (and partner) ranks last. Bots play with the fixed skill of their kind

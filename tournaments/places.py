@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 
 from games.fairness.errors import FairnessError
-from games.fairness.seating import BYE_POINTS, PlayedRound, standings
+from games.fairness.seating import PlayedRound
+from games.fairness.standings import BYE_POINTS, standings
 
 
 def competition_places(units: Sequence[str], key: Callable[[str], Hashable]) -> dict[str, int]:

@@ -1,6 +1,6 @@
 """A tournament's progress from its stored rows: the bridge between the database and the
-pure seating rules (``games.fairness.seating``, ``tournaments.places``,
-``tournaments.prizes``). Reads only; the services write what these return.
+pure seating rules (``games.fairness.seating``, ``.standings``, ``.schedule``,
+``tournaments.places``, ``tournaments.prizes``). Reads only; the services write what these return.
 
 Shapes: a *unit* is ``"E<entry id>"`` (solo) or ``"T<team id>"`` (partnership). A recorded
 ``RoundTable.result`` is ``{"results": [{"unit", "place", "score"}, ...], "no_show":
@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from games.fairness import draw_record as rules_record
+from games.fairness import schedule as rules_schedule
 from games.fairness import seating as rules
+from games.fairness import standings as rules_standings
 
 #: The engine's side names in a partnership result, by team position at the table.
 SIDES = ("0+2", "1+3")
 
 
 def parameters(t: Any) -> dict[str, Any]:
-    """The format parameters of a tournament as ``seating.check_tournament`` takes them."""
+    """The format parameters of a tournament as ``schedule.check_tournament`` takes them."""
     if t.format == rules.KNOCKOUT:
         return {"format": rules.KNOCKOUT, "team_mode": t.team_mode, "advance": t.advance}
     return {
@@ -118,10 +121,10 @@ def table_result(
 
 def next_round(
     *, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]]
-) -> rules.PlannedRound | None:
+) -> rules_schedule.PlannedRound | None:
     """The next round of a running tournament after its recorded rounds (None: it is over):
-    ``seating.next_round`` on the draw key, every unit and the recorded results."""
-    return rules.next_round(
+    ``schedule.next_round`` on the draw key, every unit and the recorded results."""
+    return rules_schedule.next_round(
         key=bytes.fromhex(tournament.draw_key),
         units=units_of(tournament),
         tournament=parameters(tournament),
@@ -130,12 +133,12 @@ def next_round(
 
 
 def standings(*, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]]) -> list:
-    """Every unit's ``seating.Standing`` after the recorded rounds (Swiss rounds only, as the
+    """Every unit's ``standings.Standing`` after the recorded rounds (Swiss rounds only, as the
     schedule counts them; the final table is placed by ``places``)."""
     done = played(rounds)
     if tournament.format == rules.SWISS:
         done = done[: tournament.rounds]
-    return rules.standings(
+    return rules_standings.standings(
         key=bytes.fromhex(tournament.draw_key),
         units=units_of(tournament),
         rounds=done,
@@ -161,7 +164,7 @@ def draw_record(*, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]])
                 [results_of(rt) for rt in tables] if done else None,
             )
         )
-    return rules.build_record(
+    return rules_record.build_record(
         event=tournament.ref,
         tournament=parameters(tournament),
         secret=tournament.draw_seed,

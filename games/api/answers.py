@@ -66,7 +66,7 @@ class SeatSerializer(serializers.Serializer):
 
 
 class MatchResultSerializer(serializers.Serializer):
-    """The engine's match result (``games.engine.match.match_result``)."""
+    """The engine's match result (``games.engine.results.match_result``)."""
 
     scores = serializers.DictField(child=serializers.IntegerField(), help_text="per seat")
     placements = serializers.DictField(

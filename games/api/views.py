@@ -344,7 +344,8 @@ class ActionsView(APIView):
 
 class DealVerificationView(APIView):
     """The public check of a finished deal: commitment, revealed seed, client seeds,
-    algorithm, recomputed hands, verified or the mismatches (issue 3). No login needed."""
+    algorithm, recomputed hands, verified or the mismatches (``docs/fairness.md``). No login
+    needed."""
 
     permission_classes = [AllowAny]
 

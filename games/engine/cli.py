@@ -211,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="suite files, or - (stdin)")
     p.set_defaults(func=cmd_conformance)
 
+    _add_verify_parser(sub)
+    return parser
+
+
+def _add_verify_parser(sub: Any) -> None:
+    """The ``verify`` command's arguments (``games.fairness.verify_command.verify_cli``)."""
     p = sub.add_parser(
         "verify",
         help="check deal records (shuffle, plays, receipt) or a trix-draw/1 record",
@@ -258,7 +264,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="accept a match's first deals only (still running, or ended by a forfeit)",
     )
     p.set_defaults(func=cmd_verify)
-    return parser
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None):

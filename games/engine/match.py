@@ -8,8 +8,9 @@ Public API (all JSON-shaped, see ``docs/engine.md``):
   an illegal action raises :class:`IllegalAction` and leaves the state exactly as it was;
 - :func:`check` ``(state, action) -> None``: raises what :func:`apply` would, changing and
   copying nothing (to test an action);
-- :func:`legal_actions` ``(state, seat=None) -> list[action]``;
-- :func:`default_action` ``(state, seat) -> action``: what a timeout does for ``seat``;
+- :func:`~.turns.legal_actions`, :func:`~.turns.default_action` (what a timeout does) and
+  :func:`~.turns.forced_action` are in :mod:`.turns`; :func:`~.results.match_result` and
+  :func:`~.results.deal_record` in :mod:`.results`;
 - :meth:`MatchState.to_json` / :meth:`MatchState.from_json`: the state is stored as its log
   (options, the deals' hands, the seat actions) and rebuilt exactly by replaying it.
 
@@ -26,14 +27,14 @@ the timeout contract order from ``003_90b5bd840447e506.txt``, the forfeit rule a
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations
 from typing import Any
 
-from .cards import CODES, SEVEN_OF_HEARTS, cards_of, codes_of, mask_of, parse_card, parse_hands
+from .action_log import PLAY_LOG, expand_action
+from .cards import CODES, SEVEN_OF_HEARTS, codes_of, mask_of, parse_card, parse_hands
 from .deal import DEAL_FINISHED, PHASE_DOUBLE, PHASE_PLAY, TRICK_CONTRACTS, Deal
 from .errors import IllegalAction, InvalidCard
 from .options import Options
+from .results import deal_record, match_result
 
 PHASE_DEAL = "deal"  # waiting for the server's deal action (the next deal's hands)
 PHASE_CHOOSE = "choose"
@@ -43,18 +44,6 @@ STATE_FORMAT = "trix-match/1"
 ALL = "all"
 
 Event = dict[str, Any]
-
-
-def team_of(seat: int) -> str:
-    """The team key of a seat: ``"0+2"`` or ``"1+3"`` (partners sit opposite)."""
-    return "0+2" if seat % 2 == 0 else "1+3"
-
-
-def placements_by_score(scores: dict[int, int]) -> dict[int, int]:
-    """Places 1.. by score, highest first; tied seats share the best place they span
-    (standard competition ranking: 1, 1, 3, 4)."""
-    ordered = sorted(scores.values(), reverse=True)
-    return {seat: ordered.index(score) + 1 for seat, score in scores.items()}
 
 
 class MatchState:
@@ -194,44 +183,6 @@ def rebuild(options: Options, deals: list, actions: list) -> MatchState:
     if pending:
         raise IllegalAction("log has more deals than the actions use")
     return state
-
-
-# -- compact action log ----------------------------------------------------------------------
-# Each seat action is logged as a short string, one of COMPACT_FORMS: contract, double,
-# select (a simultaneous doubling pick), play, pass, forfeit.
-
-
-_PLAY_LOG = tuple(tuple(f"p{seat}:{code}" for code in CODES) for seat in range(4))
-
-
-COMPACT_FORMS = (
-    "c<seat>:<contract>, d<seat>:<codes,...>, s<seat>:<codes,...>, p<seat>:<code>, x<seat>, f<seat>"
-)
-
-
-def expand_action(compact: str) -> dict[str, Any]:
-    """The JSON action of one compact log entry (the forms above; seat ``0``..``3``).
-
-    Raises :class:`IllegalAction` naming the entry if it is not one of those forms (it is
-    never read as some other action)."""
-    if isinstance(compact, str) and len(compact) >= 2 and compact[1] in "0123":
-        kind, seat = compact[0], int(compact[1])
-        if len(compact) == 2:
-            if kind == "x":
-                return {"type": "pass", "seat": seat}
-            if kind == "f":
-                return {"type": "forfeit", "seat": seat}
-        elif compact[2] == ":":
-            arg = compact[3:]
-            if kind == "p":
-                return {"type": "play", "seat": seat, "card": arg}
-            if kind == "c":
-                return {"type": "contract", "seat": seat, "contract": arg}
-            if kind == "d":
-                return {"type": "double", "seat": seat, "cards": arg.split(",") if arg else []}
-            if kind == "s":
-                return {"type": "select", "seat": seat, "cards": arg.split(",") if arg else []}
-    raise IllegalAction(f"not a compact action: {compact!r} (one of {COMPACT_FORMS})")
 
 
 # -- applying actions --------------------------------------------------------------------------
@@ -538,7 +489,7 @@ def play(state: MatchState, seat: int, card: int, events: list[Event] | None = N
 
 def _play(state: MatchState, seat: int, card: int, events: list[Event] | None) -> None:
     deal = state.deal
-    state.log_actions.append(_PLAY_LOG[seat][card])
+    state.log_actions.append(PLAY_LOG[seat][card])
     if events is None:
         deal.play(card)
     else:
@@ -625,70 +576,6 @@ def _end_match(state: MatchState, events: list[Event] | None) -> None:
     _ev(events, "match_ended", result=state.result)
 
 
-def match_result(state: MatchState) -> dict[str, Any]:
-    """The result: ``scores`` per seat, ``placements`` per seat (1..4, ties share), and in
-    partnership ``teams`` totals, ``winner`` (a team key or None) and ``draw``; ``forfeit``
-    is the leaving seat or None. Keys of per-seat maps are ``"0".."3"``."""
-    totals = {s: state.totals[s] for s in range(4)}
-    leaver = state.forfeit
-    result: dict[str, Any] = {
-        "scores": {str(s): v for s, v in totals.items()},
-        "forfeit": leaver,
-        "deals_played": len(state.records),
-    }
-    if state.options.partnership:
-        teams = {"0+2": totals[0] + totals[2], "1+3": totals[1] + totals[3]}
-        result["teams"] = teams
-        if leaver is not None:
-            winner = "1+3" if team_of(leaver) == "0+2" else "0+2"
-        elif teams["0+2"] != teams["1+3"]:
-            winner = max(teams, key=teams.get)
-        elif (
-            state.options.partner_tie == "last_trix_first_out"
-            and state.last_trix_first_out is not None
-        ):
-            winner = team_of(state.last_trix_first_out)
-        else:
-            winner = None
-        result["winner"] = winner
-        result["draw"] = winner is None
-        places = {s: 1 if winner is None or team_of(s) == winner else 3 for s in range(4)}
-    else:
-        others = {s: v for s, v in totals.items() if s != leaver}
-        places = placements_by_score(others)
-        if leaver is not None:
-            places[leaver] = 4
-    result["placements"] = {str(s): places[s] for s in range(4)}
-    return result
-
-
-@lru_cache(maxsize=64)
-def _record_options_cached(opts: Options) -> tuple:
-    options = opts.to_dict(non_defaults_only=True)
-    options.pop("variant", None)
-    return tuple(options.items())
-
-
-def _record_options(opts: Options) -> dict[str, Any]:
-    return dict(_record_options_cached(opts))
-
-
-def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
-    """The ``trix-deal/1`` record of ``deal`` (see ``docs/engine.md``)."""
-    opts = state.options
-    options = _record_options(opts)
-    return {
-        "format": "trix-deal/1",
-        "variant": opts.variant,
-        "options": options,
-        "contract": deal.contract,
-        "owner": deal.owner,
-        "hands": {str(s): codes_of(deal.initial[s]) for s in range(4)},
-        "doubles": {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]},
-        "plays": ["pass" if c < 0 else CODES[c] for c in deal.plays],
-    }
-
-
 # The unchecked step of each action type, called by apply after _checked.
 _UNCHECKED = {
     "deal": _deal_hands,
@@ -699,79 +586,6 @@ _UNCHECKED = {
     "pass": _pass_turn,
     "forfeit": _forfeit,
 }
-
-
-# -- reading the rules ------------------------------------------------------------------------
-
-
-def legal_actions(state: MatchState, seat: int | None = None) -> list[dict[str, Any]]:
-    """Every legal action now (of ``seat`` only, if given), as JSON actions. Dealing is the
-    server's and is never listed; neither are ``select`` (simultaneous doubling picks) nor
-    ``forfeit`` (always possible)."""
-    seats = state.to_act()
-    if seat is not None:
-        seats = [seat] if seat in seats else []
-    out: list[dict[str, Any]] = []
-    deal = state.deal
-    for s in seats:
-        if state.phase == PHASE_CHOOSE:
-            out += [
-                {"type": "contract", "seat": s, "contract": c} for c in state.remaining_contracts()
-            ]
-        elif state.phase == PHASE_DOUBLE:
-            cards = codes_of(deal.doublable(s))
-            for n in range(len(cards) + 1):
-                out += [
-                    {"type": "double", "seat": s, "cards": list(combo)}
-                    for combo in combinations(cards, n)
-                ]
-        else:
-            mask = deal.legal_mask(s)
-            if mask:
-                out += [{"type": "play", "seat": s, "card": c} for c in codes_of(mask)]
-            else:
-                out.append({"type": "pass", "seat": s})
-    return out
-
-
-def legal_cards(state: MatchState, seat: int) -> int:
-    """The cards ``seat`` may play now, as a mask (0 when it may not play)."""
-    if state.phase != PHASE_PLAY or state.deal.turn != seat:
-        return 0
-    return state.deal.legal_mask(seat)
-
-
-def default_action(state: MatchState, seat: int) -> dict[str, Any]:
-    """What a timeout does for ``seat`` (trix-rules.md, "On a timeout", 003 and 004): the
-    owner gets the first unplayed contract in the ``contract_timeout`` order; a holder doubles
-    nothing (simultaneous doubling: what it selected); a player plays its lowest legal card
-    (in the layout, or passes).
-
-    Raises :class:`IllegalAction` if ``seat`` is not to act."""
-    if seat not in state.to_act():
-        raise IllegalAction(f"not your turn: seat {seat} cannot act now")
-    if state.phase == PHASE_CHOOSE:
-        return {"type": "contract", "seat": seat, "contract": state.remaining_contracts()[0]}
-    if state.phase == PHASE_DOUBLE:
-        return {"type": "double", "seat": seat, "cards": codes_of(state.deal.selections[seat])}
-    mask = state.deal.legal_mask(seat)
-    if not mask:
-        return {"type": "pass", "seat": seat}
-    low = min(cards_of(mask), key=lambda c: (c % 13, c // 13))
-    return {"type": "play", "seat": seat, "card": CODES[low]}
-
-
-def forced_action(state: MatchState, seat: int) -> dict[str, Any] | None:
-    """The one legal action of ``seat`` when it has exactly one (one card or a forced pass),
-    else None; for the ``auto_play_forced`` option (003)."""
-    if state.phase != PHASE_PLAY or seat not in state.to_act():
-        return None
-    mask = state.deal.legal_mask(seat)
-    if not mask:
-        return {"type": "pass", "seat": seat}
-    if mask & (mask - 1) == 0:
-        return {"type": "play", "seat": seat, "card": CODES[mask.bit_length() - 1]}
-    return None
 
 
 __all__ = [
@@ -785,12 +599,6 @@ __all__ = [
     "MatchState",
     "apply",
     "check",
-    "default_action",
-    "forced_action",
-    "legal_actions",
-    "legal_cards",
     "new_match",
-    "placements_by_score",
     "rebuild",
-    "team_of",
 ]

@@ -22,9 +22,9 @@ from .match import (
     PHASE_CHOOSE,
     PHASE_MATCH_OVER,
     MatchState,
-    legal_actions,
 )
 from .options import Options
+from .turns import legal_actions
 
 _NO_CARDS = (0, 0, 0, 0)
 
@@ -157,6 +157,40 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     (:func:`deal_summary`)."""
     opts = state.options
     deal = state.deal
+    out = _match_view(state, seat)
+    if deal is None:
+        return out
+    out["hand_counts"] = {str(s): deal.hands[s].bit_count() for s in range(4)}
+    if seat is not None:
+        if state.phase == PHASE_CHOOSE and seat != state.owner:
+            out["hand_face_down"] = True
+        else:
+            out["hand"] = codes_of(deal.hands[seat])
+        if state.phase != PHASE_MATCH_OVER:
+            out["legal"] = legal_actions(state, seat)
+    out["deal_scores"] = {str(s): deal.scores[s] for s in range(4)}
+    if deal.contract == "trix":
+        out["layout"] = _layout(deal)
+        out["out"] = list(deal.out)
+    elif deal.contract is not None:
+        out.update(_tricks_view(deal))
+    if deal.phase == PHASE_DOUBLE:
+        out["doubling"], out["doubles"] = _doubling_view(deal, opts, seat)
+    else:
+        out["doubles"] = {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]}
+    shown_mask = deal.doubled_open | deal.shown_twos
+    out["shown"] = {
+        str(s): codes_of(deal.hands[s] & shown_mask) for s in range(4) if deal.hands[s] & shown_mask
+    }
+    if deal.phase == DEAL_FINISHED:
+        out["deal_summary"] = deal_summary(state)
+    return out
+
+
+def _match_view(state: MatchState, seat: int | None) -> dict[str, Any]:
+    """:func:`view`'s every key, with the match's public facts set and the deal's empty."""
+    opts = state.options
+    deal = state.deal
     out: dict[str, Any] = {
         "seat": seat,
         "variant": opts.variant,
@@ -198,76 +232,63 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
             "contract": last["contract"],
             "owner": last["owner"],
         }
-    if deal is None:
-        return out
-    out["hand_counts"] = {str(s): deal.hands[s].bit_count() for s in range(4)}
-    if seat is not None:
-        if state.phase == PHASE_CHOOSE and seat != state.owner:
-            out["hand_face_down"] = True
-        else:
-            out["hand"] = codes_of(deal.hands[seat])
-        if state.phase != PHASE_MATCH_OVER:
-            out["legal"] = legal_actions(state, seat)
-    out["deal_scores"] = {str(s): deal.scores[s] for s in range(4)}
-    if deal.contract == "trix":
-        out["layout"] = _layout(deal)
-        out["out"] = list(deal.out)
-    elif deal.contract is not None:
-        if deal.trick or deal.tricks:
-            leader = deal.leader
-            out["trick"] = {
-                "leader": leader,
-                "cards": [
-                    {"seat": (leader + i) % 4, "card": CODES[c]} for i, c in enumerate(deal.trick)
-                ],
-            }
-        if deal.tricks:
-            leader, cards, taker = deal.tricks[-1]
-            out["last_trick"] = {
-                "leader": leader,
-                "cards": [
-                    {"seat": (leader + i) % 4, "card": CODES[c]} for i, c in enumerate(cards)
-                ],
-                "taker": taker,
-            }
-        taken = [0, 0, 0, 0]
-        for _, _, taker in deal.tricks:
-            taken[taker] += 1
-        out["tricks_taken"] = {str(s): taken[s] for s in range(4)}
-    if deal.phase == PHASE_DOUBLE:
-        pending = deal.double_pending
-        sequential = opts.doubling == "sequential"
-        info: dict[str, Any] = {
-            "mode": opts.doubling,
-            "waiting": sorted(pending) if not sequential else pending[:1],
-            "answered": [s for s in range(4) if s not in pending],
-        }
-        if opts.double_asked == "holders":
-            # Only holders are asked: who waits and who answered would say who holds a
-            # doublable card. A seat sees itself only; a spectator nobody.
-            info["asked"] = "holders"
-            info["waiting"] = [seat] if seat in pending else []
-            info["answered"] = []
-        if seat is not None:
-            info["doublable"] = codes_of(deal.doublable(seat))
-            if seat not in pending:
-                info["mine"] = codes_of(deal.doubles[seat])
-            elif seat in pending and not sequential:
-                info["selected"] = codes_of(deal.selections[seat])
-        out["doubling"] = info
-        if sequential:
-            out["doubles"] = {
-                str(s): codes_of(deal.doubles[s]) for s in info["answered"] if deal.doubles[s]
-            }
-    else:
-        out["doubles"] = {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]}
-    shown_mask = deal.doubled_open | deal.shown_twos
-    out["shown"] = {
-        str(s): codes_of(deal.hands[s] & shown_mask) for s in range(4) if deal.hands[s] & shown_mask
-    }
-    if deal.phase == DEAL_FINISHED:
-        out["deal_summary"] = deal_summary(state)
     return out
+
+
+def _tricks_view(deal: Any) -> dict[str, Any]:
+    """A trick contract's public tricks: ``trick`` (the one being played, or None),
+    ``last_trick`` (with its ``taker``, or None) and ``tricks_taken`` per seat."""
+    out: dict[str, Any] = {}
+    if deal.trick or deal.tricks:
+        leader = deal.leader
+        out["trick"] = {
+            "leader": leader,
+            "cards": [
+                {"seat": (leader + i) % 4, "card": CODES[c]} for i, c in enumerate(deal.trick)
+            ],
+        }
+    if deal.tricks:
+        leader, cards, taker = deal.tricks[-1]
+        out["last_trick"] = {
+            "leader": leader,
+            "cards": [{"seat": (leader + i) % 4, "card": CODES[c]} for i, c in enumerate(cards)],
+            "taker": taker,
+        }
+    taken = [0, 0, 0, 0]
+    for _, _, taker in deal.tricks:
+        taken[taker] += 1
+    out["tricks_taken"] = {str(s): taken[s] for s in range(4)}
+    return out
+
+
+def _doubling_view(
+    deal: Any, opts: Options, seat: int | None
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """While a deal's doubling is asked: ``(doubling, doubles)`` as ``seat`` (None: a
+    spectator) may see them. Only the holders asked (``double_asked`` ``holders``): who waits
+    and who answered would say who holds a doublable card, so a seat sees itself only and a
+    spectator nobody; in sequential doubling the answered seats' doubles are public."""
+    pending = deal.double_pending
+    sequential = opts.doubling == "sequential"
+    info: dict[str, Any] = {
+        "mode": opts.doubling,
+        "waiting": sorted(pending) if not sequential else pending[:1],
+        "answered": [s for s in range(4) if s not in pending],
+    }
+    if opts.double_asked == "holders":
+        info["asked"] = "holders"
+        info["waiting"] = [seat] if seat in pending else []
+        info["answered"] = []
+    if seat is not None:
+        info["doublable"] = codes_of(deal.doublable(seat))
+        if seat not in pending:
+            info["mine"] = codes_of(deal.doubles[seat])
+        elif seat in pending and not sequential:
+            info["selected"] = codes_of(deal.selections[seat])
+    doubles: dict[str, list[str]] = {}
+    if sequential:
+        doubles = {str(s): codes_of(deal.doubles[s]) for s in info["answered"] if deal.doubles[s]}
+    return info, doubles
 
 
 def _public_to_act(state: MatchState, seat: int | None) -> list[int]:

@@ -27,10 +27,10 @@ from .match import (
     new_match,
     pass_turn,
     play,
-    team_of,
 )
 from .observation import observe
 from .options import Options
+from .results import team_of
 
 Dealer = Callable[[int, int], tuple[list[int], dict[str, Any] | None]]
 

@@ -4,38 +4,38 @@ Pure Python (``hashlib``, ``hmac``, ``secrets``, ``cryptography`` for Ed25519; t
 ``games.engine.cards``), no Django, so ``trix verify`` runs anywhere.
 The construction, its limits and test vectors are in ``docs/fairness.md``.
 
-- ``stream``: HMAC-SHA256 counter-mode stream, unbiased ``below(n)``, Fisher-Yates (reusable
-  for any random choice, e.g. tournament seat draws).
+- ``random_stream``: HMAC-SHA256 counter-mode stream, unbiased ``below(n)``, Fisher-Yates
+  (reusable for any random choice, e.g. tournament seat draws).
 - ``chain``: ``SeedChain``, a reversed SHA-256 hash chain: one commitment for many seeds,
   each revealed only after its deal ended.
 - ``shuffle``: ``shuffle()`` and ``deal_hands()`` of ``trix-shuffle/1``.
-- ``match``: ``MatchShuffle``, the fairness state of one match (what a table stores).
+- ``match_shuffle``: ``MatchShuffle``, the fairness state of one match (what a table stores).
 - ``canonical``: the canonical JSON bytes that are hashed and signed.
 - ``receipt``: the match-start receipt ``trix-receipt/1`` and the site's Ed25519 signatures.
 - ``transparency``: the public hash-chained log ``trix-log/1`` of commitments, receipts, draws.
-- ``verify``: ``verify_record``, ``verify_match``, the public payloads, ``verify_cli``.
+- ``verify``: ``verify_record``, ``verify_match``; ``payloads``: the public verification
+  payloads of a deal and a match.
+- ``verify_command``: ``verify_cli``, the ``trix verify`` command.
 - ``draw``: the tournament seating draw ``trix-draw/1`` (commitment, key, draw order).
-- ``seating``: knockout and Swiss seating, standings, the ``trix-draw/1`` record and its
-  ``verify_record`` (rules in ``docs/tournaments.md``); import them from their modules.
+- ``seating``: knockout and Swiss seating and the shapes of a round (rules in
+  ``docs/tournaments.md``); ``standings``: points, tie-breaks, the knockout cut; ``schedule``:
+  a tournament's format parameters and its next round; ``draw_record``: the ``trix-draw/1``
+  record and its ``verify_record``. Import them from their modules.
 """
 
 from games.fairness.chain import SeedChain, reveal_matches
 from games.fairness.errors import FairnessError, RevealRefused, StateError
-from games.fairness.match import (
+from games.fairness.match_shuffle import (
     BOT_CLIENT_SEED,
     MatchShuffle,
     new_client_seed,
     validate_client_seed,
 )
+from games.fairness.payloads import deal_verification, match_verification
+from games.fairness.random_stream import RandomStream, fisher_yates
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, deal_hands, shuffle
-from games.fairness.stream import RandomStream, fisher_yates
-from games.fairness.verify import (
-    deal_verification,
-    match_verification,
-    verify_cli,
-    verify_match,
-    verify_record,
-)
+from games.fairness.verify import verify_match, verify_record
+from games.fairness.verify_command import verify_cli
 
 __all__ = [
     "ALGORITHM",

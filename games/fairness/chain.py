@@ -25,7 +25,7 @@ import secrets
 from typing import Any
 
 from games.fairness.errors import FairnessError, RevealRefused, StateError
-from games.fairness.stream import SEED_BYTES, check_index, seed_bytes
+from games.fairness.random_stream import SEED_BYTES, check_index, seed_bytes
 
 MAX_LENGTH = 100_000
 """Most seeds one chain may cover (a match needs 20)."""

@@ -1,7 +1,7 @@
 """The tournament seating draw ``trix-draw/1``: a committed secret, the entrants' client seeds,
 one 32-byte draw key and the draw order. Spec: ``docs/fairness.md`` ("trix-draw/1").
 
-Built on the same stream as the shuffles (``games.fairness.stream``)::
+Built on the same stream as the shuffles (``games.fairness.random_stream``)::
 
     secret      = 32 random bytes (secrets), drawn when the tournament is created
     commitment  = SHA-256(secret)                    published at once (64 hex digits)
@@ -27,7 +27,13 @@ from collections.abc import Mapping, Sequence
 
 from games.fairness.chain import hash_times
 from games.fairness.errors import FairnessError
-from games.fairness.stream import SEED_BYTES, RandomStream, check_text, fisher_yates, seed_bytes
+from games.fairness.random_stream import (
+    SEED_BYTES,
+    RandomStream,
+    check_text,
+    fisher_yates,
+    seed_bytes,
+)
 
 ALGORITHM = "trix-draw/1"
 """Version name of the seating draw; the ``format`` of a draw record."""

@@ -26,8 +26,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
+from games.fairness.random_stream import check_index, check_text
 from games.fairness.shuffle import SEATS
-from games.fairness.stream import check_index, check_text
 
 __all__ = [
     "RECEIPT_FORMAT",

@@ -1,9 +1,10 @@
 """Deterministic tournament seating over four-seat tables: knockout (shoot-out) and Swiss pods,
-solo and partnership; standings and their tie-breaks; the ``trix-draw/1`` record and its check.
+solo and partnership, and the shapes of a round and its results.
 
 Pure Python (standard library only), no Django. Every rule here is stated in
-``docs/tournaments.md`` (section names in brackets below); the record's bytes and fields are in
-``docs/fairness.md`` ("trix-draw/1").
+``docs/tournaments.md`` (section names in brackets below); the standings are in
+``games.fairness.standings``, the round schedule in ``games.fairness.schedule``, the
+``trix-draw/1`` record and its check in ``games.fairness.draw_record``.
 
 Shapes:
 
@@ -20,40 +21,21 @@ Shapes:
 
 from __future__ import annotations
 
-import functools
-import hmac
 import itertools
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from games.fairness.draw import (
-    ALGORITHM,
-    commitment,
-    draw_key,
-    draw_order,
-    draw_ranks,
-    sorted_entrants,
-)
+from games.fairness.draw import draw_order, draw_ranks, sorted_entrants
 from games.fairness.errors import FairnessError
-from games.fairness.stream import check_text, seed_bytes
+from games.fairness.random_stream import check_text
 
 SOLO_SEATS = 4
 """Seats (units) at a solo table."""
 
 TEAM_UNITS = 2
 """Teams (units) at a partnership table: seats 0+2 against seats 1+3."""
-
-SOLO_POINTS = (3, 2, 1, 0)
-"""Solo standing points by table place 1..4 [Standing points]."""
-
-TEAM_WIN, TEAM_DRAW, TEAM_LOSS = 2, 1, 0
-"""Partnership standing points [Standing points]."""
-
-BYE_POINTS = TEAM_WIN
-"""What a partnership bye scores in Swiss: a win's points [Byes]."""
 
 GREEDY_WINDOW = 8
 """Swiss greedy placement looks at the next this many unseated units [Swiss seating]."""
@@ -64,9 +46,6 @@ of 4) [Knockout seating]."""
 
 REPAIR_TABLES = 3
 """The repair pass swaps units with tables at most this many places away [Swiss seating]."""
-
-MIN_UNITS = 2
-"""Fewest units (entrants in solo, teams in partnership) an event can be played with."""
 
 KNOCKOUT, SWISS, FINAL = "knockout", "swiss", "final"
 ROUND_KINDS = (KNOCKOUT, SWISS, FINAL)
@@ -94,19 +73,6 @@ class UnitResult:
     unit: str | None
     place: int
     score: int
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A unit's standing: points, match score total, opponents' points, draw rank (1 = drawn
-    first) and ``rank`` (1-based position after every tie-break, unique) [Standings]."""
-
-    unit: str
-    points: int
-    score: int
-    opponents_points: int
-    draw_rank: int
-    rank: int
 
 
 Results = list[list[UnitResult]]
@@ -173,7 +139,9 @@ def _all_units(units: Iterable[str], history: Iterable[RoundSeating]) -> list[st
     return sorted(everyone)
 
 
-def _check_units(units: Sequence[str], field_name: str) -> list[str]:
+def check_units(units: Sequence[str], field_name: str) -> list[str]:
+    """``units`` as a list of unit ids; raises FairnessError naming ``field_name`` when it is not
+    a non-empty list of distinct short printable ASCII ids."""
     if isinstance(units, str) or not isinstance(units, Sequence):
         raise FairnessError(f"{field_name} must be a list of unit ids")
     units = list(units)
@@ -187,6 +155,11 @@ def _check_units(units: Sequence[str], field_name: str) -> list[str]:
     if not units:
         raise FairnessError(f"{field_name} must not be empty")
     return units
+
+
+def describe_table(table: Sequence[str | None]) -> str:
+    """A table's units for a message: ``[a, bot, c, d]``."""
+    return "[" + ", ".join("bot" if u is None else u for u in table) + "]"
 
 
 # --- the seating core -----------------------------------------------------------------------
@@ -432,7 +405,7 @@ def knockout_seating(
     Partnership: tables of two teams, a bye when the number is odd. A round with at most 4
     (solo) or 2 (partnership) units is the final: one table. Raises FairnessError on bad input.
     """
-    units = _check_units(units, "units")
+    units = check_units(units, "units")
     if round_no == 1:
         units = draw_order(key, units)
     final = len(units) <= (TEAM_UNITS if team_mode else SOLO_SEATS)
@@ -461,7 +434,7 @@ def swiss_seating(
     ``sum(meetings**2)`` over the pairs at a table, then a local repair pass. Raises
     FairnessError on bad input.
     """
-    ranked = _check_units(ranked, "ranked")
+    ranked = check_units(ranked, "ranked")
     if round_no < 1:
         raise FairnessError("round_no must be 1 or more")
     return _seat(key=key, order=ranked, team_mode=team_mode, history=history, mode=SWISS)
@@ -472,465 +445,6 @@ def final_seating(
 ) -> RoundSeating:
     """The Swiss final table: the top 4 units (solo) or top 2 teams of ``ranked`` at one table,
     in draw-rank seat order (bots fill a solo final of fewer than 4) [Final table]."""
-    ranked = _check_units(ranked, "ranked")
+    ranked = check_units(ranked, "ranked")
     finalists = ranked[: TEAM_UNITS if team_mode else SOLO_SEATS]
     return _seat(key=key, order=finalists, team_mode=team_mode, history=history, mode=FINAL)
-
-
-# --- points, standings, advancing -------------------------------------------------------------
-
-
-def table_points(place: int, team_mode: bool, tied: int = 1) -> int:
-    """Standing points for a table place [Standing points].
-
-    Solo: 3/2/1/0 for places 1..4; ``tied`` units sharing ``place`` share the points of the
-    places they span, rounded down (two tied first: (3+2)//2 = 2). Partnership (``place`` 1 or
-    2 among the two teams): a win 2, a draw (both place 1, ``tied`` = 2) 1, a loss 0. Raises
-    FairnessError for a place or tie outside the table.
-    """
-    seats = TEAM_UNITS if team_mode else SOLO_SEATS
-    if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= seats:
-        raise FairnessError(f"place must be from 1 to {seats}, got {place!r}")
-    if isinstance(tied, bool) or not isinstance(tied, int) or not 1 <= tied <= seats - place + 1:
-        raise FairnessError(f"{tied!r} units cannot share place {place} at a table of {seats}")
-    if team_mode:
-        if place == 2:
-            return TEAM_LOSS
-        return TEAM_DRAW if tied == 2 else TEAM_WIN
-    return sum(SOLO_POINTS[place - 1 : place - 1 + tied]) // tied
-
-
-@functools.lru_cache(maxsize=64)
-def _points_by_place(places: tuple[int, ...], team_mode: bool) -> tuple[int, ...]:
-    """``table_points`` of each seat of a table whose places are ``places``."""
-    return tuple(table_points(p, team_mode, places.count(p)) for p in places)
-
-
-def standings(
-    *,
-    key: bytes | str,
-    units: Sequence[str],
-    rounds: Sequence[PlayedRound],
-    team_mode: bool,
-    bye_points: int = BYE_POINTS,
-) -> list[Standing]:
-    """Every unit's standing, best first [Standings].
-
-    ``units``: all units of the event; ``rounds``: played rounds as (seating, results), results
-    per table in the table's order. Points: ``table_points`` per table, ``bye_points`` per bye.
-    Order: points, then match score total, then opponents' points (the sum, over every table a
-    unit sat at, of the other units' current points; bots count 0), then the seating draw.
-    Raises FairnessError for a result naming a unit not seated there or a bad place.
-    """
-    units = _check_units(units, "units")
-    ranks = draw_ranks(key, units)
-    points = dict.fromkeys(units, 0)
-    score = dict.fromkeys(units, 0)
-    for seating, results in rounds:
-        if len(results) != len(seating.tables):
-            raise FairnessError("results must hold one list per table")
-        for table, table_results in zip(seating.tables, results, strict=True):
-            if [r.unit for r in table_results] != table:
-                raise FairnessError(f"the results of table {_describe(table)} name other units")
-            earned = _points_by_place(tuple([r.place for r in table_results]), team_mode)
-            for unit, gain, r in zip(table, earned, table_results, strict=True):
-                if unit is not None:
-                    points[unit] += gain
-                    score[unit] += r.score
-        for unit in seating.byes:
-            points[unit] += bye_points
-    opp = dict.fromkeys(units, 0)
-    for seating, _ in rounds:
-        for table in seating.tables:
-            present = [u for u in table if u is not None]
-            total = sum(points[u] for u in present)
-            for u in present:
-                opp[u] += total - points[u]
-    ordered = sorted(units, key=lambda u: (-points[u], -score[u], -opp[u], ranks[u]))
-    return [
-        Standing(u, points[u], score[u], opp[u], ranks[u], rank)
-        for rank, u in enumerate(ordered, start=1)
-    ]
-
-
-def table_order(results: Sequence[UnitResult], ranks: Mapping[str, int]) -> list[UnitResult]:
-    """A table's units (bots left out) best first: place, then match score (higher first),
-    then draw rank [Knockout cut]."""
-    return sorted(
-        (r for r in results if r.unit is not None),
-        key=lambda r: (r.place, -r.score, ranks[r.unit]),
-    )
-
-
-def knockout_advancing(
-    *,
-    key: bytes | str,
-    units: Sequence[str],
-    seating: RoundSeating,
-    results: Results,
-    team_mode: bool,
-    advance: int,
-) -> list[str]:
-    """The units advancing from a knockout round, in the next round's order [Knockout cut].
-
-    ``units``: all units of the event (for draw ranks); ``advance``: solo ``k`` (1 or 2; the
-    top ``k`` units of each table by ``table_order``); partnership the winning team (``advance``
-    ignored) and byes advance. Order: by position at their table (byes count as 1st), then draw
-    rank. Bots never advance.
-    """
-    if not team_mode and advance not in (1, 2):
-        raise FairnessError(f"advance must be 1 or 2 in solo, got {advance!r}")
-    keep = 1 if team_mode else advance
-    ranks = draw_ranks(key, units)
-    tiers: list[tuple[int, int, str]] = [(0, ranks[u], u) for u in seating.byes]
-    for table_results in results:
-        for position, r in enumerate(table_order(table_results, ranks)[:keep]):
-            tiers.append((position, ranks[r.unit], r.unit))
-    return [u for _, _, u in sorted(tiers)]
-
-
-# --- the schedule: what the next round is ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlannedRound:
-    """The next round of an event: ``kind`` (knockout/swiss/final), its input ``order`` and its
-    ``seating``."""
-
-    kind: str
-    order: list[str]
-    seating: RoundSeating
-
-
-def check_tournament(tournament: Any) -> dict[str, Any]:
-    """A validated copy of an event's format parameters [Formats]::
-
-        {"format": "knockout" | "swiss", "team_mode": bool,
-         "advance": 1 | 2 (knockout solo), "rounds": R >= 1 (swiss), "final": bool (swiss),
-         "bye_points": int (swiss partnership, default 2)}
-
-    Raises FairnessError naming the bad field.
-    """
-    if not isinstance(tournament, Mapping):
-        raise FairnessError("tournament must be an object of format parameters")
-    kind = tournament.get("format")
-    team_mode = tournament.get("team_mode")
-    if kind not in (KNOCKOUT, SWISS):
-        raise FairnessError(f"tournament.format must be 'knockout' or 'swiss', got {kind!r}")
-    if not isinstance(team_mode, bool):
-        raise FairnessError("tournament.team_mode must be true or false")
-    clean: dict[str, Any] = {"format": kind, "team_mode": team_mode}
-    if kind == KNOCKOUT:
-        advance = tournament.get("advance", 2)
-        if not team_mode and (isinstance(advance, bool) or advance not in (1, 2)):
-            raise FairnessError(f"tournament.advance must be 1 or 2, got {advance!r}")
-        clean["advance"] = 1 if team_mode else advance
-    else:
-        rounds = tournament.get("rounds")
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise FairnessError(f"tournament.rounds must be a whole number >= 1, got {rounds!r}")
-        final = tournament.get("final", False)
-        if not isinstance(final, bool):
-            raise FairnessError("tournament.final must be true or false")
-        bye_points = tournament.get("bye_points", BYE_POINTS)
-        if isinstance(bye_points, bool) or not isinstance(bye_points, int) or bye_points < 0:
-            raise FairnessError(f"tournament.bye_points must be an int >= 0, got {bye_points!r}")
-        clean.update(rounds=rounds, final=final, bye_points=bye_points)
-    return clean
-
-
-def next_round(
-    *,
-    key: bytes | str,
-    units: Sequence[str],
-    tournament: Mapping[str, Any],
-    played: Sequence[PlayedRound],
-) -> PlannedRound | None:
-    """The next round of an event after the ``played`` rounds, or None when it is over.
-
-    ``tournament``: the parameters of ``check_tournament``; ``units``: all units (entrants or
-    teams). Swiss: rounds 1..R seated by the standings, then the final table if asked for.
-    Knockout: round 1 by the draw, later rounds by ``knockout_advancing``, until the round with
-    at most 4 units (solo) or 2 teams (the final) has been played [Formats].
-    """
-    params = check_tournament(tournament)
-    units = _check_units(units, "units")
-    team_mode = params["team_mode"]
-    if len(units) < MIN_UNITS:
-        raise FairnessError(
-            f"an event needs at least {MIN_UNITS} {'teams' if team_mode else 'entrants'}"
-        )
-    history = [seating for seating, _ in played]
-    round_no = len(played) + 1
-    final_size = TEAM_UNITS if team_mode else SOLO_SEATS
-    if params["format"] == SWISS:
-        if round_no > params["rounds"] + (1 if params["final"] else 0):
-            return None
-        ranked = [
-            s.unit
-            for s in standings(
-                key=key,
-                units=units,
-                rounds=played[: params["rounds"]],
-                team_mode=team_mode,
-                bye_points=params["bye_points"],
-            )
-        ]
-        if round_no > params["rounds"]:
-            seating = final_seating(key=key, ranked=ranked, team_mode=team_mode, history=history)
-            return PlannedRound(FINAL, ranked[:final_size], seating)
-        seating = swiss_seating(
-            key=key, round_no=round_no, ranked=ranked, team_mode=team_mode, history=history
-        )
-        return PlannedRound(SWISS, ranked, seating)
-    if played:
-        last_seating, last_results = played[-1]
-        if len(last_seating.seated()) + len(last_seating.byes) <= final_size:
-            return None
-        order = knockout_advancing(
-            key=key,
-            units=units,
-            seating=last_seating,
-            results=last_results,
-            team_mode=team_mode,
-            advance=params["advance"],
-        )
-    else:
-        order = draw_order(key, units)
-    seating = knockout_seating(
-        key=key, round_no=round_no, units=order, team_mode=team_mode, history=history
-    )
-    kind = FINAL if len(order) <= final_size else KNOCKOUT
-    return PlannedRound(kind, order, seating)
-
-
-# --- the trix-draw/1 record -------------------------------------------------------------------
-
-
-def _seating_json(seating: RoundSeating) -> dict[str, Any]:
-    return {"tables": [list(t) for t in seating.tables], "byes": list(seating.byes)}
-
-
-def _results_json(results: Results | None) -> list[list[dict[str, Any]]] | None:
-    if results is None:
-        return None
-    return [
-        [{"unit": r.unit, "place": r.place, "score": r.score} for r in table] for table in results
-    ]
-
-
-def build_record(
-    *,
-    event: str,
-    tournament: Mapping[str, Any],
-    secret: bytes | str,
-    entrants: Mapping[str, str],
-    teams: Mapping[str, Sequence[str]] | None = None,
-    rounds: Sequence[tuple[str, Sequence[str], RoundSeating, Results | None]] = (),
-) -> dict[str, Any]:
-    """A ``trix-draw/1`` record (JSON data; fields in ``docs/fairness.md``).
-
-    ``event``: the public tournament id; ``tournament``: format parameters
-    (``check_tournament``); ``secret``: the revealed 32-byte draw secret; ``entrants``: entrant
-    id -> client seed; ``teams``: partnership team id -> its two entrant ids; ``rounds``: per
-    round (kind, input order, seating, results or None while unplayed). Raises FairnessError on
-    malformed input (the record is not checked against the draw: ``verify_record`` does that).
-    """
-    params = check_tournament(tournament)
-    ordered = sorted_entrants(list(entrants))
-    record: dict[str, Any] = {
-        "format": ALGORITHM,
-        "event": check_text(event, "event"),
-        "tournament": params,
-        "commitment": commitment(secret),
-        "server_seed": seed_bytes(secret, "draw secret").hex(),
-        "entrants": [{"entrant": e, "client_seed": entrants[e]} for e in ordered],
-    }
-    if params["team_mode"]:
-        if teams is None:
-            raise FairnessError("a partnership record needs its teams")
-        record["teams"] = {t: list(teams[t]) for t in sorted(teams)}
-    record["rounds"] = []
-    for number, (kind, order, seating, results) in enumerate(rounds, start=1):
-        if kind not in ROUND_KINDS:
-            raise FairnessError(f"round {number}: kind must be one of {', '.join(ROUND_KINDS)}")
-        record["rounds"].append(
-            {
-                "round": number,
-                "kind": kind,
-                "order": list(order),
-                **_seating_json(seating),
-                "results": _results_json(results),
-            }
-        )
-    return record
-
-
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise FairnessError(message)
-
-
-def _parse_results(raw: Any, seating: RoundSeating, team_mode: bool, label: str) -> Results:
-    seats = TEAM_UNITS if team_mode else SOLO_SEATS
-    _need(
-        isinstance(raw, list) and len(raw) == len(seating.tables),
-        f"{label}: results must hold one list per table ({len(seating.tables)})",
-    )
-    parsed: Results = []
-    for t, (table, rows) in enumerate(zip(seating.tables, raw, strict=True), start=1):
-        where = f"{label}, table {t}"
-        _need(
-            isinstance(rows, list) and len(rows) == seats,
-            f"{where}: results must hold {seats} rows, one per {'team' if team_mode else 'seat'}",
-        )
-        table_results = []
-        for seat, (unit, row) in enumerate(zip(table, rows, strict=True)):
-            _need(isinstance(row, dict), f"{where}: result {seat} must be an object")
-            _need(
-                row.get("unit") == unit,
-                f"{where}: result {seat} names {row.get('unit')!r} but seat {seat} holds {unit!r}",
-            )
-            place, score = row.get("place"), row.get("score")
-            _need(
-                isinstance(place, int) and not isinstance(place, bool) and 1 <= place <= seats,
-                f"{where}: result {seat} place must be from 1 to {seats}",
-            )
-            _need(
-                isinstance(score, int) and not isinstance(score, bool),
-                f"{where}: result {seat} score must be an integer",
-            )
-            table_results.append(UnitResult(unit, place, score))
-        places = sorted(r.place for r in table_results)
-        _need(
-            all(p == 1 + sum(q < p for q in places) for p in places),
-            f"{where}: places {places} are not a ranking (tied places share, e.g. 1, 1, 3, 4)",
-        )
-        parsed.append(table_results)
-    return parsed
-
-
-def _describe(table: Sequence[str | None]) -> str:
-    return "[" + ", ".join("bot" if u is None else u for u in table) + "]"
-
-
-def verify_record(record: Any) -> dict[str, Any]:
-    """Check a ``trix-draw/1`` record; returns a summary, raises FairnessError naming the first
-    difference (the round and table where a seating differs).
-
-    Checks: SHA-256(server_seed) equals the commitment; the entrants are sorted, unique, with
-    client seeds (and in partnership form teams of two); the key from those; then every round
-    in turn: its kind, its input order (recomputed from the earlier rounds' results), its tables
-    and byes (recomputed by the seating rules) and its results (one per seat/team, naming the
-    seated unit, places a ranking). Only the last round may lack results. Summary:
-    ``{"event", "format", "team_mode", "entrants", "units", "rounds", "played"}``.
-    """
-    _need(isinstance(record, dict), "record: must be a JSON object")
-    _need(
-        record.get("format") == ALGORITHM,
-        f"format: expected {ALGORITHM!r}, the record has {record.get('format')!r}",
-    )
-    event = check_text(record.get("event"), "event")
-    params = check_tournament(record.get("tournament"))
-    server_seed = seed_bytes(record.get("server_seed", ""), "server_seed")
-    expected = commitment(server_seed)
-    stated = record.get("commitment")
-    _need(
-        isinstance(stated, str) and hmac.compare_digest(expected, stated.lower()),
-        f"server_seed does not match commitment: SHA-256 of the seed is {expected}",
-    )
-    rows = record.get("entrants")
-    _need(isinstance(rows, list) and rows, "entrants: must be a non-empty list")
-    seeds: dict[str, str] = {}
-    listed: list[str] = []
-    for i, row in enumerate(rows):
-        _need(
-            isinstance(row, dict) and isinstance(row.get("entrant"), str),
-            f"entrants[{i}]: must be an object with entrant and client_seed",
-        )
-        listed.append(row["entrant"])
-        seeds[row["entrant"]] = row.get("client_seed")
-    ordered = sorted_entrants(listed)
-    _need(listed == ordered, "entrants: must be sorted by id")
-    key = draw_key(secret=server_seed, event=event, entrants=ordered, client_seeds=seeds)
-    team_mode = params["team_mode"]
-    if team_mode:
-        teams = record.get("teams")
-        _need(isinstance(teams, dict) and teams, "teams: a partnership record needs its teams")
-        members: list[str] = []
-        for team, pair in teams.items():
-            _need(
-                isinstance(pair, list) and len(pair) == 2,
-                f"teams.{team}: must list its two entrants",
-            )
-            members.extend(pair)
-        _need(
-            sorted(members) == ordered,
-            "teams: every entrant must be in exactly one team, and every team member an entrant",
-        )
-        units = sorted_entrants(list(teams))
-    else:
-        units = ordered
-    raw_rounds = record.get("rounds")
-    _need(isinstance(raw_rounds, list), "rounds: must be a list")
-    played: list[PlayedRound] = []
-    for number, raw in enumerate(raw_rounds, start=1):
-        label = f"round {number}"
-        _need(isinstance(raw, dict), f"{label}: must be an object")
-        _need(raw.get("round") == number, f"{label}: its round field says {raw.get('round')!r}")
-        plan = next_round(key=key, units=units, tournament=params, played=played)
-        _need(plan is not None, f"{label}: the event was over after round {number - 1}")
-        tables = raw.get("tables")
-        _need(isinstance(tables, list), f"{label}: tables must be a list")
-        for t, want in enumerate(plan.seating.tables, start=1):
-            have = tables[t - 1] if t - 1 < len(tables) else None
-            _need(
-                have is not None, f"{label}, table {t}: missing; the draw seats {_describe(want)}"
-            )
-            _need(
-                have == want,
-                f"{label}, table {t}: the record seats "
-                f"{_describe(have) if isinstance(have, list) else repr(have)}, "
-                f"the draw seats {_describe(want)}",
-            )
-        _need(
-            len(tables) == len(plan.seating.tables),
-            f"{label}, table {len(plan.seating.tables) + 1}: not in the draw "
-            f"(the draw seats {len(plan.seating.tables)} tables)",
-        )
-        _need(
-            raw.get("byes") == plan.seating.byes,
-            f"{label}: byes {raw.get('byes')!r} differ from the draw's {plan.seating.byes!r}",
-        )
-        _need(
-            raw.get("kind") == plan.kind,
-            f"{label}: kind {raw.get('kind')!r} differs from the schedule's {plan.kind!r}",
-        )
-        order = raw.get("order")
-        if order != plan.order:
-            mine = order if isinstance(order, list) else []
-            at = next(
-                (i for i, unit in enumerate(plan.order) if i >= len(mine) or mine[i] != unit),
-                len(plan.order),
-            )
-            have = mine[at] if at < len(mine) else None
-            want = plan.order[at] if at < len(plan.order) else None
-            raise FairnessError(
-                f"{label}: input order differs at position {at + 1} "
-                f"(the record has {have!r}, the earlier results give {want!r})"
-            )
-        if raw.get("results") is None:
-            _need(number == len(raw_rounds), f"{label}: has no results but a later round follows")
-            break
-        played.append(
-            (plan.seating, _parse_results(raw["results"], plan.seating, team_mode, label))
-        )
-    return {
-        "event": event,
-        "format": params["format"],
-        "team_mode": team_mode,
-        "entrants": len(ordered),
-        "units": len(units),
-        "rounds": len(raw_rounds),
-        "played": len(played),
-    }

@@ -3,7 +3,7 @@
 - Input deck, index 0..51: suit-major in ``CDHS`` order, rank ascending ``23456789TJQKA``
   within a suit (index = suit * 13 + rank: 2C=0, AC=12, 2D=13, AS=51).
 - Stream: ``RandomStream(server_seed, "trix-shuffle/1", match_id, deal_number, client_seeds)``
-  with the four client seeds in seat order 0..3 (see ``games.fairness.stream``).
+  with the four client seeds in seat order 0..3 (see ``games.fairness.random_stream``).
 - Shuffle: Fisher-Yates (Durstenfeld) with rejection sampling over that stream.
 - Dealing: one card at a time starting at seat 0, so card ``i`` of the shuffled deck goes to
   seat ``i % 4`` (``003_90b5bd840447e506.txt``: "dealt one at a time starting at seat 0").
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from games.engine.cards import CODES
 from games.fairness.errors import FairnessError
-from games.fairness.stream import RandomStream, fisher_yates
+from games.fairness.random_stream import RandomStream, fisher_yates
 
 ALGORITHM = "trix-shuffle/1"
 """Version name of this shuffle; written into every deal record's ``shuffle`` object."""

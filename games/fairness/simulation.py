@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from games.fairness.match import BOT_CLIENT_SEED, MatchShuffle
+from games.fairness.match_shuffle import BOT_CLIENT_SEED, MatchShuffle
 from games.fairness.shuffle import CANONICAL_DECK, SEATS
 
 _INDEX = {code: index for index, code in enumerate(CANONICAL_DECK)}

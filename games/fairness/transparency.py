@@ -38,8 +38,8 @@ from typing import Any
 
 from games.fairness.canonical import loads, sha256_hex
 from games.fairness.errors import FairnessError
+from games.fairness.random_stream import check_text
 from games.fairness.receipt import check_hex, check_receipt, check_time
-from games.fairness.stream import check_text
 
 __all__ = [
     "GENESIS",

@@ -1,5 +1,6 @@
-"""Auditors' checks of deal records: ``verify_record``, ``verify_match``, the public
-verification payloads, and ``verify_cli`` behind ``trix verify``.
+"""Auditors' checks of deal records: ``verify_record`` and ``verify_match`` (the public
+verification payloads are ``games.fairness.payloads``, the ``trix verify`` command
+``games.fairness.verify_command``).
 
 A ``trix-deal/1`` record carries a ``"shuffle"`` object (``MatchShuffle.shuffle_record`` and
 the site's receipt)::
@@ -21,41 +22,29 @@ or a log is given. Every mismatch is one line naming the field that differs. No 
 
 from __future__ import annotations
 
-import hmac
-import json
-import os
-import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any
 
-from games.fairness.canonical import loads as strict_loads
 from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
+from games.fairness.random_stream import check_index, check_text, seed_bytes
 from games.fairness.receipt import (
     check_hex,
     check_receipt,
     check_signature,
-    key_id,
-    load_public_key,
     receipt_hash,
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
-from games.fairness.stream import check_index, check_text, seed_bytes
 from games.fairness.transparency import (
-    HEAD_FORMAT,
-    find_receipt,
-    log_head,
     logged,
-    parse_log,
-    verify_log,
 )
 
 RECORD_FORMAT = "trix-deal/1"
-DRAW_FORMAT = "trix-draw/1"
 """The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
-_SEAT_KEYS = [str(seat) for seat in range(SEATS)]
+SEAT_KEYS = [str(seat) for seat in range(SEATS)]
+"""A record's seat keys, ``"0"`` to ``"3"``."""
 _SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
 _SHUFFLE_FIELDS |= {"client_seeds", "deals", "receipt", "signature"}
 
@@ -81,6 +70,24 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
     unknown = sorted(set(shuffle_object) - _SHUFFLE_FIELDS)
     if unknown:
         problems.append(f"shuffle: unknown field(s) {', '.join(map(str, unknown))}")
+    problems.extend(_field_problems(shuffle_object))
+    problems.extend(_deal_number_problems(record, shuffle_object))
+    client_seeds = shuffle_object.get("client_seeds")
+    problems.extend(_client_seed_problems(client_seeds))
+    if len(problems) > before:
+        return None
+    return {
+        "match_id": shuffle_object["match_id"],
+        "deal_number": shuffle_object["deal_number"],
+        "commitment": shuffle_object["commitment"].lower(),
+        "server_seed": shuffle_object["server_seed"].lower(),
+        "client_seeds": [client_seeds[seat] for seat in SEAT_KEYS],
+    }
+
+
+def _field_problems(shuffle_object: dict[str, Any]) -> list[str]:
+    """The mismatches of the shuffle's match id, deal number, commitment and server seed."""
+    problems = []
     checks = {
         "match_id": lambda v: check_text(v, "match id"),
         "deal_number": lambda v: check_index(v, "deal number"),
@@ -98,6 +105,13 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             continue
         if field == "server_seed" and shuffle_object[field] != shuffle_object[field].lower():
             problems.append("shuffle.server_seed: must be 64 lower-case hex digits")
+    return problems
+
+
+def _deal_number_problems(record: dict[str, Any], shuffle_object: dict[str, Any]) -> list[str]:
+    """The mismatches of the deal count and the deal number (at most the count and
+    :data:`MAX_LENGTH`; the record's top-level ``deal_number``, if any, the same)."""
+    problems = []
     deal_number = shuffle_object.get("deal_number")
     number_ok = isinstance(deal_number, int) and not isinstance(deal_number, bool)
     deals = shuffle_object.get("deals", MAX_LENGTH)
@@ -119,38 +133,34 @@ def _shuffle_inputs(record: Any, problems: list[str]) -> dict[str, Any] | None:
             f"deal_number: {record['deal_number']!r} differs from shuffle.deal_number "
             f"{deal_number!r}"
         )
-    client_seeds = shuffle_object.get("client_seeds")
-    if not isinstance(client_seeds, dict) or sorted(client_seeds) != _SEAT_KEYS:
-        problems.append('shuffle.client_seeds: must map each seat "0".."3" to its client seed')
-    else:
-        for seat in _SEAT_KEYS:
-            try:
-                check_text(client_seeds[seat], f"client seed of seat {seat}")
-            except FairnessError as error:
-                problems.append(f"shuffle.client_seeds.{seat}: {error}")
-    if len(problems) > before:
-        return None
-    return {
-        "match_id": shuffle_object["match_id"],
-        "deal_number": shuffle_object["deal_number"],
-        "commitment": shuffle_object["commitment"].lower(),
-        "server_seed": shuffle_object["server_seed"].lower(),
-        "client_seeds": [client_seeds[seat] for seat in _SEAT_KEYS],
-    }
+    return problems
+
+
+def _client_seed_problems(client_seeds: Any) -> list[str]:
+    """The mismatches of the shuffle's client seeds: one valid seed per seat "0".."3"."""
+    if not isinstance(client_seeds, dict) or sorted(client_seeds) != SEAT_KEYS:
+        return ['shuffle.client_seeds: must map each seat "0".."3" to its client seed']
+    problems = []
+    for seat in SEAT_KEYS:
+        try:
+            check_text(client_seeds[seat], f"client seed of seat {seat}")
+        except FairnessError as error:
+            problems.append(f"shuffle.client_seeds.{seat}: {error}")
+    return problems
 
 
 def _record_hands(record: dict[str, Any], problems: list[str]) -> list[list[str]] | None:
     hands = record.get("hands")
     if (
         not isinstance(hands, dict)
-        or sorted(hands) != _SEAT_KEYS
+        or sorted(hands) != SEAT_KEYS
         or not all(
             isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands.values()
         )
     ):
         problems.append('hands: must map each seat "0".."3" to a list of card codes')
         return None
-    return [hands[seat] for seat in _SEAT_KEYS]
+    return [hands[seat] for seat in SEAT_KEYS]
 
 
 def _cards(cards: Counter) -> str:
@@ -269,7 +279,7 @@ def _expected_problems(
     return problems
 
 
-def _check(
+def check_deal(
     record: Any,
     replay: bool,
     public_key: Any = None,
@@ -277,6 +287,9 @@ def _check(
     client_seeds: dict[str, str] | None = None,
     require_receipt: bool = False,
 ) -> tuple[list[str], dict[str, Any]]:
+    """``(mismatches, details)`` of one record: :func:`verify_record`'s checks, and what
+    was recomputed (``commitment_matches``, ``deck``, ``hands``, ``result``; None where a
+    check could not run)."""
     problems: list[str] = []
     details: dict[str, Any] = {"commitment_matches": None, "deck": None, "hands": None}
     details["result"] = None
@@ -336,7 +349,7 @@ def verify_record(
     ``"hands.2: the record has QS where the shuffle dealt QH"``. Never raises on bad input:
     malformed fields are mismatches too.
     """
-    return _check(record, replay, public_key, commitment, client_seeds, require_receipt)[0]
+    return check_deal(record, replay, public_key, commitment, client_seeds, require_receipt)[0]
 
 
 def _deal_label(record: Any, position: int) -> str:
@@ -409,6 +422,21 @@ def verify_match(
     ]
     if not shuffles:
         return problems
+    first = shuffles[0][1]
+    problems.extend(_agreement(records, shuffles))
+    problems.extend(_completeness(shuffles, first, partial))
+    if log is not None:
+        index = logged(log)
+        if isinstance(first.get("receipt"), dict):
+            problems.extend(receipt_in_log(first, index))
+        problems.extend(records_in_log(records, index))
+    return problems
+
+
+def _agreement(records: Sequence[Any], shuffles: list[tuple[int, dict]]) -> list[str]:
+    """Where a record's shuffle (``shuffles``: ``(position, shuffle)``) differs from the
+    first one's in a field the whole match shares, or in its signature."""
+    problems: list[str] = []
     first_position, first = shuffles[0]
     first_label = _deal_label(records[first_position], first_position)
     for position, other in shuffles[1:]:
@@ -427,12 +455,6 @@ def verify_match(
                 )
         if other.get("signature") != first.get("signature"):
             problems.append(f"{label}: shuffle.signature differs from {first_label}'s")
-    problems.extend(_completeness(shuffles, first, partial))
-    if log is not None:
-        index = logged(log)
-        if isinstance(first.get("receipt"), dict):
-            problems.extend(_inclusion(first, index))
-        problems.extend(_logged_records(records, index))
     return problems
 
 
@@ -443,7 +465,7 @@ def _seed_differences(label: str, other: dict, first_label: str, first: dict) ->
     return [
         f"{label}: shuffle.client_seeds.{seat} {mine.get(seat)!r} differs from "
         f"{first_label}'s {theirs.get(seat)!r}"
-        for seat in _SEAT_KEYS
+        for seat in SEAT_KEYS
         if mine.get(seat) != theirs.get(seat)
     ]
 
@@ -492,7 +514,9 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _inclusion(first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]) -> list[str]:
+def receipt_in_log(
+    first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> list[str]:
     """The match's receipt is the one receipt the checked log holds for its match id
     (``index``: ``transparency.logged``); the log put it after its commitment."""
     receipt = first["receipt"]
@@ -517,7 +541,7 @@ def _inclusion(first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any
     return []
 
 
-def _logged_records(
+def records_in_log(
     records: Sequence[Any], index: dict[tuple[str, str], dict[str, Any]]
 ) -> list[str]:
     """Each record hashes to the ``record_hash`` of the log's one ``deal-record`` entry of
@@ -548,377 +572,3 @@ def _logged_records(
                 "scores differ from the deal logged"
             )
     return problems
-
-
-def deal_verification(record: Any) -> dict[str, Any]:
-    """The public verification payload of one ended deal, for a page or an API (JSON)::
-
-        {"algorithm", "match_id", "deal_number", "commitment", "server_seed",
-         "client_seeds": {"0": str, ...},   # as the record states them (None if absent)
-         "commitment_matches": bool | None, # SHA-256^deal_number(server_seed) == commitment
-         "deck": [52 codes] | None,         # the recomputed shuffle, position 0 dealt first
-         "hands": {"0": [13 codes], ...} | None,  # recomputed, in dealt order
-         "result": replay output (scores, ...) | None,
-         "verified": bool, "mismatches": [str, ...]}
-
-    Call it only with the record of an ended deal (that is the only kind carrying a seed).
-    """
-    problems, details = _check(record, replay=True)
-    shuffle_object = record.get("shuffle") if isinstance(record, dict) else None
-    if not isinstance(shuffle_object, dict):
-        shuffle_object = {}
-    payload = {
-        field: shuffle_object.get(field)
-        for field in (
-            "algorithm",
-            "match_id",
-            "deal_number",
-            "commitment",
-            "server_seed",
-            "client_seeds",
-        )
-    }
-    payload.update(details)
-    payload["verified"] = not problems
-    payload["mismatches"] = problems
-    return payload
-
-
-def match_verification(records: Sequence[Any], public: dict[str, Any] | None = None) -> dict:
-    """The public verification payload of a match (JSON)::
-
-        {"match": public or None,            # MatchShuffle.public(): commitment, deals, ...
-         "deals": [deal_verification(record), ...] sorted by deal number,
-         "verified": bool, "mismatches": [str, ...]}   # verify_match over the ended deals
-
-    ``records`` are the ended deals' records (possibly none yet); ``public`` is
-    ``MatchShuffle.public()``, whose commitment every record must carry. The deals must run
-    1..k (``verify_match(partial=True)``: a running match has only its ended deals).
-    """
-    deals = sorted(
-        (deal_verification(record) for record in records),
-        key=lambda payload: (not isinstance(payload["deal_number"], int), payload["deal_number"]),
-    )
-    problems = verify_match(list(records), partial=True) if records else []
-    if public is not None:
-        for payload in deals:
-            if payload["commitment"] != public.get("commitment"):
-                problems.append(
-                    f"deal {payload['deal_number']}: shuffle.commitment differs from the "
-                    "match's published commitment"
-                )
-    return {
-        "match": public,
-        "deals": deals,
-        "verified": not problems,
-        "mismatches": problems,
-    }
-
-
-class _Unreadable(ValueError):
-    """Input ``trix verify`` cannot parse; its message is the whole error line."""
-
-
-def _parse(text: str, name: str) -> Any:
-    try:
-        return strict_loads(text)
-    except FairnessError as error:
-        raise _Unreadable(f"invalid JSON: {name}: {error}") from None
-    except json.JSONDecodeError as error:
-        raise _Unreadable(
-            f"invalid JSON: {name}: line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
-    except RecursionError:
-        raise _Unreadable(f"invalid JSON: {name}: nested too deep") from None
-
-
-def _read_text(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
-def _load(path: str, stdin: TextIO) -> list[tuple[str, Any]]:
-    """(name, parsed JSON) pairs: one for a file or ``-``, one per ``*.json`` in a directory."""
-    if path == "-":
-        return [("-", _parse(stdin.read(), "-"))]
-    if os.path.isdir(path):
-        names = sorted(n for n in os.listdir(path) if n.endswith(".json"))
-        if not names:
-            raise ValueError(f"{path}: no .json deal records in this directory")
-        return [(name, _parse(_read_text(os.path.join(path, name)), name)) for name in names]
-    return [(path, _parse(_read_text(path), path))]
-
-
-def _verify_draw_cli(
-    record: dict[str, Any], stdout: TextIO, stderr: TextIO, commitment: str | None = None
-) -> int:
-    """A ``trix-draw/1`` record: one OK line and 0, or one error line and 1. ``commitment``
-    (hex, any case): the draw commitment the tournament page showed before the start; the
-    record must carry exactly it."""
-    from games.fairness.seating import verify_record as verify_draw_record
-
-    try:
-        summary = verify_draw_record(record)
-        stated = record["commitment"].lower()
-        if commitment is not None and not hmac.compare_digest(stated, commitment.lower()):
-            raise FairnessError(
-                f"commitment: the record's {stated} is not the commitment you saved before "
-                f"the start, {commitment.lower()}"
-            )
-    except FairnessError as error:
-        print(f"{DRAW_FORMAT}: {error}", file=stderr)
-        return 1
-    print(
-        f"verified: {DRAW_FORMAT} {summary['event']}, {summary['format']}"
-        f"{' partnership' if summary['team_mode'] else ''}, {summary['entrants']} entrants, "
-        f"{summary['rounds']} rounds ({summary['played']} with results)",
-        file=stdout,
-    )
-    return 0
-
-
-SEAT_HINT = "seats are 0..3 as in records; the table page's Seat 1..4 is record seat 0..3"
-
-
-def _option_values(
-    public_key: str | None, commitment: str | None, client_seeds: Sequence[str]
-) -> tuple[Any, str | None, dict[str, str]]:
-    """Parse ``--public-key HEX|FILE``, ``--commitment HEX``, ``--client-seed SEAT=TEXT``;
-    raises FairnessError with the one-line message."""
-    key = None
-    if public_key is not None:
-        text = public_key
-        if os.path.isfile(public_key):
-            try:
-                text = _read_text(public_key)
-            except (OSError, UnicodeDecodeError) as error:
-                raise FairnessError(f"--public-key: cannot read {public_key}: {error}") from None
-            try:  # the site's /fairness/public-key.json saved to a file
-                served = json.loads(text)
-            except (ValueError, RecursionError):
-                served = None
-            if isinstance(served, dict) and isinstance(served.get("public_key"), str):
-                text = served["public_key"]
-        try:
-            key = load_public_key(text)
-        except (FairnessError, ValueError) as error:
-            looks_like_a_path = "/" in public_key or os.sep in public_key or "." in public_key
-            if text == public_key and looks_like_a_path and not os.path.exists(public_key):
-                raise FairnessError(
-                    f"--public-key: {public_key}: no such file (and not a key: {error})"
-                ) from None
-            raise FairnessError(f"--public-key: {error}") from None
-    if commitment is not None:
-        check_hex(commitment.lower(), "--commitment")
-    seeds: dict[str, str] = {}
-    for item in client_seeds:
-        seat, sep, text = item.partition("=")
-        if not sep or seat not in _SEAT_KEYS:
-            raise FairnessError(f"--client-seed {item!r}: give SEAT=TEXT; {SEAT_HINT}")
-        if seat in seeds:
-            raise FairnessError(f"--client-seed: seat {seat} is given twice")
-        seeds[seat] = check_text(text, f"--client-seed {seat}")
-    return key, commitment, seeds
-
-
-def _load_log(path: str) -> tuple[list[dict[str, Any]], str]:
-    """The entries and head hash of a saved ``trix-log/1``; raises FairnessError."""
-    try:
-        text = _read_text(path)
-    except (OSError, UnicodeDecodeError) as error:
-        raise FairnessError(f"--log: cannot read {path}: {error}") from None
-    try:
-        entries = parse_log(text)
-        return entries, verify_log(entries)
-    except FairnessError as error:
-        raise FairnessError(f"--log: {error}") from None
-
-
-def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
-    """A log head saved earlier (``/fairness/log-head.json``) against the log now: the log's
-    first ``size`` entries must hash to it (and, given ``key``, its signature must be valid).
-    Returns the note line; raises FairnessError with the refusal line."""
-    try:
-        saved = strict_loads(_read_text(path))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError, FairnessError) as error:
-        raise FairnessError(f"--head: cannot read {path}: {error}") from None
-    if not isinstance(saved, dict) or saved.get("format") != HEAD_FORMAT:
-        raise FairnessError(f"--head: not a {HEAD_FORMAT} object")
-    size, head = saved.get("size"), saved.get("head")
-    if type(size) is not int or size < 0:
-        raise FairnessError("--head: size must be a whole number from 0")
-    check_hex(head, "--head: head")
-    if size > len(entries):
-        raise FairnessError(
-            f"--head: the saved head covers {size} entries, the log has only {len(entries)}: "
-            "entries were removed"
-        )
-    now = verify_log(entries[:size])
-    if now != head:
-        raise FairnessError(
-            f"--head: the log's first {size} entries hash to {now}, not to the saved head "
-            f"{head}: the log was rewritten"
-        )
-    if key is not None and "signature" in saved:
-        try:
-            check_signature(log_head(size, head), saved["signature"], key)
-        except FairnessError as error:
-            raise FairnessError(f"--head: signature: {error}") from None
-    return f"the saved head (size {size}) is the head of the log's first {size} entries"
-
-
-def _notes(records: list[Any], key: Any, log: Any, partial: bool) -> list[str]:
-    """The lines after ``verified``: what was and was not checked."""
-    shuffles = [r["shuffle"] for r in records if isinstance(r.get("shuffle"), dict)]
-    receipts = [s for s in shuffles if "receipt" in s]
-    notes = []
-    if len(receipts) < len(shuffles):
-        notes.append(
-            f"{len(shuffles) - len(receipts)} record(s) without a receipt (from before "
-            "receipts): cards and plays only, nothing binds their client seeds to the "
-            "match start"
-        )
-    if receipts and key is None:
-        notes.append("receipt signatures not checked: give --public-key")
-    elif receipts:
-        notes.append(f"receipt signatures valid under key {key_id(key)}")
-    if log is not None:
-        entries, head = log
-        for receipt in {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}.values():
-            entry = find_receipt(entries, receipt["match_id"])
-            notes.append(
-                f"receipt {receipt_hash(receipt)[:16]}... in the log at entry {entry['index']}, "
-                f"the one receipt of match {receipt['match_id']!r}"
-            )
-        notes.append(f"{len(records)} record(s) each the deal-record logged for its deal")
-        notes.append(
-            f"log of {len(entries)} entries, head {head}: a head saved earlier must be the "
-            "head of the log's first entries"
-        )
-    if partial:
-        notes.append("--partial: only the first deals were required")
-    return notes
-
-
-def verify_cli(
-    path: str,
-    stdout: TextIO,
-    stderr: TextIO,
-    stdin: TextIO | None = None,
-    *,
-    public_key: str | None = None,
-    log: str | None = None,
-    commitment: str | None = None,
-    client_seeds: Sequence[str] = (),
-    partial: bool = False,
-    head: str | None = None,
-) -> int:
-    """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
-
-    A file holding one ``trix-draw/1`` record (a tournament's seating draw) is checked by
-    ``games.fairness.seating.verify_record`` instead (with ``commitment``, the one saved from
-    the tournament page before the start, which the record must carry): one
-    ``verified: ...`` line and 0, or one ``trix-draw/1: ...`` error line on ``stderr`` and 1.
-
-    ``path`` is a record file, ``-`` for stdin, a file holding a JSON list of one match's
-    records, or a directory of ``*.json`` records (grouped into matches by match id and
-    commitment). ``public_key`` (64 hex digits, PEM, or a file holding either or the site's
-    ``/fairness/public-key.json``): receipts must be signed by it. ``log`` (a file of the
-    site's ``/fairness/log.jsonl``): its chain must verify and hold each match's receipt.
-    ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
-    must carry them. ``partial``: a match's deals may stop before its deal count. ``head``
-    (with ``log``): a ``trix-log-head/1`` saved earlier; the log's first entries must hash to
-    it (a rewritten or shortened log is refused). Prints
-    ``verified`` (one record) or ``verified: N deal records`` then ``note: ...`` lines on
-    ``stdout`` and returns 0; or one line per mismatch on ``stderr`` and returns 1 (also for
-    an unreadable file, invalid JSON or a broken log); a malformed option value: one line, 2.
-    """
-    try:
-        key, commitment, seeds = _option_values(public_key, commitment, client_seeds)
-    except FairnessError as error:
-        print(error, file=stderr)
-        return 2
-    try:
-        loaded = _load(path, stdin if stdin is not None else sys.stdin)
-    except _Unreadable as error:
-        print(error, file=stderr)
-        return 1
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        print(f"cannot read {path}: {error}", file=stderr)
-        return 1
-    if (
-        len(loaded) == 1
-        and isinstance(loaded[0][1], dict)
-        and loaded[0][1].get("format") == DRAW_FORMAT
-    ):
-        if key is not None or log or seeds or partial or head:
-            print(
-                "--public-key, --log, --head, --client-seed, --partial: for deal records "
-                "(a draw record takes --commitment only)",
-                file=stderr,
-            )
-            return 2
-        return _verify_draw_cli(loaded[0][1], stdout, stderr, commitment)
-    if head is not None and log is None:
-        print("--head: give the log too (--log FILE)", file=stderr)
-        return 2
-    try:
-        entries = _load_log(log) if log is not None else None
-        head_note = _check_head(head, entries[0], key) if head is not None else None
-    except FairnessError as error:
-        print(error, file=stderr)
-        return 1
-    checks = {
-        "public_key": key,
-        "commitment": commitment,
-        "client_seeds": seeds,
-        "require_receipt": key is not None or entries is not None,
-    }
-    try:
-        problems, records = _verify_loaded(loaded, checks, entries, partial)
-    except RecursionError:
-        print(f"invalid JSON: {path}: nested too deep", file=stderr)
-        return 1
-    if problems:
-        for line in problems:
-            print(line, file=stderr)
-        return 1
-    count = len(records)
-    print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
-    for note in _notes(records, key, entries, partial) + ([head_note] if head_note else []):
-        print(f"note: {note}", file=stdout)
-    return 0
-
-
-def _verify_loaded(
-    loaded: list[tuple[str, Any]],
-    checks: dict[str, Any],
-    entries: tuple[list[dict[str, Any]], str] | None,
-    partial: bool,
-) -> tuple[list[str], list[Any]]:
-    """(mismatches, the records) of what ``_load`` read."""
-    log = entries[0] if entries is not None else None
-    if len(loaded) == 1 and isinstance(loaded[0][1], dict):
-        record = loaded[0][1]
-        problems = verify_record(record, **checks)
-        if not problems and log is not None:
-            index = logged(log)
-            problems = _inclusion(record["shuffle"], index) + _logged_records([record], index)
-        return problems, [record]
-    if len(loaded) == 1 and isinstance(loaded[0][1], list):
-        records = loaded[0][1]
-        return verify_match(records, **checks, partial=partial, log=log), records
-    problems: list[str] = []
-    matches: dict[tuple[Any, Any], list[Any]] = {}
-    for name, record in loaded:
-        try:
-            group = (record["shuffle"]["match_id"], record["shuffle"]["commitment"])
-            hash(group)
-        except (TypeError, KeyError):
-            problems.extend(f"{name}: {line}" for line in verify_record(record, **checks))
-            continue
-        matches.setdefault(group, []).append(record)
-    for (match_id, _), records in matches.items():
-        lines = verify_match(records, **checks, partial=partial, log=log)
-        problems.extend(f"match {match_id}: {line}" for line in lines)
-    return problems, [record for _, record in loaded]

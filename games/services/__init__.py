@@ -1,9 +1,10 @@
 """Every change of a table: plain functions, each one database transaction, by concern.
 
-- :mod:`~games.services.tables`: create a table (:func:`create_table`, or with its seats
-  assigned: :func:`create_seated_table`, many at once: :func:`create_seated_tables`),
-  :func:`take_seat`, :func:`seat_bot`, :func:`leave`, :func:`replace_with_bot`,
-  :func:`cancel_table`, :func:`expire_open_tables`, :func:`check_in`;
+- :mod:`~games.services.tables`: a player's table (:func:`create_table`), :func:`take_seat`,
+  :func:`seat_bot`, :func:`leave`, :func:`replace_with_bot`, :func:`check_in`;
+- :mod:`~games.services.seated_tables`: tables with their seats assigned
+  (:func:`create_seated_table`, many at once: :func:`create_seated_tables`);
+- :mod:`~games.services.cancellation`: :func:`cancel_table`, :func:`expire_open_tables`;
 - :mod:`~games.services.rematch`: a finished match's rematch with the same four
   (:func:`~games.services.rematch.propose`, :func:`~games.services.rematch.decline`);
 - :mod:`~games.services.live_seats`: one person, one live seat (``TRIX_MAX_LIVE_SEATS``), the
@@ -36,16 +37,14 @@ The names below are the public ones; import them from ``games.services``.
 
 from games.errors import TableError
 from games.services.actions import apply_action, submit_action
+from games.services.cancellation import cancel_table, expire_open_tables
 from games.services.clock import sweep, wake
 from games.services.money import pay_pot
 from games.services.presence import come_back
+from games.services.seated_tables import create_seated_table, create_seated_tables
 from games.services.tables import (
-    cancel_table,
     check_in,
-    create_seated_table,
-    create_seated_tables,
     create_table,
-    expire_open_tables,
     leave,
     replace_with_bot,
     seat_bot,

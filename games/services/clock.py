@@ -2,7 +2,7 @@
 change, the wake-up itself (next deal, a bot's turn, timeouts) and the sweep.
 
 A table has two times (``games.models.Table``): ``deadline``, when the seats to act lose
-their turn to the timeout (their default action, :func:`games.engine.match.default_action`),
+their turn to the timeout (their default action, :func:`games.engine.turns.default_action`),
 and ``wake_at``, when a worker must look next. :func:`schedule` sets both after every change;
 :mod:`games.services.dispatch` sends the wake-up after the commit; :func:`wake` runs it;
 :func:`sweep` (Celery beat) re-sends those that were lost. A bot's action is drawn from
@@ -24,8 +24,8 @@ from django.utils import timezone
 from games import options_text, shuffles, state_store
 from games.engine import Options, apply
 from games.engine.bots import make_bot
-from games.engine.match import default_action, forced_action
 from games.engine.observation import observe
+from games.engine.turns import default_action, forced_action
 from games.errors import BadRequest, NotFound
 from games.models import ActionStatus, Heartbeat, MatchRecord, Table, TableAction, TableStatus
 from games.policy import policy

@@ -1,4 +1,4 @@
-"""The lobby's shortcuts (issue 14): quick play, and private tables with an invite link.
+"""The lobby's shortcuts: quick play, and private tables with an invite link.
 
 - :func:`quick_play`: sit at an open player-made table of the default variant at the chosen
   stake where someone already waits and a seat is free (the most seats taken first, then the
@@ -18,14 +18,14 @@ import logging
 import secrets
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games.engine import Options
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
 from games.models import Seat, Table, TableStatus
 from games.policy import TableKind
-from games.services import changes, live_seats, tables
+from games.services import cancellation, changes, live_seats, tables
 
 DEFAULT_VARIANT = Options().variant
 """The variant quick play sits at (the engine's default)."""
@@ -85,6 +85,19 @@ def quick_play(
     # Only a player who could stake is offered a seat or a new table (the lobby's quick play
     # sits on the table page: a table made for a seat refused there waited with its bots).
     tables.check_stake(user=user, stake=stake)
+    found = _join_waiting(candidates, user=user, client_seed=client_seed, address=address, sit=sit)
+    if found is not None:
+        return found
+    return _new_quick_table(
+        user=user, stake=stake, client_seed=client_seed, address=address, sit=sit
+    )
+
+
+def _join_waiting(
+    candidates: QuerySet[Table], *, user, client_seed: str | None, address: str | None, sit: bool
+) -> tuple[Table, int] | None:
+    """The first free seat (``sit``: taken by ``user``) at the ``candidates`` where someone
+    waits, the most seats taken first, then the oldest; None when every such seat is gone."""
     free = Q(seats__user__isnull=True, seats__bot="")
     waiting = (
         candidates.annotate(free=Count("seats", filter=free), taken=Count("seats", filter=~free))
@@ -111,6 +124,14 @@ def quick_play(
             except Conflict:  # taken meanwhile, or the table started: try the next
                 continue
             return Table.objects.get(pk=table.pk), seat
+    return None
+
+
+def _new_quick_table(
+    *, user, stake: int, client_seed: str | None, address: str | None, sit: bool
+) -> tuple[Table, int]:
+    """A new table of the default variant at ``stake``: ``user`` at seat 0 (``sit``; else
+    seat 0 left free for them), ``rules`` bots on seats 1..3."""
     table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
     if sit:
         try:
@@ -136,7 +157,9 @@ def _cancel_if_nobody_sits(table_id: int) -> None:
         with transaction.atomic():
             table = changes.lock_table(table_id)
             if not Seat.objects.filter(table=table, user__isnull=False).exists():
-                tables.cancel_table(table_id=table_id, reason="the creator's seat was refused")
+                cancellation.cancel_table(
+                    table_id=table_id, reason="the creator's seat was refused"
+                )
     except TableError as exc:
         log.warning("quick play: table %s not cancelled: %s", table_id, exc)
 

@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from games.errors import Conflict, NotAllowed
 from games.models import Seat, Table, TableStatus
 from games.policy import policy
-from games.services import changes, tables
+from games.services import cancellation, changes, tables
 
 
 def propose(*, user, table_id: int) -> tuple[Table, bool]:
@@ -129,5 +129,7 @@ def decline(*, user, table_id: int) -> Table:
         now = timezone.now()
         rows = changes.seats(table)
         if not any(s.kind == "human" or s.held(table, now) for s in rows):
-            tables.cancel_table(table_id=table.pk, reason="everyone declined the rematch", by=user)
+            cancellation.cancel_table(
+                table_id=table.pk, reason="everyone declined the rematch", by=user
+            )
     return Table.objects.get(pk=rematch)

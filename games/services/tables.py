@@ -1,11 +1,11 @@
-"""Creating tables and seating them: a player's table (:func:`create_table`) or tables with
-their four seats assigned (:func:`create_seated_tables`, a tournament round's in one
-transaction; :func:`create_seated_table`, one of them), taking a seat
-(the stake moves through :mod:`games.services.money`), seating bots, leaving, a bot taking a
-seat over (:func:`replace_with_bot`), cancelling (:func:`cancel_table`; open tables nobody
-filled in time: :func:`expire_open_tables`) and a seated player's check-in
-(:func:`check_in`). A creator has at most ``TRIX_MAX_OPEN_TABLES`` open tables; a person
-holds at most ``TRIX_MAX_LIVE_SEATS`` live seats (:mod:`games.services.live_seats`).
+"""A player's table and its seats: creating it (:func:`create_table`, at most
+``TRIX_MAX_OPEN_TABLES`` open ones a creator), taking a seat (the stake moves through
+:mod:`games.services.money`), seating bots, the match's start when the fourth seat fills,
+leaving, a bot taking a seat over (:func:`replace_with_bot`) and a seated player's check-in
+(:func:`check_in`). A person holds at most ``TRIX_MAX_LIVE_SEATS`` live seats
+(:mod:`games.services.live_seats`). Tables with their four seats assigned (a tournament
+round's) are made by :mod:`games.services.seated_tables`; cancelling and the expiry of open
+tables are :mod:`games.services.cancellation`.
 
 Each function is one transaction on the table's locked row; it checks everything it can
 first (a clear :class:`~games.errors.TableError`, nothing changed). The site's rules per
@@ -14,39 +14,33 @@ table kind come from :mod:`games.policy`.
 
 from __future__ import annotations
 
-import logging
 import secrets
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.selectors import display_name, display_names
+from accounts.selectors import display_name
 from games import options_text, shuffles, signing, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
-from games.errors import BadRequest, Conflict, NotAllowed, TableError
+from games.errors import BadRequest, Conflict, NotAllowed
 from games.models import (
     ActionStatus,
     MatchRecord,
     Seat,
     Table,
     TableAction,
-    TableEvent,
     TableStatus,
 )
 from games.policy import TableKind, kind_for_stake, policy
-from games.services import changes, clock, dispatch, fairness_log, live_seats, money, presence
-
-log = logging.getLogger(__name__)
+from games.services import changes, clock, dispatch, fairness_log, live_seats, money
+from games.services.cancellation import expiry_text
 
 
 def create_table(
@@ -108,25 +102,10 @@ def _open_tables_of(user) -> int:
     )
 
 
-def _expiry_text(seconds: float | None = None) -> str:
-    """``seconds`` (default ``TRIX_OPEN_TABLE_EXPIRY``) for people: "30 minutes", "90
-    seconds"."""
-    if seconds is None:
-        seconds = settings.TRIX_OPEN_TABLE_EXPIRY
-    if seconds >= 60 and seconds % 60 == 0:
-        minutes = int(seconds // 60)
-        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
-    if seconds == int(seconds):
-        return ngettext("%(count)d second", "%(count)d seconds", int(seconds)) % {
-            "count": int(seconds)
-        }
-    return _("%(count)s seconds") % {"count": f"{seconds:g}"}
-
-
 def _check_open_tables(user) -> None:
-    """Refuse a creator's table above ``TRIX_MAX_OPEN_TABLES`` open ones (issue 13: one
-    account filled the lobby with 250). The creator's user row is locked first (inside the
-    caller's transaction), so two creates at once cannot both pass. Raises :class:`Conflict`
+    """Refuse a creator's table above ``TRIX_MAX_OPEN_TABLES`` open ones (one account must not
+    fill the lobby). The creator's user row is locked first (inside the caller's
+    transaction), so two creates at once cannot both pass. Raises :class:`Conflict`
     ``too_many_open_tables``."""
     cap = settings.TRIX_MAX_OPEN_TABLES
     live_seats.lock_person(user.pk)
@@ -142,7 +121,7 @@ def _check_open_tables(user) -> None:
                 "table nobody fills is closed after %(expiry)s, its stakes refunded.",
                 count,
             )
-            % {"count": count, "cap": cap, "expiry": _expiry_text()},
+            % {"count": count, "cap": cap, "expiry": expiry_text()},
             "too_many_open_tables",
         )
 
@@ -181,7 +160,7 @@ def _new_table(
     return table
 
 
-def _issue_receipt(table: Table, private: dict[str, Any], now) -> tuple:
+def issue_receipt(table: Table, private: dict[str, Any], now) -> tuple:
     """Issue the match-start receipt of ``table`` whose client seeds just locked in
     ``private``: built, signed with the site's key and kept on the table (the caller saves
     it), started at ``now``. Returns its ``match-receipt`` log entry for the caller to
@@ -197,277 +176,11 @@ def _issue_receipt(table: Table, private: dict[str, Any], now) -> tuple:
     return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)
 
 
-def create_seated_table(
-    *,
-    created_by,
-    variant: str,
-    options: dict[str, Any] | None = None,
-    seats: list[dict[str, Any]],
-    kind: str = TableKind.TOURNAMENT,
-    origin: str = "",
-    stake: int = 0,
-    bot_seed: str | None = None,
-    shuffle_secret: bytes | None = None,
-    shuffle_match_id: str | None = None,
-) -> Table:
-    """Create a table with its four seats already assigned, and start its match (a worker
-    deals): for a tournament round (``kind="tournament"``, ``origin`` naming the round).
-    :func:`create_seated_tables` with one table (the messages without its ``table 0:``).
-
-    ``seats`` is a list of exactly four dicts, index = seat number: ``{"user": <User>,
-    "client_seed": str}`` (1 to 64 characters, ``docs/fairness.md``) or ``{"bot": "rules" |
-    "random"}``. A user appears at most once. ``options`` are :class:`games.engine.Options`
-    fields; the kind's timer rule applies (:mod:`games.policy`). ``stake`` must be 0 (tables
-    with assigned seats hold no stakes). ``bot_seed``, ``shuffle_secret`` and
-    ``shuffle_match_id`` are for tests and replays (a tournament gives its ``bot_seed``).
-    Raises :class:`BadRequest`; nothing is written then."""
-    if stake != 0:
-        raise BadRequest("a table with assigned seats holds no stakes: stake must be 0", "invalid")
-    table = {"seats": seats, "origin": origin, "bot_seed": bot_seed}
-    if shuffle_secret is not None:
-        table["shuffle_secret"] = shuffle_secret
-    if shuffle_match_id is not None:
-        table["shuffle_match_id"] = shuffle_match_id
-    (created,) = _create_seated(
-        created_by=created_by,
-        variant=variant,
-        options=options,
-        tables=[table],
-        kind=kind,
-        name_index=False,
-    )
-    return created
-
-
-def create_seated_tables(
-    *,
-    created_by,
-    variant: str,
-    options: dict[str, Any] | None = None,
-    tables: list[dict[str, Any]],
-    kind: str = TableKind.TOURNAMENT,
-) -> list[Table]:
-    """Create many tables with their seats assigned and start their matches, in one
-    transaction and a handful of statements (a tournament round's tables): the tables in the
-    order of ``tables``, each as :func:`create_seated_table` makes it, every one of the same
-    ``variant``, ``options`` and ``kind``.
-
-    Each item of ``tables`` is ``{"seats": [4 seat dicts as create_seated_table takes],
-    "origin": str (at most 64 characters; "" if missing), "bot_seed": str (1 to 64
-    characters) or None (drawn)}``, and for tests and replays ``"shuffle_secret"`` (32
-    bytes) and ``"shuffle_match_id"`` (str). Everything is checked first, by
-    :func:`create_seated_table`'s rules and messages with the item's index in front
-    (``table 3: seat 1: unknown bot ...``); :class:`BadRequest` then, and nothing is written.
-    Each table's wake-up (its first deal) is sent after the commit. A person seated here
-    holding a seat at a player-made table whose match has not ended, beyond
-    ``TRIX_MAX_LIVE_SEATS``, is moved out of it first (:func:`_give_way`): these seats take
-    priority."""
-    return _create_seated(
-        created_by=created_by,
-        variant=variant,
-        options=options,
-        tables=tables,
-        kind=kind,
-        name_index=True,
-    )
-
-
-_SEATED_EVENTS = 6
-"""The events a table created with its seats assigned starts with: ``table_created``, one
-``seat_taken`` or ``bot_seated`` per seat, ``match_started``."""
-
-_TABLE_KEYS = {"seats", "origin", "bot_seed", "shuffle_secret", "shuffle_match_id"}
-
-
-@dataclass(frozen=True)
-class _Planned:
-    """One checked item of :func:`create_seated_tables`' ``tables``."""
-
-    specs: list[tuple[Any, str, str]]
-    origin: str
-    bot_seed: str | None
-    shuffle_secret: bytes | None
-    shuffle_match_id: str | None
-
-
-def _plan(item: Any, prefix: str) -> _Planned:
-    """Check one item of ``tables`` (``prefix``: ``"table <i>: "`` or ""). Raises
-    :class:`BadRequest`."""
-    if not isinstance(item, dict) or "seats" not in item:
-        raise BadRequest(f"{prefix}give a dict with its seats", "invalid")
-    unknown = sorted(set(item) - _TABLE_KEYS)
-    if unknown:
-        raise BadRequest(f"{prefix}unknown keys {', '.join(map(str, unknown))}", "invalid")
-    origin = item.get("origin", "")
-    if not isinstance(origin, str) or len(origin) > 64:
-        raise BadRequest(f"{prefix}origin must be at most 64 characters", "invalid")
-    bot_seed = item.get("bot_seed")
-    if bot_seed is not None and (not isinstance(bot_seed, str) or not 1 <= len(bot_seed) <= 64):
-        raise BadRequest(f"{prefix}bot_seed must be 1 to 64 characters", "invalid")
-    secret = item.get("shuffle_secret")
-    if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
-        raise BadRequest(f"{prefix}shuffle_secret must be 32 bytes", "invalid")
-    match_id = item.get("shuffle_match_id")
-    if match_id is not None and not isinstance(match_id, str):
-        raise BadRequest(f"{prefix}shuffle_match_id must be a string", "invalid")
-    try:
-        specs = _seat_specs(item["seats"])
-    except BadRequest as exc:
-        raise BadRequest(f"{prefix}{exc}", exc.code) from None
-    return _Planned(specs, origin, bot_seed, secret, match_id)
-
-
-def _create_seated(
-    *,
-    created_by,
-    variant: str,
-    options: dict[str, Any] | None,
-    tables: Any,
-    kind: str,
-    name_index: bool,
-) -> list[Table]:
-    """:func:`create_seated_tables` (``name_index``: the messages name the item's index)."""
-    try:
-        parsed = Options.for_variant(variant, options)
-        rules = policy(kind)
-    except (InvalidOptions, ValueError) as exc:
-        raise BadRequest(str(exc), "invalid") from None
-    if not rules.seats_assigned:
-        raise BadRequest(f"a {kind} table is not created with its seats assigned", "invalid")
-    clock.check_timers(parsed, kind)
-    if not isinstance(tables, (list, tuple)):
-        raise BadRequest("tables must be a list of tables", "invalid")
-    plans = [
-        _plan(item, f"table {index}: " if name_index else "") for index, item in enumerate(tables)
-    ]
-    if not plans:
-        return []
-    people = sorted({u.pk for p in plans for u, _, _ in p.specs if u is not None})
-    names = display_names(people)
-    now = timezone.now()
-    with transaction.atomic():
-        live_seats.lock_person(people)  # before any table: as every sit does
-        _give_way(people)
-        rows, seats = [], []
-        for p in plans:
-            row = Table(
-                variant=variant,
-                options=parsed.to_dict(),
-                kind=kind,
-                origin=p.origin,
-                stake=0,
-                created_by=created_by,
-                bot_seed=p.bot_seed or secrets.token_hex(16),
-                status=TableStatus.PLAYING,
-                started_at=now,
-                wake_at=now,
-                version=_SEATED_EVENTS,  # its log below: table_created, 4 seats, match_started
-            )
-            table_seats = [
-                Seat(table=row, seat=n, user=user, bot=bot, client_seed=seed, joined_at=now)
-                for n, (user, bot, seed) in enumerate(p.specs)
-            ]
-            changes.set_kinds(row, table_seats)
-            rows.append(row)
-            seats.append(table_seats)
-        if connection.features.can_return_rows_from_bulk_insert:
-            Table.objects.bulk_create(rows)
-        else:  # a database that cannot return the new ids: one INSERT each
-            for row in rows:
-                row.save()
-        records, events, logged = [], [], []
-        for row, p, table_seats in zip(rows, plans, seats, strict=True):
-            private, row.commitment = shuffles.create(
-                p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
-            )
-            logged.append(fairness_log.match_commitment(**shuffles.announced(private)))
-            log = [{"type": "table_created", "commitment": row.commitment}]
-            for s in table_seats:
-                if s.user is not None:
-                    log.append(
-                        {
-                            "type": "seat_taken",
-                            "seat": s.seat,
-                            "user_id": s.user.pk,
-                            "name": names[s.user.pk],
-                            "client_seed": s.client_seed,
-                            "staked": 0,
-                        }
-                    )
-                else:
-                    log.append({"type": "bot_seated", "seat": s.seat, "bot": s.bot})
-            client_seeds = [s.client_seed for s in table_seats]
-            log.append(
-                {
-                    "type": "match_started",
-                    "commitment": row.commitment,
-                    "client_seeds": {str(n): seed for n, seed in enumerate(client_seeds)},
-                }
-            )
-            row.version = 0  # counted up again, one per event, to the version inserted
-            events.extend(changes.event_rows(row, log))
-            if row.version != _SEATED_EVENTS:
-                raise RuntimeError(f"a seated table's log has {row.version} events")
-            private = shuffles.lock_client_seeds(private, client_seeds)
-            logged.append(_issue_receipt(row, private, now.replace(microsecond=0)))
-            records.append(
-                MatchRecord(
-                    table=row,
-                    state=new_match(parsed).to_json(),
-                    state_version=row.version,
-                    shuffle=private,
-                )
-            )
-        MatchRecord.objects.bulk_create(records)
-        Seat.objects.bulk_create(s for table_seats in seats for s in table_seats)
-        TableEvent.objects.bulk_create(events)
-        # The commitment names the table's id (its shuffle's match id): known after the INSERT;
-        # so does the receipt.
-        Table.objects.bulk_update(
-            rows, ["commitment", "receipt", "receipt_signature", "started_at"]
-        )
-        fairness_log.append(logged)
-        for row in rows:
-            dispatch.send_wake(row)
-    return rows
-
-
-def _seat_specs(seats: Any) -> list[tuple[Any, str, str]]:
-    """``(user or None, bot or "", client seed)`` per seat of :func:`create_seated_table`'s
-    ``seats``. Raises :class:`BadRequest`."""
-    if not isinstance(seats, (list, tuple)) or len(seats) != 4:
-        raise BadRequest("seats must be a list of exactly 4 seats", "invalid")
-    specs, users = [], set()
-    for number, spec in enumerate(seats):
-        if not isinstance(spec, dict) or ("user" in spec) == ("bot" in spec):
-            raise BadRequest(f"seat {number}: give either a user or a bot", "invalid")
-        if "bot" in spec:
-            if spec["bot"] not in BOTS:
-                raise BadRequest(
-                    f"seat {number}: unknown bot {spec['bot']!r} (choose from {', '.join(BOTS)})",
-                    "invalid",
-                )
-            specs.append((None, spec["bot"], shuffles.BOT_CLIENT_SEED))
-            continue
-        user = spec["user"]
-        if getattr(user, "pk", None) is None:
-            raise BadRequest(f"seat {number}: user must be a saved user", "invalid")
-        if user.pk in users:
-            raise BadRequest(f"seat {number}: a user may hold one seat only", "invalid")
-        users.add(user.pk)
-        try:
-            seed = shuffles.clean_client_seed(spec.get("client_seed"))
-        except shuffles.FairnessError as exc:
-            raise BadRequest(f"seat {number}: {exc}", "invalid") from None
-        specs.append((user, "", seed))
-    return specs
-
-
 def _open_seat(table: Table, seat_no: int) -> Seat:
     if table.status != TableStatus.OPEN:
         raise Conflict(_("the match has already started: no seat can be taken"), "not_open")
     if isinstance(seat_no, bool) or not isinstance(seat_no, int) or not 0 <= seat_no <= 3:
-        raise BadRequest("seat must be 0..3", "invalid")
+        raise BadRequest(_("seat must be 0..3"), "invalid")
     seat = Seat.objects.select_for_update().get(table=table, seat=seat_no)
     if seat.kind is not None:
         raise Conflict(_("seat %(seat)s is taken") % {"seat": seat_no + 1}, "seat_taken")
@@ -577,9 +290,12 @@ def take_seat(
         row = _open_seat(table, seat)
         if client_seed is None and policy(table.kind).client_seed_required:
             raise BadRequest(
-                f"a {table.kind} table needs your client seed: send client_seed (1 to 64 "
-                "printable ASCII characters you chose; the table page makes one in your "
-                "browser), so the server alone never decides your cards",
+                _(
+                    "a %(kind)s table needs your client seed: send client_seed (1 to 64 "
+                    "printable ASCII characters you chose; the table page makes one in your "
+                    "browser), so the server alone never decides your cards"
+                )
+                % {"kind": table.kind},
                 "invalid",
             )
         mine = changes.user_seat(table, user)
@@ -590,35 +306,41 @@ def take_seat(
             )
         _check_hold(table, row, user)
         digest = _check_address(table, user, address)
-        with _stake_refusals():
-            money.stake(
-                user=user,
-                table_ref=table.ref,
-                amount=table.stake,
-                key=f"stake:{table.ref}:v{table.version}",
-            )
-        row.user = user
-        row.address_hash = digest
-        row.staked = table.stake
-        row.client_seed = seed
-        row.joined_at = timezone.now()
-        row.save()
-        changes.add_events(
-            table,
-            [
-                {
-                    "type": "seat_taken",
-                    "seat": seat,
-                    "user_id": user.pk,
-                    "name": display_name(user),
-                    "client_seed": seed,
-                    "staked": table.stake,
-                }
-            ],
-        )
+        _sit(table, row, user, seed, digest)
         _maybe_start(table)
         table.save()
     return table
+
+
+def _sit(table: Table, row: Seat, user, seed: str, digest: str) -> None:
+    """``user`` takes the checked seat ``row`` of the locked ``table``: the table's stake into
+    escrow, the seat saved, ``seat_taken`` logged."""
+    with _stake_refusals():
+        money.stake(
+            user=user,
+            table_ref=table.ref,
+            amount=table.stake,
+            key=f"stake:{table.ref}:v{table.version}",
+        )
+    row.user = user
+    row.address_hash = digest
+    row.staked = table.stake
+    row.client_seed = seed
+    row.joined_at = timezone.now()
+    row.save()
+    changes.add_events(
+        table,
+        [
+            {
+                "type": "seat_taken",
+                "seat": row.seat,
+                "user_id": user.pk,
+                "name": display_name(user),
+                "client_seed": seed,
+                "staked": table.stake,
+            }
+        ],
+    )
 
 
 def check_stake_amount(stake: Any) -> None:
@@ -660,12 +382,20 @@ def _stake_refusals():
         raise BadRequest(str(exc), exc.code or "insufficient_funds") from None
 
 
+def unknown_bot(bot: Any) -> str:
+    """The refusal of a bot kind that is not one of :data:`games.engine.bots.BOTS`."""
+    return _("unknown bot %(bot)s (choose from %(bots)s)") % {
+        "bot": repr(bot),
+        "bots": ", ".join(BOTS),
+    }
+
+
 def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
     """Seat a bot (``rules`` or ``random``) at ``seat`` (0..3); the table's creator only.
     Bots never stake. A rematch's seat held for a person is refused while the hold lasts
     (:class:`Conflict` ``held``)."""
     if bot not in BOTS:
-        raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
+        raise BadRequest(unknown_bot(bot), "invalid")
     with transaction.atomic():
         table = changes.lock_table(table_id)
         if table.created_by_id != user.pk:
@@ -690,7 +420,7 @@ def _maybe_start(table: Table) -> None:
         return
     record = MatchRecord.objects.select_for_update().get(table=table)
     record.shuffle = shuffles.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
-    receipt_entry = _issue_receipt(table, record.shuffle, timezone.now().replace(microsecond=0))
+    receipt_entry = issue_receipt(table, record.shuffle, timezone.now().replace(microsecond=0))
     state = new_match(table.options)
     table.status = TableStatus.PLAYING
     changes.add_events(
@@ -727,7 +457,7 @@ def leave(*, user, table_id: int) -> Table:
         if seat is None:
             raise NotAllowed(_("you have no seat at this table"), "not_seated")
         if table.status == TableStatus.OPEN:
-            _free_open_seat(table, seat)
+            free_open_seat(table, seat)
             return table
         if table.status != TableStatus.PLAYING:
             raise Conflict(_("the match is over"), "match_over")
@@ -756,11 +486,11 @@ def leave(*, user, table_id: int) -> Table:
             )
             dispatch.send_action(action.pk)
             return table
-        _bot_takes_over(table, seat, "rules")
+        bot_takes_over(table, seat, "rules")
     return table
 
 
-def _free_open_seat(table: Table, seat: Seat) -> None:
+def free_open_seat(table: Table, seat: Seat) -> None:
     """Before the start (``table`` locked): ``seat``'s person leaves it, their stake refunded
     (``seat_left``)."""
     money.refund(
@@ -780,64 +510,9 @@ def _free_open_seat(table: Table, seat: Seat) -> None:
     table.save(update_fields=["version", "seat_kinds"])
 
 
-def _give_way(user_ids: list[int]) -> None:
-    """The seats ``user_ids`` are given at tables created with their seats assigned (a
-    tournament round's) take priority over their seats at player-made tables whose match has
-    not ended, when holding both would pass ``TRIX_MAX_LIVE_SEATS``
-    (:mod:`games.services.live_seats`; the persons' rows are locked by the caller). At each
-    such table, locked in turn: waiting for players, the seat is left and its stake refunded
-    (as :func:`leave` before the start); being played at a free table, a ``rules`` bot takes
-    it over (as :func:`leave` there); being played at a staked table, the seat is marked away
-    (:mod:`games.services.presence`): its turns are played at once with the timeout's default
-    action, its stake and its result stay its player's, and "I'm back" there clears the mark.
-    Seats at other assigned-seat tables never give way. Rule: ``docs/tournaments.md``."""
-    cap = settings.TRIX_MAX_LIVE_SEATS
-    if cap <= 0 or not user_ids:
-        return
-    held: dict[int, list[tuple[int, str]]] = {}
-    for user_id, table_id, kind in (
-        Seat.objects.filter(user_id__in=user_ids, table__status__in=live_seats.LIVE_STATUSES)
-        .order_by("table_id")
-        .values_list("user_id", "table_id", "table__kind")
-    ):
-        held.setdefault(user_id, []).append((table_id, kind))
-    for user_id, seats in held.items():
-        if len(seats) + 1 <= cap:
-            continue
-        for table_id, kind in seats:
-            if policy(kind).seats_assigned:
-                continue
-            try:
-                with transaction.atomic():  # a savepoint: a refusal here never stops the draw
-                    _give_way_at(table_id, user_id)
-            except (TableError, money.StakeError) as exc:
-                log.error("user %s's seat at table %s kept: %s", user_id, table_id, exc)
-
-
-def _give_way_at(table_id: int, user_id: int) -> None:
-    """:func:`_give_way` at one player-made table."""
-    table = changes.lock_table(table_id)
-    seat = Seat.objects.select_related("user").filter(table=table, user_id=user_id).first()
-    if seat is None:
-        return
-    if table.status == TableStatus.OPEN:
-        _free_open_seat(table, seat)
-    elif table.status != TableStatus.PLAYING:
-        return
-    elif policy(table.kind).bot_takes_over_leaver:
-        _bot_takes_over(table, seat, "rules")
-    else:
-        events = presence.mark_away(table, seat.seat)
-        if not events:
-            return
-        changes.add_events(table, events)
-        state_store.read(table, lambda state: clock.schedule(table, state, events))
-        table.save(update_fields=["version", "deadline", "wake_at"])
-
-
 def _pending_forfeit(table: Table) -> TableAction | None:
     """The forfeit a leave stored at ``table`` (locked) that no worker has applied yet: it
-    ends the match, so no other leave can count (issue 13: two players leaving at once)."""
+    ends the match, so no other leave can count (two players leaving at once: the first wins)."""
     return (
         TableAction.objects.filter(table=table, status=ActionStatus.PENDING, action__type="forfeit")
         .order_by("submitted_at")
@@ -845,7 +520,7 @@ def _pending_forfeit(table: Table) -> TableAction | None:
     )
 
 
-def _bot_takes_over(table: Table, seat: Seat, bot: str) -> None:
+def bot_takes_over(table: Table, seat: Seat, bot: str) -> None:
     """During a match (the table locked): ``bot`` plays ``seat`` from now on, and the table's
     timers are set again for the seats to act."""
     seat.user = None
@@ -870,118 +545,20 @@ def replace_with_bot(*, table_id: int, seat: int, reason: str, bot: str = "rules
     :class:`BadRequest` (unknown bot or seat), :class:`Conflict` (the match is not being
     played, or the seat is not a person's)."""
     if bot not in BOTS:
-        raise BadRequest(f"unknown bot {bot!r} (choose from {', '.join(BOTS)})", "invalid")
+        raise BadRequest(unknown_bot(bot), "invalid")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise BadRequest("seat must be 0..3", "invalid")
+        raise BadRequest(_("seat must be 0..3"), "invalid")
     if not reason:
-        raise BadRequest("give a reason", "invalid")
+        raise BadRequest(_("give a reason"), "invalid")
     with transaction.atomic():
         table = changes.lock_table(table_id)
         if table.status != TableStatus.PLAYING:
-            raise Conflict("the match is not being played", "not_playing")
+            raise Conflict(_("the match is not being played"), "not_playing")
         row = Seat.objects.select_for_update().get(table=table, seat=seat)
         if row.user_id is None:
-            raise Conflict(f"seat {seat} is not a person's", "not_a_person")
-        _bot_takes_over(table, row, bot)
+            raise Conflict(_("seat %(seat)s is not a person's") % {"seat": seat}, "not_a_person")
+        bot_takes_over(table, row, bot)
     return table
-
-
-def cancel_table(*, table_id: int, reason: str, by=None) -> Table:
-    """Cancel an open or playing table: every stake goes back through the wallet (one
-    ``refund_all``, idempotency key ``cancel:table:<id>``), its timers stop, and
-    ``table_cancelled`` (with ``reason``) ends its log; :data:`games.signals.table_finished`
-    is sent after the commit. The caller checks who may do this (``by``, the acting user, is
-    recorded). A cancelled table is returned unchanged. Raises :class:`NotFound`,
-    :class:`BadRequest` (no reason), :class:`Conflict` (the match already finished)."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise BadRequest("give a reason", "invalid")
-    with transaction.atomic():
-        table = changes.lock_table(table_id)
-        if table.status == TableStatus.CANCELLED:
-            return table
-        if table.status == TableStatus.FINISHED:
-            raise Conflict("the match is over: a finished table cannot be cancelled", "match_over")
-        _cancel_locked(table, reason, by)
-    return table
-
-
-def _cancel_locked(table: Table, reason: str, by) -> None:
-    """:func:`cancel_table` on the locked ``table`` (open or playing): refund every stake,
-    stop the timers, log ``table_cancelled``, announce the end after the commit."""
-    seats = changes.seats(table)
-    if any(s.staked for s in seats):
-        try:
-            money.refund_all(table_ref=table.ref, key=f"cancel:{table.ref}")
-        except money.StakeError as exc:
-            raise Conflict(str(exc), "ledger") from None
-    table.status = TableStatus.CANCELLED
-    table.finished_at = timezone.now()
-    table.deadline = None
-    table.wake_at = None
-    event = {"type": "table_cancelled", "reason": reason.strip()[:200]}
-    if by is not None:
-        event["by"] = display_name(by)
-    changes.add_events(table, [event])
-    table.save(update_fields=["status", "finished_at", "deadline", "wake_at", "version"])
-    dispatch.announce_end(table)
-
-
-EXPIRY_BATCH = 500
-"""The most tables one run of :func:`expire_open_tables` cancels (the next run goes on)."""
-
-
-def expire_open_tables(*, now=None) -> list[int]:
-    """Beat (``games.tasks.expire_open_tables``): cancel the player's tables left waiting,
-    oldest first, at most :data:`EXPIRY_BATCH` a run, each in its own transaction through
-    the cancel path (every stake refunded, ``refund_all``):
-
-    - every open table ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four
-      seats were not all taken in time), reason "nobody filled the table within 30 minutes";
-    - an *empty* open table, where no seat is taken (by a person or a bot), once it has been
-      empty for ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left
-      a seat there since; reason "nobody sat at the table for 3 minutes". A table's creator
-      is not seated by creating it, so the tables people made and never sat at leave the
-      lobby quickly instead of piling up there; a table whose creator seated bots is an
-      offer to play them and waits as long as any open table.
-
-    Tournament tables are never open and never expire. A table that started meanwhile, or
-    where a person sat meanwhile (an empty one), is left alone (checked under its lock).
-    Returns the ids cancelled; a table the ledger refuses is logged and skipped (it stays
-    open)."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
-    empty_cutoff = now - timedelta(seconds=settings.TRIX_EMPTY_TABLE_EXPIRY)
-    waiting = Table.objects.filter(status=TableStatus.OPEN).exclude(kind=TableKind.TOURNAMENT)
-    taken = Seat.objects.filter(table=OuterRef("pk")).filter(Q(user__isnull=False) | ~Q(bot=""))
-    left = TableEvent.objects.filter(
-        table=OuterRef("pk"), type="seat_left", created_at__gte=empty_cutoff
-    )
-    due = waiting.filter(
-        Q(created_at__lt=cutoff) | (Q(created_at__lt=empty_cutoff) & ~Exists(taken) & ~Exists(left))
-    ).order_by("id")
-    old = f"nobody filled the table within {_expiry_text()}"
-    empty = f"nobody sat at the table for {_expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
-    expired = []
-    for table_id in list(due.values_list("pk", flat=True)[:EXPIRY_BATCH]):
-        try:
-            with transaction.atomic():
-                table = changes.lock_table(table_id)
-                if table.status != TableStatus.OPEN:
-                    continue
-                if table.created_at < cutoff:
-                    reason = old
-                elif table.created_at < empty_cutoff and not any(
-                    s.user_id or s.bot for s in changes.seats(table)
-                ):
-                    reason = empty
-                else:
-                    continue
-                _cancel_locked(table, reason, None)
-        except TableError as exc:
-            log.error("open table %s not expired: %s", table_id, exc)
-            continue
-        expired.append(table_id)
-    return expired
 
 
 _checked_in: set[tuple[int, int]] = set()  # (table id, user id) this process has recorded

@@ -12,8 +12,8 @@ from typing import Any
 
 from games.engine import apply, new_match
 from games.engine.cards import CODES, RANKS, SUITS, cards_of, code
-from games.engine.match import default_action
 from games.engine.record import replay_record, start_deal
+from games.engine.turns import default_action
 
 SEATS = (0, 1, 2, 3)
 

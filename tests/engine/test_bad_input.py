@@ -229,7 +229,7 @@ def test_bad_state_json(data, message):
 def test_an_unknown_compact_action_is_an_error_never_a_forfeit(compact):
     """A stored log increment's compact action that is not one the engine writes is refused
     with a message naming it (it was once read as a forfeit of its seat)."""
-    from games.engine.match import expand_action
+    from games.engine.action_log import expand_action
 
     with pytest.raises(IllegalAction, match="not a compact action"):
         expand_action(compact)
@@ -248,7 +248,7 @@ def test_an_unknown_compact_action_is_an_error_never_a_forfeit(compact):
     ],
 )
 def test_every_compact_action_the_engine_writes_expands(compact, action):
-    from games.engine.match import expand_action
+    from games.engine.action_log import expand_action
 
     assert expand_action(compact) == action
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from games.engine import MatchState, apply, check, legal_actions, new_match, view
 from games.engine.cards import CODES
-from games.engine.match import default_action
 from games.engine.options import CONTRACTS
+from games.engine.turns import default_action
 
 from .helpers import SEATS, random_hands
 from .test_properties import options_strategy

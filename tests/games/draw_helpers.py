@@ -8,13 +8,9 @@ import json
 from pathlib import Path
 
 from games.fairness.draw import draw_key
-from games.fairness.seating import (
-    SOLO_SEATS,
-    RoundSeating,
-    UnitResult,
-    build_record,
-    next_round,
-)
+from games.fairness.draw_record import build_record
+from games.fairness.schedule import next_round
+from games.fairness.seating import SOLO_SEATS, RoundSeating, UnitResult
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "example-draw.json"

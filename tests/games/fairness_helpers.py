@@ -109,7 +109,7 @@ def played_records(
     """The records of one match the engine plays (bots) with a chain of the given secret
     (64 hex) and four client seeds: a "site" match with a human's seed, or a forged one."""
     from games.engine.cards import mask_of
-    from games.fairness.match import MatchShuffle
+    from games.fairness.match_shuffle import MatchShuffle
 
     options = Options.from_dict({"variant": variant})
     state = MatchShuffle.from_secret(match_id, options.deals_per_match, secret)

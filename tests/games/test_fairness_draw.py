@@ -26,8 +26,8 @@ from games.fairness.draw import (
     draw_ranks,
     new_secret,
 )
-from games.fairness.seating import build_record, verify_record
-from games.fairness.stream import RandomStream
+from games.fairness.draw_record import build_record, verify_record
+from games.fairness.random_stream import RandomStream
 from tests.games.draw_helpers import (
     EXAMPLE,
     SECRET,

@@ -27,7 +27,7 @@ from rest_framework.test import APIClient
 
 from games import selectors, services, sql, state_store
 from games.engine.cards import codes_of
-from games.engine.match import forced_action, legal_actions
+from games.engine.turns import forced_action, legal_actions
 from games.models import Table, TableAction, TableEvent
 from tests.games.helpers import forget_log_keys
 

@@ -15,7 +15,7 @@ from games import services, shuffles
 from games.engine import Options
 from games.errors import BadRequest
 from games.models import LogEntry, LogKey, MatchRecord, Seat, Table, TableEvent
-from games.services import changes, tables
+from games.services import changes, seated_tables, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +27,7 @@ def _reference(*, created_by, variant, options, seats, origin, bot_seed, secret,
     """The per-table code ``create_seated_table`` ran before the batch (main at deea071),
     its writing part: the rows the batch must reproduce."""
     parsed = Options.from_dict({**options, "variant": variant})
-    specs = tables._seat_specs(seats)
+    specs = seated_tables._seat_specs(seats)
     with transaction.atomic():
         table = tables._new_table(
             created_by=created_by,

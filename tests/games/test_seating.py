@@ -11,16 +11,9 @@ from hypothesis import strategies as st
 
 from games.fairness import FairnessError
 from games.fairness.draw import draw_key, draw_order, draw_ranks
-from games.fairness.seating import (
-    RoundSeating,
-    UnitResult,
-    knockout_advancing,
-    knockout_seating,
-    next_round,
-    standings,
-    swiss_seating,
-    table_points,
-)
+from games.fairness.schedule import next_round
+from games.fairness.seating import RoundSeating, UnitResult, knockout_seating, swiss_seating
+from games.fairness.standings import knockout_advancing, standings, table_points
 from tests.games.draw_helpers import SECRET, entrants, run_event
 
 KEY = draw_key(secret=SECRET, event="t:1", entrants=list(entrants(40)), client_seeds=entrants(40))

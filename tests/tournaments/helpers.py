@@ -9,7 +9,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games import services as games
-from games.fairness.seating import verify_record
+from games.fairness.draw_record import verify_record
 from games.models import Seat, Table
 from tournaments import selectors
 from tournaments.models import Entry, EntryStatus, Round, RoundTable, Status, Tournament

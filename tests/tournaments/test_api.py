@@ -16,7 +16,7 @@ from django.db.models import F
 from rest_framework.test import APIClient
 
 from games import services as games_services
-from games.fairness.seating import verify_record
+from games.fairness.draw_record import verify_record
 from games.models import Table
 from tests.tournaments.conftest import snapshot
 from tournaments import services

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.fairness import FairnessError
-from games.fairness.seating import RoundSeating, UnitResult, standings
+from games.fairness.seating import RoundSeating, UnitResult
+from games.fairness.standings import standings
 from tests.games.draw_helpers import entrants, run_event
 from tournaments.places import competition_places, knockout_places, swiss_places
 from tournaments.prizes import check_places

@@ -4,7 +4,8 @@ the knockout cut at a tie (match score, then the seating draw)."""
 from __future__ import annotations
 
 from games.fairness.draw import draw_order
-from games.fairness.seating import RoundSeating, UnitResult, knockout_advancing
+from games.fairness.seating import RoundSeating, UnitResult
+from games.fairness.standings import knockout_advancing
 from tournaments.progress import table_result
 
 KEY = bytes(range(32))

@@ -218,7 +218,7 @@ def test_round_one_is_the_published_function_of_the_seeds(player, make_tournamen
     """Round 1's seating is recomputed from the public data alone (the revealed secret, the
     published entrant list and client seeds): the same seeds give the same seating."""
     from games.fairness.draw import draw_key
-    from games.fairness.seating import next_round
+    from games.fairness.schedule import next_round
     from tests.tournaments.conftest import SECRET
     from tournaments.models import Round
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from games.fairness.chain import SeedChain
 from games.fairness.errors import FairnessError, StateError
+from games.fairness.random_stream import check_text, seed_bytes
 from games.fairness.shuffle import ALGORITHM, SEATS, deal_hands, shuffle
-from games.fairness.stream import check_text, seed_bytes
 
 BOT_CLIENT_SEED = "bot"
 """The fixed public client seed of a seat played by a bot."""

@@ -1,0 +1,94 @@
+"""A deal's and a match's results: the ``trix-deal/1`` record of a finished deal, the match's
+scores and placements (ties share: competition ranking), the partnership winner.
+
+Rules: ``shared/trix-rules.md``; the forfeit rule and ``last_trix_first_out`` from
+``004_918501b053ed3a2d.txt``; the record's fields in ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .cards import CODES, codes_of
+from .deal import Deal
+from .options import Options
+
+if TYPE_CHECKING:
+    from .match import MatchState
+
+
+def team_of(seat: int) -> str:
+    """The team key of a seat: ``"0+2"`` or ``"1+3"`` (partners sit opposite)."""
+    return "0+2" if seat % 2 == 0 else "1+3"
+
+
+def placements_by_score(scores: dict[int, int]) -> dict[int, int]:
+    """Places 1.. by score, highest first; tied seats share the best place they span
+    (standard competition ranking: 1, 1, 3, 4)."""
+    ordered = sorted(scores.values(), reverse=True)
+    return {seat: ordered.index(score) + 1 for seat, score in scores.items()}
+
+
+def match_result(state: MatchState) -> dict[str, Any]:
+    """The result: ``scores`` per seat, ``placements`` per seat (1..4, ties share), and in
+    partnership ``teams`` totals, ``winner`` (a team key or None) and ``draw``; ``forfeit``
+    is the leaving seat or None. Keys of per-seat maps are ``"0".."3"``."""
+    totals = {s: state.totals[s] for s in range(4)}
+    leaver = state.forfeit
+    result: dict[str, Any] = {
+        "scores": {str(s): v for s, v in totals.items()},
+        "forfeit": leaver,
+        "deals_played": len(state.records),
+    }
+    if state.options.partnership:
+        teams = {"0+2": totals[0] + totals[2], "1+3": totals[1] + totals[3]}
+        result["teams"] = teams
+        if leaver is not None:
+            winner = "1+3" if team_of(leaver) == "0+2" else "0+2"
+        elif teams["0+2"] != teams["1+3"]:
+            winner = max(teams, key=teams.get)
+        elif (
+            state.options.partner_tie == "last_trix_first_out"
+            and state.last_trix_first_out is not None
+        ):
+            winner = team_of(state.last_trix_first_out)
+        else:
+            winner = None
+        result["winner"] = winner
+        result["draw"] = winner is None
+        places = {s: 1 if winner is None or team_of(s) == winner else 3 for s in range(4)}
+    else:
+        others = {s: v for s, v in totals.items() if s != leaver}
+        places = placements_by_score(others)
+        if leaver is not None:
+            places[leaver] = 4
+    result["placements"] = {str(s): places[s] for s in range(4)}
+    return result
+
+
+@lru_cache(maxsize=64)
+def _record_options_cached(opts: Options) -> tuple:
+    options = opts.to_dict(non_defaults_only=True)
+    options.pop("variant", None)
+    return tuple(options.items())
+
+
+def _record_options(opts: Options) -> dict[str, Any]:
+    return dict(_record_options_cached(opts))
+
+
+def deal_record(state: MatchState, deal: Deal) -> dict[str, Any]:
+    """The ``trix-deal/1`` record of ``deal`` (see ``docs/engine.md``)."""
+    opts = state.options
+    options = _record_options(opts)
+    return {
+        "format": "trix-deal/1",
+        "variant": opts.variant,
+        "options": options,
+        "contract": deal.contract,
+        "owner": deal.owner,
+        "hands": {str(s): codes_of(deal.initial[s]) for s in range(4)},
+        "doubles": {str(s): codes_of(deal.doubles[s]) for s in range(4) if deal.doubles[s]},
+        "plays": ["pass" if c < 0 else CODES[c] for c in deal.plays],
+    }
