@@ -48,6 +48,7 @@ def table(request, pk: int):
         "options_text": describe_options(row.options),
         "names": js_names(),
         "shuffle": tables.match_commitment(row.pk),
+        "cancel_reason": tables.cancel_reason(row),
     }
     return render(request, "web/table.html", context)
 
