@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import display_name
 from games import live, sql, state_store
+from games.cancel_reasons import reason_text
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
 from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
@@ -64,6 +65,15 @@ def get_table(table_id: int) -> Table:
         return tables().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
+
+
+def cancel_reason(table: Table) -> str | None:
+    """Why ``table`` was cancelled, in the active language (``games.cancel_reasons``); None
+    for a table that was not."""
+    if table.status != TableStatus.CANCELLED:
+        return None
+    event = TableEvent.objects.filter(table=table, type="table_cancelled").order_by("-id").first()
+    return reason_text(event.payload.get("reason", "")).rstrip(". ") if event else None
 
 
 def seat_of(table: Table, user) -> int | None:

@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
+from trix_site import env as reader
 from trix_site import heap, settings_test
 from trix_site import settings as site_settings
 
@@ -258,6 +260,102 @@ def test_a_bad_security_value_stops_the_site_with_a_clear_message():
     ]:
         done = _site({"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60, **env}, "check")
         assert done.returncode != 0 and words in done.stderr, done.stderr[-1500:]
+
+
+def test_each_reader_returns_the_default_when_unset_and_the_typed_value_when_set(monkeypatch):
+    for name in ("T_INT", "T_FLOAT", "T_BOOL", "T_LIST", "T_LEVEL", "T_RATE", "T_HEADER"):
+        monkeypatch.delenv(name, raising=False)
+    assert reader.env_int("T_INT", 7) == 7 and reader.env_float("T_FLOAT", 2) == 2.0
+    assert reader.env_bool("T_BOOL", True) is True and reader.env_list("T_LIST", "a, b,") == [
+        "a",
+        "b",
+    ]
+    assert reader.env_choice("T_LEVEL", "INFO", {"INFO"}) == "INFO"
+    assert (
+        reader.env_rate("T_RATE", "6/minute") == "6/minute"
+        and reader.env_header("T_HEADER") is None
+    )
+    monkeypatch.setenv("T_INT", " 12 ")
+    monkeypatch.setenv("T_FLOAT", "0.25")
+    monkeypatch.setenv("T_BOOL", "Off")
+    monkeypatch.setenv("T_LIST", "x,,y ")
+    monkeypatch.setenv("T_LEVEL", "debug")
+    monkeypatch.setenv("T_HEADER", "X-Forwarded-Proto: https")
+    assert reader.env_int("T_INT", 7, minimum=12) == 12 and reader.env_float("T_FLOAT", 2) == 0.25
+    assert reader.env_bool("T_BOOL", True) is False and reader.env_list("T_LIST") == ["x", "y"]
+    assert reader.env_choice("T_LEVEL", "INFO", {"INFO", "DEBUG"}) == "DEBUG"
+    assert reader.env_header("T_HEADER") == ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+@pytest.mark.parametrize(
+    "value, read, message",
+    [
+        ("ten", lambda: reader.env_int("T_VAR", 1), "T_VAR must be a whole number, not 'ten'"),
+        ("1.5", lambda: reader.env_int("T_VAR", 1), "T_VAR must be a whole number, not '1.5'"),
+        ("0", lambda: reader.env_int("T_VAR", 1, minimum=1), "T_VAR must be at least 1, not '0'"),
+        (
+            "11",
+            lambda: reader.env_int("T_VAR", 1, minimum=1, maximum=10, unit="tables"),
+            "T_VAR must be from 1 to 10 tables, not '11'",
+        ),
+        (
+            "5s",
+            lambda: reader.env_seconds("T_VAR", 1),
+            "T_VAR must be a number of seconds, not '5s'",
+        ),
+        (
+            "-1",
+            lambda: reader.env_seconds("T_VAR", 1),
+            "T_VAR must be at least 0 seconds, not '-1'",
+        ),
+        ("nan", lambda: reader.env_float("T_VAR", 1), "T_VAR must be a finite number, not 'nan'"),
+        ("maybe", lambda: reader.env_bool("T_VAR", False), "T_VAR must be 1 or 0"),
+        ("LOUD", lambda: reader.env_choice("T_VAR", "A", {"A", "B"}), "T_VAR must be one of A, B"),
+        (
+            "10 per s",
+            lambda: reader.env_rate("T_VAR", "1/s"),
+            "T_VAR must be a rate like 10/second",
+        ),
+        ("https", lambda: reader.env_header("T_VAR"), "T_VAR must be a header and its value"),
+        ("ab,cd", lambda: reader.env_keys("T_VAR"), "T_VAR must be 64 hex digits (32 bytes)"),
+    ],
+)
+def test_a_bad_value_raises_an_error_naming_the_variable_and_the_value(
+    monkeypatch, value, read, message
+):
+    monkeypatch.setenv("T_VAR", value)
+    with pytest.raises(ImproperlyConfigured) as refused:
+        read()
+    assert str(refused.value).startswith(message), str(refused.value)
+
+
+def test_a_key_is_drawn_once_where_debug_is_on_and_required_where_it_is_off(monkeypatch, tmp_path):
+    monkeypatch.delenv("T_KEY", raising=False)
+    drawn = reader.env_key("T_KEY", tmp_path / "key", draw=True)
+    assert len(drawn) == 64 and reader.env_key("T_KEY", tmp_path / "key", draw=True) == drawn
+    assert (tmp_path / "key").stat().st_mode & 0o777 == 0o600
+    with pytest.raises(ImproperlyConfigured, match="T_KEY must be set when DJANGO_DEBUG is off"):
+        reader.env_key("T_KEY", tmp_path / "other", draw=False)
+    monkeypatch.setenv("T_KEY", "-----BEGIN PRIVATE KEY-----")
+    assert reader.env_key("T_KEY", tmp_path / "key", draw=False, pem=True).startswith("-----BEGIN")
+    with pytest.raises(ImproperlyConfigured, match="T_KEY must be 64 hex digits"):
+        reader.env_key("T_KEY", tmp_path / "key", draw=False)
+
+
+def test_a_value_the_settings_cannot_read_stops_the_site_naming_it():
+    """Every number, switch and list of the settings is read by ``trix_site/env.py``: a typo
+    stops the site with the variable's name and the value found, not a bare ValueError."""
+    for env, words in [
+        ({"TRIX_BOT_DELAY": "0,6"}, "TRIX_BOT_DELAY must be a number of seconds, not '0,6'"),
+        ({"TRIX_MAX_LIVE_SEATS": "one"}, "TRIX_MAX_LIVE_SEATS must be a whole number"),
+        ({"TRIX_SWEEP_SECONDS": "-5"}, "TRIX_SWEEP_SECONDS must be at least 0 seconds"),
+        ({"TRIX_WORKER_TIMER": "maybe"}, "TRIX_WORKER_TIMER must be 1 or 0"),
+        ({"EMAIL_PORT": "70000"}, "EMAIL_PORT must be from 1 to 65535, not '70000'"),
+        ({"TRIX_SEED_OLD_KEYS": "ab" * 32 + ",cd"}, "TRIX_SEED_OLD_KEYS must be 64 hex digits"),
+    ]:
+        done = _site({"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "k" * 60, **env}, "check")
+        assert done.returncode != 0, env
+        assert f"ImproperlyConfigured: {words}" in done.stderr, done.stderr[-1500:]
 
 
 FAILING_VIEW = """

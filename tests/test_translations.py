@@ -296,3 +296,19 @@ def test_a_bot_kind_reads_as_an_adjective_in_arabic():
     entries = {(e["ctx"], e["id"]): e["strs"].get(None) for e in read_po(CATALOGS[1])}
     assert entries[("bot kind", "rules")] == "منهجي"
     assert entries[("bot kind", "random")] == "عشوائي"
+
+
+def test_the_rematch_panels_answers_fit_any_player():
+    """The rematch panel writes each player's answer after their name ("Salma: sits"): in
+    Arabic no gendered word (docs/i18n.md's glossary: a player's gender is unknown), «جالس»
+    read as a man's."""
+    gendered = {
+        "sits": ("جالس", "جالسة", "جلس", "جلست"),
+        "declined": ("اعتذر", "اعتذرت", "رفض", "رفضت"),
+        "did not answer": ("لم يرد", "لم ترد", "لم يجب", "لم تجب"),
+    }
+    entries = {e["id"]: e["strs"].get(None) for e in read_po(LOCALE / "ar/LC_MESSAGES/djangojs.po")}
+    for english, words in gendered.items():
+        assert entries[english] and not any(
+            plain(entries[english]).startswith(word) for word in words
+        ), (english, entries[english])

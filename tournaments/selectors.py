@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import translation
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.selectors import display_names
 from games.models import MatchRecord, Seat, TableStatus
@@ -246,13 +246,14 @@ def _site_reason(action: AdminAction, team_mode: bool) -> str | None:
 
 def _edit_text(field: str, value: Any) -> str:
     """An edited value as the pages show it: a time ``2026-12-06 18:00 UTC``, the prize
-    table ``50 %, 30 %, 20 %``, text and numbers as they are."""
+    table ``50 %, 30 %, 20 %`` (the list separator of the active language), text and numbers
+    as they are."""
     if field in ("registration_opens_at", "registration_closes_at", "starts_at"):
         return f"{datetime.fromisoformat(value):%Y-%m-%d %H:%M} UTC"
     if field == "prize_bps":
         from tournaments.describe import percent
 
-        return ", ".join(percent(b) for b in value)
+        return gettext(", ").join(percent(b) for b in value)  # Arabic: «، »
     return str(value)
 
 

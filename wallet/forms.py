@@ -121,8 +121,19 @@ class MoneyForm(forms.Form):
     )
     key = forms.CharField(widget=forms.HiddenInput)
 
+    def __init__(self, *args, too_large: str | None = None, **kwargs):
+        """``too_large``: the refusal of an amount above ``wallet.inputs.MAX_AMOUNT`` where a
+        lower cap applies (the demo provider's limit), so the message names that cap."""
+        super().__init__(*args, **kwargs)
+        self.too_large = too_large
+
     def clean_amount(self) -> int:
-        return parse_amount(self.cleaned_data["amount"])
+        try:
+            return parse_amount(self.cleaned_data["amount"])
+        except forms.ValidationError as refused:
+            if refused.code == "too_large" and self.too_large:
+                raise forms.ValidationError(self.too_large, code="too_large") from None
+            raise
 
     def clean_key(self) -> str:
         key = self.cleaned_data["key"]

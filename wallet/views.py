@@ -26,7 +26,13 @@ ACTIONS = {"deposit": services.deposit, "withdraw": services.withdraw}
 
 
 def _form(action: str, data=None) -> MoneyForm:
-    return MoneyForm(data, prefix=action, initial={"key": new_key()})
+    return MoneyForm(data, prefix=action, initial={"key": new_key()}, too_large=_declined())
+
+
+def _declined() -> str:
+    """The demo provider's refusal of an amount above its limit (the cap of both forms)."""
+    limit = selectors.format_money(DemoProvider().limit)
+    return _("The demo payment provider declines amounts above %(limit)s.") % {"limit": limit}
 
 
 def _render(request, forms: dict[str, MoneyForm] | None = None, status: int = 200):
@@ -94,11 +100,7 @@ def demo_payment(request, action: str):
                 % {"balance": balance, "amount": selectors.format_money(amount)},
             )
         except PaymentDeclined:
-            form.add_error(
-                "amount",
-                _("The demo payment provider declines amounts above %(limit)s.")
-                % {"limit": selectors.format_money(provider.limit)},
-            )
+            form.add_error("amount", _declined())
         except IdempotencyConflict:
             # The same form was sent before with another amount (Back, edit, resend): offer
             # a fresh form (a new key) with the amount typed, to send again knowingly.

@@ -20,10 +20,16 @@ from web.selectors import first_steps, table_payout
 
 def lobby(request):
     """The lobby's shell; its script pages through ``GET /api/tables/`` (``page_size``:
-    ``TRIX_TABLES_PAGE_SIZE``, for its "Page 2 of 5")."""
+    ``TRIX_TABLES_PAGE_SIZE``, for its "Page 2 of 5") and refuses a stake above ``max_stake``
+    (``TRIX_MAX_STAKE``, minor units) naming that cap."""
     specs = option_specs()
     names = {**js_names(), "options": specs}
-    context = {"names": names, "option_specs": specs, "page_size": settings.TRIX_TABLES_PAGE_SIZE}
+    context = {
+        "names": names,
+        "option_specs": specs,
+        "page_size": settings.TRIX_TABLES_PAGE_SIZE,
+        "max_stake": settings.TRIX_MAX_STAKE,
+    }
     if request.user.is_authenticated:
         context["first_steps"] = first_steps(request.user)
     return render(request, "web/lobby.html", context)
@@ -48,6 +54,7 @@ def table(request, pk: int):
         "options_text": describe_options(row.options),
         "names": js_names(),
         "shuffle": tables.match_commitment(row.pk),
+        "cancel_reason": tables.cancel_reason(row),
     }
     return render(request, "web/table.html", context)
 

@@ -130,6 +130,17 @@ def test_partnership_draw_forfeit_and_cancelled_results(layla, omar):
     assert (cancelled.outcome, cancelled.net, cancelled.payout) == ("cancelled", 0, 100)
 
 
+def test_a_partnership_row_shows_the_teams_score_not_the_seats(mine, layla, omar):
+    scores = {0: 70, 1: 40, 2: 55, 3: 35}  # the team of seats 0 and 2: 125
+    make_match([layla, omar, None, None], variant="trix_partner", stake=200, scores=scores)
+    (row,) = _rows(mine.get(f"/players/{layla.pk}/"))
+    assert "team score 125" in row and "score 70" not in row, row
+    # a solo match keeps the seat's own score
+    make_match([layla, omar, None, None], variant="complex", scores={0: 90, 1: 80, 2: 70, 3: 60})
+    solo = _rows(mine.get(f"/players/{layla.pk}/"))[0]
+    assert "score 90" in solo and "team score" not in solo
+
+
 def test_a_staked_match_is_labelled_by_its_net_not_its_place(mine, layla, omar, django_user_model):
     """Four stakers of 1.00: the pot of 4.00 pays 60/30/10 by place: first 2.40, second 1.20
     (net +0.20: a win), third 0.40 (net -0.60: a loss, though something came back)."""

@@ -203,6 +203,8 @@ def test_demo_deposit_and_withdraw_forms(client, make_user):
         ("1.2345", "Too many decimal places (at most 2)."),
         ("1.234", "without a thousands separator"),
         ("10000.01", "The demo payment provider declines amounts above 10,000.00 USD."),
+        # Above the most one amount may be: the cap that applies here is the provider's.
+        ("99999999999999", "The demo payment provider declines amounts above 10,000.00 USD."),
     ],
 )
 def test_bad_deposit_amounts_are_refused_clearly(client, make_user, amount, message):

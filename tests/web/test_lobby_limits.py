@@ -133,3 +133,48 @@ def test_back_to_the_lobby_after_a_create_finds_its_buttons_ready(new_page, live
     assert page.locator("#quick-form button[type=submit]").is_enabled()
     page.get_by_test_id("create-table").click()
     page.wait_for_url("**/tables/*/")
+
+
+@pytest.mark.parametrize("form, button, box", [
+    ("#id_stake", "create-table", "#create-notice"),
+    ("#quick_stake", "quick-play", "#quick-notice"),
+])  # fmt: skip
+def test_a_huge_stake_is_told_the_stake_cap_not_the_ledger_bound(
+    new_page, live_server, client, form, button, box
+):
+    """A stake above what one amount may be was told "at most 10,000,000,000.00 USD" while
+    the cap of a stake (TRIX_MAX_STAKE) is 10,000.00 USD."""
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    page = new_page()
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.locator(form).fill("99999999999999")
+    page.get_by_test_id(button).click()
+    notice = page.locator(box)
+    notice.wait_for()
+    assert notice.inner_text() == "The amount must be at most 10,000.00 USD."
+    assert not ana.tables_created.exists()
+
+
+def test_the_lobbys_option_refusal_reads_as_the_servers_in_arabic(new_page, live_server, client):
+    """A timer typed wrong is refused by the lobby before it is sent, in the same words and
+    style as the server's refusal of the same option («…» first, in Arabic), not a second
+    style ("…: يجب أن يكون…")."""
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    client.force_login(ana)
+    server = client.post(
+        "/api/tables/",
+        {"variant": "trix", "options": {"choose_timer": -1}},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="ar",
+    ).json()["error"]
+    page = new_page()
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.locator("#opt_choose_timer").fill("-1")
+    page.get_by_test_id("create-table").click()
+    notice = page.locator("#create-notice")
+    notice.wait_for()
+    assert notice.inner_text() == server, (notice.inner_text(), server)
+    assert not ana.tables_created.exists()

@@ -145,3 +145,21 @@ def test_a_rematch_proposed_shared_and_accepted_on_a_phone_in_arabic(
     )
     rematch.refresh_from_db()
     assert rematch.status == "playing"
+
+
+def test_a_rematch_refused_for_money_links_to_the_wallet_in_words(
+    finished, new_page, live_server, artifacts
+):
+    """The refusal says "Add money in /wallet/": the page shows a link saying where it goes,
+    not the raw path."""
+    table, ana, ben = finished
+    ledger.withdraw(user=ben, amount=wallet_balance(ben), key="empty:ben", provider=DemoProvider())
+    page = _open(new_page, live_server, ben, table.pk, "clipboard")
+    page.get_by_test_id("rematch-propose").click()
+    status = page.get_by_test_id("rematch-status")
+    link = status.locator('a[href="/wallet/"]')
+    link.wait_for()
+    page.get_by_test_id("rematch").screenshot(path=str(artifacts / "rematch-refused-ar.png"))
+    assert link.inner_text() == "محفظتك"
+    assert "/wallet/" not in status.inner_text()
+    assert not Table.objects.filter(rematch_of=table).exists()

@@ -218,10 +218,13 @@
   /* A typed amount -> {amount} in minor units (0 included) or {error, message}: the site's
      one rule (TrixAmount, web/static/web/amount.js, loaded before this script on the pages
      that read amounts; the server's wallet.forms.parse_amount), the message in the page's
-     language. */
-  function readMoney(text) {
+     language. ``most``: the cap that applies (a stake's TRIX_MAX_STAKE), named by the refusal
+     of a larger amount; without it, the most one amount may be (TrixAmount.MAX_AMOUNT). */
+  function readMoney(text, most) {
     const { code, decimals } = currency();
-    const read = window.TrixAmount.parse(text, decimals);
+    const cap = Math.min(most || window.TrixAmount.MAX_AMOUNT, window.TrixAmount.MAX_AMOUNT);
+    let read = window.TrixAmount.parse(text, decimals);
+    if (!read.error && read.amount > cap) read = { error: "too_large" };
     if (!read.error) return read;
     const messages = {
       empty: () => _("Enter an amount."),
@@ -240,7 +243,7 @@
           [decimals],
         ),
       too_large: () =>
-        interpolate(_("The amount must be at most %s."), [formatMoney(window.TrixAmount.MAX_AMOUNT)]),
+        interpolate(_("The amount must be at most %s."), [formatMoney(cap)]),
       invalid: () => interpolate(_("Enter an amount in %s, like 20 or 20.50."), [code]),
     };
     return { error: read.error, message: messages[read.error]() };

@@ -27,6 +27,7 @@ const STATUS = {
   const cfg = root.dataset;
   const $ = (sel) => root.querySelector(sel);
   const specs = T.names().options || [];
+  const maxStake = parseInt(cfg.maxStake, 10) || undefined; // TRIX_MAX_STAKE, minor units
 
   function notice(box, text) {
     T.showMessage(box, text); // "/wallet/" in a message as a link
@@ -83,6 +84,15 @@ const STATUS = {
     }
   }
 
+  /* A tournament's table: "Tournament table (round 2)", a link to its tournament's live page
+     (as the table page's header says it), in place of a stake and a creator. */
+  function tournamentLink(t) {
+    const origin = t.kind === "tournament" && /^tournament:(\d+)\/round:(\d+)/.exec(t.origin || "");
+    if (!origin) return null;
+    return el("a", { class: "stake", href: "/tournaments/" + origin[1] + "/live/", "data-testid": "tournament-of-" + t.id,
+      text: _("Tournament table (round {round})").replace("{round}", origin[2]) });
+  }
+
   function tableCard(t) {
     const mine = t.seats.some((s) => s.is_me);
     const isCreator = cfg.userId && t.created_by && String(t.created_by.id) === cfg.userId;
@@ -91,12 +101,12 @@ const STATUS = {
     card.append(el("header", {},
       el("h3", {}, el("a", { href: "/tables/" + t.id + "/" }, interpolate(_("Table %s"), [t.id])), " ", T.bilingual("variants", t.variant)),
       el("p", { class: "meta" },
-        el("span", { class: "stake", text: t.stake ? interpolate(_("Stake %s"), [T.formatMoney(t.stake)]) : _("Casual") }),
+        tournamentLink(t) || el("span", { class: "stake", text: t.stake ? interpolate(_("Stake %s"), [T.formatMoney(t.stake)]) : _("Casual") }),
         el("span", { class: "badge status-" + t.status, text: STATUS[t.status] || t.status }),
         t.status === "open" ? el("span", { class: "free",
           text: interpolate(ngettext("%s free seat", "%s free seats", free), [free]) }) : null,
         t.private ? el("span", { class: "badge private", text: _("Private") }) : null,
-        t.created_by ? el("span", { class: "creator" }, _("by") + " ", el("span", { dir: "auto", text: t.created_by.name })) : null)));
+        t.created_by && t.kind !== "tournament" ? el("span", { class: "creator" }, _("by") + " ", el("span", { dir: "auto", text: t.created_by.name })) : null)));
     const seats = el("ol", { class: "seat-list compact" });
     t.seats.forEach((s, i) => {
       const li = el("li", { class: "seat-row" }, el("span", { class: "seat-no", text: String(i + 1) }));
@@ -230,7 +240,7 @@ const STATUS = {
         notice(box, text);
         box.scrollIntoView({ block: "nearest" }); // below the button: in view after the tap
       };
-      const read = T.readMoney(form.stake.value);
+      const read = T.readMoney(form.stake.value, maxStake);
       if (read.error) {
         say(read.message);
         return;
@@ -243,7 +253,8 @@ const STATUS = {
         else if (kind === "seconds") {
           const n = Number(input.value);
           if (!Number.isInteger(n) || n < 0) {
-            say(interpolate(_("%s must be a whole number of seconds, 0 or more."), [input.labels[0].textContent]));
+            // The server's words for the same refusal (games/options_text.py), one style for both.
+            say(interpolate(_("“%s” is a whole number of seconds, 0 or more."), [input.labels[0].textContent]));
             return;
           }
           options[input.name] = n;
@@ -275,7 +286,7 @@ const STATUS = {
     quick.addEventListener("submit", async (e) => {
       e.preventDefault();
       const box = $("#quick-notice");
-      const read = T.readMoney(quick.stake.value || "0");
+      const read = T.readMoney(quick.stake.value || "0", maxStake);
       if (read.error) {
         notice(box, read.message);
         return;

@@ -59,7 +59,8 @@ async function propose(button, status) {
     followRematch();
   } catch (err) {
     button.disabled = false;
-    status.textContent = err.status === 401 ? _("Log in to play again.") : err.message;
+    // "/wallet/" in a refusal as a link saying "your wallet" (Trix.messageNodes)
+    status.replaceChildren(...T.messageNodes(err.status === 401 ? _("Log in to play again.") : err.message));
   }
 }
 
@@ -70,7 +71,7 @@ async function decline(button, status) {
     redraw.result();
   } catch (err) {
     button.disabled = false;
-    status.textContent = err.message;
+    status.replaceChildren(...T.messageNodes(err.message));
   }
 }
 
