@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.services import tables
+from games.services import seated_tables
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +18,7 @@ def test_a_tournament_table_playing_shows_its_round_not_casual_by_admin(
     new_page, live_server, artifacts, language
 ):
     admin = get_user_model().objects.create_user("Admin", "admin@example.com", "pw-Admin-12345")
-    table = tables.create_seated_table(
+    table = seated_tables.create_seated_table(
         created_by=admin,
         variant="complex",
         options=TIMERS,

@@ -124,6 +124,18 @@ def shot(page, artifacts, name: str) -> None:
     page.screenshot(path=str(artifacts / f"{name}.png"), full_page=False)
 
 
+def scroll_to(page, testid: str) -> None:
+    """Bring an element into view in one step in the page.
+
+    The result panel is rebuilt whenever one of its loads (payout, ratings, rematch) answers,
+    so a located element may be replaced between Playwright finding it and scrolling to it;
+    finding and scrolling in one script leaves no such gap."""
+    page.evaluate(
+        "(id) => document.querySelector(`[data-testid=${id}]`).scrollIntoView({block: 'nearest'})",
+        testid,
+    )
+
+
 # -- the deal summary -------------------------------------------------------------------------
 
 
@@ -159,10 +171,10 @@ def test_the_deal_summary_says_who_took_what_and_stays_until_the_next_contract(
         "/verify/deals/77/"
     )
     assert "Contract chosen by" in box.inner_text()
-    box.scroll_into_view_if_needed()
+    scroll_to(page, "deal-summary")
     shot(page, artifacts, "table-deal-summary")
     page.set_viewport_size({"width": PHONE, "height": 844})
-    box.scroll_into_view_if_needed()
+    scroll_to(page, "deal-summary")
     page.screenshot(path=str(artifacts / "table-deal-summary-phone.png"), full_page=True)
 
     # The next deal is dealt, its contract announced at once (the kingdom's last, trix): the
@@ -202,7 +214,7 @@ def test_the_summary_writes_signed_points_in_order_in_arabic(
     teams = page.locator("[data-testid=summary-teams]").inner_text().replace("\u200e", "")
     for a, b in ((0, 2), (1, 3)):
         assert written(summary["scores"][str(a)] + summary["scores"][str(b)]) in teams
-    box.scroll_into_view_if_needed()
+    scroll_to(page, "deal-summary")
     shot(page, artifacts, "table-deal-summary-arabic-phone")
 
 
@@ -275,7 +287,7 @@ def test_the_match_result_is_at_the_top_with_the_payout_reason(table_id, player,
     shot(page, artifacts, "table-match-result")
     page.set_viewport_size({"width": PHONE, "height": 844})
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.locator("[data-testid=result]").scroll_into_view_if_needed()
+    scroll_to(page, "result")
     shot(page, artifacts, "table-match-result-phone")
 
 
@@ -410,7 +422,7 @@ def test_a_staker_reads_the_net_in_arabic_on_a_phone(
     assert re.sub("[\u2066\u2069]", "", net).endswith("\u22123.00 USD")
     reasons = page.locator("[data-testid=payout-reason]").all_inner_texts()
     assert not any("ربحت" in line for line in reasons), reasons
-    page.locator("[data-testid=result]").scroll_into_view_if_needed()
+    scroll_to(page, "result")
     shot(page, artifacts, "table-result-net-phone-ar")
 
 
@@ -502,10 +514,10 @@ def test_leave_states_the_forfeit_and_asks_first(table_id, player, artifacts):
         "lose your stake of 5.00 USD."
     )
     assert page.locator("[data-testid=leave-confirm]").inner_text() == "Leave and forfeit 5.00 USD"
-    page.locator("[data-testid=leave-dialog]").scroll_into_view_if_needed()
+    scroll_to(page, "leave-dialog")
     shot(page, artifacts, "table-leave-confirm")
     page.set_viewport_size({"width": PHONE, "height": 844})
-    page.locator("[data-testid=leave-dialog]").scroll_into_view_if_needed()
+    scroll_to(page, "leave-dialog")
     shot(page, artifacts, "table-leave-confirm-phone")
     page.click("[data-testid=leave-cancel]")
     assert page.locator("[data-testid=leave-dialog]").count() == 0
@@ -588,7 +600,7 @@ def test_the_away_mark_and_the_notice_to_the_returning_player(table_id, player, 
     assert "marked away" in page.locator("[data-testid=away-notice]").inner_text()
     shot(page, artifacts, "table-away")
     page.set_viewport_size({"width": PHONE, "height": 844})
-    page.locator("[data-testid=away-2]").scroll_into_view_if_needed()
+    scroll_to(page, "away-2")
     shot(page, artifacts, "table-away-phone")
     # "I'm back" tells the server at once (POST .../back/), without waiting for a move.
     page.route(
@@ -790,7 +802,7 @@ def test_the_deal_summary_isolates_signed_points_in_arabic(
     )
     for total in totals:
         assert not re.search(r"-", re.sub("\u2066[^\u2069]*\u2069", "", total)), totals
-    box.scroll_into_view_if_needed()
+    scroll_to(page, "deal-summary")
     shot(page, artifacts, "table-deal-summary-ar-390")
 
 
@@ -827,7 +839,7 @@ def test_the_match_end_shows_each_rating_line_once(
     if language == "ar":  # "(30−)" otherwise: the sign isolated with its number
         assert "(\u2066+30\u2069)" in mine.inner_text()
         assert box.inner_text().count("(\u2066\u221230\u2069)") == 1
-        box.scroll_into_view_if_needed()
+        scroll_to(page, "rating-changes")
         shot(page, artifacts, "table-ratings-ar-390")
         return
     assert mine.inner_text() == "Rating 1000 → 1030 (\u2066+30\u2069)"  # the sign isolated
