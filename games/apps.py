@@ -6,4 +6,8 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import checks  # noqa: F401 (registers the system checks)
+        # Registers the system checks, and the tasks in every process as a worker's
+        # autodiscovery does: games.services.dispatch sends them by name and imports no task
+        # module; a registered task is sent through its own apply_async (routes, priority,
+        # task_always_eager), as before.
+        from games import checks, tasks  # noqa: F401

@@ -354,7 +354,7 @@ class Deal(models.Model):
 
 class Heartbeat(models.Model):
     """When a periodic job of the workers last completed: ``name`` -> ``at``. The beat's
-    sweep (:func:`games.services.clock.sweep`, name :data:`SWEEP`) records itself here, so the
+    sweep (:func:`games.services.wakes.sweep`, name :data:`SWEEP`) records itself here, so the
     health endpoint (``/health/``) sees beat, broker and a consuming worker at work, or their
     absence: the sweep's age."""
 

@@ -31,7 +31,7 @@ from games.services.rematch import open_until as rematch_open_until
 
 def last_sweep():
     """When the beat's sweep last completed on a worker (an aware datetime), or None if it
-    never has (:func:`games.services.clock.sweep`)."""
+    never has (:func:`games.services.wakes.sweep`)."""
     return Heartbeat.objects.filter(name=Heartbeat.SWEEP).values_list("at", flat=True).first()
 
 
@@ -359,7 +359,7 @@ def _visible_events(
 def table_over(table_id: int) -> int | None:
     """The table's last version once nothing more will change at it (no new version): it was
     cancelled, or it finished and has no pot left to pay (paid already, free, or of a kind
-    whose pot no worker settles: :func:`games.services.clock.schedule`); else None (an
+    whose pot no worker settles: :func:`games.services.deadlines.schedule`); else None (an
     unknown table too). A live stream ends there (:mod:`games.stream`)."""
     row = (
         Table.objects.filter(pk=table_id)

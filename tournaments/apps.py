@@ -9,6 +9,9 @@ class TournamentsConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from games import signals as games_signals
+
+        # Registers the tasks in every process (tournaments.dispatch sends them by name).
+        from tournaments import tasks  # noqa: F401
         from tournaments.live import notify_version
         from tournaments.models import Tournament
         from tournaments.services import reseal_draw_secrets

@@ -1,4 +1,6 @@
-"""Every tournament task sent (``tournaments.tasks``), ahead of the tables' tasks.
+"""Every tournament task sent (``tournaments.tasks``, by name: this module imports no task
+module, so the services it serves never reach the tasks that call them), ahead of the
+tables' tasks.
 
 A round's advance must not wait behind the wake-ups of the tables still playing (issue 11:
 the next round open within 1 s of the last table ending), so every tournament task goes out
@@ -14,16 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import signature
 from django.conf import settings
 from django.db import transaction
 
-from tournaments import tasks
+TASKS = "tournaments.tasks."
+"""The prefix of the tournament tasks' names: ``advance`` is ``tournaments.tasks.advance``."""
 
 
 def send(task_name: str, *args: Any, countdown: float | None = None) -> None:
-    """Now: ``tournaments.tasks.<task_name>(*args)``, after ``countdown`` seconds if given."""
-    getattr(tasks, task_name).apply_async(
-        args=args, countdown=countdown or None, priority=settings.TRIX_TOURNAMENT_TASK_PRIORITY
+    """Now: ``tournaments.tasks.<task_name>(*args)``, after ``countdown`` seconds if given
+    (sent by name with :func:`celery.signature`: the registered task's ``apply_async`` where
+    this process has imported it, else ``send_task``; the same routes and priority)."""
+    signature(TASKS + task_name, args=args).apply_async(
+        countdown=countdown or None, priority=settings.TRIX_TOURNAMENT_TASK_PRIORITY
     )
 
 

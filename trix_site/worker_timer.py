@@ -13,7 +13,7 @@ loop (kombu's hub, which also holds the tasks sent with a countdown) and runs it
 tasks are not shown by ``celery inspect``.
 
 What is held only here is lost if the process dies (SIGKILL, a crash): the beat's sweep
-re-sends a wake-up overdue by ``TRIX_SWEEP_LATE`` (``games.services.clock.sweep``), as it does
+re-sends a wake-up overdue by ``TRIX_SWEEP_LATE`` (``games.services.wakes.sweep``), as it does
 for one lost in the broker. A worker that stops, warm or cold, sends what it still holds
 through the broker, each due when it was due (:func:`publish_held`, from :class:`WorkerTimer`).
 

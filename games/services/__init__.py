@@ -10,21 +10,26 @@
 - :mod:`~games.services.live_seats`: one person, one live seat (``TRIX_MAX_LIVE_SEATS``), the
   rule every way of sitting asks, under the person's row lock;
 - :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
-  and :func:`apply_action` (a worker), and the staleness rule;
-- :mod:`~games.services.clock`: every timer: the phase timers (``PHASE_TIMER``), the
-  deadline and wake-up set after each change, :func:`wake` (next deal, a bot's turn,
-  timeouts) and :func:`sweep`;
+  and :func:`apply_action` (a worker), and the staleness rule; :func:`come_back`;
+- :mod:`~games.services.deadlines`: the timer arithmetic: the phase timers
+  (``PHASE_TIMER``) and their limits, the deadline and wake-up set after each change
+  (``schedule``, which returns what must happen next: a ``Next``);
+- :mod:`~games.services.wakes`: the worker's entry points of the timers, :func:`wake` (next
+  deal, a bot's turn, timeouts) and the beat's :func:`sweep`;
+- :mod:`~games.services.server_turns`: what a wake-up plays for a seat (a bot's action, a
+  timeout's default action, a forced card);
 - :mod:`~games.services.picks`: a seat's private doubling pick, kept beside the match (it
   takes no version, event or deadline: nobody else can tell it happened);
 - :mod:`~games.services.presence`: a seat away after two timeouts in a row, played at once
   until its player acts or says they are back (:func:`come_back`);
 - :mod:`~games.services.fast_turn`: a bot's turn in one statement (PostgreSQL);
 - :mod:`~games.services.changes`: the one writer of a change (row lock, events, checkpoint,
-  the end of a deal);
+  the end of a deal); its ``commit`` returns what must happen next and sends nothing;
 - :mod:`~games.services.money`: every money movement (stakes, refunds, :func:`pay_pot`),
   the only door to ``wallet.services``;
-- :mod:`~games.services.dispatch`: every message to a worker (the only importer of
-  ``games.tasks``) and the ``table_finished`` announcement.
+- :mod:`~games.services.dispatch`: every message to a worker (tasks sent by name: no
+  service imports ``games.tasks``, which sits above them), ``follow`` (what a commit
+  returned) and the ``table_finished`` and ``deal_ended`` announcements.
 
 Web requests check everything they can at once (a clear :class:`~games.errors.TableError`,
 nothing changed) and hand match changes to a worker. Workers (``games.tasks``) lock the
@@ -36,11 +41,9 @@ The names below are the public ones; import them from ``games.services``.
 """
 
 from games.errors import TableError
-from games.services.actions import apply_action, submit_action
+from games.services.actions import apply_action, come_back, submit_action
 from games.services.cancellation import cancel_table, expire_open_tables
-from games.services.clock import sweep, wake
 from games.services.money import pay_pot
-from games.services.presence import come_back
 from games.services.seated_tables import create_seated_table, create_seated_tables
 from games.services.tables import (
     check_in,
@@ -50,6 +53,7 @@ from games.services.tables import (
     seat_bot,
     take_seat,
 )
+from games.services.wakes import sweep, wake
 
 __all__ = [
     "TableError",

@@ -1,6 +1,7 @@
 """A seat's action: submitted by a web request (checked at once, stored pending, handed to a
 worker) and applied by the worker exactly once, by its id and the version it was made
-against (the staleness rule: :func:`_stale`)."""
+against (the staleness rule: :func:`_stale`); and a player's "I'm back" (:func:`come_back`,
+the away rule of :mod:`games.services.presence`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from games.engine import IllegalAction, apply
 from games.engine.match import check
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
 from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableEvent, TableStatus
-from games.services import changes, dispatch, picks, presence, tables
+from games.services import changes, deadlines, dispatch, picks, presence, tables
 
 
 def _stale(table: Table, state, version: int) -> str | None:
@@ -171,7 +172,7 @@ def apply_locked(table: Table, act: TableAction) -> None:
         return
     if act.source == "user":
         events += presence.acted(table, act.seat)  # acting clears a missed turn, away
-    changes.commit(table, None, state, since, events, [act])
+    dispatch.follow(table, changes.commit(table, None, state, since, events, [act]))
 
 
 def _pick(table: Table, state, act: TableAction) -> None:
@@ -195,3 +196,27 @@ def _reject(act: TableAction, status: int, message: str) -> None:
     act.error = message
     act.applied_at = timezone.now()
     act.save(update_fields=["status", "http_status", "error", "applied_at"])
+
+
+def come_back(*, user, table_id: int) -> Table:
+    """The user says they are back at their table without acting (the table page's "I'm
+    back"): their seat's away mark is cleared (``seat_back``, one version) and its turns get
+    the full timer again. A no-op (no version) when the seat is not away. Raises
+    :class:`~games.errors.NotFound`, :class:`~games.errors.NotAllowed` (no seat here),
+    :class:`~games.errors.BadRequest` (``not_playing``: the match is not being played)."""
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        seat = changes.user_seat(table, user)
+        if seat is None:
+            raise NotAllowed(_("you have no seat at this table"), "not_seated")
+        if table.status != TableStatus.PLAYING:
+            raise BadRequest(_("the match is not being played"), "not_playing")
+        events = presence.acted(table, seat.seat)
+        if not events:
+            return table
+        changes.add_events(table, events)
+        # The seat's turn, if it is now, gets the full timer from now.
+        then = state_store.read(table, lambda state: deadlines.schedule(table, state, events))
+        table.save(update_fields=["version", "deadline", "wake_at"])
+        dispatch.follow(table, then)
+    return table

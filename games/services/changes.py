@@ -1,15 +1,17 @@
 """The one writer of a change of a table: the row lock, the event log, the checkpoint of the
 match state, the end of a deal (its seed revealed, its :class:`~games.models.Deal` record)
-and the commit of what happens next.
+and the table's new times.
 
 Every service that changes a table locks its row first (:func:`lock_table`), appends its
-events (:func:`add_events`, one version each) and, for a change of the match,
-stores it with :func:`commit`, which also sets the timers
-(:func:`games.services.clock.schedule`).
+events (:func:`add_events`, one version each) and, for a change of the match, stores it
+with :func:`commit`, which sets the timers (:func:`games.services.deadlines.schedule`) and
+returns what must happen next (a :class:`~games.services.deadlines.Next`); it sends
+nothing: the caller hands that to :func:`games.services.dispatch.follow`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.utils import timezone
@@ -18,7 +20,7 @@ from django.utils.translation import gettext as _
 from games import shuffles, state_store
 from games.errors import NotFound
 from games.models import ActionStatus, Deal, MatchRecord, Seat, Table, TableAction, TableEvent
-from games.services import clock, dispatch, fairness_log
+from games.services import deadlines, fairness_log
 
 PLAY_FIELDS = ["version", "status", "finished_at", "result", "deadline", "wake_at"]
 """The table fields a change of the match writes."""
@@ -95,11 +97,16 @@ def commit(
     since: tuple[int, int],
     events: list[dict],
     actions: list[TableAction],
-) -> None:
+) -> deadlines.Next:
     """Store the change: its events (with the match log's increment since ``since``, from
     :func:`games.state_store.mark`), the actions, the ended deals and a new checkpoint of
-    the state when a deal or the match ended, and what happens next. ``record`` is read
-    here if the change needs it and the caller has not."""
+    the state when a deal or the match ended, and the table's new deadline and wake-up
+    (:func:`games.services.deadlines.schedule`). ``record`` is read here if the change needs
+    it and the caller has not.
+
+    Returns what must happen after the commit (the wake-up to send, a pot to pay, the end
+    of the match or of a deal to announce); nothing is sent here: the caller hands it to
+    :func:`games.services.dispatch.follow` in the same transaction."""
     now = timezone.now()
     add_events(table, events, state_store.increment(state, since))
     ended = [e["deal"] for e in events if e["type"] == "deal_ended"]
@@ -124,11 +131,12 @@ def commit(
     for act in actions:
         if act not in new:
             act.save(update_fields=["status", "applied_version", "applied_at"])
-    clock.schedule(table, state, events)
+    then = deadlines.schedule(table, state, events)
     table.save(update_fields=PLAY_FIELDS)
     state_store.remember_on_commit(table, state)
     if ended and state.phase != "over":
-        dispatch.announce_deal_end(table, ended[-1])
+        then = dataclasses.replace(then, deal_ended=ended[-1])
+    return then
 
 
 def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:

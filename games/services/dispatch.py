@@ -1,4 +1,8 @@
-"""Every message the table services send: the only importer of :mod:`games.tasks`.
+"""Every message the table services send. Tasks are sent by name (``games.tasks.*``, with
+:func:`celery.signature`: the registered task's own ``apply_async`` where this process has
+imported it, else :meth:`celery.Celery.send_task`; the same routes, queues and priorities
+either way), so no service imports a task module: :mod:`games.tasks` sits above the
+services and calls them.
 
 Sends made inside a change's transaction go out only after it commits
 (``transaction.on_commit``), so a worker never looks at a change that was rolled back. They
@@ -6,26 +10,59 @@ are ``robust``: a send that fails after the commit (the broker is down) is logge
 fail the request, whose change is saved; the beat's sweep re-sends what it finds waiting (a
 wake-up overdue by ``TRIX_SWEEP_LATE``, an action pending for 2 s, a finished table not paid):
 
+- :func:`follow`: what a change found must happen next
+  (:class:`games.services.deadlines.Next`, returned by
+  :func:`games.services.changes.commit` and :func:`games.services.deadlines.schedule`): the
+  wake-up, the pot's payment, the end of the match or of a deal announced;
 - :func:`send_wake`: look at the table at its ``wake_at`` (a bot's turn, a timeout, the next
-  deal; :mod:`games.services.clock`);
+  deal; :mod:`games.services.wakes`);
 - :func:`send_action`: apply a submitted seat action (:mod:`games.services.actions`);
 - :func:`send_pay_pot`: pay a finished staked table's pot (:mod:`games.services.money`);
 - :func:`announce_end`: :data:`games.signals.table_finished` for a table that ended.
 - :func:`announce_deal_end`: :data:`games.signals.deal_ended` for a deal that ended while
   the match goes on.
 
-The sweep (:func:`games.services.clock.sweep`) re-sends lost messages at once with
+The sweep (:func:`games.services.wakes.sweep`) re-sends lost messages at once with
 :func:`resend_wake`, :func:`resend_action` and :func:`resend_pay_pot`.
 """
 
 from __future__ import annotations
 
+from celery import signature
 from django.db import transaction
 from django.utils import timezone
 
-from games import signals, tasks
+from games import signals
 from games.models import Table
+from games.services.deadlines import Next
 from trix_site import worker_timer
+
+WAKE = "games.tasks.wake"
+"""The task of a table's wake-up: ``(table id, version)``."""
+APPLY_ACTION = "games.tasks.apply_action"
+"""The task that applies a seat's action: ``(action id as a string,)``."""
+PAY_POT = "games.tasks.pay_pot"
+"""The task that pays a finished table's pot: ``(table id,)``."""
+
+
+def _send(name: str, *args, countdown: float | None = None) -> None:
+    """Now: the task named ``name`` with ``args``, after ``countdown`` seconds if given."""
+    signature(name, args=args).apply_async(countdown=countdown)
+
+
+def follow(table: Table, then: Next, *, on_this_worker: bool = False) -> None:
+    """After the commit, do what :func:`games.services.changes.commit` (or
+    :func:`games.services.deadlines.schedule`) found must happen next for ``table``, just
+    changed and saved: pay the pot (:func:`send_pay_pot`), announce the end
+    (:func:`announce_end`), send the wake-up for ``then.wake_at`` (:func:`send_wake`;
+    ``on_this_worker`` as there), announce a deal's end (:func:`announce_deal_end`)."""
+    if then.pay_pot:
+        send_pay_pot(table.pk)
+    if then.finished:
+        announce_end(table)
+    send_wake(table, on_this_worker=on_this_worker)
+    if then.deal_ended is not None:
+        announce_deal_end(table, then.deal_ended)
 
 
 def send_wake(table: Table, *, on_this_worker: bool = False) -> None:
@@ -41,24 +78,21 @@ def send_wake(table: Table, *, on_this_worker: bool = False) -> None:
 
     def send():
         delay = (when - timezone.now()).total_seconds()
-        if on_this_worker and worker_timer.run_later(tasks.wake, (table_id, version), delay):
+        if on_this_worker and worker_timer.run_later(signature(WAKE), (table_id, version), delay):
             return
-        if delay > 0.01:
-            tasks.wake.apply_async((table_id, version), countdown=delay)
-        else:
-            tasks.wake.delay(table_id, version)
+        _send(WAKE, table_id, version, countdown=delay if delay > 0.01 else None)
 
     transaction.on_commit(send, robust=True)
 
 
 def send_action(action_id) -> None:
     """After commit, ask a worker to apply the action ``action_id`` (a UUID)."""
-    transaction.on_commit(lambda: tasks.apply_action.delay(str(action_id)), robust=True)
+    transaction.on_commit(lambda: _send(APPLY_ACTION, str(action_id)), robust=True)
 
 
 def send_pay_pot(table_id: int) -> None:
     """After commit, ask a worker to pay table ``table_id``'s pot."""
-    transaction.on_commit(lambda: tasks.pay_pot.delay(table_id), robust=True)
+    transaction.on_commit(lambda: _send(PAY_POT, table_id), robust=True)
 
 
 def announce_end(table: Table) -> None:
@@ -85,14 +119,14 @@ def announce_deal_end(table: Table, deal: int) -> None:
 
 def resend_wake(table_id: int, version: int) -> None:
     """Now: a wake-up of table ``table_id`` for ``version`` (the sweep)."""
-    tasks.wake.delay(table_id, version)
+    _send(WAKE, table_id, version)
 
 
 def resend_action(action_id) -> None:
     """Now: apply the pending action ``action_id`` (the sweep)."""
-    tasks.apply_action.delay(str(action_id))
+    _send(APPLY_ACTION, str(action_id))
 
 
 def resend_pay_pot(table_id: int) -> None:
     """Now: pay table ``table_id``'s pot (the sweep)."""
-    tasks.pay_pot.delay(table_id)
+    _send(PAY_POT, table_id)

@@ -8,7 +8,7 @@ the row lock, so changes stay one at a time per table), and inserts the change's
 actions only if that update happened. Run in autocommit mode it is its own transaction: one
 round trip instead of BEGIN, ``SELECT ... FOR UPDATE``, three writes and COMMIT.
 
-Used by :func:`games.services.clock.wake` for the common change (:func:`try_bot_turn`: a
+Used by :func:`games.services.wakes.wake` for the common change (:func:`try_bot_turn`: a
 bot's action that ends no deal); a change that loses the race, or needs more (a deal, a
 timeout, the end of a deal or of the match), goes the locking way.
 """
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games import sql, state_store
 from games.models import TableStatus
-from games.services import changes, clock, dispatch
+from games.services import changes, deadlines, dispatch, server_turns
 
 
 def available() -> bool:
@@ -45,14 +45,14 @@ def try_bot_turn(table_id: int, version: int) -> bool:
     now = timezone.now()
     if table.wake_at is None or table.wake_at > now + timedelta(milliseconds=20):
         return False
-    if clock.deadline_passed(table, now):
+    if deadlines.deadline_passed(table, now):
         return False  # a timeout: a pending action may beat it, under the lock
     state = state_store.for_write(table)
     if state is None or state.phase in ("deal", "over"):
         state_store.put_back(table, state)
         return False
     since = state_store.mark(state)
-    turn = clock.turn(table, state, now)
+    turn = server_turns.turn(table, state, now)
     if turn is None:
         state_store.put_back(table, state)
         return False
@@ -62,12 +62,12 @@ def try_bot_turn(table_id: int, version: int) -> bool:
     if state.phase in ("deal", "over") or any(e["type"] == "deal_ended" for e in events):
         return False  # the changed state is dropped; the locking path redoes the turn
     rows = changes.event_rows(table, events, state_store.increment(state, since))
-    clock.schedule(table, state, events, send=False)
+    then = deadlines.schedule(table, state, events)
     written = sql.write_if_current(
         table_id, version, table.version, table.deadline, table.wake_at, rows, actions, now
     )
     if not written:
         return False
     state_store.put_back(table, state)
-    dispatch.send_wake(table, on_this_worker=True)
+    dispatch.follow(table, then, on_this_worker=True)
     return True

@@ -9,7 +9,7 @@ takes no table version, sets no deadline or wake-up and notifies nobody, so noth
 else can observe of the table (its version, its events, their count, its deadline, their
 timing) depends on it (issue 13). The seat sees it as ``view.doubling.selected``
 (:func:`games.selectors.table_state`); the timeout applies it as the seat's answer
-(:func:`games.services.clock.turn`), from which on it is public as any answer.
+(:func:`games.services.server_turns.turn`), from which on it is public as any answer.
 """
 
 from __future__ import annotations

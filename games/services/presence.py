@@ -2,17 +2,18 @@
 default action at once while it is (issue 14).
 
 The rule, from public facts only: a seat's turn that timed out at its deadline
-(:func:`games.services.clock.turn`, a public ``timeout`` event) is a missed turn, whatever the
-phase; ``settings.TRIX_AWAY_AFTER`` of them in a row (2) mark the seat away (``Table.away``,
-a public ``seat_away`` event, one table version). While a seat is away and it is its turn, the
-table's deadline is ``TRIX_AWAY_DELAY`` seconds away instead of the phase timer
-(:func:`games.services.clock.schedule`), so the seat plays, at that fixed time, exactly what a
-timeout plays (the engine's default action): nothing about its hand shows that a timeout would
-not show. The first action the seat's player sends themselves and the worker applies (or
-:func:`come_back`) clears the mark (a public ``seat_back`` event); their next state answer
-says ``returned_from_away`` (:func:`games.selectors.table_state`). A card the table plays for
-a seat because it is its only legal one (``auto_play_forced``) is neither missed nor acted.
-A private doubling pick clears nothing (it must stay unseen). Bots are never away.
+(:func:`games.services.server_turns.turn`, a public ``timeout`` event) is a missed turn,
+whatever the phase; ``settings.TRIX_AWAY_AFTER`` of them in a row (2) mark the seat away
+(``Table.away``, a public ``seat_away`` event, one table version). While a seat is away and
+it is its turn, the table's deadline is ``TRIX_AWAY_DELAY`` seconds away instead of the phase
+timer (:func:`games.services.deadlines.schedule`), so the seat plays, at that fixed time,
+exactly what a timeout plays (the engine's default action): nothing about its hand shows that
+a timeout would not show. The first action the seat's player sends themselves and the worker
+applies (or :func:`games.services.actions.come_back`) clears the mark (a public ``seat_back``
+event); their next state answer says ``returned_from_away``
+(:func:`games.selectors.table_state`). A card the table plays for a seat because it is its
+only legal one (``auto_play_forced``) is neither missed nor acted. A private doubling pick
+clears nothing (it must stay unseen). Bots are never away.
 
 ``Table.missed`` counts each seat's timeouts in a row (a list of four, ``[]`` = none);
 ``Table.away`` lists the away seats. Both are public; each function here runs with the
@@ -22,11 +23,8 @@ table's row locked by the caller and writes the two fields only when they change
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import transaction
-from django.utils.translation import gettext as _
 
-from games.errors import BadRequest, NotAllowed
-from games.models import Table, TableStatus
+from games.models import Table
 
 SEAT_AWAY = "seat_away"
 SEAT_BACK = "seat_back"
@@ -43,7 +41,7 @@ def away_seats(table: Table) -> list[int]:
 
 def all_away(table: Table, seats: list[int]) -> bool:
     """Whether every one of ``seats`` (the humans to act) is away: their turn is played at
-    once (:func:`games.services.clock.schedule`)."""
+    once (:func:`games.services.deadlines.schedule`)."""
     away = set(away_seats(table))
     return bool(seats) and all(s in away for s in seats)
 
@@ -103,29 +101,3 @@ def acted(table: Table, seat: int) -> list[dict]:
         events.append({"type": SEAT_BACK, "seat": seat, "visible_to": "all"})
     table.save(update_fields=fields)
     return events
-
-
-def come_back(*, user, table_id: int) -> Table:
-    """The user says they are back at their table without acting (the table page's "I'm
-    back"): their seat's away mark is cleared (``seat_back``, one version) and its turns get
-    the full timer again. A no-op (no version) when the seat is not away. Raises
-    :class:`~games.errors.NotFound`, :class:`~games.errors.NotAllowed` (no seat here),
-    :class:`~games.errors.BadRequest` (``not_playing``: the match is not being played)."""
-    from games import state_store
-    from games.services import changes, clock
-
-    with transaction.atomic():
-        table = changes.lock_table(table_id)
-        seat = changes.user_seat(table, user)
-        if seat is None:
-            raise NotAllowed(_("you have no seat at this table"), "not_seated")
-        if table.status != TableStatus.PLAYING:
-            raise BadRequest(_("the match is not being played"), "not_playing")
-        events = acted(table, seat.seat)
-        if not events:
-            return table
-        changes.add_events(table, events)
-        # The seat's turn, if it is now, gets the full timer from now.
-        state_store.read(table, lambda state: clock.schedule(table, state, events))
-        table.save(update_fields=["version", "deadline", "wake_at"])
-    return table

@@ -26,7 +26,15 @@ from games.engine.bots import BOTS
 from games.errors import BadRequest, TableError
 from games.models import MatchRecord, Seat, Table, TableEvent, TableStatus
 from games.policy import TableKind, policy
-from games.services import changes, clock, dispatch, fairness_log, live_seats, money, presence
+from games.services import (
+    changes,
+    deadlines,
+    dispatch,
+    fairness_log,
+    live_seats,
+    money,
+    presence,
+)
 from games.services.tables import bot_takes_over, free_open_seat, issue_receipt, unknown_bot
 
 log = logging.getLogger(__name__)
@@ -232,7 +240,7 @@ def _check_kind(variant: str, options: dict[str, Any] | None, kind: str) -> Opti
             _("a %(kind)s table is not created with its seats assigned") % {"kind": kind},
             "invalid",
         )
-    clock.check_timers(parsed, kind)
+    deadlines.check_timers(parsed, kind)
     return parsed
 
 
@@ -396,5 +404,6 @@ def _give_way_at(table_id: int, user_id: int) -> None:
         if not events:
             return
         changes.add_events(table, events)
-        state_store.read(table, lambda state: clock.schedule(table, state, events))
+        then = state_store.read(table, lambda state: deadlines.schedule(table, state, events))
         table.save(update_fields=["version", "deadline", "wake_at"])
+        dispatch.follow(table, then)

@@ -39,7 +39,7 @@ from games.models import (
     TableStatus,
 )
 from games.policy import TableKind, kind_for_stake, policy
-from games.services import changes, clock, dispatch, fairness_log, live_seats, money
+from games.services import changes, deadlines, dispatch, fairness_log, live_seats, money
 from games.services.cancellation import expiry_text
 
 
@@ -72,7 +72,7 @@ def create_table(
         raise BadRequest(options_text.options_problem(exc), "invalid") from None
     check_stake_amount(stake)
     kind = kind_for_stake(stake)
-    clock.check_timers(parsed, kind)
+    deadlines.check_timers(parsed, kind)
     with _stake_refusals():
         money.check_gates(user=user, amount=stake)
     with transaction.atomic():
@@ -534,8 +534,9 @@ def bot_takes_over(table: Table, seat: Seat, bot: str) -> None:
         ],
     )
     changes.set_kinds(table, changes.seats(table))
-    state_store.read(table, lambda state: clock.schedule(table, state, []))
+    then = state_store.read(table, lambda state: deadlines.schedule(table, state, []))
     table.save()
+    dispatch.follow(table, then)
 
 
 def replace_with_bot(*, table_id: int, seat: int, reason: str, bot: str = "rules") -> Table:

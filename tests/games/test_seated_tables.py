@@ -146,7 +146,7 @@ def wakes(monkeypatch):
 
     sent = []
     monkeypatch.setattr(tasks.wake, "delay", lambda *a: sent.append(a))
-    monkeypatch.setattr(tasks.wake, "apply_async", lambda a, **k: sent.append(tuple(a)))
+    monkeypatch.setattr(tasks.wake, "apply_async", lambda a, *_, **k: sent.append(tuple(a)))
     return sent
 
 
