@@ -39,18 +39,18 @@ from tournaments.services.create import (
 )
 from tournaments.services.finish import pay_prizes
 from tournaments.services.lifecycle import close_registration, start
-from tournaments.services.parameters import check_parameters
+from tournaments.services.parameters import Parameters
 from tournaments.services.registration import register, unregister
 from tournaments.services.rounds import advance, open_round, record_table_result, table_deal_ended
 from tournaments.services.staff import cancel, disqualify, pause, resume
 from tournaments.services.teams import accept_invite, decline_invite, invite_partner
 
 __all__ = [
+    "Parameters",
     "TournamentError",
     "accept_invite",
     "advance",
     "cancel",
-    "check_parameters",
     "close_registration",
     "create_tournament",
     "decline_invite",

@@ -16,7 +16,7 @@ from games.services import fairness_log
 from tournaments.errors import Conflict
 from tournaments.models import BASIS_POINTS, Status, Tournament
 from tournaments.services.common import _lock, _named, _record, _require_staff, _save
-from tournaments.services.parameters import check_parameters
+from tournaments.services.parameters import Parameters
 
 
 def _draw_context(t: Tournament) -> str:
@@ -79,21 +79,18 @@ def create_tournament(
 ) -> Tournament:
     """Create a tournament (staff only); its draw commitment is public from now on.
 
-    ``format`` ``knockout`` (``advance`` k = 1 or 2, solo) or ``swiss`` (``rounds`` R,
-    ``final_table``); a ``*_partner`` variant makes a partnership event (teams of two).
-    Money in minor units; ``house_fee_bps`` / ``refund_bps`` / ``prize_bps`` in basis points;
-    ``capacity`` and ``min_entrants`` count entrants (solo) or teams. ``review_seconds``
-    defaults to ``TRIX_TOURNAMENT_REVIEW_SECONDS``. ``draft`` keeps registration shut until
-    an admin opens it. ``no_show_without_action`` (default on): an entrant with no move of
-    their own at a table ranks last there. ``description``: text shown on the tournament page
-    (at most 2,000 characters, ``tournaments.edits.check_description``). ``allow_overlap``
-    lets players enter while in another event whose play overlaps this one's
-    (:func:`register`). ``draw_secret`` (32 bytes) is for tests only. Raises
-    :class:`NotAllowed`, :class:`BadRequest`."""
-    from games.fairness import draw
-
+    The event's parameters are :class:`~tournaments.services.parameters.Parameters`'
+    (what each means, and its checks); ``review_seconds`` defaults to
+    ``TRIX_TOURNAMENT_REVIEW_SECONDS``. ``draft`` keeps registration shut until an admin
+    opens it. ``description``: text shown on the tournament page (at most 2,000 characters,
+    ``tournaments.edits.check_description``). ``allow_overlap`` lets players enter while in
+    another event whose play overlaps this one's (:func:`register`). ``draw_secret`` (32
+    bytes) is for tests only. Over 60 lines only by its signature, one line a parameter.
+    Raises :class:`NotAllowed`, :class:`BadRequest`."""
     _require_staff(by, _("create tournaments"))
-    fields = check_parameters(
+    if review_seconds is None:
+        review_seconds = settings.TRIX_TOURNAMENT_REVIEW_SECONDS
+    parameters = Parameters(
         name=name,
         format=format,
         variant=variant,
@@ -110,20 +107,42 @@ def create_tournament(
         starts_at=starts_at,
         prize_bps=prize_bps,
         refund_bps=refund_bps,
-        review_seconds=(
-            settings.TRIX_TOURNAMENT_REVIEW_SECONDS if review_seconds is None else review_seconds
-        ),
+        review_seconds=review_seconds,
         no_show_without_action=no_show_without_action,
+    ).checked()
+    return _insert(
+        by=by,
+        parameters=parameters,
+        description=description,
+        status=Status.DRAFT if draft else Status.REGISTRATION,
+        allow_overlap=bool(allow_overlap),
+        draw_secret=draw_secret,
     )
+
+
+def _insert(
+    *,
+    by: Any,
+    parameters: Parameters,
+    description: str,
+    status: str,
+    allow_overlap: bool,
+    draw_secret: bytes | None,
+) -> Tournament:
+    """Insert a tournament of checked ``parameters`` with a new draw secret (or the test's
+    ``draw_secret``): the secret sealed for its id, its commitment appended to the public
+    fairness log, the creation recorded. Raises :class:`BadRequest` (the description)."""
+    from games.fairness import draw
     from tournaments.edits import check_description
 
-    fields["description"] = check_description(description)
+    description = check_description(description)
     secret = draw.new_secret() if draw_secret is None else bytes(draw_secret)
     with transaction.atomic():
         t = Tournament.objects.create(
-            **fields,
-            status=Status.DRAFT if draft else Status.REGISTRATION,
-            allow_overlap=bool(allow_overlap),
+            **parameters.fields(),
+            description=description,
+            status=status,
+            allow_overlap=allow_overlap,
             draw_commitment=draw.commitment(secret),
             created_by=by,
         )

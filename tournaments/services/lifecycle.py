@@ -3,6 +3,7 @@ revealed, or the event cancelled below its minimum)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -87,20 +88,10 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
     one gets :class:`Conflict`."""
     if by is not None:
         _require_staff(by, _("start tournaments"))
-    from games.fairness import draw
-
     with transaction.atomic():
         t = _lock(tournament_id)
         now = timezone.now()
-        if t.status not in (Status.DRAFT, Status.REGISTRATION, Status.CLOSED):
-            if by is not None:
-                if t.status in (Status.CANCELLED, Status.FINISHED):
-                    raise Conflict(_("%(name)s is already %(status)s") % _named(t), "wrong_status")
-                raise Conflict(
-                    _("%(name)s has already started (it is %(status)s)") % _named(t), "wrong_status"
-                )
-            return t
-        if by is None and (now < t.starts_at or t.status == Status.DRAFT):
+        if not _starts_now(t, by, now):
             return t
         if t.status != Status.CLOSED:
             _close_locked(t)
@@ -108,37 +99,68 @@ def start(*, tournament_id: int, by: Any = None, reason: str = "") -> Tournament
         if by is not None:
             _record(t, by, "start", reason)
         if len(units) < t.min_entrants:
-            unit = "teams" if t.team_mode else "entrants"
-            _cancel_locked(
-                t,
-                f"{len(units)} {unit} at the start, below the minimum of {t.min_entrants}",
-                {BELOW_MINIMUM: {"units": len(units), "minimum": t.min_entrants}},
-            )
+            _cancel_below_minimum(t, len(units))
             return t
-        secret = open_draw_secret(t)
-        entrants = [e["entrant"] for e in t.entrants]
-        seeds = {e["entrant"]: e["client_seed"] for e in t.entrants}
-        t.draw_seed = secret.hex()
-        t.draw_key = draw.draw_key(
-            secret=secret, event=t.ref, entrants=entrants, client_seeds=seeds
-        ).hex()
-        t.prize_bps_at_start = list(t.prize_bps)
-        t.status = Status.RUNNING
-        t.started_at = now
-        _save(t, "draw_seed", "draw_key", "prize_bps_at_start", "status", "started_at")
-        fairness_log.append(
-            [
-                fairness_log.draw_key(
-                    event=t.ref,
-                    commitment=t.draw_commitment,
-                    server_seed=t.draw_seed,
-                    # The draw record's "entrants" list (games.fairness.seating.build_record).
-                    entrants=[
-                        {"entrant": e, "client_seed": seeds[e]}
-                        for e in draw.sorted_entrants(list(seeds))
-                    ],
-                )
-            ]
-        )
+        _reveal_draw(t, now)
         dispatch.send_on_commit("advance", t.pk)
     return t
+
+
+def _starts_now(t: Tournament, by: Any, now: datetime) -> bool:
+    """Whether locked ``t`` starts now: not yet started, and due (``starts_at`` reached and
+    not a draft) unless staff (``by``) starts it early. Raises :class:`Conflict` when staff
+    starts one already started, finished or cancelled."""
+    if t.status not in (Status.DRAFT, Status.REGISTRATION, Status.CLOSED):
+        if by is not None:
+            if t.status in (Status.CANCELLED, Status.FINISHED):
+                raise Conflict(_("%(name)s is already %(status)s") % _named(t), "wrong_status")
+            raise Conflict(
+                _("%(name)s has already started (it is %(status)s)") % _named(t), "wrong_status"
+            )
+        return False
+    return not (by is None and (now < t.starts_at or t.status == Status.DRAFT))
+
+
+def _cancel_below_minimum(t: Tournament, count: int) -> None:
+    """Cancel locked ``t``, which has ``count`` units at its start, below ``min_entrants``:
+    every fee refunded, the reason recorded (``BELOW_MINIMUM`` in its details)."""
+    unit = "teams" if t.team_mode else "entrants"
+    _cancel_locked(
+        t,
+        f"{count} {unit} at the start, below the minimum of {t.min_entrants}",
+        {BELOW_MINIMUM: {"units": count, "minimum": t.min_entrants}},
+    )
+
+
+def _reveal_draw(t: Tournament, now: datetime) -> None:
+    """Locked ``t`` runs from ``now``: its draw secret revealed (``draw_seed``), the draw key
+    made from it and the published entrants' client seeds (``games.fairness.draw``,
+    ``trix-draw/1``), the prize table snapshotted; the draw key appended to the public
+    fairness log."""
+    from games.fairness import draw
+
+    secret = open_draw_secret(t)
+    entrants = [e["entrant"] for e in t.entrants]
+    seeds = {e["entrant"]: e["client_seed"] for e in t.entrants}
+    t.draw_seed = secret.hex()
+    t.draw_key = draw.draw_key(
+        secret=secret, event=t.ref, entrants=entrants, client_seeds=seeds
+    ).hex()
+    t.prize_bps_at_start = list(t.prize_bps)
+    t.status = Status.RUNNING
+    t.started_at = now
+    _save(t, "draw_seed", "draw_key", "prize_bps_at_start", "status", "started_at")
+    fairness_log.append(
+        [
+            fairness_log.draw_key(
+                event=t.ref,
+                commitment=t.draw_commitment,
+                server_seed=t.draw_seed,
+                # The draw record's "entrants" list (games.fairness.seating.build_record).
+                entrants=[
+                    {"entrant": e, "client_seed": seeds[e]}
+                    for e in draw.sorted_entrants(list(seeds))
+                ],
+            )
+        ]
+    )
