@@ -213,10 +213,10 @@ def draw_record(tournament_id: int) -> dict[str, Any] | None:
 
 
 def draw_check(*, tournament_id: int) -> dict[str, Any]:
-    """The seating draw's public check (added for the pages, helper ``tpages``):
-    ``{"available": False}`` before the reveal, else ``{"available": True, "verified": bool,
-    "summary": dict | None, "error": str | None}``: the ``trix-draw/1`` record recomputed by
-    ``games.fairness.draw_record.verify_record`` (what ``trix verify`` does)."""
+    """The seating draw's public check: ``{"available": False}`` before the reveal, else
+    ``{"available": True, "verified": bool, "summary": dict | None, "error": str | None}``:
+    the ``trix-draw/1`` record recomputed by ``games.fairness.draw_record.verify_record``
+    (what ``trix verify`` does)."""
     from games.fairness import FairnessError
     from games.fairness.draw_record import verify_record
 

@@ -15,13 +15,12 @@ from tournaments.selectors.pages import _unit_count, entrants, live_version, pri
 
 
 def live_page(*, tournament_id: int) -> dict[str, Any]:
-    """The live page's one answer (added for the pages and the API, helper ``tpages``):
-    :func:`bracket` plus ``name``, ``status_name``, ``format``, ``team_mode``,
-    ``registered``, ``entrants`` (:func:`entrants`), ``teams`` (:func:`teams`) and
-    ``prize_table`` (:func:`prize_table`), so the page follows registrations too. ``version``
-    is read before everything else, so a change made while the answer is being read makes
-    the next poll answer at once (never a version newer than the data). Its words
-    (``status_name``, ``format_name``...) are in the active language.
+    """The live page's one answer: :func:`bracket` plus ``name``, ``status_name``,
+    ``format``, ``team_mode``, ``registered``, ``entrants`` (:func:`entrants`), ``teams``
+    (:func:`teams`) and ``prize_table`` (:func:`prize_table`), so the page follows
+    registrations too. ``version`` is read before everything else, so a change made while
+    the answer is being read makes the next poll answer at once (never a version newer than
+    the data). Its words (``status_name``, ``format_name``...) are in the active language.
 
     Kept per process by (tournament, version, language) for ``_LIVE_CACHE_SECONDS``: every
     watcher woken by one change is answered from one reading per language (a 256-entrant

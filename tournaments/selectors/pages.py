@@ -323,6 +323,5 @@ def live_final_version(tournament_id: int) -> int | None:
 
 
 def tournament_exists(*, tournament_id: int) -> bool:
-    """Whether there is a tournament ``tournament_id`` (added for the API's 404s, helper
-    ``tpages``)."""
+    """Whether there is a tournament ``tournament_id`` (the API's 404s)."""
     return Tournament.objects.filter(pk=tournament_id).exists()

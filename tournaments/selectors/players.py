@@ -69,13 +69,13 @@ def is_registered(tournament_id: int, user: Any) -> bool:
 
 
 def player_status(*, tournament_id: int, user: Any) -> dict[str, Any]:
-    """What the tournament page shows the signed-in player about themself (added for the
-    pages and the API, helper ``tpages``): ``{"entry_status"`` (None: never entered),
-    ``"paid"``, ``"refunded"`` (minor units), ``"team"`` (unit id or None), ``"team_id"``,
-    ``"team_status"``, ``"partner"`` (the partner's display name or None), ``"invited"``
-    (the display name my team invited, not yet answered), ``"invitations": [{"team_id",
-    "from"}]`` (teams of this tournament inviting me), ``"place"``, ``"prize"``,
-    ``"prize_text"}``. An anonymous user gets the same keys, empty."""
+    """What the tournament page and the API show the signed-in player about themself:
+    ``{"entry_status"`` (None: never entered), ``"paid"``, ``"refunded"`` (minor units),
+    ``"team"`` (unit id or None), ``"team_id"``, ``"team_status"``, ``"partner"`` (the
+    partner's display name or None), ``"invited"`` (the display name my team invited, not
+    yet answered), ``"invitations": [{"team_id", "from"}]`` (teams of this tournament
+    inviting me), ``"place"``, ``"prize"``, ``"prize_text"}``. An anonymous user gets the
+    same keys, empty."""
     uid = getattr(user, "pk", None) if getattr(user, "is_authenticated", True) else None
     out: dict[str, Any] = {
         "entry_status": None,

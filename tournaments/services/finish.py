@@ -20,8 +20,8 @@ from wallet.settlement import house_fee_for
 def _absent_units(t: Tournament) -> set[str]:
     """Units that were no-shows at every table they were seated at (they never played):
     ``docs/tournaments.md`` [Final places] places them with the disqualified, below everyone
-    who played, and gives them no prize (found by a fresh reviewer: a player who never opened
-    a table took first prize on the points its timeouts shared)."""
+    who played, and gives them no prize (else a player who never opened a table could win
+    on the points its timeouts shared)."""
     seen: dict[str, bool] = {}
     for rt in RoundTable.objects.filter(round__tournament=t, recorded_at__isnull=False):
         absent = set((rt.result or {}).get("no_show", []))

@@ -102,8 +102,8 @@ def _check_overlap(t: Tournament, user: Any, now: datetime) -> None:
 
 def _require_own_seed(t: Tournament, client_seed: Any) -> None:
     """A tournament with an entry fee takes no entrant without the client seed they chose
-    (issue 12: the server never makes a staked entrant's seed; a free event makes one).
-    Raises :class:`BadRequest`."""
+    (the server never makes a staked entrant's seed; a free event makes one). Rule:
+    ``docs/fairness.md``. Raises :class:`BadRequest`."""
     if client_seed is None and t.entry_fee > 0:
         raise BadRequest(
             _(
