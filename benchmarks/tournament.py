@@ -245,9 +245,11 @@ def _poll_cost(selectors, tournament_id: int, calls: int) -> None:
     """Wall and CPU time per call of the live page's answer: read anew (what the first
     watcher woken by a change costs: ``_live_page``, bracket and standings) and from the
     per-process cache (what every other watcher at that version costs)."""
+    from tournaments.selectors import live_answer
+
     version = selectors.live_version(tournament_id)
     for label, read in (
-        ("read anew", lambda: selectors._live_page(tournament_id, version)),
+        ("read anew", lambda: live_answer._live_page(tournament_id, version)),
         ("cached", lambda: selectors.live_page(tournament_id=tournament_id)),
     ):
         start, cpu = time.perf_counter(), time.process_time()

@@ -156,9 +156,9 @@ class TournamentCreateForm(forms.ModelForm):
             self.add_error("prizes_percent", str(exc))
             return data
         try:
-            services.check_parameters(
+            services.Parameters(
                 **{f: data.get(f) for f in CREATE_FIELDS}, prize_bps=data["prize_bps"]
-            )
+            ).checked()
         except TournamentError as exc:
             raise forms.ValidationError(exc.message) from None
         return data

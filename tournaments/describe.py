@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from tournaments.models import BASIS_POINTS, Format
-from tournaments.selectors import FORMAT_NAMES_AR
+from tournaments.selectors.pages import FORMAT_NAMES_AR
 from web.money import format_money
 from web.names import describe_options, variant_name
 

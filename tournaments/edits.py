@@ -35,7 +35,7 @@ from django.utils.translation import pgettext
 
 from tournaments.errors import BadRequest, Conflict
 from tournaments.models import BASIS_POINTS, Entry, Status, Tournament, TournamentEdit
-from tournaments.services import STARTED, _lock, _named, _reason, _require_staff, _save
+from tournaments.services.common import STARTED, _lock, _named, _reason, _require_staff, _save
 
 #: The fields an edit may change, in the order they are checked and recorded.
 EDITABLE = (

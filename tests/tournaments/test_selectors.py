@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tournaments import selectors, services
 from tournaments.models import Tournament
+from tournaments.selectors import live_answer
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def test_the_live_page_reads_the_tournament_and_its_rounds_once(make_tournament,
     services.start(tournament_id=t.pk, by=staff, reason="all here")
     services.advance(tournament_id=t.pk)
     with CaptureQueriesContext(connection) as queries:
-        page = selectors._live_page(t.pk, selectors.live_version(t.pk))
+        page = live_answer._live_page(t.pk, selectors.live_version(t.pk))
     statements = [q["sql"] for q in queries.captured_queries]
     whole_rows = [s for s in statements if s.startswith('SELECT "tournaments_tournament"."id"')]
     assert len(whole_rows) == 1, whole_rows

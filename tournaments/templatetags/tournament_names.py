@@ -22,7 +22,8 @@ def entry_status_name(code: str | None) -> str:
         return code
 
 
-#: The admin actions the services record (``services._record``), as the pages name them.
+#: The admin actions the services record (``tournaments.services.common._record``), as the
+#: pages name them.
 ADMIN_ACTIONS = {
     "create": pgettext_lazy("admin action", "created"),
     "open_registration": pgettext_lazy("admin action", "registration opened"),

@@ -1,0 +1,246 @@
+"""A tournament's parameters as the admin gives them, and their checks.
+
+:class:`Parameters` holds the admin's input (the create form, the staff API, the Django
+admin); :meth:`Parameters.checked` runs the checkers below in a fixed order, so the first bad
+parameter is the one named, and returns the checked copy whose :meth:`Parameters.fields` are
+the model fields. Every checker raises :class:`~tournaments.errors.BadRequest` with the
+message the admin sees. Rules: ``docs/tournaments.md`` ("Creating").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games import options_text
+from games.engine import InvalidOptions, Options
+from tournaments.errors import BadRequest
+from tournaments.models import BASIS_POINTS, Format
+from wallet.selectors import format_money
+
+#: The longest review window an admin may set (seconds): a week.
+MAX_REVIEW_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parameters:
+    """A tournament's parameters. ``format`` ``knockout`` (``advance`` k = 1 or 2, solo) or
+    ``swiss`` (``rounds`` R, ``final_table``); a ``*_partner`` variant makes a partnership
+    event. Money in minor units; ``house_fee_bps``, ``refund_bps`` and ``prize_bps`` (by
+    final place) in basis points; ``capacity`` and ``min_entrants`` count entrants (solo) or
+    teams; ``review_seconds`` the window before the prizes are paid.
+    ``no_show_without_action`` ranks an entrant with no move of their own at a table last
+    there (``docs/tournaments.md``, "No-shows"). Built from the admin's input as given (any
+    type): :meth:`checked` checks it."""
+
+    name: str
+    format: str
+    variant: str
+    options: dict[str, Any] | None
+    advance: int
+    rounds: int
+    final_table: bool
+    entry_fee: int
+    house_fee_bps: int
+    capacity: int
+    min_entrants: int
+    registration_opens_at: datetime
+    registration_closes_at: datetime
+    starts_at: datetime
+    prize_bps: Sequence[int]
+    refund_bps: int
+    review_seconds: int
+    no_show_without_action: bool = True
+
+    def checked(self) -> Parameters:
+        """The parameters checked and completed: ``name`` stripped, ``options`` complete
+        with the variant's defaults, the format's unused fields reset (a knockout has no
+        rounds, a Swiss event advances 2; a partnership event advances 1), ``prize_bps`` a
+        list. Raises :class:`BadRequest` naming the first bad parameter."""
+        _check_name(self.name)
+        _check_format(self.format)
+        parsed = _check_options(self.variant, self.options)
+        team_mode = parsed.partnership
+        advance, rounds, final_table = _check_shape(self, team_mode)
+        _check_entry_fee(self.entry_fee)
+        house_fee_bps = _whole(self.house_fee_bps, _("house fee (basis points)"), 0, BASIS_POINTS)
+        refund_label = _("refund on unregistering (basis points)")
+        refund_bps = _whole(self.refund_bps, refund_label, 0, BASIS_POINTS)
+        capacity, min_entrants = _check_size(self, team_mode, final_table)
+        review_label = _("review window (seconds)")
+        review_seconds = _whole(self.review_seconds, review_label, 0, MAX_REVIEW_SECONDS)
+        _check_prizes(self.prize_bps, capacity, team_mode)
+        _check_schedule(self)
+        return replace(
+            self,
+            name=self.name.strip(),
+            options=parsed.to_dict(),
+            advance=advance,
+            rounds=rounds,
+            final_table=final_table,
+            house_fee_bps=house_fee_bps,
+            refund_bps=refund_bps,
+            capacity=capacity,
+            min_entrants=min_entrants,
+            review_seconds=review_seconds,
+            prize_bps=list(self.prize_bps),
+        )
+
+    @property
+    def team_mode(self) -> bool:
+        """Whether the variant is a partnership one (teams of two). Raises
+        :class:`games.engine.InvalidOptions` for options :meth:`checked` refuses."""
+        return Options.for_variant(self.variant, self.options).partnership
+
+    def fields(self) -> dict[str, Any]:
+        """The ``Tournament`` model fields of checked parameters (``team_mode`` included)."""
+        out = {f.name: getattr(self, f.name) for f in dataclass_fields(self)}
+        out["team_mode"] = self.team_mode
+        return out
+
+
+def _whole(value: Any, field: str, low: int, high: int) -> int:
+    """``value`` if a whole number (not a bool) from ``low`` to ``high``. Raises
+    :class:`BadRequest` naming ``field``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadRequest(
+            _("%(field)s must be a whole number from %(low)s to %(high)s")
+            % {"field": field, "low": low, "high": high}
+        )
+    return value
+
+
+def _unit(team_mode: bool) -> str:
+    """What the event counts, in the active language: teams or entrants."""
+    return _("teams") if team_mode else _("entrants")
+
+
+def _check_name(name: Any) -> None:
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 100:
+        raise BadRequest(_("name must be 1 to 100 characters"))
+
+
+def _check_format(format: Any) -> None:
+    if format not in Format.values:
+        raise BadRequest(
+            _("format must be one of %(formats)s, not %(format)r")
+            % {"formats": ", ".join(Format.values), "format": format}
+        )
+
+
+def _check_options(variant: Any, options: Any) -> Options:
+    """The table options of ``variant`` (``Options.for_variant``), every phase timer on and
+    at most ``TRIX_MAX_TIMER`` seconds (a tournament table must not wait for ever)."""
+    if options is not None and not isinstance(options, dict):
+        raise BadRequest(_("table options must be an object of option names and values"))
+    try:
+        parsed = Options.for_variant(variant, options)
+    except InvalidOptions as exc:
+        raise BadRequest(options_text.options_problem(exc)) from None
+    for timer in ("choose_timer", "double_timer", "play_timer"):
+        seconds = getattr(parsed, timer)
+        if seconds > settings.TRIX_MAX_TIMER:
+            raise BadRequest(options_text.timer_too_long(timer))
+        if seconds == 0:
+            raise BadRequest(options_text.timer_required(timer))
+    return parsed
+
+
+def _check_shape(p: Parameters, team_mode: bool) -> tuple[int, int, bool]:
+    """``(advance, rounds, final_table)`` of the format: a knockout advances the top k = 1
+    or 2 of each table (1 for teams) and has no rounds; a Swiss event plays 1 to
+    ``TRIX_TOURNAMENT_MAX_ROUNDS`` rounds."""
+    if p.format == Format.KNOCKOUT:
+        advance = 1 if team_mode else _whole(p.advance, _("advance (top k of each table)"), 1, 2)
+        return advance, 0, False
+    rounds = _whole(p.rounds, _("rounds"), 1, settings.TRIX_TOURNAMENT_MAX_ROUNDS)
+    return (1 if team_mode else 2), rounds, bool(p.final_table)
+
+
+def _check_entry_fee(entry_fee: Any) -> None:
+    """0 (free) or whole cents up to ``TRIX_MAX_STAKE``."""
+    if isinstance(entry_fee, bool) or not isinstance(entry_fee, int) or entry_fee < 0:
+        raise BadRequest(_("The entry fee must be 0 (free) or a whole number of cents."))
+    if entry_fee > settings.TRIX_MAX_STAKE:
+        raise BadRequest(
+            _("The entry fee can be at most %(amount)s.")
+            % {"amount": format_money(settings.TRIX_MAX_STAKE)}
+        )
+
+
+def _check_size(p: Parameters, team_mode: bool, final_table: bool) -> tuple[int, int]:
+    """``(capacity, min_entrants)``: each from 2 (4 entrants for a solo final table) to
+    ``TRIX_TOURNAMENT_MAX_ENTRANTS``, the capacity not below the minimum."""
+    unit = _unit(team_mode)
+    least = 4 if final_table and not team_mode else 2
+    most = settings.TRIX_TOURNAMENT_MAX_ENTRANTS
+    capacity_label = _("capacity (%(unit)s)") % {"unit": unit}
+    capacity = _whole(p.capacity, capacity_label, 2, most)
+    min_label = _("minimum (%(unit)s)") % {"unit": unit}
+    min_entrants = _whole(p.min_entrants, min_label, least, most)
+    if capacity < min_entrants:
+        raise BadRequest(
+            _(
+                "%(field)s is %(capacity)s, below the minimum to start (%(minimum)s): raise "
+                "the capacity or lower the minimum"
+            )
+            % {"field": capacity_label, "capacity": capacity, "minimum": min_entrants}
+        )
+    return capacity, min_entrants
+
+
+def _check_prizes(prize_bps: Any, capacity: int, team_mode: bool) -> None:
+    """A list of basis points by final place, whole numbers >= 0 summing to 100 %, paying
+    at most ``capacity`` places."""
+    if not (
+        isinstance(prize_bps, (list, tuple))
+        and prize_bps
+        and all(isinstance(b, int) and not isinstance(b, bool) and b >= 0 for b in prize_bps)
+        and sum(prize_bps) == BASIS_POINTS
+    ):
+        raise BadRequest(
+            _(
+                "prize table must be a list of basis points by final place (whole numbers >= 0) "
+                "summing to %(total)s (100 %%)"
+            )
+            % {"total": BASIS_POINTS}
+        )
+    if len(prize_bps) > capacity:
+        raise BadRequest(
+            _("prize table pays %(places)s places; the event takes %(capacity)s %(unit)s")
+            % {"places": len(prize_bps), "capacity": capacity, "unit": _unit(team_mode)}
+        )
+
+
+def _check_schedule(p: Parameters) -> None:
+    """The three times aware; registration opens before it closes, closes by the start and
+    in the future (an event created with its window over would be cancelled at once).
+    ``no_show_without_action`` a bool (checked here to keep the order of the messages)."""
+    for when, field in (
+        (p.registration_opens_at, pgettext("tournament field", "registration opens")),
+        (p.registration_closes_at, pgettext("tournament field", "registration closes")),
+        (p.starts_at, pgettext("tournament field", "start")),
+    ):
+        if not isinstance(when, datetime) or timezone.is_naive(when):
+            raise BadRequest(
+                _("%(field)s must be a date and time with its time zone") % {"field": field}
+            )
+    if not isinstance(p.no_show_without_action, bool):
+        raise BadRequest(_("no_show_without_action must be true or false"))
+    if not p.registration_opens_at < p.registration_closes_at <= p.starts_at:
+        raise BadRequest(_("registration must open before it closes, and close by the start"))
+    if p.registration_closes_at <= timezone.now():
+        raise BadRequest(
+            _(
+                "registration must close in the future (a tournament created with its window "
+                "over would be cancelled at once)"
+            )
+        )
