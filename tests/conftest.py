@@ -156,6 +156,16 @@ def live_server(request):
 # -- browser tests (Playwright on Debian's Chromium): one browser for the session ---------
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist's ``--dist loadgroup`` (``./dev test``) every browser test runs in
+    one group, so on one worker: one Chromium at a time, as the tests' timeouts assume on two
+    cores. Before xdist's own hook, which reads the groups."""
+    for item in items:
+        if item.get_closest_marker("browser") or {"browser", "new_page"} & set(item.fixturenames):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright

@@ -11,7 +11,8 @@ Changes from ``trix_site.settings``:
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
 - timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second;
 - two seats from one address allowed at a staked table, and API reads not limited (every
-  client is 127.0.0.1).
+  client is 127.0.0.1);
+- under pytest-xdist, a Redis broker database per worker (``_broker_of_xdist_worker``).
 """
 
 import os
@@ -21,6 +22,27 @@ os.environ.setdefault("DJANGO_HTTPS", "0")  # the test client and live server sp
 # Fixed, public keys (the site refuses to start without them when DEBUG is off).
 os.environ.setdefault("TRIX_SEED_KEY", "5e" * 32)
 os.environ.setdefault("TRIX_SIGNING_KEY", "51" * 32)
+
+
+def _broker_of_xdist_worker(url: str, worker: str) -> str:
+    """The broker database of one pytest-xdist worker (``gw0``, ``gw1``, ...): a Redis URL's
+    database number plus the worker's index (``redis://h:6379/14`` is 14 for ``gw0``, 15 for
+    ``gw1``), so two workers never share a broker database; other URLs are kept."""
+    scheme, _, rest = url.partition("://")
+    address, slash, db = rest.partition("/")
+    if scheme not in ("redis", "rediss") or not worker.startswith("gw"):
+        return url
+    return f"{scheme}://{address}/{int(db or 0) + int(worker[2:])}"
+
+
+# Under pytest-xdist each worker process moves its tasks on a broker database of its own; once
+# per run: the processes the tests start inherit the chosen URL and the marker.
+if os.environ.get("PYTEST_XDIST_WORKER") and "TRIX_TEST_BROKER_OF" not in os.environ:
+    os.environ["TRIX_TEST_BROKER_OF"] = os.environ["PYTEST_XDIST_WORKER"]
+    if os.environ.get("CELERY_BROKER_URL"):
+        os.environ["CELERY_BROKER_URL"] = _broker_of_xdist_worker(
+            os.environ["CELERY_BROKER_URL"], os.environ["PYTEST_XDIST_WORKER"]
+        )
 
 from .settings import *  # noqa: E402,F403
 from .settings import STORAGES  # noqa: E402
