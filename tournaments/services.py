@@ -20,7 +20,6 @@ prizes not paid) -> ``finished`` (prizes paid); or ``cancelled`` (every fee refu
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -123,11 +122,6 @@ def _save(t: Tournament, *fields: str) -> None:
     """Save ``fields`` and bump the tournament's version (the live page's)."""
     t.version += 1
     t.save(update_fields=[*fields, "version"])
-
-
-def _pause_for_tests(times: int = 1) -> None:
-    if settings.TRIX_TOURNAMENT_TEST_PAUSE:
-        time.sleep(settings.TRIX_TOURNAMENT_TEST_PAUSE * times)
 
 
 def _fee_key(t: Tournament, entry: Entry, what: str) -> str:
@@ -976,7 +970,6 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
         RoundTable(round=rnd, index=index, table=table, units=per_seat)
         for index, (table, per_seat) in enumerate(zip(tables, units, strict=True))
     )
-    _pause_for_tests(len(tables))
     rnd.status = RoundStatus.RUNNING
     rnd.save(update_fields=["status"])
     return rnd
@@ -1197,7 +1190,6 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
         elif t.pool:  # every unit disqualified: nobody may win, so every fee goes back
             wallet.refund_all(t.ref, f"{t.ref}:prizes", memo="no unit may be paid")
             t.pool = t.house_fee = 0
-        _pause_for_tests()
         t.status = Status.FINISHED
         t.prizes_paid_at = timezone.now()
         _save(t, "status", "prizes_paid_at", "pool", "house_fee")
