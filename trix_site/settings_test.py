@@ -44,6 +44,7 @@ if os.environ.get("PYTEST_XDIST_WORKER") and "TRIX_TEST_BROKER_OF" not in os.env
             os.environ["CELERY_BROKER_URL"], os.environ["PYTEST_XDIST_WORKER"]
         )
 
+from .env import env_seconds  # noqa: E402
 from .settings import *  # noqa: E402,F403
 from .settings import STORAGES  # noqa: E402
 
@@ -61,7 +62,9 @@ TRIX_SAME_ADDRESS_SEATS = True
 # the suite's clients and pages read as fast as they can, all from 127.0.0.1.
 TRIX_READ_RATE = "100000/second"
 TRIX_READ_ADDRESS_RATE = "100000/second"
-TRIX_BOT_DELAY = 0.0
+# Bots play without pause; a test's own worker may be given a pause (tests/games/
+# test_held_wakes.py: a solo worker holding each bot's next turn on its timer that long).
+TRIX_BOT_DELAY = env_seconds("TRIX_TEST_BOT_DELAY", 0.0)
 TRIX_DEAL_PAUSE = 0.0
 TRIX_TIMER_SCALE = 0.01
 TRIX_FORCED_DELAY = 0.05
