@@ -16,8 +16,8 @@ from django.core.cache import cache
 from django.db import connections
 from rest_framework.test import APIClient
 
-from games import services, waits
-from tests.games.helpers import wait_until
+from games import services
+from tests.games.helpers import wait_until, waiting
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,16 +50,6 @@ def timed_poll(url: str, client: APIClient | None = None, **headers) -> tuple[fl
         connections.close_all()
     assert r.status_code == 200, r.content
     return time.monotonic() - start, r.json(), r.has_header("Retry-After")
-
-
-def waiting(client: str) -> int:
-    """Waits ``client`` (``games.waits.client_of``) holds now: its slots in the cache, or in
-    this process when the cache is down."""
-    try:
-        in_cache = sum(cache.get(f"trix:wait:{client}:{n}") is not None for n in range(2))
-    except Exception:  # the cache is down
-        in_cache = 0
-    return in_cache + waits._local.get(client, 0)
 
 
 def hold(

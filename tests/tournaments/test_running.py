@@ -165,7 +165,8 @@ def test_cancel_mid_round_ends_tables_and_refunds_every_fee(worker, make_tournam
     assert set(Entry.objects.filter(tournament=t).values_list("status", flat=True)) == {
         EntryStatus.REFUNDED
     }
-    time.sleep(3)  # the tables' end signals and the sweep change nothing more
+    swept = _sweeps(worker)  # the tables' end signals and two sweeps change nothing more
+    worker.wait_until(lambda: _sweeps(worker) >= swept + 2, 60)
     assert Round.objects.filter(tournament=t).count() == 1
     assert not RoundTable.objects.filter(round=rnd, recorded_at__isnull=False).exists()
     with pytest.raises(Conflict, match="already cancelled"):
