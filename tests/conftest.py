@@ -84,28 +84,22 @@ def session_worker(django_db_setup, django_db_blocker, worker_queue):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _flush_retries_a_deadlock():
+def _flush_outwaits_a_deadlock():
     """A transactional test's teardown empties every table (Django's ``flush``: one
     ``TRUNCATE``) while the session worker may still be applying a wake-up of that test's
-    tables, whose row locks can deadlock with the ``TRUNCATE``; PostgreSQL then cancels one of
-    the two, sometimes the flush, which left the next test the rows (seen once in CI:
-    ``test_presence`` then ``test_private_picks``). The flush is tried again, up to five
-    times: the worker's side has finished by then (its wake-up finds no table after it)."""
-    import time
-
-    from django.db import OperationalError
+    tables, whose row locks can deadlock with the ``TRUNCATE``'s table locks. PostgreSQL
+    cancels the one of the two whose ``deadlock_timeout`` runs out first (it looks for the
+    cycle then): the flush's is raised for its transaction (``SET LOCAL``, a superuser's
+    setting: the tests connect as ``postgres``) far above the server's 1 s, so the worker's
+    wake-up is always the one cancelled, and it had nothing left to do (its table goes)."""
     from django.db.backends.base.operations import BaseDatabaseOperations
 
     original = BaseDatabaseOperations.execute_sql_flush
 
     def execute_sql_flush(self, sql_list):
-        for attempt in range(5):
-            try:
-                return original(self, sql_list)
-            except OperationalError as exc:
-                if "deadlock detected" not in str(exc) or attempt == 4:
-                    raise
-                time.sleep(0.2)
+        if self.connection.vendor == "postgresql" and sql_list:
+            sql_list = ["SET LOCAL deadlock_timeout = '60s'", *sql_list]
+        return original(self, sql_list)
 
     BaseDatabaseOperations.execute_sql_flush = execute_sql_flush
     yield
@@ -154,6 +148,16 @@ def live_server(request):
 
 
 # -- browser tests (Playwright on Debian's Chromium): one browser for the session ---------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist's ``--dist loadgroup`` (``./dev test``) every browser test runs in
+    one group, so on one worker: one Chromium at a time, as the tests' timeouts assume on two
+    cores. Before xdist's own hook, which reads the groups."""
+    for item in items:
+        if item.get_closest_marker("browser") or {"browser", "new_page"} & set(item.fixturenames):
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")

@@ -498,10 +498,6 @@ TRIX_TOURNAMENT_SWEEP_SECONDS = env_seconds("TRIX_TOURNAMENT_SWEEP_SECONDS", TRI
 # The most entrants (solo) or teams a tournament may take, and the most Swiss rounds.
 TRIX_TOURNAMENT_MAX_ENTRANTS = env_int("TRIX_TOURNAMENT_MAX_ENTRANTS", 65536, minimum=1)
 TRIX_TOURNAMENT_MAX_ROUNDS = env_int("TRIX_TOURNAMENT_MAX_ROUNDS", 30, minimum=1)
-# Tests only: seconds a worker sleeps inside open_round (per table of the round, once they
-# are all created) and pay_prizes before committing, so a test can kill it there. 0 in
-# production.
-TRIX_TOURNAMENT_TEST_PAUSE = env_seconds("TRIX_TOURNAMENT_TEST_PAUSE", 0)
 # Seconds between beat runs of the ratings sweep (finished matches whose rating task was lost).
 TRIX_RATINGS_SWEEP_SECONDS = env_seconds("TRIX_RATINGS_SWEEP_SECONDS", 60)
 

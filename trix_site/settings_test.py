@@ -11,7 +11,8 @@ Changes from ``trix_site.settings``:
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
 - timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second;
 - two seats from one address allowed at a staked table, and API reads not limited (every
-  client is 127.0.0.1).
+  client is 127.0.0.1);
+- under pytest-xdist, a Redis broker database per worker (``_broker_of_xdist_worker``).
 """
 
 import os
@@ -22,6 +23,28 @@ os.environ.setdefault("DJANGO_HTTPS", "0")  # the test client and live server sp
 os.environ.setdefault("TRIX_SEED_KEY", "5e" * 32)
 os.environ.setdefault("TRIX_SIGNING_KEY", "51" * 32)
 
+
+def _broker_of_xdist_worker(url: str, worker: str) -> str:
+    """The broker database of one pytest-xdist worker (``gw0``, ``gw1``, ...): a Redis URL's
+    database number plus the worker's index (``redis://h:6379/14`` is 14 for ``gw0``, 15 for
+    ``gw1``), so two workers never share a broker database; other URLs are kept."""
+    scheme, _, rest = url.partition("://")
+    address, slash, db = rest.partition("/")
+    if scheme not in ("redis", "rediss") or not worker.startswith("gw"):
+        return url
+    return f"{scheme}://{address}/{int(db or 0) + int(worker[2:])}"
+
+
+# Under pytest-xdist each worker process moves its tasks on a broker database of its own; once
+# per run: the processes the tests start inherit the chosen URL and the marker.
+if os.environ.get("PYTEST_XDIST_WORKER") and "TRIX_TEST_BROKER_OF" not in os.environ:
+    os.environ["TRIX_TEST_BROKER_OF"] = os.environ["PYTEST_XDIST_WORKER"]
+    if os.environ.get("CELERY_BROKER_URL"):
+        os.environ["CELERY_BROKER_URL"] = _broker_of_xdist_worker(
+            os.environ["CELERY_BROKER_URL"], os.environ["PYTEST_XDIST_WORKER"]
+        )
+
+from .env import env_seconds  # noqa: E402
 from .settings import *  # noqa: E402,F403
 from .settings import STORAGES  # noqa: E402
 
@@ -39,7 +62,9 @@ TRIX_SAME_ADDRESS_SEATS = True
 # the suite's clients and pages read as fast as they can, all from 127.0.0.1.
 TRIX_READ_RATE = "100000/second"
 TRIX_READ_ADDRESS_RATE = "100000/second"
-TRIX_BOT_DELAY = 0.0
+# Bots play without pause; a test's own worker may be given a pause (tests/games/
+# test_held_wakes.py: a solo worker holding each bot's next turn on its timer that long).
+TRIX_BOT_DELAY = env_seconds("TRIX_TEST_BOT_DELAY", 0.0)
 TRIX_DEAL_PAUSE = 0.0
 TRIX_TIMER_SCALE = 0.01
 TRIX_FORCED_DELAY = 0.05

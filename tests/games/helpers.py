@@ -18,6 +18,21 @@ def wait_until(predicate, timeout: float = 60.0, step: float = 0.05):
     raise AssertionError(f"timed out after {timeout}s")
 
 
+def waiting(client: str, cap: int = 2) -> int:
+    """Long polls ``client`` (``games.waits.client_of``: ``addr:127.0.0.1`` for the test
+    client logged out) holds now, of at most ``cap``: its slots in the cache, or in this
+    process when the cache is down (``games.waits``)."""
+    from django.core.cache import cache
+
+    from games import waits
+
+    try:
+        in_cache = sum(cache.get(f"trix:wait:{client}:{n}") is not None for n in range(cap))
+    except Exception:  # the cache is down
+        in_cache = 0
+    return in_cache + waits._local.get(client, 0)
+
+
 def wait_finished(table_id: int, timeout: float = 90.0) -> Table:
     return wait_until(
         lambda: Table.objects.filter(pk=table_id, status="finished").first(), timeout, 0.1

@@ -33,6 +33,15 @@ def _received_wakes(worker: Worker) -> int:
     return len(re.findall(r"Task games\.tasks\.wake\[[^\]]+\] received", worker.tail(10**8)))
 
 
+def _finished_wakes(worker: Worker) -> int:
+    """Wake-ups the worker finished (through the broker or from its own timer: both log)."""
+    return len(re.findall(r"Task games\.tasks\.wake\[[^\]]+\] succeeded", worker.tail(10**8)))
+
+
+def _bot_turns(table_id: int) -> int:
+    return TableAction.objects.filter(table_id=table_id, source="bot").count()
+
+
 def test_a_solo_worker_plays_bot_turns_on_its_own_timer(django_user_model):
     """Before: every bot turn was a message through Redis (a publish, a receipt, an ack);
     now only those the worker cannot keep (a deal's start and end, the first turn after a
@@ -61,19 +70,19 @@ def test_a_stopping_worker_hands_its_tables_on(django_user_model, sig):
     queue = new_queue("trix-held")
     with sending_to_queue(queue):
         table_id = _bot_table(user)
-        for _ in range(3):  # stopped during a deal's start or end, it held nothing: again
-            first = Worker(queue, production=True, beat=False)
-            try:
-                start = _version(table_id)
-                # Soon after a deal's start: the worker plays on for a moment after the
-                # signal (the turns due in its current batch) and must not reach the deal's end.
-                first.wait_until(lambda start=start: _version(table_id) > start + 3, 60, 0.005)
-            finally:
-                first.stop(sig=sig)
-            if "sent 1 held task(s) through the broker" in first.tail(10**6):
-                break
-        else:
-            pytest.fail("no stop found a turn held:\n" + first.tail())
+        # Each bot "thinks" 5 s on this worker: from a deal's first bot turn to its end,
+        # the worker holds the next bot's turn on its timer, and between two turns it is idle
+        # (a cold stop mid-turn would lose the turn being played: the sweep's case). So
+        # once a wake-up has finished (its log line) after the deal's first bot turn, the
+        # stop finds a turn held.
+        first = Worker(queue, {"TRIX_TEST_BOT_DELAY": "5"}, production=True, beat=False)
+        try:
+            first.wait_until(
+                lambda: _finished_wakes(first) >= 2 and _bot_turns(table_id) >= 2, 60, 0.01
+            )
+        finally:
+            first.stop(sig=sig)
+        assert "sent 1 held task(s) through the broker" in first.tail(10**6), first.tail()
         stopped = _version(table_id)
         second = Worker(queue, production=True, beat=False)
         try:

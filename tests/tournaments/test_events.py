@@ -4,29 +4,30 @@ the review window, and the published trix-draw/1 record recomputes every seating
 
 from __future__ import annotations
 
-import itertools
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from tests.tournaments.conftest import SECRET
-from tests.tournaments.helpers import QUICK, check_finished, end_review_now, run_until
+from tests.tournaments.helpers import QUICK, check_finished, run_until
 from tournaments import selectors, services
-from tournaments.models import AdminAction, Entry, Round, Status
+from tournaments.models import AdminAction, Entry, Round, RoundTable, Status
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def assert_top_places(places: list[int], n: int) -> None:
-    """The best ``n`` of ``places`` (sorted) are a competition ranking from 1: each place is
-    the one before it (a tie shares it: docs/tournaments.md "Final places") or its own rank.
-    The bots' final can tie: CI saw ``[1, 2, 2, 4]`` where this test wanted ``[1, 2, 3, 4]``."""
-    top = places[:n]
-    assert top[0] == 1, top
-    for rank, (before, place) in enumerate(itertools.pairwise(top), start=2):
-        assert place in (before, rank), top
+def assert_final_decides_top(t, places: list[int]) -> None:
+    """``places`` (every unit's final place, sorted) begin with the final table's units, placed
+    as a competition ranking (ties share, the next skips: docs/tournaments.md "Final places")
+    of their place at that table, then their match score there (higher first); every other
+    unit comes after them."""
+    final = RoundTable.objects.get(round__tournament=t, round__kind="final")
+    keys = sorted((r["place"], -r["score"]) for r in final.result["results"] if r["unit"])
+    expected = [1 + sum(other < key for other in keys) for key in keys]
+    assert places[: len(expected)] == expected, (places, final.result)
+    assert all(p > len(expected) for p in places[len(expected) :]), places
 
 
 def _event(make_tournament, player, staff, count: int, **params):
@@ -43,7 +44,7 @@ def test_16_solo_knockout(worker, make_tournament, player, staff):
         prize_bps=[5000, 3000, 2000],
     )  # fmt: skip
     services.start(tournament_id=t.pk, by=staff, reason="everyone is here")
-    t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=worker)
+    t = run_until(t.pk, (Status.FINISHED,), worker=worker)  # no review window: paid at once
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     assert [len(r.seating["tables"]) for r in rounds] == [4, 2, 1]
     assert [r.kind for r in rounds] == ["knockout", "knockout", "final"]
@@ -52,11 +53,9 @@ def test_16_solo_knockout(worker, make_tournament, player, staff):
     assert [len(r["tables"]) for r in bracket["rounds"]] == [4, 2, 1]
     assert all(len(x["advanced"]) == 2 for r in bracket["rounds"][:2] for x in r["tables"])
     assert bracket["rounds"][2]["tables"][0]["advanced"] == []
-    end_review_now(t.pk)
-    services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
     places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
-    assert_top_places(places, 4)
+    assert_final_decides_top(t, places)
     assert max(places) <= 16
     assert t.pool == 1600 and t.house_fee == 160
     assert sum(wallet_balance(u) for u in users) == 16 * 10_000 - 160
@@ -72,7 +71,7 @@ def test_13_solo_swiss_with_bots(worker, make_tournament, player, staff):
     t = run_until(t.pk, (Status.RUNNING,), timeout=30, worker=worker)
     assert selectors.live_version(t.pk) > version
     assert not AdminAction.objects.filter(tournament=t, action="start").exists()
-    t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=worker)
+    t = run_until(t.pk, (Status.FINISHED,), worker=worker)  # no review window: paid at once
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     assert len(rounds) == 2
     for r in rounds:  # 13 = 4 + 3 + 3 + 3: three bot seats, one per table
@@ -84,8 +83,6 @@ def test_13_solo_swiss_with_bots(worker, make_tournament, player, staff):
     after_one = selectors.standings(t.pk, after_round=1)
     assert sum(s["points"] for s in after_one) < sum(s["points"] for s in standings)
     assert all(s["points"] == 0 for s in selectors.standings(t.pk, after_round=0))
-    end_review_now(t.pk)
-    services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
     bracket = selectors.bracket(t.pk)
     assert len(bracket["final"]) == 13 and bracket["final"][0]["place"] == 1
@@ -104,12 +101,10 @@ def test_8_teams_partnership_swiss_with_final(worker, make_tournament, player, s
         )
         services.accept_invite(team_id=team.pk, by=users[i + 1], client_seed=f"s{i + 1}")
     services.start(tournament_id=t.pk, by=staff, reason="early")
-    t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=worker)
+    t = run_until(t.pk, (Status.FINISHED,), worker=worker)  # no review window: paid at once
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     assert [r.kind for r in rounds] == ["swiss", "swiss", "final"]
     assert [len(r.seating["tables"]) for r in rounds] == [4, 4, 1]
-    end_review_now(t.pk)
-    services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
     # Partners share their team's place and its prize, halved.
     for i in range(0, 16, 2):
@@ -133,14 +128,12 @@ def test_5_teams_partnership_knockout_with_byes(worker, make_tournament, player,
         )
         services.accept_invite(team_id=team.pk, by=users[i + 1], client_seed=f"s{i + 1}")
     services.start(tournament_id=t.pk, by=staff, reason="early")
-    t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=worker)
+    t = run_until(t.pk, (Status.FINISHED,), worker=worker)  # no review window: paid at once
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
     assert [(len(r.seating["tables"]), len(r.seating["byes"])) for r in rounds] == [
         (2, 1), (1, 1), (1, 0),
     ]  # fmt: skip
     assert rounds[-1].kind == "final"
-    end_review_now(t.pk)
-    services.pay_prizes(tournament_id=t.pk)
     check_finished(t)
     team_places = {e.team_id: e.place for e in Entry.objects.filter(tournament=t)}
-    assert_top_places(sorted(team_places.values()), 2)
+    assert_final_decides_top(t, sorted(team_places.values()))

@@ -1,46 +1,77 @@
 """Kill the worker (SIGKILL) while a round is being opened and while the prizes are being
 paid: a second worker's beat sweep finishes the job, and nothing is opened or paid twice.
 
-The crashing worker runs with ``TRIX_TOURNAMENT_TEST_PAUSE``: it sleeps inside the
-transaction that opens a round (the pause times its tables, once they are created) and the one
-that pays the prizes (after the ledger posting), so the kill lands inside them."""
+The test holds the worker inside the transaction it wants to kill: in a transaction of its own
+it locks rows that transaction's next step needs (``SELECT ... FOR UPDATE``: the entrants'
+users, which the round's seats reference; the tournament's escrow account, which the prizes
+are posted from), waits until PostgreSQL shows the worker's connection waiting on that lock
+(``pg_stat_activity``, ``pg_blocking_pids``), and kills the worker there."""
 
 from __future__ import annotations
 
-import re
-import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
 
 from games.models import Table
-from tests.tournaments.helpers import QUICK, check_finished, check_in_everyone, run_until
+from tests.tournaments.helpers import QUICK, check_finished, run_until
 from tests.worker import Worker, use_queue
 from tournaments import services
-from tournaments.models import Round, RoundTable, Status, Tournament
-from wallet.models import Transaction
+from tournaments.models import Entry, Round, RoundTable, Status, Tournament
+from wallet import inputs
+from wallet.models import Account, Transaction
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+_CRASHING = "trix-test-crashing-worker"
+"""The ``application_name`` of the crashing worker's connections (libpq's ``PGAPPNAME``)."""
 
-def _wait_log(worker: Worker, text: str, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while text not in worker.log.read_text(errors="replace"):
-        assert time.monotonic() < end, f"{text!r} not in the worker log:\n{worker.tail()}"
-        time.sleep(0.05)
+_BLOCKED_BY = """
+    SELECT count(*) FROM pg_stat_activity AS a
+    WHERE a.application_name = %(app)s AND a.wait_event_type = 'Lock' AND (
+        %(holder)s = ANY(pg_blocking_pids(a.pid))
+        OR EXISTS (
+            SELECT 1 FROM unnest(pg_blocking_pids(a.pid)) AS b(pid)
+            WHERE %(holder)s = ANY(pg_blocking_pids(b.pid))
+        )
+    )
+"""
+"""The crashing worker's connections waiting on a lock ``holder`` holds, directly or behind
+another connection waiting on it (the session worker's sweep may have taken the tournament's
+row first and wait on the same lock)."""
 
 
-def _succeeded(worker: Worker) -> str:
-    """The names of the tasks the worker's log says succeeded."""
-    lines = worker.log.read_text(errors="replace").splitlines()
-    return "\n".join(line for line in lines if " succeeded in " in line)
+@contextmanager
+def _locked(model, pks) -> Iterator[int]:
+    """``model``'s rows ``pks`` locked (``FOR UPDATE``) in a transaction of a connection of
+    the test's own, apart from Django's (whose commits go on meanwhile); yields that
+    connection's backend pid; the locks go when the block ends."""
+    params = connection.get_connection_params()
+    holder = connection.get_new_connection(params)
+    try:
+        with holder.cursor() as cursor:
+            table = connection.ops.quote_name(model._meta.db_table)
+            cursor.execute(f"SELECT id FROM {table} WHERE id = ANY(%s) FOR UPDATE", [list(pks)])
+            assert cursor.fetchall()
+            yield holder.info.backend_pid
+    finally:
+        holder.rollback()
+        holder.close()
 
 
-def _slow_successes(worker: Worker, task: str, at_least: float) -> list[float]:
-    """How long each run of ``task`` took that succeeded after ``at_least`` seconds or more
-    (a run through the test pause did the work; a quick one found nothing due)."""
-    found = re.findall(re.escape(task) + r"\[[^]]*\] succeeded in ([0-9.]+)s", _succeeded(worker))
-    return [float(x) for x in found if float(x) >= at_least]
+def _wait_blocked(worker: Worker, holder: int) -> None:
+    """Until ``worker`` (started with ``PGAPPNAME`` ``_CRASHING``) waits on ``holder``'s lock."""
+
+    def blocked() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(_BLOCKED_BY, {"app": _CRASHING, "holder": holder})
+            return cursor.fetchone()[0] > 0
+
+    worker.wait_until(blocked, 120, 0.05)
 
 
 @pytest.fixture
@@ -65,18 +96,16 @@ def _event(make_tournament, player, count: int):
 def test_killed_while_opening_a_round(own_queue, make_tournament, player, staff):
     queue, workers = own_queue
     t = _event(make_tournament, player, 16)
-    first = Worker(queue, env={"TRIX_TOURNAMENT_TEST_PAUSE": "0.7"})
+    first = Worker(queue, env={"PGAPPNAME": _CRASHING})
     workers.append(first)
-    services.start(tournament_id=t.pk, by=staff, reason="crash test")
-    _wait_log(first, "tournaments.tasks.advance")
-    time.sleep(1.6)  # the four tables created, the transaction open (2.8 s of pause)
-    first.stop(kill=True)
-    assert "tournaments.tasks.advance" not in _succeeded(first)  # killed inside the task
-    # Rolled back with the worker (or, if the session worker's own sweep already took over
-    # behind the row lock, opened once and whole).
-    opened = Round.objects.filter(tournament=t)
-    assert opened.count() <= 1
-    assert Table.objects.filter(origin__startswith=f"{t.ref}/").count() == 4 * opened.count()
+    entrants = Entry.objects.filter(tournament=t).values_list("user_id", flat=True)
+    with _locked(get_user_model(), entrants) as holder:  # the round's seats wait for them
+        services.start(tournament_id=t.pk, by=staff, reason="crash test")
+        _wait_blocked(first, holder)
+        first.stop(kill=True)
+        # Nothing of the round can be there while the lock is held: rolled back.
+        assert not Round.objects.filter(tournament=t).exists()
+        assert not Table.objects.filter(origin__startswith=f"{t.ref}/").exists()
     second = Worker(queue)  # its beat sweep finds the running tournament with no round
     workers.append(second)
     t = run_until(t.pk, (Status.REVIEW, Status.FINISHED), worker=second)
@@ -90,27 +119,19 @@ def test_killed_while_opening_a_round(own_queue, make_tournament, player, staff)
 def test_killed_while_paying_the_prizes(own_queue, make_tournament, player, staff):
     queue, workers = own_queue
     t = _event(make_tournament, player, 4)
-    first = Worker(queue, env={"TRIX_TOURNAMENT_TEST_PAUSE": "3"})
+    first = Worker(queue, env={"PGAPPNAME": _CRASHING})
     workers.append(first)
-    services.start(tournament_id=t.pk, by=staff, reason="crash test")
-    end = time.monotonic() + 120
-    while Tournament.objects.get(pk=t.pk).status != Status.REVIEW:
-        check_in_everyone(t.pk)
-        assert time.monotonic() < end, first.tail()
-        time.sleep(0.1)
-    _wait_log(first, "tournaments.tasks.pay_prizes")
-    time.sleep(1.0)  # the prizes are posted, the transaction still open
-    first.stop(kill=True)
-    # Killed inside the paying run (an earlier quick run may have found the review not over).
-    assert _slow_successes(first, "tournaments.tasks.pay_prizes", 2.5) == []
-    # Rolled back with the worker (or already paid once by the session worker's own sweep,
-    # which waited behind the row lock).
-    paid = Transaction.objects.filter(reference=t.ref, kind="prizes").count()
-    status = Tournament.objects.get(pk=t.pk).status
-    assert (status, paid) in ((Status.REVIEW, 0), (Status.FINISHED, 1))
+    escrow = Account.objects.filter(reference=inputs.escrow_ref(t.ref, "tournament"))
+    with _locked(Account, escrow.values_list("pk", flat=True)) as holder:
+        services.start(tournament_id=t.pk, by=staff, reason="crash test")
+        run_until(t.pk, (Status.REVIEW,), worker=first)
+        _wait_blocked(first, holder)  # the prizes' posting waits for the escrow's row
+        first.stop(kill=True)
+        # Nobody can have paid while the escrow's row is held: rolled back.
+        assert Tournament.objects.get(pk=t.pk).status == Status.REVIEW
+        assert not Transaction.objects.filter(reference=t.ref, kind="prizes").exists()
     second = Worker(queue)  # its sweep sends the payment again
     workers.append(second)
     run_until(t.pk, (Status.FINISHED,), worker=second)
-    time.sleep(2)  # further sweeps pay nothing more
     check_finished(t)
     assert Transaction.objects.filter(reference=t.ref, kind="prizes").count() == 1

@@ -3,10 +3,8 @@ record and the live version's bump. Rules: ``docs/tournaments.md``."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 
 from tournaments.errors import BadRequest, NotAllowed, NotFound
@@ -71,8 +69,3 @@ def _save(t: Tournament, *fields: str) -> None:
     """Save ``fields`` and bump the tournament's version (the live page's)."""
     t.version += 1
     t.save(update_fields=[*fields, "version"])
-
-
-def _pause_for_tests(times: int = 1) -> None:
-    if settings.TRIX_TOURNAMENT_TEST_PAUSE:
-        time.sleep(settings.TRIX_TOURNAMENT_TEST_PAUSE * times)

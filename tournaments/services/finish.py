@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tournaments import dispatch, progress
 from tournaments.models import Entry, RoundTable, Status, Tournament
-from tournaments.services.common import _lock, _pause_for_tests, _save
+from tournaments.services.common import _lock, _save
 from tournaments.services.units import _disqualified_units, _members, _rounds_with_tables
 from wallet import services as wallet
 from wallet.selectors import escrow_balance, is_escrow_closed
@@ -82,7 +82,6 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
         elif t.pool:  # every unit disqualified: nobody may win, so every fee goes back
             wallet.refund_all(t.ref, f"{t.ref}:prizes", memo="no unit may be paid")
             t.pool = t.house_fee = 0
-        _pause_for_tests()
         t.status = Status.FINISHED
         t.prizes_paid_at = timezone.now()
         _save(t, "status", "prizes_paid_at", "pool", "house_fee")

@@ -17,7 +17,7 @@ from games.models import ACTION_TYPES, ActionStatus, Seat, Table, TableAction, T
 from tournaments import progress
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Round, RoundStatus, RoundTable, Status, Tournament
-from tournaments.services.common import FILL_BOT, _lock, _pause_for_tests, _save
+from tournaments.services.common import FILL_BOT, _lock, _save
 from tournaments.services.finish import _finish_locked
 from tournaments.services.units import _disqualified_units, _members, _rounds_with_tables
 
@@ -78,7 +78,6 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
         RoundTable(round=rnd, index=index, table=table, units=per_seat)
         for index, (table, per_seat) in enumerate(zip(tables, units, strict=True))
     )
-    _pause_for_tests(len(tables))
     rnd.status = RoundStatus.RUNNING
     rnd.save(update_fields=["status"])
     return rnd
