@@ -196,3 +196,47 @@ def new_page(browser, live_server):
     yield open_page
     for context in contexts:
         context.close()
+
+
+# -- people: the factories of tests/factories.py as fixtures -----------------------------
+
+
+@pytest.fixture
+def make_user(db):
+    """``make_user(name=None, *, funds=0, password=None, display_name=None, **fields)`` -> a
+    new user (``tests.factories.UserFactory``; ``fields`` are the user model's, e.g.
+    ``is_staff=True``). No password unless given: no hashing."""
+    from tests.factories import UserFactory
+
+    def make(name: str | None = None, /, **fields):
+        if name is not None:
+            fields["username"] = name
+        return UserFactory(**fields)
+
+    return make
+
+
+@pytest.fixture
+def player(make_user):
+    """``player(name=None, *, funds=10_000, **fields)`` -> a person with a profile (the
+    display name is the login unless ``display_name`` is given), who can log in
+    with ``tests.factories.PASSWORD`` and has ``funds`` minor units in the wallet."""
+    from tests.factories import PASSWORD
+
+    def make(name: str | None = None, /, *, funds: int = 10_000, **fields):
+        user = make_user(name, password=PASSWORD, funds=funds, **fields)
+        if "display_name" not in fields:
+            from accounts.services import set_display_name
+
+            set_display_name(user, user.username)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def staff(db):
+    """A member of staff (``is_staff``) who can log in with ``tests.factories.PASSWORD``."""
+    from tests.factories import PASSWORD, StaffFactory
+
+    return StaffFactory(password=PASSWORD)

@@ -13,8 +13,8 @@ from accounts.closure import close_account
 from accounts.models import Closure, Profile
 from accounts.selectors import display_name
 from games import services as tables
-from tests.accounts.conftest import PASSWORD
 from tests.accounts.helpers import free_table, staked_table
+from tests.factories import PASSWORD, TournamentFactory
 from wallet import services as wallet
 from wallet.models import Entry, Transaction
 from wallet.selectors import wallet_balance
@@ -56,7 +56,7 @@ def test_closure_needs_the_password_and_the_confirmation(player, client):
 
 def test_closure_after_withdrawing_turns_login_off_and_keeps_the_ledger(player, client):
     alice = player(funds=1_000)
-    bob = player()
+    bob = player(funds=1_000)
     table = staked_table(bob)
     tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
     tables.leave(user=alice, table_id=table.pk)  # staked and refunded: ledger history
@@ -99,7 +99,7 @@ def test_a_session_open_elsewhere_stops_working(player, client):
 
 
 def test_closure_waits_for_an_open_seat(player, client):
-    alice, bob = player(funds=0), player()
+    alice, bob = player(funds=0), player(funds=1_000)
     table = free_table(bob)
     tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
     client.force_login(alice)
@@ -110,29 +110,9 @@ def test_closure_waits_for_an_open_seat(player, client):
 
 
 def test_closure_waits_for_a_tournament_in_progress(player, staff, client):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     from tournaments import services as tournaments
 
-    now = timezone.now()
-    t = tournaments.create_tournament(
-        by=staff,
-        name="Cup",
-        format="swiss",
-        variant="complex",
-        rounds=2,
-        capacity=16,
-        min_entrants=4,
-        entry_fee=0,
-        house_fee_bps=0,
-        prize_bps=[10_000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-        draw_secret=bytes(range(32)),
-    )
+    t = TournamentFactory(by=staff, name="Cup", entry_fee=0, house_fee_bps=0, prize_bps=[10_000])
     alice = player(funds=0)
     tournaments.register(tournament_id=t.pk, by=alice, client_seed="s")
     client.force_login(alice)

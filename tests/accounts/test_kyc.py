@@ -43,13 +43,13 @@ def executor(request, monkeypatch):
 
 
 def test_a_new_account_is_unverified(player):
-    alice = player()
+    alice = player(funds=1_000)
     assert verification_status(alice.pk) == "unverified"
     assert not Verification.objects.filter(user=alice).exists()
 
 
 def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
-    alice, bob = player(), verified(player())
+    alice, bob = player(funds=1_000), verified(player(funds=1_000))
     table = staked_table(bob)
     before = Transaction.objects.count()
     with pytest.raises(NotAllowed) as refused:
@@ -73,7 +73,7 @@ def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
 def test_unverified_is_refused_creating_a_staked_table(player):
     """Creating a staked table asks what sitting at it asks (no money moves yet): the API
     answers 403 ``kyc_required`` and makes nothing; a free table needs no verification."""
-    alice = player()
+    alice = player(funds=1_000)
     before = Table.objects.count()
     with pytest.raises(NotAllowed) as refused:
         staked_table(alice)
@@ -88,7 +88,7 @@ def test_unverified_is_refused_creating_a_staked_table(player):
 
 
 def test_verified_may_stake(player, executor):
-    alice, bob = player(), verified(player())
+    alice, bob = player(funds=1_000), verified(player(funds=1_000))
     record, url = start_verification(user=alice)
     assert (record.status, record.provider, url) == ("verified", "demo", "")
     assert record.reference.startswith("demo-") and record.checked_at is not None
@@ -99,7 +99,7 @@ def test_verified_may_stake(player, executor):
 
 def test_withdrawals_up_to_the_setting_need_no_verification(player, settings, executor):
     settings.TRIX_KYC_WITHDRAW_ABOVE = 300
-    alice = player()
+    alice = player(funds=1_000)
     wallet.withdraw(alice, 300, "small")  # exactly at the setting
     assert wallet_balance(alice) == 700
     with pytest.raises(Refused) as refused:
@@ -137,7 +137,7 @@ def test_the_window_rolls_and_a_reversed_withdrawal_does_not_count(player, setti
     """Withdrawals older than the window no longer count; one reversed (the money came back)
     does not count either."""
     settings.TRIX_KYC_WITHDRAW_ABOVE = 300
-    alice = player()
+    alice = player(funds=1_000)
     start = timezone.now()
     with time_machine.travel(start, tick=False):
         wallet.withdraw(alice, 200, "w-old")
@@ -157,7 +157,7 @@ def test_the_window_rolls_and_a_reversed_withdrawal_does_not_count(player, setti
 def test_a_replayed_withdrawal_is_not_asked_again(player, settings):
     """A retried withdrawal (same key) returns the first one, whatever the gate says now."""
     settings.TRIX_KYC_WITHDRAW_ABOVE = 100
-    alice = player()
+    alice = player(funds=1_000)
     start_verification(user=alice)
     first = wallet.withdraw(alice, 500, "w1")
     Verification.objects.filter(user=alice).update(status="rejected")
@@ -187,7 +187,7 @@ def test_the_entry_fee_needs_verification_and_a_free_tournament_does_not(player,
     paid = tournaments.create_tournament(name="Paid cup", entry_fee=100, **common)
     later = {**common, "starts_at": now + timedelta(hours=7)}  # not overlapping the paid cup
     free = tournaments.create_tournament(name="Free cup", entry_fee=0, **later)
-    alice = player()
+    alice = player(funds=1_000)
     with pytest.raises(TournamentNotAllowed) as refused:
         tournaments.register(tournament_id=paid.pk, by=alice, client_seed="s")
     assert refused.value.code == "kyc_required" and wallet_balance(alice) == 1_000
@@ -199,7 +199,7 @@ def test_the_entry_fee_needs_verification_and_a_free_tournament_does_not(player,
 
 
 def test_the_api_refuses_an_unverified_seat_with_the_message(player):
-    alice, bob = player(), verified(player())
+    alice, bob = player(funds=1_000), verified(player(funds=1_000))
     table = staked_table(bob)
     r = sit(api_for(alice), table.pk, 0)
     assert r.status_code == 403 and r.json()["code"] == "kyc_required"
@@ -212,7 +212,7 @@ def test_the_api_refuses_an_unverified_seat_with_the_message(player):
 def test_the_wallet_page_refuses_a_large_withdrawal(player, client, settings):
     settings.TRIX_DEMO_PAYMENTS = True
     settings.TRIX_KYC_WITHDRAW_ABOVE = 100
-    alice = player()
+    alice = player(funds=1_000)
     client.force_login(alice)
     r = client.post("/wallet/withdraw/", {"withdraw-amount": "5", "withdraw-key": "a" * 32})
     assert r.status_code == 400
@@ -238,7 +238,7 @@ class PendingProvider(kyc.KycProvider):
 
 def test_a_hosted_provider_sends_the_player_away_and_pending_cannot_stake(player, client, settings):
     settings.TRIX_KYC_PROVIDER = "tests.accounts.test_kyc.PendingProvider"
-    alice, bob = player(), player()
+    alice, bob = player(funds=1_000), player(funds=1_000)
     client.force_login(alice)
     page = client.get("/accounts/verification/")
     assert page.status_code == 200 and "Demo:" not in page.content.decode()
@@ -262,7 +262,7 @@ def test_a_hosted_provider_sends_the_player_away_and_pending_cannot_stake(player
 
 def test_a_provider_that_cannot_be_reached_records_nothing(player, client, settings):
     settings.TRIX_KYC_PROVIDER = "tests.accounts.test_kyc.BrokenProvider"
-    alice = player()
+    alice = player(funds=1_000)
     client.force_login(alice)
     r = client.post("/accounts/verification/")
     assert r.status_code == 503 and "cannot be reached" in r.content.decode()
@@ -280,7 +280,7 @@ class BrokenProvider(kyc.KycProvider):
 
 
 def test_the_verification_page_with_the_demo_provider(player, client):
-    alice = player()
+    alice = player(funds=1_000)
     client.force_login(alice)
     page = client.get("/accounts/verification/").content.decode()
     assert "Demo: this site uses a demo verification service" in page
@@ -301,7 +301,7 @@ def test_the_verification_page_needs_a_login(client):
 
 
 def test_the_verification_page_in_arabic(player, client):
-    alice = player()
+    alice = player(funds=1_000)
     client.force_login(alice)
     page = client.get("/accounts/verification/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert 'lang="ar"' in page and "التحقق من الهوية" in page
@@ -327,7 +327,7 @@ def test_quick_play_at_a_stake_refused_leaves_no_table(player):
     bots (a new user's trial, 2026-12-02)."""
     from games.models import Table
 
-    alice = player()
+    alice = player(funds=1_000)
     before = set(Table.objects.values_list("pk", flat=True))
     r = api_for(alice).post("/api/quick-play/", {"stake": 200, "client_seed": "s-1"}, format="json")
     assert r.status_code == 403 and r.json()["code"] == "kyc_required", r.content

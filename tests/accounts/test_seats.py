@@ -30,7 +30,7 @@ def one_address_one_seat(settings):
 
 
 def test_a_user_never_holds_two_seats_at_a_staked_table(player):
-    alice, bob = player(), player()
+    alice, bob = player(funds=1_000), player(funds=1_000)
     table = staked_table(bob)
     tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
     with pytest.raises(Conflict) as refused:
@@ -43,7 +43,7 @@ def test_a_user_never_holds_two_seats_at_a_staked_table(player):
 
 
 def test_a_second_seat_from_one_address_at_a_staked_table_is_refused(player):
-    alice, bob, carol = player(), player(), player()
+    alice, bob, carol = player(funds=1_000), player(funds=1_000), player(funds=1_000)
     table = staked_table(carol)
     r = sit(api_for(alice, HOME), table.pk, 0)
     assert r.status_code == 200
@@ -61,7 +61,7 @@ def test_a_second_seat_from_one_address_at_a_staked_table_is_refused(player):
 
 
 def test_the_address_is_freed_when_its_seat_is_left(player):
-    alice, bob, carol = player(), player(), player()
+    alice, bob, carol = player(funds=1_000), player(funds=1_000), player(funds=1_000)
     table = staked_table(carol)
     assert sit(api_for(alice, HOME), table.pk, 0).status_code == 200
     assert api_for(alice, HOME).post(f"/api/tables/{table.pk}/leave/").status_code == 200
@@ -70,7 +70,7 @@ def test_the_address_is_freed_when_its_seat_is_left(player):
 
 
 def test_quick_play_passes_the_address(player):
-    alice = player()
+    alice = player(funds=1_000)
     body = {"stake": 200, "client_seed": "quick"}
     r = api_for(alice, HOME).post("/api/quick-play/", body, format="json")
     assert r.status_code == 200, r.content
@@ -81,7 +81,7 @@ def test_quick_play_passes_the_address(player):
 
 def test_the_setting_allows_seats_from_one_address(player, settings):
     settings.TRIX_SAME_ADDRESS_SEATS = True
-    alice, bob, carol = player(), player(), player()
+    alice, bob, carol = player(funds=1_000), player(funds=1_000), player(funds=1_000)
     table = staked_table(carol)
     assert sit(api_for(alice, HOME), table.pk, 0).status_code == 200
     assert sit(api_for(bob, HOME), table.pk, 1).status_code == 200
@@ -90,7 +90,7 @@ def test_the_setting_allows_seats_from_one_address(player, settings):
 
 
 def test_free_tables_record_and_refuse_nothing(player):
-    alice, bob, carol = player(), player(), player()
+    alice, bob, carol = player(funds=1_000), player(funds=1_000), player(funds=1_000)
     table = free_table(carol)
     assert sit(api_for(alice, HOME), table.pk, 0).status_code == 200
     assert sit(api_for(bob, HOME), table.pk, 1).status_code == 200
@@ -98,7 +98,7 @@ def test_free_tables_record_and_refuse_nothing(player):
 
 
 def test_the_hash_is_a_keyed_hmac_and_never_the_address(player, settings):
-    alice, bob = player(), player()
+    alice, bob = player(funds=1_000), player(funds=1_000)
     table = staked_table(bob)
     sit(api_for(alice, HOME), table.pk, 0)
     stored = Seat.objects.get(table=table, user=alice).address_hash

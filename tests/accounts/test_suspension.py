@@ -50,7 +50,7 @@ def make_tournament(staff, **overrides):
 
 
 def test_only_staff_suspend_and_a_reason_is_required(player, staff):
-    alice, bob = player(), player()
+    alice, bob = player(funds=1_000), player(funds=1_000)
     with pytest.raises(PermissionDenied):
         suspend(user=alice, by=bob, reason="I do not like them")
     with pytest.raises(ValidationError, match="Give the reason"):
@@ -61,7 +61,7 @@ def test_only_staff_suspend_and_a_reason_is_required(player, staff):
 
 
 def test_suspension_and_its_lifting_are_recorded(player, staff):
-    alice = player()
+    alice = player(funds=1_000)
     s = suspend(user=alice, by=staff, reason="chargeback under review")
     assert (s.suspended_by, s.reason, s.lifted_at) == (staff, "chargeback under review", None)
     assert s.suspended_at is not None and suspension_in_force(alice.pk) == s
@@ -80,7 +80,7 @@ def test_suspension_and_its_lifting_are_recorded(player, staff):
 
 
 def test_a_suspended_player_cannot_take_a_staked_seat(player, staff):
-    alice, bob = player(), player()
+    alice, bob = player(funds=1_000), player(funds=1_000)
     suspend(user=alice, by=staff, reason="review")
     table = staked_table(bob)
     before = Transaction.objects.count()
@@ -106,7 +106,7 @@ def test_a_suspended_player_cannot_register_for_a_tournament(player, staff):
     from tournaments import services as tournaments
     from tournaments.errors import NotAllowed as TournamentNotAllowed
 
-    alice = player()
+    alice = player(funds=1_000)
     free = make_tournament(staff, name="Free cup")
     paid = make_tournament(staff, name="Paid cup", entry_fee=100)
     suspend(user=alice, by=staff, reason="review")
@@ -126,7 +126,7 @@ def test_a_suspended_player_cannot_register_for_a_tournament(player, staff):
 
 
 def test_the_player_sees_the_suspension_on_profile_and_wallet(player, staff, client):
-    alice = player()
+    alice = player(funds=1_000)
     client.force_login(alice)
     assert 'data-testid="suspended"' not in client.get("/accounts/profile/").content.decode()
     suspend(user=alice, by=staff, reason="internal note: chargeback")
@@ -137,7 +137,7 @@ def test_the_player_sees_the_suspension_on_profile_and_wallet(player, staff, cli
 
 
 def test_staff_suspend_and_lift_in_the_admin(player, admin_client, admin_user):
-    alice = player()
+    alice = player(funds=1_000)
     r = admin_client.post(
         "/admin/accounts/suspension/add/", {"user": alice.pk, "reason": "fraud review"}
     )

@@ -8,14 +8,6 @@ from rest_framework.test import APIClient
 
 
 @pytest.fixture
-def make_user(django_user_model):
-    def make(name: str):
-        return django_user_model.objects.create_user(username=name, password="pw-" + name)
-
-    return make
-
-
-@pytest.fixture
 def api(make_user):
     """``api("alice")`` -> an APIClient logged in as a new user (session auth)."""
 

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.factories import TournamentFactory
+
 pytestmark = pytest.mark.django_db
 
 
@@ -171,9 +173,6 @@ def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
     and no draw secret."""
     import hashlib
     import re
-    from datetime import timedelta
-
-    from django.utils import timezone
 
     from games import services, shuffles
     from games.models import MatchRecord, TableAction, TableEvent
@@ -212,20 +211,8 @@ def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
     assert TableAction.objects.get(pk=pending.pk).status == "pending"
     # A tournament open for registration: its draw secret, an entrant's unpublished seed.
     staff = django_user_model.objects.create_user(username="staff", is_staff=True)
-    now = timezone.now()
-    cup = tournaments.create_tournament(
-        by=staff,
-        name="Cup",
-        format="swiss",
-        variant="complex",
-        rounds=2,
-        capacity=16,
-        min_entrants=4,
-        prize_bps=[10000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-        draw_secret=_DRAW_SECRET,
+    cup = TournamentFactory(
+        by=staff, name="Cup", entry_fee=0, prize_bps=[10000], draw_secret=_DRAW_SECRET
     )
     tournaments.register(tournament_id=cup.pk, by=users[1], client_seed="entrant-seed-5678")
 
@@ -284,22 +271,13 @@ def test_every_admin_filter_link_answers_200(admin_client, django_user_model, ca
     timers = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
     table = services.create_table(user=alice, variant="trix", stake=200, options=timers)
     services.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="seed")
-    from django.utils import timezone
 
-    now = timezone.now()
-    t = tournaments.create_tournament(
+    t = TournamentFactory(
         by=django_user_model.objects.get(is_superuser=True),
         name="Cup",
-        format="swiss",
-        variant="complex",
-        rounds=2,
         capacity=8,
-        min_entrants=4,
-        entry_fee=100,
+        house_fee_bps=0,
         prize_bps=[10_000],
-        registration_opens_at=now - timezone.timedelta(minutes=1),
-        registration_closes_at=now + timezone.timedelta(minutes=30),
-        starts_at=now + timezone.timedelta(hours=1),
     )
     tournaments.register(tournament_id=t.pk, by=alice, client_seed="s")
 

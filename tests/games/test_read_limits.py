@@ -14,6 +14,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games import services
+from tests.factories import TournamentFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -94,33 +95,11 @@ def test_the_caps_instant_answer_says_when_to_come_back(table, settings):
 
 
 def test_the_tournaments_live_poll_says_so_too(settings, make_user):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tournaments import services as tournaments
-
     settings.TRIX_WAITS_PER_CLIENT = 0
     staff = make_user("staff")
     staff.is_staff = True
     staff.save()
-    now = timezone.now()
-    cup = tournaments.create_tournament(
-        by=staff,
-        name="Cup",
-        format="swiss",
-        variant="complex",
-        rounds=2,
-        capacity=16,
-        min_entrants=4,
-        entry_fee=0,
-        house_fee_bps=0,
-        prize_bps=[10000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-        draw_secret=bytes(range(32)),
-    )
+    cup = TournamentFactory(by=staff, name="Cup", entry_fee=0, house_fee_bps=0, prize_bps=[10000])
     live = client("198.51.100.7").get(f"/api/tournaments/{cup.pk}/live/").json()
     r = client("198.51.100.7").get(
         f"/api/tournaments/{cup.pk}/live/?since={live['version']}&wait=2"

@@ -18,6 +18,7 @@ from django.test import override_settings
 from games import sealing, services, shuffles
 from games.engine import Options
 from games.models import Deal, MatchRecord, Table
+from tests.factories import TournamentFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = bytes(range(32))
@@ -230,22 +231,17 @@ def test_the_embedded_default_makes_its_keys_once_in_the_data_dir(tmp_path):
 def test_reseal_secrets_moves_every_secret_to_the_new_key(django_user_model):
     """A rotation: with the new key current and the old one retired, the command seals every
     match and draw secret anew; then the old key can go and everything still opens."""
-    from datetime import timedelta
 
     from django.conf import settings
     from django.core.management import call_command
-    from django.utils import timezone
 
     from tournaments import services as tournaments
 
     user = django_user_model.objects.create_user(username="u", is_staff=True)
     table = services.create_table(user=user, variant="complex", shuffle_secret=SECRET)
-    now = timezone.now()
-    cup = tournaments.create_tournament(
-        by=user, name="Cup", format="swiss", variant="complex", rounds=2, capacity=16,
-        min_entrants=4, prize_bps=[10000], registration_opens_at=now,
-        registration_closes_at=now + timedelta(minutes=30), starts_at=now + timedelta(hours=1),
-    )  # fmt: skip
+    cup = TournamentFactory(
+        by=user, name="Cup", entry_fee=0, house_fee_bps=0, prize_bps=[10000], draw_secret=None
+    )
     draw = tournaments.open_draw_secret(cup)
     old = settings.TRIX_SEED_KEY
     with override_settings(TRIX_SEED_KEY=OTHER_KEY, TRIX_SEED_OLD_KEYS=[old]):
@@ -283,23 +279,17 @@ def test_a_pem_signing_key_that_does_not_load_fails_the_system_check(settings):
 
 @pytest.mark.django_db
 def test_the_migration_seals_plain_draw_secrets(django_user_model):
-    from datetime import timedelta
     from importlib import import_module
 
     from django.apps import apps
-    from django.utils import timezone
 
     from tournaments import services as tournaments
     from tournaments.models import Tournament
 
     user = django_user_model.objects.create_user(username="u", is_staff=True)
-    now = timezone.now()
-    cup = tournaments.create_tournament(
-        by=user, name="Cup", format="swiss", variant="complex", rounds=2, capacity=16,
-        min_entrants=4, prize_bps=[10000], registration_opens_at=now,
-        registration_closes_at=now + timedelta(minutes=30), starts_at=now + timedelta(hours=1),
-        draw_secret=SECRET,
-    )  # fmt: skip
+    cup = TournamentFactory(
+        by=user, name="Cup", entry_fee=0, house_fee_bps=0, prize_bps=[10000], draw_secret=SECRET
+    )
     Tournament.objects.filter(pk=cup.pk).update(draw_secret=SECRET.hex())  # as stored before
     import_module("tournaments.migrations.0002_sealed_draw_secret").seal_secrets(apps, None)
     cup.refresh_from_db()

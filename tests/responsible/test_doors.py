@@ -2,14 +2,12 @@
 tournament is entered, through the API and the pages, with the refusal's message; and can
 still withdraw. A stake limit refuses a seat and an entry fee the same way."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Table
 from responsible import services
+from tests.factories import TournamentFactory
 from tournaments import services as tournaments
 from tournaments.models import Entry
 from wallet import services as wallet
@@ -37,23 +35,7 @@ def funded(make_user):
 @pytest.fixture
 def tournament(make_user):
     staff = make_user(is_staff=True)
-    now = timezone.now()
-    return tournaments.create_tournament(
-        by=staff,
-        name="Cup",
-        format="swiss",
-        variant="complex",
-        rounds=2,
-        capacity=16,
-        min_entrants=4,
-        entry_fee=100,
-        house_fee_bps=1000,
-        prize_bps=[5000, 3000, 2000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-        draw_secret=bytes(range(32)),
-    )
+    return TournamentFactory(by=staff, name="Cup")
 
 
 def staked_table(creator, stake=500) -> int:
@@ -127,23 +109,7 @@ def test_an_excluded_player_is_refused_at_every_door_and_can_withdraw(
 
 def test_accepting_a_team_invitation_is_refused_in_a_time_out(funded, make_user):
     staff = make_user(is_staff=True)
-    now = timezone.now()
-    cup = tournaments.create_tournament(
-        by=staff,
-        name="Pairs",
-        format="swiss",
-        variant="complex_partner",
-        rounds=2,
-        capacity=16,
-        min_entrants=4,
-        entry_fee=100,
-        house_fee_bps=1000,
-        prize_bps=[10000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-        draw_secret=bytes(range(32)),
-    )
+    cup = TournamentFactory(by=staff, name="Pairs", variant="complex_partner", prize_bps=[10000])
     host, partner = funded(), funded()
     tournaments.register(tournament_id=cup.pk, by=host, client_seed="h")
     team = tournaments.invite_partner(tournament_id=cup.pk, by=host, display_name=partner.username)

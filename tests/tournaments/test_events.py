@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.tournaments.conftest import SECRET
+from tests.factories import DRAW_SECRET as SECRET
 from tests.tournaments.helpers import QUICK, check_finished, run_until
 from tournaments import selectors, services
 from tournaments.models import AdminAction, Entry, Round, RoundTable, Status

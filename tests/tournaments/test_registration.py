@@ -219,7 +219,7 @@ def test_round_one_is_the_published_function_of_the_seeds(player, make_tournamen
     published entrant list and client seeds): the same seeds give the same seating."""
     from games.fairness.draw import draw_key
     from games.fairness.schedule import next_round
-    from tests.tournaments.conftest import SECRET
+    from tests.factories import DRAW_SECRET as SECRET
     from tournaments.models import Round
 
     t = make_tournament(capacity=16)

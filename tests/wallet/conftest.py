@@ -1,21 +1,7 @@
 """Fixtures of the wallet tests."""
 
-import itertools
-
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
-
-_names = itertools.count()
-
-
-@pytest.fixture
-def make_user(db):
-    def make(name: str | None = None):
-        name = name or f"player{next(_names)}"
-        return get_user_model().objects.create_user(username=name)  # no password: no slow hashing
-
-    return make
 
 
 @pytest.fixture(autouse=True, params=["function", "orm"])

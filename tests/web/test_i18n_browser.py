@@ -7,14 +7,12 @@ Arabic too. Screenshots of every page, language and width are saved in test-arti
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from accounts.services import set_display_name
 from games import services as tables
+from tests.factories import TournamentFactory
 from tests.web.conftest import log_in
 from tournaments import services as tournaments
 from wallet import services as wallet
@@ -79,22 +77,7 @@ def site(db):
     tables.take_seat(user=ana, table_id=staked.pk, seat=0, client_seed="a" * 16)
     tables.create_table(user=bo, variant="trix", stake=0, options={"doubling": "sequential"})
     staff = User.objects.create_user("boss", is_staff=True)
-    now = timezone.now()
-    cup = tournaments.create_tournament(
-        by=staff,
-        name="كأس الشتاء",
-        format="swiss",
-        variant="complex",
-        rounds=3,
-        capacity=16,
-        min_entrants=4,
-        entry_fee=10_00,
-        house_fee_bps=1000,
-        prize_bps=[5000, 3000, 2000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-    )
+    cup = TournamentFactory(by=staff, name="كأس الشتاء", rounds=3, entry_fee=10_00)
     tournaments.register(tournament_id=cup.pk, by=ana, client_seed="ana-seed")
     tournaments.register(tournament_id=cup.pk, by=bo, client_seed="bo-seed")
     return {"ana": ana, "cup": cup}

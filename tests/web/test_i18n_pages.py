@@ -16,6 +16,7 @@ from django.utils import translation
 
 from accounts.services import set_display_name
 from games import services as tables
+from tests.factories import TournamentFactory
 from wallet import services as wallet_services
 from wallet.selectors import format_money
 
@@ -92,29 +93,8 @@ def open_table(ana):
 
 @pytest.fixture
 def tournament(db):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tournaments import services
-
     staff = User.objects.create_user("boss", is_staff=True)
-    now = timezone.now()
-    return services.create_tournament(
-        by=staff,
-        name="Cup",
-        format="swiss",
-        variant="complex",
-        rounds=2,
-        capacity=16,
-        min_entrants=4,
-        entry_fee=100,
-        house_fee_bps=1000,
-        prize_bps=[5000, 3000, 2000],
-        registration_opens_at=now - timedelta(minutes=1),
-        registration_closes_at=now + timedelta(minutes=30),
-        starts_at=now + timedelta(hours=1),
-    )
+    return TournamentFactory(by=staff, name="Cup")
 
 
 def pages(ana, table, tournament):
