@@ -30,8 +30,7 @@ from games.models import TableStatus
 from games.services import changes
 from wallet import gates
 from wallet import services as _wallet
-from wallet.errors import InsufficientFunds, LedgerError, UnknownAccount
-from wallet.gates import Refused
+from wallet.errors import InsufficientFunds, LedgerError, Refused, UnknownAccount
 from wallet.selectors import format_money, wallet_balance
 
 

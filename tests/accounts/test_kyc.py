@@ -22,7 +22,7 @@ from games.models import Seat, Table
 from tests.accounts.helpers import api_for, free_table, sit, staked_table
 from wallet import executor_pg
 from wallet import services as wallet
-from wallet.gates import Refused
+from wallet.errors import Refused
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance
 

@@ -13,7 +13,7 @@ from django.db import close_old_connections, connection
 
 from responsible import services
 from wallet import services as wallet
-from wallet.gates import Refused
+from wallet.errors import Refused
 from wallet.selectors import in_play
 
 pytestmark = [

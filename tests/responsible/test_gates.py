@@ -10,7 +10,7 @@ import time_machine
 from responsible import services
 from responsible.models import Exclusion, LimitChange
 from wallet import services as wallet
-from wallet.gates import Refused
+from wallet.errors import Refused
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.usefixtures("ledger_path")
