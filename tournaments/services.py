@@ -248,7 +248,12 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
             "insufficient_funds",
         )
     try:
-        wallet.pay_entry_fee(entry.user_id, t.ref, t.entry_fee, _fee_key(t, entry, "fee"))
+        wallet.pay_entry_fee(
+            user=entry.user_id,
+            tournament_ref=t.ref,
+            amount=t.entry_fee,
+            key=_fee_key(t, entry, "fee"),
+        )
     except gates.Refused as exc:  # a stake limit, a time-out, a self-exclusion
         raise NotAllowed(str(exc), exc.code) from None
     except (InsufficientFunds, UnknownAccount):
@@ -269,7 +274,9 @@ def _refund_fee(t: Tournament, entry: Entry, amount: int, what: str) -> None:
     """Give ``amount`` of the entry's fee back (nothing to do for 0)."""
     if amount <= 0:
         return
-    wallet.refund_entry_fee(entry.user_id, t.ref, _fee_key(t, entry, what), amount=amount)
+    wallet.refund_entry_fee(
+        user=entry.user_id, tournament_ref=t.ref, key=_fee_key(t, entry, what), amount=amount
+    )
     entry.refunded += amount
 
 
@@ -1192,10 +1199,14 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
         payouts = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
         if t.pool and payouts:
             wallet.award_prizes(
-                t.ref, payouts, f"{t.ref}:prizes", house_fee=t.house_fee, memo=t.name[:100]
+                tournament_ref=t.ref,
+                prizes=payouts,
+                key=f"{t.ref}:prizes",
+                house_fee=t.house_fee,
+                memo=t.name[:100],
             )
         elif t.pool:  # every unit disqualified: nobody may win, so every fee goes back
-            wallet.refund_all(t.ref, f"{t.ref}:prizes", memo="no unit may be paid")
+            wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:prizes", memo="no unit may be paid")
             t.pool = t.house_fee = 0
         _pause_for_tests()
         t.status = Status.FINISHED
@@ -1250,7 +1261,7 @@ def _cancel_locked(t: Tournament, reason: str, details: dict | None = None) -> N
         cancel_table(table_id=rt.table_id, reason=f"tournament cancelled: {reason}")
     if not is_escrow_closed(t.ref) and escrow_balance(t.ref) > 0:
         try:
-            wallet.refund_all(t.ref, f"{t.ref}:cancel", memo=reason[:100])
+            wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:cancel", memo=reason[:100])
         except EscrowClosed:
             pass
     for e in Entry.objects.filter(tournament=t, status__in=TAKING_PART):

@@ -97,7 +97,7 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     if amount <= 0:
         return
     try:
-        _require_wallet().stake(user, table_ref, amount, key)
+        _require_wallet().stake(user=user, table_ref=table_ref, amount=amount, key=key)
     except Refused as exc:
         raise StakeRefused(str(exc), exc.code) from exc
     except InsufficientFunds as exc:
@@ -115,7 +115,7 @@ def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     if amount <= 0:
         return
     try:
-        _require_wallet().refund(user, table_ref, key)
+        _require_wallet().refund(user=user, table_ref=table_ref, key=key)
     except LedgerError as exc:
         raise StakeError(f"cannot refund: {exc}") from exc
 
@@ -123,7 +123,7 @@ def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
 def refund_all(*, table_ref: str, key: str) -> None:
     """Give every staker back their stake and close the escrow (table cancelled)."""
     try:
-        _require_wallet().refund_all(table_ref, key, memo="table cancelled")
+        _require_wallet().refund_all(escrow_ref=table_ref, key=key, memo="table cancelled")
     except LedgerError as exc:
         raise StakeError(f"cannot refund the table: {exc}") from exc
 
@@ -134,7 +134,9 @@ def _settle_match(
     """Pay the pot out by the engine's ``result`` (placements, forfeit) once, and close the
     escrow. ``seat_users`` maps seat -> user (None for a bot). Raises StakeError."""
     try:
-        _require_wallet().settle_match(table_ref, seat_users, result, team_mode, key)
+        _require_wallet().settle_match(
+            table_ref=table_ref, seat_users=seat_users, result=result, team_mode=team_mode, key=key
+        )
     except LedgerError as exc:
         raise StakeError(f"cannot settle: {exc}") from exc
 

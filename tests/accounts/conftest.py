@@ -33,7 +33,7 @@ def player(db):
         user = get_user_model().objects.create_user(name, f"{name}@example.com", PASSWORD)
         set_display_name(user, name.title())
         if funds:
-            wallet.deposit(user, funds, f"test-deposit:{user.pk}")
+            wallet.deposit(user=user, amount=funds, key=f"test-deposit:{user.pk}")
         return user
 
     return make

@@ -30,7 +30,7 @@ def player(db):
         name = name or f"player{next(_names)}"
         user = get_user_model().objects.create_user(username=name)
         if funds:
-            wallet.deposit(user, funds, f"test-deposit:{user.pk}")
+            wallet.deposit(user=user, amount=funds, key=f"test-deposit:{user.pk}")
         return user
 
     return make
