@@ -65,6 +65,11 @@ def _short_of(balance: int, amount: int) -> StakeError:
     )
 
 
+def _cannot_stake(amount: int, exc: Exception) -> str:
+    """The refusal of a stake of ``amount`` (minor units) the ledger gave as ``exc``."""
+    return _("cannot stake %(amount)s: %(reason)s") % {"amount": amount, "reason": exc}
+
+
 def check_gates(*, user: Any, amount: int) -> None:
     """Whether ``wallet.gates`` lets ``user`` stake ``amount`` (minor units) now: identity,
     suspension, limits, breaks (the door every stake passes). Raises :class:`StakeRefused`;
@@ -105,9 +110,9 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     except UnknownAccount as exc:
         if wallet_balance(user) == 0:  # no wallet yet (never deposited): short, not "no account"
             raise _short_of(0, amount) from exc
-        raise StakeError(f"cannot stake {amount}: {exc}") from exc
+        raise StakeError(_cannot_stake(amount, exc)) from exc
     except LedgerError as exc:
-        raise StakeError(f"cannot stake {amount}: {exc}") from exc
+        raise StakeError(_cannot_stake(amount, exc)) from exc
 
 
 def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
@@ -117,7 +122,7 @@ def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     try:
         _require_wallet().refund(user=user, table_ref=table_ref, key=key)
     except LedgerError as exc:
-        raise StakeError(f"cannot refund: {exc}") from exc
+        raise StakeError(_("cannot refund: %(reason)s") % {"reason": exc}) from exc
 
 
 def refund_all(*, table_ref: str, key: str) -> None:
@@ -125,7 +130,7 @@ def refund_all(*, table_ref: str, key: str) -> None:
     try:
         _require_wallet().refund_all(escrow_ref=table_ref, key=key, memo="table cancelled")
     except LedgerError as exc:
-        raise StakeError(f"cannot refund the table: {exc}") from exc
+        raise StakeError(_("cannot refund the table: %(reason)s") % {"reason": exc}) from exc
 
 
 def _settle_match(
@@ -138,7 +143,7 @@ def _settle_match(
             table_ref=table_ref, seat_users=seat_users, result=result, team_mode=team_mode, key=key
         )
     except LedgerError as exc:
-        raise StakeError(f"cannot settle: {exc}") from exc
+        raise StakeError(_("cannot settle: %(reason)s") % {"reason": exc}) from exc
 
 
 def pay_pot(*, table_id: int) -> None:
