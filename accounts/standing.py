@@ -1,6 +1,7 @@
 """An account's standing: is its identity verified (``accounts.kyc``), is it suspended by
 staff, is it closed. Reads, and the account's checks that ``wallet.gates`` asks before money
-moves (each raises ``wallet.gates.Refused`` with the player's message and changes nothing):
+moves (:class:`AccountGate`, named in ``settings.TRIX_WALLET_GATES``; each raises
+``wallet.errors.Refused`` with the player's message and changes nothing):
 
 - staking (a seat's stake at a table, a tournament's entry fee) needs a verified identity and
   an account not suspended: :func:`check_stake`;
@@ -23,7 +24,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.models import Suspension, Verification, VerificationStatus
-from wallet import gates
+from wallet.errors import Refused
 from wallet.selectors import format_money, withdrawn_since
 
 
@@ -58,7 +59,7 @@ def standing(user_id: int) -> Standing:
 
 def _refuse_suspended(user_id: int) -> None:
     if suspension_in_force(user_id) is not None:
-        raise gates.Refused(
+        raise Refused(
             "suspended",
             _(
                 "Your account is suspended: it cannot stake or enter tournaments. Withdrawals "
@@ -72,7 +73,7 @@ def check_stake(*, user_id: int) -> None:
     ``suspended``, ``kyc_required``)."""
     _refuse_suspended(user_id)
     if verification_status(user_id) != VerificationStatus.VERIFIED:
-        raise gates.Refused(
+        raise Refused(
             "kyc_required",
             _(
                 "Verify your identity on /accounts/verification/ before you stake (free "
@@ -96,7 +97,7 @@ def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
         if amount + withdrawn_since(user_id, since) <= above:
             return
     if verification_status(user_id) != VerificationStatus.VERIFIED:
-        raise gates.Refused(
+        raise Refused(
             "kyc_required",
             _(
                 "Verify your identity on /accounts/verification/ to withdraw more than "
@@ -109,3 +110,17 @@ def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
 def check_register(*, user_id: int) -> None:
     """Refuse a suspended account's tournament registration (code ``suspended``)."""
     _refuse_suspended(user_id)
+
+
+class AccountGate:
+    """The account's part of ``wallet.gates`` (``settings.TRIX_WALLET_GATES``): the checks
+    above, asked before a stake, a withdrawal and a tournament registration."""
+
+    def check_stake(self, *, user_id: int, amount: int, now: datetime) -> None:
+        check_stake(user_id=user_id)
+
+    def check_withdraw(self, *, user_id: int, amount: int, now: datetime) -> None:
+        check_withdraw(user_id=user_id, amount=amount, now=now)
+
+    def check_register(self, *, user_id: int, now: datetime) -> None:
+        check_register(user_id=user_id)

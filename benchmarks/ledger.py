@@ -77,7 +77,12 @@ def make_players(tag: str, n: int = 4):
     for i in range(n):
         user = get_user_model().objects.create_user(username=f"bench-{tag}-{i}")
         start_verification(user=user, provider=DemoKycProvider())  # staking needs it
-        services.deposit(user, 10**12, f"bench:{tag}:dep:{i}", provider=DemoProvider(limit=10**12))
+        services.deposit(
+            user=user,
+            amount=10**12,
+            key=f"bench:{tag}:dep:{i}",
+            provider=DemoProvider(limit=10**12),
+        )
         users.append(user)
     return users
 
@@ -102,14 +107,19 @@ def client(kind: str, seconds: float, fee_bps: int, barrier, results) -> None:
     while time.perf_counter() < deadline:
         table = f"table:b{tag}-{done}"
         if kind == "tx":
-            services.stake(users[0], table, 100, f"{table}:s")
-            services.refund(users[0], table, f"{table}:r")
+            services.stake(user=users[0], table_ref=table, amount=100, key=f"{table}:s")
+            services.refund(user=users[0], table_ref=table, key=f"{table}:r")
             txns += 2
         else:
             for seat, user in seats.items():
-                services.stake(user, table, 100, f"{table}:s{seat}")
+                services.stake(user=user, table_ref=table, amount=100, key=f"{table}:s{seat}")
             services.settle_match(
-                table, seats, result, False, f"{table}:settle", house_fee_bps=fee_bps
+                table_ref=table,
+                seat_users=seats,
+                result=result,
+                team_mode=False,
+                key=f"{table}:settle",
+                house_fee_bps=fee_bps,
             )
             txns += 5
         done += 1

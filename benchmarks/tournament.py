@@ -175,7 +175,7 @@ def _run_event(args: argparse.Namespace, timedelta) -> None:
     for i in range(args.entrants):
         user = users.objects.create_user(username=f"bench-{i:04d}")
         start_verification(user=user, provider=DemoKycProvider())  # an entry fee needs it
-        wallet.deposit(user, 1_000, f"bench-deposit:{user.pk}")
+        wallet.deposit(user=user, amount=1_000, key=f"bench-deposit:{user.pk}")
         events.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
         players.append(user)
     print(f"{args.entrants} entrants registered; starting (load {os.getloadavg()[0]:.1f})")

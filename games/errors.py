@@ -1,39 +1,29 @@
-"""Errors of the tables services: each carries the HTTP status and a short code the API
-answers with (``{"error": message, "code": code}``); raising one changes nothing."""
+"""Errors of the tables services, on the site's four kinds (``trix_site.errors``: the code and
+HTTP status table). Each kind may carry a finer code a client can act on (``not_your_seat``,
+``stale_version``, ``illegal_action``: a play the rules refuse; docs/api.md lists them);
+raising one changes nothing."""
 
 from __future__ import annotations
 
-from trix_site.errors import ServiceError
+from trix_site import errors
 
 
-class TableError(ServiceError):
+class TableError(errors.ServiceError):
     """Base of this app's errors (``trix_site.errors.ServiceError``: ``status``, ``code``,
     ``message``)."""
 
 
-class BadRequest(TableError):
-    """Malformed input or an action the rules refuse (400)."""
-
-    status = 400
-    code = "illegal_action"
+class BadRequest(TableError, errors.BadRequest):
+    """Malformed input or an action the rules refuse (400 ``invalid``)."""
 
 
-class NotAllowed(TableError):
-    """Not your seat, not the table's creator (403)."""
-
-    status = 403
-    code = "forbidden"
+class NotAllowed(TableError, errors.NotAllowed):
+    """Not your seat, not the table's creator (403 ``permission_denied``)."""
 
 
-class NotFound(TableError):
-    """Unknown table, deal or action (404)."""
-
-    status = 404
-    code = "not_found"
+class NotFound(TableError, errors.NotFound):
+    """Unknown table, deal or action (404 ``not_found``)."""
 
 
-class Conflict(TableError):
-    """Stale version, seat taken, action id reused (409)."""
-
-    status = 409
-    code = "conflict"
+class Conflict(TableError, errors.Conflict):
+    """Stale version, seat taken, action id reused (409 ``conflict``)."""

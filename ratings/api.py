@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -96,7 +97,10 @@ class LeaderboardView(APIView):
     )
     def get(self, request, family: str):
         if selectors.family_or_none(family) is None:
-            raise NotFound(f"no rating family {family!r} (choose from {', '.join(FAMILIES)})")
+            raise NotFound(
+                _("no rating family %(family)s (choose from %(families)s)")
+                % {"family": repr(family), "families": ", ".join(FAMILIES)}
+            )
         pages = Pages()
         rows = pages.paginate_queryset(selectors.leaderboard(family), request, view=self)
         start = pages.page.start_index()
@@ -124,7 +128,7 @@ class PlayerView(APIView):
 
         user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
         if user is None:
-            raise NotFound(f"no player {user_id}")
+            raise NotFound(_("no player %(id)s") % {"id": user_id})
         data = {"user_id": user.pk, "name": display_name(user), **selectors.ratings_of(user)}
         return Response(PlayerRatingsSerializer(data).data)
 

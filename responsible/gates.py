@@ -1,7 +1,8 @@
-"""Responsible play's part of ``wallet.gates``: the checks asked before a deposit, a stake
-(a seat's stake, an entry fee) and a tournament registration, under the wallet's lock.
+"""Responsible play's part of ``wallet.gates`` (:class:`ResponsiblePlayGate`, named in
+``settings.TRIX_WALLET_GATES``): the checks asked before a deposit, a stake (a seat's stake,
+an entry fee) and a tournament registration, under the wallet's lock.
 
-Each raises ``wallet.gates.Refused`` with a code (``time_out``, ``self_excluded``,
+Each raises ``wallet.errors.Refused`` with a code (``time_out``, ``self_excluded``,
 ``deposit_limit``, ``stake_limit``), the player's message (which limit or state, and when it
 ends) and ``resets_at``."""
 
@@ -15,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from responsible import rules, selectors
 from responsible.models import ExclusionKind
-from wallet import gates as wallet_gates
 from wallet import selectors as wallet_selectors
+from wallet.errors import Refused
 
 #: The name of each limit in a refusal.
 LIMIT_NAMES = {
@@ -60,7 +61,7 @@ def _check_excluded(user_id: int, now: datetime) -> None:
             "You excluded yourself until %(end)s: until then you cannot deposit, stake or "
             "enter tournaments. You can still withdraw."
         ) % {"end": format_when(exclusion.ends_at)}
-    raise wallet_gates.Refused(code, message, exclusion.ends_at)
+    raise Refused(code, message, exclusion.ends_at)
 
 
 def _check_limits(kind: str, user_id: int, amount: int, now: datetime) -> None:
@@ -93,7 +94,7 @@ def _check_limits(kind: str, user_id: int, amount: int, now: datetime) -> None:
             "This stake of %(amount)s would go over your %(name)s of %(limit)s: you have "
             "staked %(used)s in that time. It becomes possible at %(when)s."
         ) % {**facts, "when": format_when(breach.resets_at)}
-    raise wallet_gates.Refused(f"{kind}_limit", message, breach.resets_at)
+    raise Refused(f"{kind}_limit", message, breach.resets_at)
 
 
 def check_deposit(*, user_id: int, amount: int, now: datetime) -> None:
@@ -111,3 +112,17 @@ def check_stake(*, user_id: int, amount: int, now: datetime) -> None:
 def check_register(*, user_id: int, now: datetime) -> None:
     """Refused during a time-out or self-exclusion (free tournaments too)."""
     _check_excluded(user_id, now)
+
+
+class ResponsiblePlayGate:
+    """Responsible play's part of ``wallet.gates`` (``settings.TRIX_WALLET_GATES``): the
+    checks above; withdrawals stay possible, so it has no ``check_withdraw``."""
+
+    def check_deposit(self, *, user_id: int, amount: int, now: datetime) -> None:
+        check_deposit(user_id=user_id, amount=amount, now=now)
+
+    def check_stake(self, *, user_id: int, amount: int, now: datetime) -> None:
+        check_stake(user_id=user_id, amount=amount, now=now)
+
+    def check_register(self, *, user_id: int, now: datetime) -> None:
+        check_register(user_id=user_id, now=now)

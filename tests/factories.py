@@ -34,7 +34,7 @@ def fund(user: Any, amount: int) -> None:
     (``wallet.services.deposit``; the key makes a repeated call a no-op)."""
     from wallet import services as wallet
 
-    wallet.deposit(user, amount, f"test-deposit:{user.pk}:{amount}")
+    wallet.deposit(user=user, amount=amount, key=f"test-deposit:{user.pk}:{amount}")
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -1,49 +1,38 @@
-"""Errors of the tournaments services: each carries the HTTP status and a short code the API
-answers with (``{"error": message, "code": code}``); a service that raises one has written
-nothing (its transaction is rolled back, or the input was refused before it began).
+"""Errors of the tournaments services, on the site's four kinds (``trix_site.errors``: the
+code and HTTP status table); a service that raises one has written nothing (its transaction
+is rolled back, or the input was refused before it began).
 
-    TournamentError (400)
+    TournamentError
     ├── BadRequest        malformed input, a parameter out of range (400, ``invalid``)
-    ├── NotAllowed        not staff, not your team, suspended account (403)
+    ├── NotAllowed        not staff, not your team, suspended account (403,
+    │                     ``permission_denied``)
     ├── NotFound          unknown tournament, team or user (404, ``not_found``)
     └── Conflict          the tournament's state refuses it: registered twice, full, outside
-                          the window, not enough funds, already started (409)
+                          the window, not enough funds, already started (409, ``conflict``)
 """
 
 from __future__ import annotations
 
-from trix_site.errors import ServiceError
+from trix_site import errors
 
 
-class TournamentError(ServiceError):
+class TournamentError(errors.ServiceError):
     """Base of this app's errors (``trix_site.errors.ServiceError``: ``status``, ``code``,
     ``message``)."""
 
 
-class BadRequest(TournamentError):
+class BadRequest(TournamentError, errors.BadRequest):
     """Malformed input or a parameter out of range (400)."""
 
-    status = 400
-    code = "invalid"
 
-
-class NotAllowed(TournamentError):
+class NotAllowed(TournamentError, errors.NotAllowed):
     """Not staff, not the invited player, a suspended account (403)."""
 
-    status = 403
-    code = "permission_denied"
 
-
-class NotFound(TournamentError):
+class NotFound(TournamentError, errors.NotFound):
     """Unknown tournament, team, entry or player (404)."""
 
-    status = 404
-    code = "not_found"
 
-
-class Conflict(TournamentError):
+class Conflict(TournamentError, errors.Conflict):
     """The tournament's state refuses the request (409): registered twice, full, outside the
     registration window, not enough funds, wrong status for the action."""
-
-    status = 409
-    code = "conflict"

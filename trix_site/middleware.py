@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from django.db import DatabaseError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.utils.decorators import sync_only_middleware
 from kombu.exceptions import OperationalError
 from psycopg_pool import PoolTimeout
@@ -21,6 +21,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.api.middleware import API_PREFIX
+from trix_site.errors import error_response
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class ServiceUnavailableMiddleware:
             return None
         logger.error("%s %s: %r", request.method, request.path, exception)
         if request.path.startswith(API_PREFIX):
-            response = JsonResponse({"error": MESSAGE, "code": "unavailable"}, status=503)
+            response = error_response(MESSAGE, "unavailable")
         else:
             response = HttpResponse(MESSAGE, status=503, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = RETRY_AFTER

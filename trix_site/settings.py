@@ -394,6 +394,10 @@ SPECTACULAR_SETTINGS = {
 TRIX_CURRENCY = env_str("TRIX_CURRENCY", "USD")
 # Digits after the decimal point of TRIX_CURRENCY (2: 12345 minor units print "123.45 USD").
 TRIX_CURRENCY_DECIMALS = env_int("TRIX_CURRENCY_DECIMALS", 2, minimum=0)
+# The checks asked before money moves (wallet.gates), in this order: classes by dotted path,
+# as AUTH_PASSWORD_VALIDATORS; the account's standing (identity, suspension), then
+# responsible play's limits and breaks. The ledger imports neither app.
+TRIX_WALLET_GATES = ["accounts.standing.AccountGate", "responsible.gates.ResponsiblePlayGate"]
 # The payment provider's class (wallet.payments.PaymentProvider), a dotted path.
 TRIX_PAYMENT_PROVIDER = env_str("TRIX_PAYMENT_PROVIDER", "wallet.payments.DemoProvider")
 # The largest amount the demo provider collects or pays out at once, and the largest stake per

@@ -48,9 +48,9 @@ class AccountAdmin(ReadOnlyAdmin):
         for account in queryset.filter(kind=AccountKind.WALLET):
             try:
                 services.deposit(
-                    account.owner_id,
-                    DEMO_DEPOSIT,
-                    f"admin-demo:{uuid.uuid4()}",
+                    user=account.owner_id,
+                    amount=DEMO_DEPOSIT,
+                    key=f"admin-demo:{uuid.uuid4()}",
                     provider=DemoProvider(),
                     reference=f"admin:{request.user.get_username()}",
                     memo="demo deposit from the admin",

@@ -15,8 +15,17 @@ is rolled back (or was never opened, for input validated up front).
     ├── InvalidSplit           split_pot was given inconsistent stakes or placements
     ├── AlreadyReversed        a transaction can be reversed once
     ├── PaymentDeclined        the payment provider refused a deposit or withdrawal
-    └── ImmutableEntry         entries and transactions are never edited or deleted
+    ├── ImmutableEntry         entries and transactions are never edited or deleted
+    └── Refused                a gate refuses the player now (``wallet.gates``): a limit, a
+                               break, an unverified or suspended account; also a
+                               ``trix_site.errors.NotAllowed`` (403, the rule's code)
 """
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from trix_site import errors
 
 
 class LedgerError(Exception):
@@ -69,3 +78,15 @@ class PaymentDeclined(LedgerError):
 
 class ImmutableEntry(LedgerError):
     """Ledger rows are append-only: fix a mistake with a reversing transaction."""
+
+
+class Refused(LedgerError, errors.NotAllowed):
+    """The player may not do this now (a check of ``settings.TRIX_WALLET_GATES``). ``code``
+    names the rule (``"stake_limit"``, ``"self_excluded"``, ``"kyc_required"``...),
+    ``str(self)`` and ``message`` are the player's message (translated: which limit or state,
+    and when it ends), ``resets_at`` when it stops applying (None: not by itself). In the API:
+    403 with the rule's code."""
+
+    def __init__(self, code: str, message: str, resets_at: datetime | None = None):
+        errors.NotAllowed.__init__(self, message, code)
+        self.resets_at = resets_at

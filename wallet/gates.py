@@ -2,60 +2,75 @@
 table, a tournament's entry fee), withdrawal and tournament registration.
 
 ``wallet.services`` asks it inside the posting's transaction, after the wallet's row is locked
-(so two stakes at once cannot both pass a limit); ``tournaments.services.register`` asks
-``check_register``. Each check raises :class:`Refused` and changes nothing.
+(so two stakes at once cannot both pass a limit); ``games.services.money`` asks
+:func:`check_stake` before it makes a table for a stake, the tournaments' registration
+:func:`check_register`. Each check raises :class:`~wallet.errors.Refused` and changes nothing.
 
-The checks themselves live with their rules (issue 16):
+The checks live with their rules, in the apps above the ledger, and are named by
+``settings.TRIX_WALLET_GATES`` (a list of dotted paths to classes, as Django's
+``AUTH_PASSWORD_VALIDATORS``), asked in that order; so the ledger imports none of them:
 
-- responsible play (``responsible``): deposit and stake limits per day, week and month, time-outs
-  and self-exclusion;
-- the account (``accounts``): identity verification (KYC) before staking or a large withdrawal,
-  suspension by staff, closure.
+- the account (``accounts.standing.AccountGate``): identity verification (KYC) before staking
+  or a large withdrawal, suspension by staff, closure;
+- responsible play (``responsible.gates.ResponsiblePlayGate``): deposit and stake limits per
+  day, week and month, time-outs and self-exclusion.
+
+A gate is a class whose instances have any of the methods ``check_deposit(*, user_id, amount,
+now)``, ``check_stake(*, user_id, amount, now)``, ``check_withdraw(*, user_id, amount, now)``
+and ``check_register(*, user_id, now)`` (amounts in minor units, ``now`` an aware datetime);
+a method it lacks lets that movement through.
 """
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
+from typing import Any
 
-# accounts.standing and responsible.gates raise this module's Refused: they import this
-# module (not the name), so they load in either order.
-from accounts import standing
-from responsible import gates as responsible_gates
-from wallet.errors import LedgerError
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+from wallet.errors import Refused
+
+__all__ = ["Refused", "check_deposit", "check_register", "check_stake", "check_withdraw", "gates"]
 
 
-class Refused(LedgerError):
-    """The player may not do this now. ``code`` names the rule (``"stake_limit"``,
-    ``"self_excluded"``, ``"kyc_required"``...), ``str(self)`` is the player's message (translated:
-    which limit or state, and when it ends), ``resets_at`` when it stops applying (None: not by
-    itself)."""
+@functools.lru_cache(maxsize=4)
+def _load(paths: tuple[str, ...]) -> tuple[Any, ...]:
+    return tuple(import_string(path)() for path in paths)
 
-    def __init__(self, code: str, message: str, resets_at: datetime | None = None):
-        super().__init__(message)
-        self.code = code
-        self.resets_at = resets_at
+
+def gates() -> tuple[Any, ...]:
+    """One instance of each class of ``settings.TRIX_WALLET_GATES``, in its order (loaded
+    once per value of the setting)."""
+    return _load(tuple(settings.TRIX_WALLET_GATES))
+
+
+def _ask(check: str, **facts: Any) -> None:
+    for gate in gates():
+        method = getattr(gate, check, None)
+        if method is not None:
+            method(**facts)
 
 
 def check_deposit(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` deposit ``amount`` (minor units) at ``now``? Raises :class:`Refused`."""
-    responsible_gates.check_deposit(user_id=user_id, amount=amount, now=now)
+    _ask("check_deposit", user_id=user_id, amount=amount, now=now)
 
 
 def check_stake(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` stake ``amount`` (minor units; a table's stake or an entry fee) at
     ``now``? Raises :class:`Refused`."""
-    standing.check_stake(user_id=user_id)
-    responsible_gates.check_stake(user_id=user_id, amount=amount, now=now)
+    _ask("check_stake", user_id=user_id, amount=amount, now=now)
 
 
 def check_withdraw(*, user_id: int, amount: int, now: datetime) -> None:
     """May ``user_id`` withdraw ``amount`` (minor units) at ``now``? Withdrawals stay possible
     in a time-out or self-exclusion. Raises :class:`Refused`."""
-    standing.check_withdraw(user_id=user_id, amount=amount, now=now)
+    _ask("check_withdraw", user_id=user_id, amount=amount, now=now)
 
 
 def check_register(*, user_id: int, now: datetime) -> None:
     """May ``user_id`` register for a tournament (free or paid) at ``now``? Raises
     :class:`Refused`."""
-    standing.check_register(user_id=user_id)
-    responsible_gates.check_register(user_id=user_id, now=now)
+    _ask("check_register", user_id=user_id, now=now)

@@ -51,12 +51,12 @@ from wallet.rules import Refusal, Rule, StakersChanged, error
 from wallet.settlement import house_fee_for, split_pot
 
 
-def wallet_ref(user: Any) -> str:
+def wallet_ref(*, user: Any) -> str:
     """The reference of a user's wallet account: ``user:<id>``."""
     return f"user:{inputs.user_id(user)}"
 
 
-def open_wallet(user: Any) -> Account:
+def open_wallet(*, user: Any) -> Account:
     """The user's wallet account, created empty if missing. Raises ``UnknownAccount``."""
     uid = inputs.user_id(user)
     try:
@@ -70,10 +70,10 @@ def open_wallet(user: Any) -> Account:
 
 
 def deposit(
+    *,
     user: Any,
     amount: int,
     key: str,
-    *,
     provider: PaymentProvider | None = None,
     reference: str | None = None,
     memo: str = "",
@@ -111,10 +111,10 @@ def deposit(
 
 
 def withdraw(
+    *,
     user: Any,
     amount: int,
     key: str,
-    *,
     provider: PaymentProvider | None = None,
     reference: str | None = None,
     memo: str = "",
@@ -188,7 +188,7 @@ def _refund_one(user: Any, escrow: str, key: str, amount: int | None, kind: str)
     )
 
 
-def stake(user: Any, table_ref: str, amount: int, key: str) -> Transaction:
+def stake(*, user: Any, table_ref: str, amount: int, key: str) -> Transaction:
     """Move a seat's stake from the user's wallet into the table's escrow (created if new).
 
     ``table_ref`` is ``table:<id>``. Entries: wallet −amount, escrow +amount.
@@ -200,7 +200,7 @@ def stake(user: Any, table_ref: str, amount: int, key: str) -> Transaction:
     return _pay_in(user, inputs.escrow_ref(table_ref, "table"), amount, key, TransactionKind.STAKE)
 
 
-def refund(user: Any, table_ref: str, key: str, *, amount: int | None = None) -> Transaction:
+def refund(*, user: Any, table_ref: str, key: str, amount: int | None = None) -> Transaction:
     """Give back the user's stake (all of it, or ``amount``) when leaving before the start.
 
     Entries: escrow −amount, wallet +amount. The escrow stays open. Raises
@@ -213,7 +213,7 @@ def refund(user: Any, table_ref: str, key: str, *, amount: int | None = None) ->
     )
 
 
-def refund_all(escrow_ref: str, key: str, *, memo: str = "") -> Transaction:
+def refund_all(*, escrow_ref: str, key: str, memo: str = "") -> Transaction:
     """Give every staker (or entrant) back what they put in and close the escrow.
 
     For a table cancelled before its match or a tournament called off. Raises
@@ -290,10 +290,10 @@ def _close(
 
 
 def settle(
+    *,
     table_ref: str,
     payouts: Mapping[Any, int],
     key: str,
-    *,
     house_fee: int = 0,
     reference: str | None = None,
     memo: str = "",
@@ -320,12 +320,12 @@ def settle(
 
 
 def settle_match(
+    *,
     table_ref: str,
     seat_users: Mapping[int, Any],
     result: Mapping[str, Any],
     team_mode: bool,
     key: str,
-    *,
     house_fee_bps: int = 0,
     reference: str | None = None,
 ) -> Transaction:
@@ -357,13 +357,15 @@ def settle_match(
         house_fee_bps=house_fee_bps,
     )
     payouts = {users[seat]: amount for seat, amount in split.payouts.items()}
-    return settle(escrow, payouts, key, house_fee=split.house_fee, reference=reference)
+    return settle(
+        table_ref=escrow, payouts=payouts, key=key, house_fee=split.house_fee, reference=reference
+    )
 
 
 # --------------------------------------------------------------------------- tournaments
 
 
-def pay_entry_fee(user: Any, tournament_ref: str, amount: int, key: str) -> Transaction:
+def pay_entry_fee(*, user: Any, tournament_ref: str, amount: int, key: str) -> Transaction:
     """Move a tournament entry fee from the user's wallet into the tournament's escrow.
 
     ``tournament_ref`` is ``tournament:<id>``. Raises as :func:`stake`.
@@ -373,7 +375,7 @@ def pay_entry_fee(user: Any, tournament_ref: str, amount: int, key: str) -> Tran
 
 
 def refund_entry_fee(
-    user: Any, tournament_ref: str, key: str, *, amount: int | None = None
+    *, user: Any, tournament_ref: str, key: str, amount: int | None = None
 ) -> Transaction:
     """Give back a withdrawn entrant's fee (all, or ``amount``). Raises as :func:`refund`."""
     escrow = inputs.escrow_ref(tournament_ref, "tournament")
@@ -381,10 +383,10 @@ def refund_entry_fee(
 
 
 def award_prizes(
+    *,
     tournament_ref: str,
     prizes: Mapping[Any, int],
     key: str,
-    *,
     house_fee: int = 0,
     memo: str = "",
 ) -> Transaction:
@@ -408,7 +410,7 @@ def award_prizes(
 # --------------------------------------------------------------------------- corrections
 
 
-def reverse(original_key: str, key: str, *, memo: str = "") -> Transaction:
+def reverse(*, original_key: str, key: str, memo: str = "") -> Transaction:
     """Post the exact opposite of the transaction with ``original_key``: how mistakes are fixed.
 
     Entries are never edited or deleted; a reversal negates every entry of the

@@ -91,7 +91,13 @@ def demo_payment(request, action: str):
         key = f"web:{action}:{request.user.pk}:{form.cleaned_data['key']}"
         provider = DemoProvider()
         try:
-            ACTIONS[action](request.user, amount, key, provider=provider, memo="demo (wallet page)")
+            ACTIONS[action](
+                user=request.user,
+                amount=amount,
+                key=key,
+                provider=provider,
+                memo="demo (wallet page)",
+            )
         except InsufficientFunds:
             balance = selectors.format_money(selectors.wallet_balance(request.user))
             form.add_error(

@@ -1,18 +1,20 @@
 """JSON errors for the whole API: ``{"error": "<clear message>", "code": "<short_code>"}``.
 
-401 when not logged in (whatever the authentication class), 403 not allowed, 404, 409, 400,
-429 ``throttled`` (our message with the wait, ``games.api.throttles.throttled_message``).
+The codes and their statuses are ``trix_site.errors.STATUS``: 401 ``not_authenticated``
+(whatever the authentication class), 400 ``invalid`` (with ``"fields"``) and ``malformed``,
+429 ``throttled`` (our message with the wait, ``games.api.throttles.throttled_message``), a
+service's error with its own code and status.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.api.throttles import throttled_message
-from trix_site.errors import ServiceError
+from trix_site.errors import STATUS, ServiceError
 
 
 def _flatten(detail, prefix: str = "") -> list[str]:
@@ -29,31 +31,44 @@ def _flatten(detail, prefix: str = "") -> list[str]:
     return [str(detail)]
 
 
+#: DRF's exceptions by the site's code (``trix_site.errors.STATUS``); the others keep DRF's
+#: ``default_code`` (``permission_denied``, ``not_found``, ``method_not_allowed``...).
+_CODES = (
+    (exceptions.NotAuthenticated | exceptions.AuthenticationFailed, "not_authenticated"),
+    (exceptions.ValidationError, "invalid"),
+    (exceptions.ParseError, "malformed"),
+    (exceptions.Throttled, "throttled"),
+)
+
+
+def _code(exc) -> str:
+    for kinds, code in _CODES:
+        if isinstance(exc, kinds):
+            return code
+    return str(getattr(exc, "default_code", "error"))
+
+
 def api_exception_handler(exc, context):
-    """DRF's exception handler with the project's error shape."""
-    if isinstance(exc, ServiceError):  # games' and tournaments' services
+    """DRF's exception handler with the project's error shape, each code answered with
+    ``trix_site.errors.STATUS``'s status."""
+    if isinstance(exc, ServiceError):  # every app's services
         return Response({"error": exc.message, "code": exc.code}, status=exc.status)
-    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-        return Response(
-            {"error": _("log in first (/accounts/login/)"), "code": "not_authenticated"},
-            status=status.HTTP_401_UNAUTHORIZED,
-        )
+    code = _code(exc)
+    if code == "not_authenticated":  # whatever the authentication class
+        body = {"error": _("log in first (/accounts/login/)"), "code": code}
+        return Response(body, status=STATUS[code])
     response = exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, exceptions.ValidationError):
+    if code == "invalid":
         message = "; ".join(_flatten(exc.detail)) or _("invalid input")
-        response.data = {"error": message, "code": "invalid", "fields": exc.detail}
-    elif isinstance(exc, exceptions.Throttled):  # DRF has set Retry-After
-        message = throttled_message(context.get("view"), exc.wait)
-        response.data = {"error": message, "code": "throttled"}
-    elif isinstance(exc, exceptions.ParseError):
-        response.data = {
-            "error": _("malformed JSON body: %(detail)s") % {"detail": exc.detail},
-            "code": "malformed",
-        }
+        response.data = {"error": message, "code": code, "fields": exc.detail}
+    elif code == "throttled":  # DRF has set Retry-After
+        response.data = {"error": throttled_message(context.get("view"), exc.wait), "code": code}
+    elif code == "malformed":
+        message = _("malformed JSON body: %(detail)s") % {"detail": exc.detail}
+        response.data = {"error": message, "code": code}
     else:
-        detail = getattr(exc, "detail", str(exc))
-        code = getattr(exc, "default_code", "error")
-        response.data = {"error": str(detail), "code": str(code)}
+        response.data = {"error": str(getattr(exc, "detail", exc)), "code": code}
+    response.status_code = STATUS.get(code, response.status_code)
     return response

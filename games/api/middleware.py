@@ -17,8 +17,10 @@ import math
 from django.conf import settings
 from django.http import JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 
 from games.api import throttles
+from trix_site.errors import error_response
 
 API_PREFIX = "/api/"
 log = logging.getLogger(__name__)
@@ -42,26 +44,30 @@ class ApiErrorsMiddleware:
             except Resolver404:
                 # Django's APPEND_SLASH would answer a redirect (or, for a POST under DEBUG,
                 # a 500): say where the resource is instead, if it is anywhere.
-                return JsonResponse({"error": _not_found(request), "code": "not_found"}, status=404)
+                return error_response(_not_found(request), "not_found")
         response = self.get_response(request)
         if response.status_code == 404 and not response.get("Content-Type", "").startswith(
             "application/json"
         ):
-            return JsonResponse(
-                {"error": f"no API resource at {request.path}", "code": "not_found"}, status=404
-            )
+            return error_response(_no_resource(request.path), "not_found")
         return response
+
+
+def _no_resource(path: str) -> str:
+    return _("no API resource at %(path)s") % {"path": path}
 
 
 def _not_found(request) -> str:
     """The 404 message for a path without its trailing slash: it names the path with the
-    slash only when that path exists (``/api/tables`` -> ``/api/tables/``; found by a fresh
-    reviewer: ``/api/deals/abc/record.json`` suggested ``…/record.json/``, no resource)."""
+    slash only when that path exists (``/api/tables`` -> ``/api/tables/``, but
+    ``/api/deals/abc/record.json`` names none)."""
     try:
         resolve(request.path_info + "/")
     except Resolver404:
-        return f"no API resource at {request.path}"
-    return f"no API resource at {request.path}; API paths end with a slash: {request.path}/"
+        return _no_resource(request.path)
+    return _("no API resource at %(path)s; API paths end with a slash: %(path)s/") % {
+        "path": request.path
+    }
 
 
 def _too_large(request) -> JsonResponse | None:
@@ -74,10 +80,8 @@ def _too_large(request) -> JsonResponse | None:
         length = 0
     if limit is None or length <= limit:
         return None
-    return JsonResponse(
-        {"error": f"the request body is larger than {limit} bytes", "code": "too_large"},
-        status=413,
-    )
+    message = _("the request body is larger than %(limit)s bytes") % {"limit": limit}
+    return error_response(message, "too_large")
 
 
 READS = frozenset({"GET", "HEAD"})
@@ -118,7 +122,7 @@ def _refused(request) -> JsonResponse | None:
             wait = throttle.wait()
             seconds = max(1, math.ceil(wait)) if wait is not None else 1
             message = throttles.throttled_message(None, seconds)
-            response = JsonResponse({"error": message, "code": "throttled"}, status=429)
+            response = error_response(message, "throttled")
             response["Retry-After"] = str(seconds)
             return response
     return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -34,7 +35,11 @@ def lone_surrogate(data: Any) -> str | None:
             try:
                 text.encode("utf-8")
             except UnicodeEncodeError as exc:
-                return f"U+{ord(text[exc.start]):04X} at character {exc.start + 1} of {text[:20]!a}"
+                return _("%(code)s at character %(position)s of %(text)s") % {
+                    "code": f"U+{ord(text[exc.start]):04X}",
+                    "position": exc.start + 1,
+                    "text": ascii(text[:20]),
+                }
     return None
 
 
@@ -47,12 +52,15 @@ class SafeJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the body is nested too deeply") from None
+            raise ParseError(_("JSON parse error - the body is nested too deeply")) from None
         where = lone_surrogate(data)
         if where is not None:
             raise ParseError(
-                "JSON parse error - a string holds a lone surrogate escape, which is not a "
-                f"character ({where}); send text as UTF-8 or escape a character outside the "
-                "Basic Multilingual Plane as a surrogate pair"
+                _(
+                    "JSON parse error - a string holds a lone surrogate escape, which is not a "
+                    "character (%(where)s); send text as UTF-8 or escape a character outside "
+                    "the Basic Multilingual Plane as a surrogate pair"
+                )
+                % {"where": where}
             )
         return data

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
@@ -25,19 +27,19 @@ class WholeNumberField(serializers.IntegerField):
 
 
 def json_kind(value: object) -> str:
-    """What a parsed JSON value is, in JSON's words: ``"an array"``, ``"a string"``,
-    ``"a number"``, ``"a boolean"``, ``"null"`` or ``"an object"``."""
+    """What a parsed JSON value is, in JSON's words, in the active language: ``"an array"``,
+    ``"a string"``, ``"a number"``, ``"a boolean"``, ``"null"`` or ``"an object"``."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return _("a boolean")
     if isinstance(value, int | float):
-        return "a number"
+        return _("a number")
     if isinstance(value, str):
-        return "a string"
+        return _("a string")
     if isinstance(value, Mapping):
-        return "an object"
-    return "an array"
+        return _("an object")
+    return _("an array")
 
 
 class TextField(serializers.CharField):
@@ -45,7 +47,7 @@ class TextField(serializers.CharField):
     turns ``5`` into ``"5"`` (found by a fresh reviewer: a client seed sent as the number 5
     was stored as ``"5"``). Anything else: 400 naming the field."""
 
-    default_error_messages = {"not_text": "must be a string, not {kind}"}
+    default_error_messages = {"not_text": gettext_lazy("must be a string, not {kind}")}
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -63,7 +65,9 @@ class BodySerializer(serializers.Serializer):
 
     def run_validation(self, data=empty):
         if data is not empty and not isinstance(data, Mapping):
-            message = f"the body must be a JSON object ({{...}}), not {json_kind(data)}"
+            message = _("the body must be a JSON object ({...}), not %(kind)s") % {
+                "kind": json_kind(data)
+            }
             raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]})
         return super().run_validation(data)
 
@@ -71,7 +75,8 @@ class BodySerializer(serializers.Serializer):
         if isinstance(data, dict):
             extra = set(data) - set(self.fields)
             if extra:
-                message = f"unexpected field(s): {', '.join(sorted(map(str, extra)))}"
+                fields = ", ".join(sorted(map(str, extra)))
+                message = _("unexpected field(s): %(fields)s") % {"fields": fields}
                 raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]})
         return super().to_internal_value(data)
 
@@ -131,17 +136,20 @@ class ActionBodySerializer(serializers.Serializer):
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):
-            raise serializers.ValidationError("action must be a JSON object")
+            raise serializers.ValidationError(_("action must be a JSON object"))
         data_ = super().to_internal_value(data)
         kind = data_["type"]
         needs = {"contract": "contract", "select": "cards", "double": "cards", "play": "card"}
         needs = needs.get(kind)
         if needs and needs not in data_:
-            raise serializers.ValidationError(f"a {kind} action needs '{needs}'")
+            raise serializers.ValidationError(
+                _("a %(kind)s action needs '%(field)s'") % {"kind": kind, "field": needs}
+            )
         extra = set(data) - {"type", needs}
         if extra:
             raise serializers.ValidationError(
-                f"unexpected field(s) for {kind}: {', '.join(sorted(extra))}"
+                _("unexpected field(s) for %(kind)s: %(fields)s")
+                % {"kind": kind, "fields": ", ".join(sorted(extra))}
             )
         return {k: v for k, v in data_.items() if k in ("type", needs)}
 

@@ -25,7 +25,10 @@ def _stale(table: Table, state, version: int) -> str | None:
     While doubling is simultaneous, the only changes are the seats' Ready (their picks change
     no version), so an answer made since the doubling started still counts."""
     if version > table.version:
-        return f"version {version} is newer than the table's version {table.version}"
+        return _("version %(version)s is newer than the table's version %(current)s") % {
+            "version": version,
+            "current": table.version,
+        }
     if version == table.version:
         return None
     if state is not None and state.phase == "double" and state.options.doubling == "simultaneous":
@@ -36,10 +39,10 @@ def _stale(table: Table, state, version: int) -> str | None:
         )
         if not moved:
             return None
-    return (
-        f"stale version: the action was made against version {version}, "
-        f"the table is at version {table.version}; reload the state"
-    )
+    return _(
+        "stale version: the action was made against version %(version)s, the table is at "
+        "version %(current)s; reload the state"
+    ) % {"version": version, "current": table.version}
 
 
 def submit_action(*, user, table_id: int, action_id, version: int, action: dict) -> TableAction:
@@ -67,7 +70,8 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
         raise NotAllowed(_("You have no seat at this table."), "not_your_seat")
     tables.check_in(user=user, table_id=table.pk)
     if action.get("type") not in ACTION_TYPES:
-        raise BadRequest(f"action type must be one of {', '.join(ACTION_TYPES)}", "invalid")
+        types = ", ".join(ACTION_TYPES)
+        raise BadRequest(_("action type must be one of %(types)s") % {"types": types}, "invalid")
     if table.status == TableStatus.OPEN:
         raise BadRequest(_("The match has not started yet."), "not_started")
     if table.status != TableStatus.PLAYING:
@@ -118,12 +122,15 @@ def _duplicate(
     anything else (compared: user, table, version and the action without the seat the server
     filled in)."""
     if existing.table_id != table_id or existing.user_id != getattr(user, "pk", None):
-        raise Conflict("this action id was already used for another action", "duplicate_id")
+        raise Conflict(_("this action id was already used for another action"), "duplicate_id")
     stored = {k: v for k, v in existing.action.items() if k != "seat"}
     if existing.version != version or stored != action:
         raise Conflict(
-            f"action id {existing.pk} was already used for a different action "
-            f"({stored} at version {existing.version}); use a new id for a new action",
+            _(
+                "action id %(id)s was already used for a different action (%(action)s at "
+                "version %(version)s); use a new id for a new action"
+            )
+            % {"id": existing.pk, "action": stored, "version": existing.version},
             "duplicate_id",
         )
     return existing
@@ -151,7 +158,7 @@ def apply_locked(table: Table, act: TableAction) -> None:
     if act.status != ActionStatus.PENDING:
         return
     if table.status != TableStatus.PLAYING:
-        _reject(act, 400, "the match is over")
+        _reject(act, 400, _("the match is over"))
         return
     state = state_store.for_write(table)
     since = state_store.mark(state)
@@ -165,7 +172,7 @@ def apply_locked(table: Table, act: TableAction) -> None:
         _pick(table, state, act)
         return
     try:
-        _, events = apply(state, act.action)
+        _state, events = apply(state, act.action)
     except IllegalAction as exc:
         state_store.remember_on_commit(table, state)
         _reject(act, 400, str(exc))

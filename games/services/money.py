@@ -30,8 +30,7 @@ from games.models import TableStatus
 from games.services import changes
 from wallet import gates
 from wallet import services as _wallet
-from wallet.errors import InsufficientFunds, LedgerError, UnknownAccount
-from wallet.gates import Refused
+from wallet.errors import InsufficientFunds, LedgerError, Refused, UnknownAccount
 from wallet.selectors import format_money, wallet_balance
 
 
@@ -66,6 +65,11 @@ def _short_of(balance: int, amount: int) -> StakeError:
     )
 
 
+def _cannot_stake(amount: int, exc: Exception) -> str:
+    """The refusal of a stake of ``amount`` (minor units) the ledger gave as ``exc``."""
+    return _("cannot stake %(amount)s: %(reason)s") % {"amount": amount, "reason": exc}
+
+
 def check_gates(*, user: Any, amount: int) -> None:
     """Whether ``wallet.gates`` lets ``user`` stake ``amount`` (minor units) now: identity,
     suspension, limits, breaks (the door every stake passes). Raises :class:`StakeRefused`;
@@ -98,7 +102,7 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     if amount <= 0:
         return
     try:
-        _require_wallet().stake(user, table_ref, amount, key)
+        _require_wallet().stake(user=user, table_ref=table_ref, amount=amount, key=key)
     except Refused as exc:
         raise StakeRefused(str(exc), exc.code) from exc
     except InsufficientFunds as exc:
@@ -106,9 +110,9 @@ def stake(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     except UnknownAccount as exc:
         if wallet_balance(user) == 0:  # no wallet yet (never deposited): short, not "no account"
             raise _short_of(0, amount) from exc
-        raise StakeError(f"cannot stake {amount}: {exc}") from exc
+        raise StakeError(_cannot_stake(amount, exc)) from exc
     except LedgerError as exc:
-        raise StakeError(f"cannot stake {amount}: {exc}") from exc
+        raise StakeError(_cannot_stake(amount, exc)) from exc
 
 
 def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
@@ -116,17 +120,17 @@ def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
     if amount <= 0:
         return
     try:
-        _require_wallet().refund(user, table_ref, key)
+        _require_wallet().refund(user=user, table_ref=table_ref, key=key)
     except LedgerError as exc:
-        raise StakeError(f"cannot refund: {exc}") from exc
+        raise StakeError(_("cannot refund: %(reason)s") % {"reason": exc}) from exc
 
 
 def refund_all(*, table_ref: str, key: str) -> None:
     """Give every staker back their stake and close the escrow (table cancelled)."""
     try:
-        _require_wallet().refund_all(table_ref, key, memo="table cancelled")
+        _require_wallet().refund_all(escrow_ref=table_ref, key=key, memo="table cancelled")
     except LedgerError as exc:
-        raise StakeError(f"cannot refund the table: {exc}") from exc
+        raise StakeError(_("cannot refund the table: %(reason)s") % {"reason": exc}) from exc
 
 
 def _settle_match(
@@ -135,9 +139,11 @@ def _settle_match(
     """Pay the pot out by the engine's ``result`` (placements, forfeit) once, and close the
     escrow. ``seat_users`` maps seat -> user (None for a bot). Raises StakeError."""
     try:
-        _require_wallet().settle_match(table_ref, seat_users, result, team_mode, key)
+        _require_wallet().settle_match(
+            table_ref=table_ref, seat_users=seat_users, result=result, team_mode=team_mode, key=key
+        )
     except LedgerError as exc:
-        raise StakeError(f"cannot settle: {exc}") from exc
+        raise StakeError(_("cannot settle: %(reason)s") % {"reason": exc}) from exc
 
 
 def pay_pot(*, table_id: int) -> None:

@@ -26,7 +26,9 @@ def player(django_user_model, username: str, name: str | None = None):
 
 
 def fund(user, amount: int) -> None:
-    ledger.deposit(user, amount, f"test-fund:{next(_keys)}", provider=DemoProvider())
+    ledger.deposit(
+        user=user, amount=amount, key=f"test-fund:{next(_keys)}", provider=DemoProvider()
+    )
 
 
 def make_match(
@@ -74,7 +76,9 @@ def make_match(
         )
         if user and stake:
             fund(user, stake)
-            ledger.stake(user, table.ref, stake, f"test-stake:{table.pk}:{seat}")
+            ledger.stake(
+                user=user, table_ref=table.ref, amount=stake, key=f"test-stake:{table.pk}:{seat}"
+            )
     if status == TableStatus.FINISHED:
         if placements is None:
             placements = {0: 1, 1: 3, 2: 1, 3: 3} if partnership else {0: 1, 1: 2, 2: 3, 3: 4}
@@ -96,8 +100,12 @@ def make_match(
         if stake:
             seat_users = {s: u.pk for s, u in enumerate(players) if u is not None}
             ledger.settle_match(
-                table.ref, seat_users, result, partnership, f"test-settle:{table.pk}"
+                table_ref=table.ref,
+                seat_users=seat_users,
+                result=result,
+                team_mode=partnership,
+                key=f"test-settle:{table.pk}",
             )
     elif status == TableStatus.CANCELLED and stake:
-        ledger.refund_all(table.ref, f"test-refund:{table.pk}")
+        ledger.refund_all(escrow_ref=table.ref, key=f"test-refund:{table.pk}")
     return table

@@ -60,7 +60,7 @@ def test_closure_after_withdrawing_turns_login_off_and_keeps_the_ledger(player, 
     table = staked_table(bob)
     tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
     tables.leave(user=alice, table_id=table.pk)  # staked and refunded: ledger history
-    wallet.withdraw(alice, 1_000, "all-out")
+    wallet.withdraw(user=alice, amount=1_000, key="all-out")
     assert wallet_balance(alice) == 0
     entries = list(
         Entry.objects.filter(account__owner_id=alice.pk).order_by("id").values_list("id", "amount")

@@ -22,7 +22,7 @@ from games.models import Seat, Table
 from tests.accounts.helpers import api_for, free_table, sit, staked_table
 from wallet import executor_pg
 from wallet import services as wallet
-from wallet.gates import Refused
+from wallet.errors import Refused
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance
 
@@ -62,7 +62,7 @@ def test_unverified_is_refused_a_stake_and_plays_free_tables(player, executor):
     assert not Seat.objects.filter(table=table, user=alice).exists()
     # Straight at the ledger too (the gate is asked inside the posting).
     with pytest.raises(Refused) as refused:
-        wallet.stake(alice, table.ref, 200, "direct-stake")
+        wallet.stake(user=alice, table_ref=table.ref, amount=200, key="direct-stake")
     assert refused.value.code == "kyc_required" and wallet_balance(alice) == 1_000
     # A free table asks nothing.
     free = free_table(bob)
@@ -100,16 +100,16 @@ def test_verified_may_stake(player, executor):
 def test_withdrawals_up_to_the_setting_need_no_verification(player, settings, executor):
     settings.TRIX_KYC_WITHDRAW_ABOVE = 300
     alice = player(funds=1_000)
-    wallet.withdraw(alice, 300, "small")  # exactly at the setting
+    wallet.withdraw(user=alice, amount=300, key="small")  # exactly at the setting
     assert wallet_balance(alice) == 700
     with pytest.raises(Refused) as refused:
-        wallet.withdraw(alice, 301, "large")  # one unit over
+        wallet.withdraw(user=alice, amount=301, key="large")  # one unit over
     assert refused.value.code == "kyc_required"
     assert "withdraw more than 3.00 USD within 30 days" in str(refused.value)
     assert wallet_balance(alice) == 700
     assert not Transaction.objects.filter(idempotency_key="large").exists()
     start_verification(user=alice)
-    wallet.withdraw(alice, 301, "large")
+    wallet.withdraw(user=alice, amount=301, key="large")
     assert wallet_balance(alice) == 399
 
 
@@ -119,17 +119,17 @@ def test_a_large_withdrawal_split_in_three_is_refused_the_third(player, settings
     second is already past it."""
     assert settings.TRIX_KYC_WITHDRAW_ABOVE == 200_000 and settings.TRIX_KYC_WITHDRAW_DAYS == 30
     alice = player(funds=600_000)
-    wallet.withdraw(alice, 200_000, "split-1")
+    wallet.withdraw(user=alice, amount=200_000, key="split-1")
     for key in ("split-2", "split-3"):
         with pytest.raises(Refused) as refused:
-            wallet.withdraw(alice, 200_000, key)
+            wallet.withdraw(user=alice, amount=200_000, key=key)
         assert refused.value.code == "kyc_required"
         assert "withdraw more than 2,000.00 USD within 30 days" in str(refused.value)
         assert not Transaction.objects.filter(idempotency_key=key).exists()
     assert wallet_balance(alice) == 400_000
     start_verification(user=alice)
-    wallet.withdraw(alice, 200_000, "split-2")
-    wallet.withdraw(alice, 200_000, "split-3")
+    wallet.withdraw(user=alice, amount=200_000, key="split-2")
+    wallet.withdraw(user=alice, amount=200_000, key="split-3")
     assert wallet_balance(alice) == 0
 
 
@@ -140,17 +140,17 @@ def test_the_window_rolls_and_a_reversed_withdrawal_does_not_count(player, setti
     alice = player(funds=1_000)
     start = timezone.now()
     with time_machine.travel(start, tick=False):
-        wallet.withdraw(alice, 200, "w-old")
+        wallet.withdraw(user=alice, amount=200, key="w-old")
     with time_machine.travel(start + timedelta(days=10), tick=False):
-        wallet.withdraw(alice, 100, "w-new")
+        wallet.withdraw(user=alice, amount=100, key="w-new")
         with pytest.raises(Refused):
-            wallet.withdraw(alice, 1, "w-over")  # 300 already within 30 days
-        wallet.reverse("w-new", "w-new-back")
-        wallet.withdraw(alice, 100, "w-again")  # the reversed 100 is not counted
+            wallet.withdraw(user=alice, amount=1, key="w-over")  # 300 already within 30 days
+        wallet.reverse(original_key="w-new", key="w-new-back")
+        wallet.withdraw(user=alice, amount=100, key="w-again")  # the reversed 100 is not counted
     with time_machine.travel(start + timedelta(days=30, seconds=1), tick=False):
-        wallet.withdraw(alice, 200, "w-later")  # "w-old" left the window
+        wallet.withdraw(user=alice, amount=200, key="w-later")  # "w-old" left the window
         with pytest.raises(Refused):
-            wallet.withdraw(alice, 1, "w-over-again")
+            wallet.withdraw(user=alice, amount=1, key="w-over-again")
     assert wallet_balance(alice) == 1_000 - 200 - 100 - 200
 
 
@@ -159,9 +159,9 @@ def test_a_replayed_withdrawal_is_not_asked_again(player, settings):
     settings.TRIX_KYC_WITHDRAW_ABOVE = 100
     alice = player(funds=1_000)
     start_verification(user=alice)
-    first = wallet.withdraw(alice, 500, "w1")
+    first = wallet.withdraw(user=alice, amount=500, key="w1")
     Verification.objects.filter(user=alice).update(status="rejected")
-    assert wallet.withdraw(alice, 500, "w1").pk == first.pk
+    assert wallet.withdraw(user=alice, amount=500, key="w1").pk == first.pk
     assert wallet_balance(alice) == 500
 
 

@@ -95,7 +95,7 @@ def test_a_suspended_player_cannot_take_a_staked_seat(player, staff):
     assert r.status_code == 403 and r.json()["code"] == "suspended"
     assert "suspended" in r.json()["error"]
     # Withdrawals stay possible.
-    wallet.withdraw(alice, 400, "out")
+    wallet.withdraw(user=alice, amount=400, key="out")
     assert wallet_balance(alice) == 600
     # Lifted: the seat is taken.
     lift_suspension(user=alice, by=staff, reason="cleared")

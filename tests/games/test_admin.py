@@ -21,7 +21,7 @@ def test_staff_cancel_a_staked_table_from_the_admin(admin_client, admin_user, dj
     from wallet.selectors import wallet_balance
 
     alice = django_user_model.objects.create_user(username="alice", password="pw")
-    wallet.deposit(alice, 500, "dep-alice")
+    wallet.deposit(user=alice, amount=500, key="dep-alice")
     timers = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
     table = services.create_table(user=alice, variant="trix", stake=200, options=timers)
     services.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="seed")
@@ -267,7 +267,7 @@ def test_every_admin_filter_link_answers_200(admin_client, django_user_model, ca
     from wallet import services as wallet
 
     alice = django_user_model.objects.create_user(username="alice", password="pw")
-    wallet.deposit(alice, 5_000, "dep-alice")
+    wallet.deposit(user=alice, amount=5_000, key="dep-alice")
     timers = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
     table = services.create_table(user=alice, variant="trix", stake=200, options=timers)
     services.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="seed")

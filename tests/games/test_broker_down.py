@@ -37,7 +37,9 @@ def _to_act(clients, table_id):
 def test_sends_that_find_no_broker_do_not_fail_the_request(redis_server, api):
     clients = [api(name) for name in ("alice", "bob", "carol", "dave")]
     for client in clients:
-        ledger.deposit(client.user, 1000, f"fund:{client.user.pk}", provider=DemoProvider())
+        ledger.deposit(
+            user=client.user, amount=1000, key=f"fund:{client.user.pk}", provider=DemoProvider()
+        )
     queue = new_queue("trix-down")
     with sending_to(redis_server.url(), queue):
         worker = Worker(queue, broker_url=redis_server.url())

@@ -31,7 +31,9 @@ def redis_server():
 def test_the_match_survives_a_broker_restart(redis_server, api):
     alice, bob = api("alice"), api("bob")
     for client in (alice, bob):
-        ledger.deposit(client.user, 1000, f"fund:{client.user.pk}", provider=DemoProvider())
+        ledger.deposit(
+            user=client.user, amount=1000, key=f"fund:{client.user.pk}", provider=DemoProvider()
+        )
     queue = new_queue("trix-restart")
     with sending_to(redis_server.url(), queue):
         worker = Worker(queue, broker_url=redis_server.url(), production=True)

@@ -26,7 +26,7 @@ def paid_match(tasks_applied_here, make_user):
     """A staked partnership table with four people (seats 0+2 against 1+3), match started."""
     users = [make_user(name) for name in ("alice", "bob", "carol", "dave")]
     for user in users:
-        ledger.deposit(user, 1_000, f"fund:{user.pk}", provider=DemoProvider())
+        ledger.deposit(user=user, amount=1_000, key=f"fund:{user.pk}", provider=DemoProvider())
     options = {"choose_timer": 3600, "double_timer": 3600, "play_timer": 3600}
     table = services.create_table(
         user=users[0], variant="complex_partner", stake=100, options=options, bot_seed="fixed"

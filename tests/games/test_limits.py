@@ -41,7 +41,9 @@ def fresh_counts(tasks_applied_here):
 
 
 def _fund(client, amount: int) -> None:
-    ledger.deposit(client.user, amount, f"fund:{client.user.pk}", provider=DemoProvider())
+    ledger.deposit(
+        user=client.user, amount=amount, key=f"fund:{client.user.pk}", provider=DemoProvider()
+    )
 
 
 def _create(client, **body):

@@ -28,7 +28,7 @@ TIMERS = {"choose_timer": 3600, "double_timer": 3600, "play_timer": 3600}
 
 def _funded(make_user, name: str, amount: int = 5_000):
     user = make_user(name)
-    ledger.deposit(user, amount, f"fund:{user.pk}", provider=DemoProvider())
+    ledger.deposit(user=user, amount=amount, key=f"fund:{user.pk}", provider=DemoProvider())
     return user
 
 

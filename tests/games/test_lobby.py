@@ -71,7 +71,9 @@ def test_quick_play_without_sitting_chooses_a_seat_and_leaves_it_free(api, tasks
     match's commitment, so the seed is sent only once the commitment is fixed (issue 12)."""
     gus, hana = api("gus"), api("hana")
     for who in (gus, hana):
-        ledger.deposit(who.user, 500, f"fund:{who.user.pk}", provider=DemoProvider())
+        ledger.deposit(
+            user=who.user, amount=500, key=f"fund:{who.user.pk}", provider=DemoProvider()
+        )
     r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
     assert r.status_code == 200, r.content  # no seed asked: nothing is staked yet
     body = r.json()
@@ -143,7 +145,9 @@ def test_quick_play_checks_the_stake_before_the_player(api, tasks_applied_here, 
     poor, owner = api("poor"), api("owner2")
     r = poor.post("/api/quick-play/", {"stake": settings.TRIX_MAX_STAKE + 1}, format="json")
     assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
-    ledger.deposit(owner.user, 500, f"fund:{owner.user.pk}", provider=DemoProvider())
+    ledger.deposit(
+        user=owner.user, amount=500, key=f"fund:{owner.user.pk}", provider=DemoProvider()
+    )
     waiting = new_table(owner, variant=lobby.DEFAULT_VARIANT, stake=100)
     r = poor.post("/api/quick-play/", {"stake": 100, "sit": False}, format="json")
     assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
@@ -162,7 +166,9 @@ def test_a_seat_refused_after_the_check_cancels_only_an_empty_new_table(
 
     kim, lee = api("kim"), api("lee")
     for who in (kim, lee):
-        ledger.deposit(who.user, 500, f"fund:{who.user.pk}", provider=DemoProvider())
+        ledger.deposit(
+            user=who.user, amount=500, key=f"fund:{who.user.pk}", provider=DemoProvider()
+        )
     real = tables.take_seat
     body = {"stake": 100, "client_seed": "s-1"}
 

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _fund(client, amount):
-    ledger.deposit(client.user, amount, f"fund:{client.user.pk}", provider=DemoProvider())
+    ledger.deposit(
+        user=client.user, amount=amount, key=f"fund:{client.user.pk}", provider=DemoProvider()
+    )
 
 
 def _settled(table_id):

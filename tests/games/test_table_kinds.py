@@ -34,7 +34,7 @@ def test_each_kind_answers_its_rules_by_name():
 def test_a_table_a_player_creates_is_casual_or_staked(api):
     alice = api("alice")
     assert new_table(alice)["kind"] == "casual"
-    wallet.deposit(alice.user, 1000, "dep-a")
+    wallet.deposit(user=alice.user, amount=1000, key="dep-a")
     staked = new_table(alice, stake=100, **TIMERS)
     assert staked["kind"] == "staked" and staked["origin"] == ""
 
@@ -114,7 +114,7 @@ def test_only_tournament_tables_are_created_seated(make_user):
 def test_cancel_refunds_every_stake_announces_and_is_idempotent(api, make_user):
     alice, bob = api("alice"), api("bob")
     for client in (alice, bob):
-        wallet.deposit(client.user, 1000, f"dep-{client.user.username}")
+        wallet.deposit(user=client.user, amount=1000, key=f"dep-{client.user.username}")
     table = new_table(alice, stake=300, **TIMERS)
     for client, seat in ((alice, 0), (bob, 1)):
         r = client.post(

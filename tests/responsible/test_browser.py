@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_the_limits_page_in_arabic_on_a_phone(new_page, live_server, client, artifacts):
     user = get_user_model().objects.create_user("rana", "rana@example.com", "pw-Rana-12345")
-    wallet.deposit(user, 100_00, "d")
+    wallet.deposit(user=user, amount=100_00, key="d")
     services.set_limit(user=user, kind="stake", period="day", amount=50_00, by=user)
     services.set_limit(user=user, kind="stake", period="day", amount=80_00, by=user)  # pending
     page = new_page(width=390, height=844)
@@ -58,7 +58,7 @@ def test_the_table_page_shows_the_reality_check_until_dismissed(
     new_page, live_server, client, artifacts
 ):
     user = get_user_model().objects.create_user("sami", "sami@example.com", "pw-Sami-12345")
-    wallet.deposit(user, 100_00, "d")
+    wallet.deposit(user=user, amount=100_00, key="d")
     # A 15-minute interval and a table staked 16 minutes ago: younger than the open tables'
     # expiry (TRIX_OPEN_TABLE_EXPIRY, 30 min), which the tests' beat applies when their worker
     # runs (CI once saw the table cancelled, its stake refunded and no notice due).

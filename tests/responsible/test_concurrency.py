@@ -13,7 +13,7 @@ from django.db import close_old_connections, connection
 
 from responsible import services
 from wallet import services as wallet
-from wallet.gates import Refused
+from wallet.errors import Refused
 from wallet.selectors import in_play
 
 pytestmark = [
@@ -49,10 +49,13 @@ def run_together(n, work):
 def test_two_stakes_at_once_cannot_both_pass_a_limit(make_user):
     user = make_user()
     with time_machine.travel(datetime(2026, 12, 1, 12, 0, tzinfo=UTC), tick=False):
-        wallet.deposit(user, 100_000, "dep")
+        wallet.deposit(user=user, amount=100_000, key="dep")
         services.set_limit(user=user, kind="stake", period="day", amount=5000, by=user)
         results = run_together(
-            2, lambda i: wallet.stake(user, f"table:{i + 1}", 3000, f"stake:{i}")
+            2,
+            lambda i: wallet.stake(
+                user=user, table_ref=f"table:{i + 1}", amount=3000, key=f"stake:{i}"
+            ),
         )
     refused = [r for r in results if isinstance(r, Refused)]
     assert len(refused) == 1, results

@@ -26,7 +26,7 @@ def client_for(user) -> APIClient:
 def funded(make_user):
     def make(**extra):
         user = make_user(**extra)
-        wallet.deposit(user, 100_000, f"fund:{user.pk}")
+        wallet.deposit(user=user, amount=100_000, key=f"fund:{user.pk}")
         return user
 
     return make

@@ -10,7 +10,7 @@ import time_machine
 from responsible import services
 from responsible.models import Exclusion, LimitChange
 from wallet import services as wallet
-from wallet.gates import Refused
+from wallet.errors import Refused
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.usefixtures("ledger_path")
@@ -22,31 +22,31 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
 def player(make_user):
     user = make_user()
     with time_machine.travel(T0 - timedelta(days=40), tick=False):
-        wallet.deposit(user, 1_000_000, "seed")
+        wallet.deposit(user=user, amount=1_000_000, key="seed")
     return user
 
 
 def test_exactly_at_the_stake_limit_passes_one_unit_over_is_refused(player):
     with time_machine.travel(T0, tick=False):
         services.set_limit(user=player, kind="stake", period="day", amount=5000, by=player)
-        wallet.stake(player, "table:1", 3000, "s1")
+        wallet.stake(user=player, table_ref="table:1", amount=3000, key="s1")
         with pytest.raises(Refused) as refused:
-            wallet.stake(player, "table:2", 2001, "s2")
+            wallet.stake(user=player, table_ref="table:2", amount=2001, key="s2")
         assert refused.value.code == "stake_limit"
         assert str(refused.value) == (
             "This stake of 20.01 USD would go over your 24-hour stake limit of 50.00 USD: you "
             "have staked 30.00 USD in that time. It becomes possible at 2026-12-02 12:00 UTC."
         )
         assert refused.value.resets_at == T0 + timedelta(hours=24)
-        wallet.stake(player, "table:2", 2000, "s2b")
+        wallet.stake(user=player, table_ref="table:2", amount=2000, key="s2b")
     assert wallet_balance(player) == 1_000_000 - 5000
 
 
 def test_a_replay_of_an_accepted_stake_is_not_refused(player):
     with time_machine.travel(T0, tick=False):
         services.set_limit(user=player, kind="stake", period="day", amount=5000, by=player)
-        first = wallet.stake(player, "table:1", 5000, "s1")
-        assert wallet.stake(player, "table:1", 5000, "s1").pk == first.pk
+        first = wallet.stake(user=player, table_ref="table:1", amount=5000, key="s1")
+        assert wallet.stake(user=player, table_ref="table:1", amount=5000, key="s1").pk == first.pk
 
 
 def test_a_raise_waits_24_hours_a_lowering_applies_at_once(player):
@@ -55,12 +55,12 @@ def test_a_raise_waits_24_hours_a_lowering_applies_at_once(player):
         services.set_limit(user=player, kind="stake", period="day", amount=9000, by=player)
         clock.move_to(T0 + timedelta(hours=23, minutes=59))
         with pytest.raises(Refused):
-            wallet.stake(player, "table:1", 1001, "s1")
+            wallet.stake(user=player, table_ref="table:1", amount=1001, key="s1")
         clock.move_to(T0 + timedelta(hours=24))
-        wallet.stake(player, "table:1", 9000, "s2")
+        wallet.stake(user=player, table_ref="table:1", amount=9000, key="s2")
         services.set_limit(user=player, kind="stake", period="day", amount=100, by=player)
         with pytest.raises(Refused) as refused:
-            wallet.stake(player, "table:2", 1, "s3")
+            wallet.stake(user=player, table_ref="table:2", amount=1, key="s3")
         assert "24-hour stake limit of 1.00 USD" in str(refused.value)
     changes = list(LimitChange.objects.filter(user=player).order_by("asked_at", "id"))
     assert [(c.old_amount, c.new_amount) for c in changes] == [
@@ -75,51 +75,55 @@ def test_a_raise_waits_24_hours_a_lowering_applies_at_once(player):
 def test_a_week_rolling_over(player):
     with time_machine.travel(T0, tick=False) as clock:
         services.set_limit(user=player, kind="stake", period="week", amount=10_000, by=player)
-        wallet.stake(player, "table:1", 6000, "s1")
+        wallet.stake(user=player, table_ref="table:1", amount=6000, key="s1")
         clock.move_to(T0 + timedelta(days=3))
-        wallet.stake(player, "table:2", 4000, "s2")
+        wallet.stake(user=player, table_ref="table:2", amount=4000, key="s2")
         clock.move_to(T0 + timedelta(days=6, hours=23))
         with pytest.raises(Refused) as refused:
-            wallet.stake(player, "table:3", 1, "s3")
+            wallet.stake(user=player, table_ref="table:3", amount=1, key="s3")
         assert refused.value.resets_at == T0 + timedelta(days=7)
         clock.move_to(T0 + timedelta(days=7))
-        wallet.stake(player, "table:3", 6000, "s4")
+        wallet.stake(user=player, table_ref="table:3", amount=6000, key="s4")
         with pytest.raises(Refused):
-            wallet.stake(player, "table:4", 1, "s5")
+            wallet.stake(user=player, table_ref="table:4", amount=1, key="s5")
 
 
 def test_the_lowest_limit_applies_and_entry_fees_count(player):
     with time_machine.travel(T0, tick=False):
         services.set_limit(user=player, kind="stake", period="day", amount=10_000, by=player)
         services.set_limit(user=player, kind="stake", period="month", amount=3000, by=player)
-        wallet.pay_entry_fee(player, "tournament:1", 2000, "fee")
+        wallet.pay_entry_fee(user=player, tournament_ref="tournament:1", amount=2000, key="fee")
         with pytest.raises(Refused) as refused:
-            wallet.stake(player, "table:1", 1001, "s1")
+            wallet.stake(user=player, table_ref="table:1", amount=1001, key="s1")
         assert "30-day stake limit of 30.00 USD" in str(refused.value)
-        wallet.stake(player, "table:1", 1000, "s2")
+        wallet.stake(user=player, table_ref="table:1", amount=1000, key="s2")
 
 
 def test_a_refunded_stake_does_not_count(player):
     with time_machine.travel(T0, tick=False):
         services.set_limit(user=player, kind="stake", period="day", amount=5000, by=player)
-        wallet.stake(player, "table:1", 5000, "s1")
-        wallet.refund(player, "table:1", "r1")
-        wallet.stake(player, "table:1", 5000, "s2")  # the same seat again
-        wallet.refund_all("table:1", "cancel")  # the table is cancelled
-        wallet.pay_entry_fee(player, "tournament:1", 5000, "fee")
-        wallet.refund_entry_fee(player, "tournament:1", "unreg", amount=4000)  # 80% back
-        wallet.stake(player, "table:2", 4000, "s3")  # 1000 of the fee was kept: it counts
+        wallet.stake(user=player, table_ref="table:1", amount=5000, key="s1")
+        wallet.refund(user=player, table_ref="table:1", key="r1")
+        wallet.stake(user=player, table_ref="table:1", amount=5000, key="s2")  # the same seat again
+        wallet.refund_all(escrow_ref="table:1", key="cancel")  # the table is cancelled
+        wallet.pay_entry_fee(user=player, tournament_ref="tournament:1", amount=5000, key="fee")
+        wallet.refund_entry_fee(
+            user=player, tournament_ref="tournament:1", key="unreg", amount=4000
+        )  # 80% back
+        wallet.stake(
+            user=player, table_ref="table:2", amount=4000, key="s3"
+        )  # 1000 of the fee was kept: it counts
         with pytest.raises(Refused):
-            wallet.stake(player, "table:3", 1, "s4")
+            wallet.stake(user=player, table_ref="table:3", amount=1, key="s4")
 
 
 def test_deposit_limit(make_user):
     user = make_user()
     with time_machine.travel(T0, tick=False):
         services.set_limit(user=user, kind="deposit", period="day", amount=10_000, by=user)
-        wallet.deposit(user, 10_000, "d1")
+        wallet.deposit(user=user, amount=10_000, key="d1")
         with pytest.raises(Refused) as refused:
-            wallet.deposit(user, 1, "d2")
+            wallet.deposit(user=user, amount=1, key="d2")
         assert refused.value.code == "deposit_limit"
         assert "24-hour deposit limit of 100.00 USD" in str(refused.value)
     assert wallet_balance(user) == 10_000
@@ -135,21 +139,23 @@ def test_excluded_cannot_deposit_or_stake_but_can_withdraw(player, kind):
             services.self_exclude(user=player, months=6, by=player)
             end = datetime(2027, 6, 1, 12, 0, tzinfo=UTC)
         for door in (
-            lambda: wallet.deposit(player, 100, "d"),
-            lambda: wallet.stake(player, "table:1", 100, "s"),
-            lambda: wallet.pay_entry_fee(player, "tournament:1", 100, "f"),
+            lambda: wallet.deposit(user=player, amount=100, key="d"),
+            lambda: wallet.stake(user=player, table_ref="table:1", amount=100, key="s"),
+            lambda: wallet.pay_entry_fee(
+                user=player, tournament_ref="tournament:1", amount=100, key="f"
+            ),
         ):
             with pytest.raises(Refused) as refused:
                 door()
             assert refused.value.resets_at == end
             assert "You can still withdraw." in str(refused.value)
-        wallet.withdraw(player, 500, "w")
+        wallet.withdraw(user=player, amount=500, key="w")
         assert wallet_balance(player) == 1_000_000 - 500
         clock.move_to(end - timedelta(seconds=1))
         with pytest.raises(Refused):
-            wallet.stake(player, "table:1", 100, "s")
+            wallet.stake(user=player, table_ref="table:1", amount=100, key="s")
         clock.move_to(end)
-        wallet.stake(player, "table:1", 100, "s")
+        wallet.stake(user=player, table_ref="table:1", amount=100, key="s")
 
 
 def test_a_permanent_self_exclusion(player):
@@ -157,7 +163,7 @@ def test_a_permanent_self_exclusion(player):
         services.self_exclude(user=player, months=None, by=player)
         clock.move_to(T0 + timedelta(days=3650))
         with pytest.raises(Refused) as refused:
-            wallet.stake(player, "table:1", 100, "s")
+            wallet.stake(user=player, table_ref="table:1", amount=100, key="s")
         assert refused.value.code == "self_excluded" and refused.value.resets_at is None
         assert "permanently" in str(refused.value)
 
@@ -170,7 +176,7 @@ def test_an_exclusion_cannot_be_undone_early(player, make_user):
         services.take_time_out(user=player, days=1, by=player)
         with time_machine.travel(T0 + timedelta(days=2), tick=False):
             with pytest.raises(Refused) as refused:
-                wallet.stake(player, "table:1", 100, "s")
+                wallet.stake(user=player, table_ref="table:1", amount=100, key="s")
             assert refused.value.resets_at == T0 + timedelta(days=7)
         # staff cannot impose or lift one through these services; nothing deletes one
         with pytest.raises(services.NotAllowed):

@@ -182,7 +182,7 @@ def test_the_wallet_page_links_to_the_limits_and_prompts_before_the_first_deposi
     services.set_limit(user=me, kind="deposit", period="month", amount=100, by=me)
     assert 'data-testid="limits-prompt"' not in client.get("/wallet/").content.decode()
     other = make_user()
-    wallet.deposit(other, 100, "d")
+    wallet.deposit(user=other, amount=100, key="d")
     client.force_login(other)
     assert 'data-testid="limits-prompt"' not in client.get("/wallet/").content.decode()
 

@@ -18,19 +18,21 @@ M = timedelta(minutes=1)
 def test_continuous_play_time_and_net_result(make_user):
     me, other = make_user(), make_user()
     with time_machine.travel(T0 - 60 * M, tick=False) as clock:
-        wallet.deposit(me, 10_000, "d1")
-        wallet.deposit(other, 10_000, "d2")
-        wallet.stake(me, "table:1", 500, "old")  # an earlier session, over 15 minutes before
-        wallet.settle("table:1", {me: 500}, "settle-old")
+        wallet.deposit(user=me, amount=10_000, key="d1")
+        wallet.deposit(user=other, amount=10_000, key="d2")
+        wallet.stake(
+            user=me, table_ref="table:1", amount=500, key="old"
+        )  # an earlier session, over 15 minutes before
+        wallet.settle(table_ref="table:1", payouts={me: 500}, key="settle-old")
         clock.move_to(T0)
-        wallet.stake(me, "table:2", 500, "s2")
-        wallet.stake(other, "table:2", 500, "o2")
+        wallet.stake(user=me, table_ref="table:2", amount=500, key="s2")
+        wallet.stake(user=other, table_ref="table:2", amount=500, key="o2")
         assert selectors.reality_check(me, T0)["minutes_played"] == 0
         clock.move_to(T0 + 40 * M)
-        wallet.settle("table:2", {me: 1000}, "settle-2")  # won the pot
+        wallet.settle(table_ref="table:2", payouts={me: 1000}, key="settle-2")  # won the pot
         assert selectors.reality_check(me, T0 + 41 * M)["playing"] is False  # between tables
         clock.move_to(T0 + 55 * M)  # 15 minutes later: the same session
-        wallet.stake(me, "table:3", 300, "s3")
+        wallet.stake(user=me, table_ref="table:3", amount=300, key="s3")
         check = selectors.reality_check(me, T0 + 59 * M)
         assert check["playing"] and check["due"] == 0
         check = selectors.reality_check(me, T0 + 61 * M)
@@ -54,11 +56,11 @@ def test_continuous_play_time_and_net_result(make_user):
 def test_a_pause_over_15_minutes_starts_a_new_session(make_user):
     me = make_user()
     with time_machine.travel(T0, tick=False) as clock:
-        wallet.deposit(me, 10_000, "d")
-        wallet.stake(me, "table:1", 500, "s1")
-        wallet.refund(me, "table:1", "r1")  # left before the start
+        wallet.deposit(user=me, amount=10_000, key="d")
+        wallet.stake(user=me, table_ref="table:1", amount=500, key="s1")
+        wallet.refund(user=me, table_ref="table:1", key="r1")  # left before the start
         clock.move_to(T0 + 16 * M)
-        wallet.stake(me, "table:2", 500, "s2")
+        wallet.stake(user=me, table_ref="table:2", amount=500, key="s2")
         check = selectors.reality_check(me, T0 + 80 * M)
         assert check["started_at"] == T0 + 16 * M and check["due"] == 1
         assert check["net"] == -500

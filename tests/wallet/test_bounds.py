@@ -29,17 +29,23 @@ def test_the_bound_is_far_above_any_stake_and_far_below_bigint():
 @pytest.mark.parametrize("amount", [MAX_AMOUNT + 1, 2**63, 2**63 + 1, 2**64, 10**30])
 def test_an_amount_over_the_bound_is_refused_by_every_service(make_user, amount):
     alice, bob = make_user(), make_user()
-    services.deposit(alice, 1_000, "seed", provider=RICH)
+    services.deposit(user=alice, amount=1_000, key="seed", provider=RICH)
     before = ledger_size()
     calls = [
-        lambda: services.deposit(alice, amount, "dep", provider=RICH),
-        lambda: services.withdraw(alice, amount, "wd", provider=RICH),
-        lambda: services.stake(alice, "table:1", amount, "stake"),
-        lambda: services.pay_entry_fee(alice, "tournament:1", amount, "fee"),
-        lambda: services.refund(alice, "table:1", "refund", amount=amount),
-        lambda: services.settle("table:1", {alice: amount}, "settle"),
-        lambda: services.settle("table:1", {alice: 0}, "settle-fee", house_fee=amount),
-        lambda: services.award_prizes("tournament:1", {bob: amount}, "prizes"),
+        lambda: services.deposit(user=alice, amount=amount, key="dep", provider=RICH),
+        lambda: services.withdraw(user=alice, amount=amount, key="wd", provider=RICH),
+        lambda: services.stake(user=alice, table_ref="table:1", amount=amount, key="stake"),
+        lambda: services.pay_entry_fee(
+            user=alice, tournament_ref="tournament:1", amount=amount, key="fee"
+        ),
+        lambda: services.refund(user=alice, table_ref="table:1", key="refund", amount=amount),
+        lambda: services.settle(table_ref="table:1", payouts={alice: amount}, key="settle"),
+        lambda: services.settle(
+            table_ref="table:1", payouts={alice: 0}, key="settle-fee", house_fee=amount
+        ),
+        lambda: services.award_prizes(
+            tournament_ref="tournament:1", prizes={bob: amount}, key="prizes"
+        ),
     ]
     for call in calls:
         with pytest.raises(InvalidAmount, match="at most"):
@@ -49,18 +55,18 @@ def test_an_amount_over_the_bound_is_refused_by_every_service(make_user, amount)
 
 def test_an_amount_at_the_bound_moves(make_user):
     alice = make_user()
-    services.deposit(alice, MAX_AMOUNT, "dep", provider=RICH)
+    services.deposit(user=alice, amount=MAX_AMOUNT, key="dep", provider=RICH)
     assert selectors.wallet_balance(alice) == MAX_AMOUNT
-    services.stake(alice, "table:1", MAX_AMOUNT, "stake")
-    services.refund(alice, "table:1", "refund")
-    services.withdraw(alice, MAX_AMOUNT, "wd", provider=RICH)
+    services.stake(user=alice, table_ref="table:1", amount=MAX_AMOUNT, key="stake")
+    services.refund(user=alice, table_ref="table:1", key="refund")
+    services.withdraw(user=alice, amount=MAX_AMOUNT, key="wd", provider=RICH)
     assert selectors.wallet_balance(alice) == 0
 
 
 def test_a_balance_over_the_bound_is_refused_before_the_provider_is_asked(make_user):
     alice = make_user()
-    services.deposit(alice, MAX_AMOUNT - 5, "dep-1", provider=RICH)
-    services.deposit(alice, 5, "dep-2", provider=RICH)  # exactly at the bound
+    services.deposit(user=alice, amount=MAX_AMOUNT - 5, key="dep-1", provider=RICH)
+    services.deposit(user=alice, amount=5, key="dep-2", provider=RICH)  # exactly at the bound
     before = ledger_size()
 
     class Watching(DemoProvider):
@@ -71,7 +77,7 @@ def test_a_balance_over_the_bound_is_refused_before_the_provider_is_asked(make_u
             return super().collect(**kwargs)
 
     with pytest.raises(InvalidAmount, match="would hold"):
-        services.deposit(alice, 1, "dep-3", provider=Watching(limit=2**64))
+        services.deposit(user=alice, amount=1, key="dep-3", provider=Watching(limit=2**64))
     assert Watching.asked == 0  # no money collected for a deposit that cannot be credited
     assert ledger_size() == before and selectors.wallet_balance(alice) == MAX_AMOUNT
 
@@ -79,15 +85,15 @@ def test_a_balance_over_the_bound_is_refused_before_the_provider_is_asked(make_u
 def test_an_escrow_over_the_bound_is_refused(make_user):
     alice, bob = make_user(), make_user()
     for user in (alice, bob):
-        services.deposit(user, MAX_AMOUNT, f"dep:{user.pk}", provider=RICH)
-    services.stake(alice, "table:1", MAX_AMOUNT, "stake-a")
+        services.deposit(user=user, amount=MAX_AMOUNT, key=f"dep:{user.pk}", provider=RICH)
+    services.stake(user=alice, table_ref="table:1", amount=MAX_AMOUNT, key="stake-a")
     with pytest.raises(InvalidAmount, match="table:1 would hold"):
-        services.stake(bob, "table:1", 1, "stake-b")
+        services.stake(user=bob, table_ref="table:1", amount=1, key="stake-b")
     assert selectors.wallet_balance(bob) == MAX_AMOUNT
 
 
 def test_the_database_refuses_a_balance_over_the_bound(make_user):
     alice = make_user()
-    services.deposit(alice, 1, "dep", provider=RICH)
+    services.deposit(user=alice, amount=1, key="dep", provider=RICH)
     with pytest.raises(IntegrityError), transaction.atomic():
         Account.objects.filter(owner=alice).update(balance=MAX_AMOUNT + 1)

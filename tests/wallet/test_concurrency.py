@@ -51,9 +51,11 @@ def outcome(results):
 
 def test_twenty_threads_stake_one_wallet_with_funds_for_seven(make_user):
     u = make_user()
-    services.deposit(u, 700, "dep")
+    services.deposit(user=u, amount=700, key="dep")
 
-    results = run_together(20, lambda i: services.stake(u, "table:1", 100, f"stake:{i}"))
+    results = run_together(
+        20, lambda i: services.stake(user=u, table_ref="table:1", amount=100, key=f"stake:{i}")
+    )
 
     assert outcome(results) == {"Transaction": 7, "InsufficientFunds": 13}
     for r in results:
@@ -68,8 +70,10 @@ def test_twenty_threads_stake_one_wallet_with_funds_for_seven(make_user):
 def test_twenty_threads_stake_twenty_new_tables(make_user):
     """Escrows created concurrently while the wallet is contended."""
     u = make_user()
-    services.deposit(u, 1_000, "dep")
-    results = run_together(20, lambda i: services.stake(u, f"table:{i}", 75, f"stake:{i}"))
+    services.deposit(user=u, amount=1_000, key="dep")
+    results = run_together(
+        20, lambda i: services.stake(user=u, table_ref=f"table:{i}", amount=75, key=f"stake:{i}")
+    )
     assert outcome(results) == {"Transaction": 13, "InsufficientFunds": 7}
     assert selectors.wallet_balance(u) == 25
     assert Account.objects.filter(kind="escrow").count() == 13  # refused stakes left none
@@ -80,8 +84,8 @@ def test_twenty_threads_stake_twenty_new_tables(make_user):
 def staked_table(make_user):
     users = [make_user() for _ in range(4)]
     for seat, u in enumerate(users):
-        services.deposit(u, 1_000, f"dep:{seat}")
-        services.stake(u, "table:9", 250, f"stake:9:{seat}")
+        services.deposit(user=u, amount=1_000, key=f"dep:{seat}")
+        services.stake(user=u, table_ref="table:9", amount=250, key=f"stake:9:{seat}")
     return users
 
 
@@ -91,7 +95,14 @@ def test_the_same_settlement_from_eight_threads_pays_once(staked_table):
     seats = dict(enumerate(users))
 
     results = run_together(
-        8, lambda i: services.settle_match("table:9", seats, result, False, "settle:table:9")
+        8,
+        lambda i: services.settle_match(
+            table_ref="table:9",
+            seat_users=seats,
+            result=result,
+            team_mode=False,
+            key="settle:table:9",
+        ),
     )
 
     assert outcome(results) == {"Transaction": 8}
@@ -105,7 +116,10 @@ def test_the_same_settlement_from_eight_threads_pays_once(staked_table):
 def test_rival_settlements_with_different_keys_pay_once(staked_table):
     users = staked_table
     results = run_together(
-        6, lambda i: services.settle("table:9", {users[i % 4]: 1_000}, f"settle:{i}")
+        6,
+        lambda i: services.settle(
+            table_ref="table:9", payouts={users[i % 4]: 1_000}, key=f"settle:{i}"
+        ),
     )
     assert outcome(results) == {"Transaction": 1, "EscrowClosed": 5}
     assert all(isinstance(r, EscrowClosed) for r in results if not hasattr(r, "pk"))
@@ -115,7 +129,9 @@ def test_rival_settlements_with_different_keys_pay_once(staked_table):
 
 def test_same_key_different_contents_from_many_threads(make_user):
     users = [make_user() for _ in range(6)]
-    results = run_together(6, lambda i: services.deposit(users[i], 100 + i, "shared-key"))
+    results = run_together(
+        6, lambda i: services.deposit(user=users[i], amount=100 + i, key="shared-key")
+    )
     assert outcome(results) == {"Transaction": 1, "IdempotencyConflict": 5}
     assert all(isinstance(r, IdempotencyConflict) for r in results if not hasattr(r, "pk"))
     assert Transaction.objects.count() == 1
@@ -125,17 +141,23 @@ def test_same_key_different_contents_from_many_threads(make_user):
 def test_settlements_locking_the_same_wallets_in_any_order_never_deadlock(make_user):
     users = [make_user() for _ in range(4)]
     for u in users:
-        services.deposit(u, 10_000, f"dep:{u.pk}")
+        services.deposit(user=u, amount=10_000, key=f"dep:{u.pk}")
     tables = range(10)
     for t in tables:
         order = users if t % 2 else list(reversed(users))
         for u in order:
-            services.stake(u, f"table:{t}", 100, f"stake:{t}:{u.pk}")
+            services.stake(user=u, table_ref=f"table:{t}", amount=100, key=f"stake:{t}:{u.pk}")
 
     def settle(t):
         seats = dict(enumerate(users if t % 2 else list(reversed(users))))
         result = {"placements": {0: 1, 1: 2, 2: 3, 3: 4}}
-        return services.settle_match(f"table:{t}", seats, result, False, f"settle:{t}")
+        return services.settle_match(
+            table_ref=f"table:{t}",
+            seat_users=seats,
+            result=result,
+            team_mode=False,
+            key=f"settle:{t}",
+        )
 
     results = run_together(10, settle)
     assert outcome(results) == {"Transaction": 10}

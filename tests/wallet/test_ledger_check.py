@@ -16,13 +16,13 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def ledger(make_user, immediate_constraints):
     a, b = make_user(), make_user()
-    services.deposit(a, 1_000, "da")
-    services.deposit(b, 1_000, "db")
-    services.stake(a, "table:1", 100, "s1a")
-    services.stake(b, "table:1", 100, "s1b")
-    services.settle("table:1", {a: 200}, "settle1")
-    services.stake(a, "table:2", 50, "s2a")  # an open table
-    services.withdraw(b, 300, "wb")
+    services.deposit(user=a, amount=1_000, key="da")
+    services.deposit(user=b, amount=1_000, key="db")
+    services.stake(user=a, table_ref="table:1", amount=100, key="s1a")
+    services.stake(user=b, table_ref="table:1", amount=100, key="s1b")
+    services.settle(table_ref="table:1", payouts={a: 200}, key="settle1")
+    services.stake(user=a, table_ref="table:2", amount=50, key="s2a")  # an open table
+    services.withdraw(user=b, amount=300, key="wb")
     return a, b
 
 

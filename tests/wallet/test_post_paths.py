@@ -33,31 +33,33 @@ def ledger_size():
 @pytest.fixture
 def two(make_user, immediate_constraints):
     a, b = make_user(), make_user()
-    services.deposit(a, 1_000, "dep:a")
-    services.deposit(b, 1_000, "dep:b")
+    services.deposit(user=a, amount=1_000, key="dep:a")
+    services.deposit(user=b, amount=1_000, key="dep:b")
     return a, b
 
 
 def test_refusals_have_the_same_messages_on_both_paths(two, make_user):
     a, b = two
-    services.stake(a, "table:1", 300, "s1a")
-    services.stake(b, "table:1", 200, "s1b")
+    services.stake(user=a, table_ref="table:1", amount=300, key="s1a")
+    services.stake(user=b, table_ref="table:1", amount=200, key="s1b")
     stranger = make_user()  # no wallet
     outsider = make_user()
-    services.deposit(outsider, 10, "dep:outsider")
+    services.deposit(user=outsider, amount=10, key="dep:outsider")
     cases = [
-        (lambda: services.stake(a, "table:1", 701, "x1"), InsufficientFunds,
-         f"user:{a.pk} holds 700, 701 needed"),
-        (lambda: services.refund(a, "table:1", "x2", amount=301), InsufficientFunds,
-         f"user {a.pk} has 300 in table:1, 301 asked back"),
-        (lambda: services.refund(stranger, "table:1", "x3"), UnknownAccount,
+        (lambda: services.stake(user=a, table_ref="table:1", amount=701, key="x1"),
+         InsufficientFunds, f"user:{a.pk} holds 700, 701 needed"),
+        (lambda: services.refund(user=a, table_ref="table:1", key="x2", amount=301),
+         InsufficientFunds, f"user {a.pk} has 300 in table:1, 301 asked back"),
+        (lambda: services.refund(user=stranger, table_ref="table:1", key="x3"), UnknownAccount,
          f"no account user:{stranger.pk}"),
-        (lambda: services.deposit(10**9, 5, "x4"), UnknownAccount, f"no user {10**9}"),
-        (lambda: services.settle("table:1", {a: 400}, "x5"), SettlementMismatch,
-         "table:1 holds 500; payouts and fee total 400"),
-        (lambda: services.settle("table:1", {a: 400, outsider: 100}, "x6"), SettlementMismatch,
-         f"users [{outsider.pk}] did not stake in table:1"),
-        (lambda: services.stake(b, "table:2", 5, "s1a"), IdempotencyConflict,
+        (lambda: services.deposit(user=10**9, amount=5, key="x4"), UnknownAccount,
+         f"no user {10**9}"),
+        (lambda: services.settle(table_ref="table:1", payouts={a: 400}, key="x5"),
+         SettlementMismatch, "table:1 holds 500; payouts and fee total 400"),
+        (lambda: services.settle(table_ref="table:1", payouts={a: 400, outsider: 100}, key="x6"),
+         SettlementMismatch, f"users [{outsider.pk}] did not stake in table:1"),
+        (lambda: services.stake(user=b, table_ref="table:2", amount=5, key="s1a"),
+         IdempotencyConflict,
          "idempotency key 's1a' was used for a different request (stake table:1)"),
     ]  # fmt: skip
     size = ledger_size()
@@ -67,21 +69,21 @@ def test_refusals_have_the_same_messages_on_both_paths(two, make_user):
         assert str(excinfo.value) == message
     assert ledger_size() == size  # not even table:2's escrow was created
 
-    services.stake(a, "table:3", 100, "s3a")
+    services.stake(user=a, table_ref="table:3", amount=100, key="s3a")
     with pytest.raises(NothingToRefund, match=f"^user {b.pk} has nothing in table:3$"):
-        services.refund(b, "table:3", "x7")
-    services.settle("table:1", {a: 500}, "settle:1")
+        services.refund(user=b, table_ref="table:3", key="x7")
+    services.settle(table_ref="table:1", payouts={a: 500}, key="settle:1")
     with pytest.raises(EscrowClosed, match="^table:1 is settled; it takes no more stakes$"):
-        services.stake(b, "table:1", 5, "x8")
+        services.stake(user=b, table_ref="table:1", amount=5, key="x8")
     with pytest.raises(EscrowClosed, match="^table:1 is settled; nothing can be refunded$"):
-        services.refund(b, "table:1", "x9")
+        services.refund(user=b, table_ref="table:1", key="x9")
     with pytest.raises(EscrowClosed, match="^table:1 is already settled$"):
-        services.settle("table:1", {a: 0}, "x10")
-    services.reverse("s3a", "undo:s3a")
+        services.settle(table_ref="table:1", payouts={a: 0}, key="x10")
+    services.reverse(original_key="s3a", key="undo:s3a")
     with pytest.raises(AlreadyReversed, match="^transaction 's3a' is already reversed$"):
-        services.reverse("s3a", "undo:s3a-again")
+        services.reverse(original_key="s3a", key="undo:s3a-again")
     with pytest.raises(NothingToRefund, match="^table:3 holds no stakes$"):
-        services.refund_all("table:3", "x11")
+        services.refund_all(escrow_ref="table:3", key="x11")
 
 
 def test_legs_that_do_not_balance_are_refused_by_either_executor(two):
@@ -103,10 +105,10 @@ def test_legs_that_do_not_balance_are_refused_by_either_executor(two):
 def test_a_refusal_inside_the_callers_transaction_leaves_the_rest_of_it(two):
     a, _ = two
     with transaction.atomic():
-        services.stake(a, "table:5", 100, "s5")
+        services.stake(user=a, table_ref="table:5", amount=100, key="s5")
         with pytest.raises(InsufficientFunds):
-            services.stake(a, "table:6", 5_000, "s6")
-        services.stake(a, "table:5", 100, "s5-more")
+            services.stake(user=a, table_ref="table:6", amount=5_000, key="s6")
+        services.stake(user=a, table_ref="table:5", amount=100, key="s5-more")
     assert selectors.escrow_balance("table:5") == 200
     assert not Account.objects.filter(reference="table:6").exists()
 
@@ -115,13 +117,13 @@ def test_a_refusal_inside_the_callers_transaction_leaves_the_rest_of_it(two):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the function is PostgreSQL's")
 def test_outside_a_transaction_a_posting_is_one_statement(make_user, ledger_path):
     a = make_user()
-    services.deposit(a, 1_000, "dep")
+    services.deposit(user=a, amount=1_000, key="dep")
     with CaptureQueriesContext(connection) as stake:
-        services.stake(a, "table:1", 100, "s1")
+        services.stake(user=a, table_ref="table:1", amount=100, key="s1")
     with CaptureQueriesContext(connection) as again:
-        services.stake(a, "table:1", 100, "s1")
+        services.stake(user=a, table_ref="table:1", amount=100, key="s1")
     with CaptureQueriesContext(connection) as refund:
-        services.refund(a, "table:1", "r1")
+        services.refund(user=a, table_ref="table:1", key="r1")
     if ledger_path == "function":
         # A stake asks wallet.gates under the wallet's lock (issue 16), in one transaction:
         # wallet_post checks, the gates read, wallet_post writes. A replay reads the row and
@@ -146,16 +148,18 @@ def test_outside_a_transaction_a_posting_is_one_statement(make_user, ledger_path
 @pytest.mark.timeout(120)
 def test_the_same_stake_from_ten_threads_moves_money_once(make_user):
     u = make_user()
-    services.deposit(u, 1_000, "dep")
-    results = run_together(10, lambda i: services.stake(u, "table:7", 300, "stake:7"))
+    services.deposit(user=u, amount=1_000, key="dep")
+    results = run_together(
+        10, lambda i: services.stake(user=u, table_ref="table:7", amount=300, key="stake:7")
+    )
     assert outcome(results) == {"Transaction": 10}
     assert len({r.pk for r in results}) == 1
     assert selectors.wallet_balance(u) == 700
 
     def stake_or_refund(i):
         if i % 2:
-            return services.stake(u, "table:7", 100 + i, f"more:{i}")
-        return services.refund(u, "table:7", f"back:{i}", amount=50)
+            return services.stake(user=u, table_ref="table:7", amount=100 + i, key=f"more:{i}")
+        return services.refund(user=u, table_ref="table:7", key=f"back:{i}", amount=50)
 
     results = run_together(10, stake_or_refund)
     assert set(outcome(results)) <= {"Transaction", "InsufficientFunds"}

@@ -65,7 +65,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(seat=st.sampled_from(SEATS), amount=amounts)
     def deposit(self, seat, amount):
         key = self.key()
-        call = lambda: services.deposit(self.users[seat], amount, key)  # noqa: E731
+        call = lambda: services.deposit(user=self.users[seat], amount=amount, key=key)  # noqa: E731
         call()
         self.wallets[seat] = self.wallets.get(seat, 0) + amount
         self.external -= amount
@@ -74,7 +74,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(seat=st.sampled_from(SEATS), amount=amounts)
     def withdraw(self, seat, amount):
         key = self.key()
-        call = lambda: services.withdraw(self.users[seat], amount, key)  # noqa: E731
+        call = lambda: services.withdraw(user=self.users[seat], amount=amount, key=key)  # noqa: E731
         if seat not in self.wallets:
             with pytest.raises(UnknownAccount):
                 call()
@@ -90,7 +90,10 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(seat=st.sampled_from(SEATS), table=st.sampled_from(TABLES), amount=amounts)
     def stake(self, seat, table, amount):
         key = self.key()
-        call = lambda: services.stake(self.users[seat], table, amount, key)  # noqa: E731
+
+        def call():
+            return services.stake(user=self.users[seat], table_ref=table, amount=amount, key=key)
+
         if seat not in self.wallets:
             with pytest.raises(UnknownAccount):
                 call()
@@ -114,7 +117,7 @@ class LedgerMachine(RuleBasedStateMachine):
         table = data.draw(st.sampled_from(sorted(self.staked)))
         seat = data.draw(st.sampled_from(SEATS))
         key = self.key()
-        call = lambda: services.refund(self.users[seat], table, key)  # noqa: E731
+        call = lambda: services.refund(user=self.users[seat], table_ref=table, key=key)  # noqa: E731
         if table not in self.staked and table not in self.closed or seat not in self.wallets:
             with pytest.raises(UnknownAccount):
                 call()
@@ -147,7 +150,12 @@ class LedgerMachine(RuleBasedStateMachine):
         seats = {s: self.users[s] for s in SEATS}
         key = self.key()
         call = lambda: services.settle_match(  # noqa: E731
-            table, seats, result, team_mode, key, house_fee_bps=fee
+            table_ref=table,
+            seat_users=seats,
+            result=result,
+            team_mode=team_mode,
+            key=key,
+            house_fee_bps=fee,
         )
         stakes = {s: a for s, a in self.staked.get(table, {}).items() if a}
         if table in self.closed:
@@ -191,7 +199,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
             if Transaction.objects.filter(idempotency_key=key).exists():
                 with pytest.raises(IdempotencyConflict):
-                    services.deposit(self.users[seat], 10**6 + amount, key)
+                    services.deposit(user=self.users[seat], amount=10**6 + amount, key=key)
 
     # ------------------------------------------------------------------ invariants
 

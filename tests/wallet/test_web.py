@@ -14,8 +14,8 @@ from wallet.selectors import wallet_balance
 @pytest.fixture
 def player(make_user):
     u = make_user("alice")
-    services.deposit(u, 12_345, "d1")
-    services.stake(u, "table:5", 2_000, "s1")
+    services.deposit(user=u, amount=12_345, key="d1")
+    services.stake(user=u, table_ref="table:5", amount=2_000, key="s1")
     return u
 
 
@@ -27,7 +27,7 @@ def test_wallet_page_requires_login(client):
 
 def test_wallet_page_shows_balance_and_history(client, player, make_user):
     other = make_user("bob")
-    services.deposit(other, 777, "d-bob")
+    services.deposit(user=other, amount=777, key="d-bob")
     client.force_login(player)
     response = client.get("/wallet/")
     html = response.content.decode()
@@ -68,18 +68,22 @@ def test_in_play_follows_stakes_refunds_and_payouts(client, player, make_user):
     from wallet.selectors import in_play
 
     bob = make_user("bob")
-    services.deposit(bob, 5_000, "d-bob")
-    services.stake(bob, "table:5", 2_000, "s-bob")
-    services.stake(player, "table:6", 300, "s-6")
+    services.deposit(user=bob, amount=5_000, key="d-bob")
+    services.stake(user=bob, table_ref="table:5", amount=2_000, key="s-bob")
+    services.stake(user=player, table_ref="table:6", amount=300, key="s-6")
     assert (in_play(player), in_play(bob)) == (2_300, 2_000)
-    services.refund(player, "table:5", "r1", amount=500)  # leaving: the 1,500 kept is the pot's
+    services.refund(
+        user=player, table_ref="table:5", key="r1", amount=500
+    )  # leaving: the 1,500 kept is the pot's
     assert in_play(player) == 300
-    services.settle("table:5", {player: 3_500}, "settle-5")  # the pot; closes the escrow
+    services.settle(
+        table_ref="table:5", payouts={player: 3_500}, key="settle-5"
+    )  # the pot; closes the escrow
     assert (in_play(player), in_play(bob)) == (300, 0)
     assert wallet_balance(player) == 12_345 - 2_000 - 300 + 500 + 3_500
     client.force_login(player)
     assert client.get("/api/wallet/").json()["in_play"] == 300
-    services.refund_all("table:6", "cancel-6")
+    services.refund_all(escrow_ref="table:6", key="cancel-6")
     assert in_play(player) == 0
 
 
@@ -90,14 +94,20 @@ def test_in_play_leaves_out_what_a_partial_refund_kept(client, player):
     from wallet.selectors import in_play
 
     client.force_login(player)
-    services.pay_entry_fee(player, "tournament:7", 1_000, "fee-7")
+    services.pay_entry_fee(user=player, tournament_ref="tournament:7", amount=1_000, key="fee-7")
     assert client.get("/api/wallet/").json()["in_play"] == 3_000  # table 5's 2,000 too
-    services.refund_entry_fee(player, "tournament:7", "unregister-7", amount=600)
+    services.refund_entry_fee(
+        user=player, tournament_ref="tournament:7", key="unregister-7", amount=600
+    )
     data = client.get("/api/wallet/").json()
     assert (data["in_play"], data["in_play_display"]) == (2_000, "20.00 USD")
-    services.pay_entry_fee(player, "tournament:7", 1_000, "fee-7-again")
+    services.pay_entry_fee(
+        user=player, tournament_ref="tournament:7", amount=1_000, key="fee-7-again"
+    )
     assert in_play(player) == 3_000
-    services.refund(player, "table:5", "leave-5", amount=1_500)  # leaving, 500 kept
+    services.refund(
+        user=player, table_ref="table:5", key="leave-5", amount=1_500
+    )  # leaving, 500 kept
     assert in_play(player) == 1_000
 
 
@@ -218,7 +228,7 @@ def test_bad_deposit_amounts_are_refused_clearly(client, make_user, amount, mess
 
 def test_withdrawing_more_than_the_balance_is_refused(client, make_user):
     user = make_user("erin")
-    services.deposit(user, 1_000, "d-erin")
+    services.deposit(user=user, amount=1_000, key="d-erin")
     client.force_login(user)
     response = _send(client, "withdraw", "10.01")
     assert response.status_code == 400

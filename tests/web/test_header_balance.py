@@ -25,7 +25,7 @@ STAKE = 5_00
 def _user(name: str, funds: int):
     user = User.objects.create_user(name, f"{name}@example.com", "pw-Trix-2025!")
     if funds:
-        wallet_services.deposit(user, funds, key=f"test:{name}")
+        wallet_services.deposit(user=user, amount=funds, key=f"test:{name}")
     return user
 
 
@@ -61,7 +61,7 @@ def test_a_tab_coming_back_reads_the_balance_again(new_page, live_server, client
     log_in(page, live_server.url, client, sam)
     page.goto("/")  # a page with the site script (web/static/web/api.js): lobby, table
     _header_shows(page, 10_00)
-    wallet_services.deposit(sam, 2_50, key="test:sam:more")  # e.g. from another tab
+    wallet_services.deposit(user=sam, amount=2_50, key="test:sam:more")  # e.g. from another tab
     page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     _header_shows(page, 12_50)
 

@@ -32,8 +32,8 @@ def _in_play_text(user) -> str:
 def test_the_header_balance_after_stake_refund_and_payout(client):
     sam = User.objects.create_user("sam", "sam@example.com", "pw-Trix-2025!")
     kim = User.objects.create_user("kim", "kim@example.com", "pw-Trix-2025!")
-    wallet_services.deposit(sam, 50_00, key="test:sam")
-    wallet_services.deposit(kim, 50_00, key="test:kim")
+    wallet_services.deposit(user=sam, amount=50_00, key="test:sam")
+    wallet_services.deposit(user=kim, amount=50_00, key="test:kim")
     client.force_login(sam)
     assert _header_balance(client).endswith("50.00 USD") and _in_play_text(sam) == ""
     table = tables.create_table(user=sam, variant="complex", stake=5_00)
@@ -46,11 +46,11 @@ def test_the_header_balance_after_stake_refund_and_payout(client):
     tables.take_seat(user=kim, table_id=table.pk, seat=1, client_seed="k")
     # The pot paid by placements (sam first of two stakers: 100 %), the escrow closed.
     wallet_services.settle_match(
-        table.ref,
-        {0: sam.pk, 1: kim.pk},
-        {"placements": {"0": 1, "1": 2, "2": 3, "3": 4}, "forfeit": None},
-        False,
-        "test:settle",
+        table_ref=table.ref,
+        seat_users={0: sam.pk, 1: kim.pk},
+        result={"placements": {"0": 1, "1": 2, "2": 3, "3": 4}, "forfeit": None},
+        team_mode=False,
+        key="test:settle",
     )
     assert _header_balance(client).endswith("55.00 USD") and _in_play_text(sam) == ""
     assert _in_play_text(kim) == ""

@@ -69,10 +69,10 @@ def site(db):
     """A player with money, history and a tournament entry; open tables in the lobby."""
     ana = User.objects.create_user("ana", "ana@example.com", "pw-Ana-12345")
     set_display_name(ana, "أبو فهد")
-    wallet.deposit(ana, 250_00, key="test:ana")
+    wallet.deposit(user=ana, amount=250_00, key="test:ana")
     bo = User.objects.create_user("bo", "bo@example.com", "pw-Bo-123456")
     set_display_name(bo, "Bo")
-    wallet.deposit(bo, 50_00, key="test:bo")
+    wallet.deposit(user=bo, amount=50_00, key="test:bo")
     staked = tables.create_table(user=ana, variant="complex_partner", stake=5_00)
     tables.take_seat(user=ana, table_id=staked.pk, seat=0, client_seed="a" * 16)
     tables.create_table(user=bo, variant="trix", stake=0, options={"doubling": "sequential"})

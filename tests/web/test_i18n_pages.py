@@ -82,7 +82,7 @@ def assert_language(html: str, lang: str) -> None:
 def ana():
     user = User.objects.create_user("ana", "ana@example.com", "pw-Ana-12345")
     set_display_name(user, "آنا")
-    wallet_services.deposit(user, 9_345_67, key="test:ana")
+    wallet_services.deposit(user=user, amount=9_345_67, key="test:ana")
     return user
 
 
@@ -206,7 +206,7 @@ def test_option_labels_and_contract_names_follow_the_language(client, ana):
 
 def test_the_api_answers_in_the_request_language(client, ana, open_table):
     other = User.objects.create_user("bo", "bo@example.com", "pw-Bo-123456")
-    wallet_services.deposit(other, 1_00, key="test:bo")  # less than the stake
+    wallet_services.deposit(user=other, amount=1_00, key="test:bo")  # less than the stake
     client.force_login(other)
     body = json.dumps({"seat": 1, "client_seed": "x" * 16})
     url = f"/api/tables/{open_table.pk}/seats/"

@@ -23,7 +23,7 @@ User = get_user_model()
 def ana():
     user = User.objects.create_user("ana", "ana@example.com", "pw-Ana-12345")
     set_display_name(user, "آنا")
-    wallet_services.deposit(user, 10_00, key="test:ana")
+    wallet_services.deposit(user=user, amount=10_00, key="test:ana")
     return user
 
 
@@ -190,7 +190,7 @@ def test_a_new_player_sees_the_next_steps_until_a_first_seat(client):
     assert 'href="/wallet/" data-testid="step-deposit">2. deposit' in steps
     assert 'href="#table-lists"' in steps and 'href="#quick-play"' in steps
     Verification.objects.create(user=rana, status="verified", provider="tests")
-    wallet_services.deposit(rana, 5_00, key="test:rana")
+    wallet_services.deposit(user=rana, amount=5_00, key="test:rana")
     steps = client.get("/").content.decode().split('data-testid="first-steps"')[1]
     assert "✓ identity verified" in steps and "✓ money in the wallet" in steps
     make_match([rana, None, None, None])

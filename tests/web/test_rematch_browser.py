@@ -46,7 +46,7 @@ FIRST_AND_LAST_CHARACTER = """(bdi) => {
 def _person(username: str, name: str):
     user = get_user_model().objects.create_user(username, password="pw-x-12345")
     Profile.objects.create(user=user, display_name=name)
-    ledger.deposit(user, 1_000, f"fund:{username}", provider=DemoProvider())
+    ledger.deposit(user=user, amount=1_000, key=f"fund:{username}", provider=DemoProvider())
     return user
 
 

@@ -685,7 +685,7 @@ def test_a_doubling_pick_made_in_another_tab_shows_here(table_id, player):
 
 
 def test_the_top_bar_balance_follows_the_stake(player, user, live_server):
-    wallet_services.deposit(user, 20_00, key="test:summary:ana")
+    wallet_services.deposit(user=user, amount=20_00, key="test:summary:ana")
     table = create_table(user=user, variant="complex", stake=500, options=TIMERS)
     page = player()
     page.goto(f"/tables/{table.pk}/")
@@ -732,7 +732,7 @@ def test_a_staked_match_with_bots_ends_with_a_summary_and_the_stake_back(
     """The seated player's turns time out (timers x0.01), the bots play at once; at the end the
     last deal's summary, the result at the top with the real settlement's reason, and the top
     bar's balance back to what it was."""
-    wallet_services.deposit(user, 20_00, key="test:summary:whole")
+    wallet_services.deposit(user=user, amount=20_00, key="test:summary:whole")
     table = create_table(user=user, variant="complex", stake=500, options=TIMERS)
     page = player()
     page.goto(f"/tables/{table.pk}/")

@@ -25,7 +25,7 @@ OUTSIDE_JS = """(width) => Array.from(
 
 def test_the_wallet_history_fits_a_phone_in_arabic(live_server, client, new_page, artifacts):
     user = get_user_model().objects.create_user("ana", "ana@example.com", "pw-Ana-12345")
-    wallet.deposit(user, 9_876_54, key="test:ana")
+    wallet.deposit(user=user, amount=9_876_54, key="test:ana")
     table = tables.create_table(user=user, variant="complex_partner", stake=5_00)
     tables.take_seat(user=user, table_id=table.pk, seat=0, client_seed="a" * 16)
     page = new_page(**PHONE)

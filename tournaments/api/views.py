@@ -81,7 +81,7 @@ def detail_data(tournament_id: int, user) -> dict:
     """The detail answer: the selector's, the caller's own entry and the related URLs."""
     data = selectors.tournament_detail(tournament_id)
     if data is None:
-        raise NotFound(f"no tournament {tournament_id}")
+        raise NotFound(_("no tournament %(id)s") % {"id": tournament_id})
     data["me"] = selectors.player_status(tournament_id=tournament_id, user=user)
     data["draw_url"] = reverse("tournaments-api:draw", args=[tournament_id])
     data["live_url"] = reverse("tournaments-api:live", args=[tournament_id])
@@ -90,7 +90,7 @@ def detail_data(tournament_id: int, user) -> dict:
 
 def _exists(tournament_id: int) -> None:
     if not selectors.tournament_exists(tournament_id=tournament_id):
-        raise NotFound(f"no tournament {tournament_id}")
+        raise NotFound(_("no tournament %(id)s") % {"id": tournament_id})
 
 
 class ListView(TournamentView):
@@ -278,8 +278,10 @@ class DrawRecordView(TournamentView):
         if record is None:
             return Response(
                 {
-                    "error": "the draw is revealed when the tournament starts: its commitment "
-                    "is on the tournament page until then",
+                    "error": _(
+                        "the draw is revealed when the tournament starts: its commitment is on "
+                        "the tournament page until then"
+                    ),
                     "code": "not_revealed",
                 },
                 status=status.HTTP_409_CONFLICT,

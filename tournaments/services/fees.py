@@ -37,7 +37,12 @@ def _pay_fee(t: Tournament, entry: Entry) -> None:
             "insufficient_funds",
         )
     try:
-        wallet.pay_entry_fee(entry.user_id, t.ref, t.entry_fee, _fee_key(t, entry, "fee"))
+        wallet.pay_entry_fee(
+            user=entry.user_id,
+            tournament_ref=t.ref,
+            amount=t.entry_fee,
+            key=_fee_key(t, entry, "fee"),
+        )
     except gates.Refused as exc:  # a stake limit, a time-out, a self-exclusion
         raise NotAllowed(str(exc), exc.code) from None
     except (InsufficientFunds, UnknownAccount):
@@ -58,5 +63,7 @@ def _refund_fee(t: Tournament, entry: Entry, amount: int, what: str) -> None:
     """Give ``amount`` of the entry's fee back (nothing to do for 0)."""
     if amount <= 0:
         return
-    wallet.refund_entry_fee(entry.user_id, t.ref, _fee_key(t, entry, what), amount=amount)
+    wallet.refund_entry_fee(
+        user=entry.user_id, tournament_ref=t.ref, key=_fee_key(t, entry, what), amount=amount
+    )
     entry.refunded += amount

@@ -77,10 +77,14 @@ def pay_prizes(*, tournament_id: int) -> Tournament:
         payouts = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
         if t.pool and payouts:
             wallet.award_prizes(
-                t.ref, payouts, f"{t.ref}:prizes", house_fee=t.house_fee, memo=t.name[:100]
+                tournament_ref=t.ref,
+                prizes=payouts,
+                key=f"{t.ref}:prizes",
+                house_fee=t.house_fee,
+                memo=t.name[:100],
             )
         elif t.pool:  # every unit disqualified: nobody may win, so every fee goes back
-            wallet.refund_all(t.ref, f"{t.ref}:prizes", memo="no unit may be paid")
+            wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:prizes", memo="no unit may be paid")
             t.pool = t.house_fee = 0
         t.status = Status.FINISHED
         t.prizes_paid_at = timezone.now()

@@ -73,7 +73,7 @@ def _cancel_locked(t: Tournament, reason: str, details: dict | None = None) -> N
         cancel_table(table_id=rt.table_id, reason=f"tournament cancelled: {reason}")
     if not is_escrow_closed(t.ref) and escrow_balance(t.ref) > 0:
         try:
-            wallet.refund_all(t.ref, f"{t.ref}:cancel", memo=reason[:100])
+            wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:cancel", memo=reason[:100])
         except EscrowClosed:
             pass
     for e in Entry.objects.filter(tournament=t, status__in=TAKING_PART):

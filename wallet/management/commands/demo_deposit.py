@@ -28,9 +28,9 @@ class Command(BaseCommand):
             raise CommandError(f"no user {username!r}")
         try:
             txn = services.deposit(
-                user,
-                amount,
-                key or f"demo-deposit:{uuid.uuid4()}",
+                user=user,
+                amount=amount,
+                key=key or f"demo-deposit:{uuid.uuid4()}",
                 provider=DemoProvider(),
                 reference="admin:demo_deposit",
                 memo="demo deposit (management command)",

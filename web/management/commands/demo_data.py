@@ -110,7 +110,7 @@ class Command(BaseCommand):
                     user.save()
                     set_display_name(user, name)
                 wallet_services.deposit(
-                    user, amount, key=f"demo:deposit:{username}", memo="demo funds"
+                    user=user, amount=amount, key=f"demo:deposit:{username}", memo="demo funds"
                 )
                 start_verification(user=user, provider=DemoKycProvider())  # may stake
                 players.append(user)
