@@ -12,7 +12,7 @@ from wallet.selectors import wallet_balance
 
 
 @pytest.fixture
-def player(make_user):
+def staker(make_user):
     u = make_user("alice")
     services.deposit(user=u, amount=12_345, key="d1")
     services.stake(user=u, table_ref="table:5", amount=2_000, key="s1")
@@ -25,10 +25,10 @@ def test_wallet_page_requires_login(client):
     assert "login" in response["Location"]
 
 
-def test_wallet_page_shows_balance_and_history(client, player, make_user):
+def test_wallet_page_shows_balance_and_history(client, staker, make_user):
     other = make_user("bob")
     services.deposit(user=other, amount=777, key="d-bob")
-    client.force_login(player)
+    client.force_login(staker)
     response = client.get("/wallet/")
     html = response.content.decode()
     assert response.status_code == 200
@@ -39,10 +39,10 @@ def test_wallet_page_shows_balance_and_history(client, player, make_user):
     assert "7.77" not in html  # nobody else's money
 
 
-def test_wallet_api(client, player, make_user):
+def test_wallet_api(client, staker, make_user):
     anonymous = client.get("/api/wallet/")  # the same answer as the tables API gives
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
-    client.force_login(player)
+    client.force_login(staker)
     data = client.get("/api/wallet/").json()
     assert data == {
         "currency": "USD",
@@ -62,7 +62,7 @@ def test_wallet_api(client, player, make_user):
     assert history["results"][1]["link"] is None  # provider:demo has no page
 
 
-def test_in_play_follows_stakes_refunds_and_payouts(client, player, make_user):
+def test_in_play_follows_stakes_refunds_and_payouts(client, staker, make_user):
     """Issue 14 ("45.00 shown with 50.00 held"): what the wallet has in escrows still open is
     said beside the balance, and is 0 again once every escrow paid or refunded it."""
     from wallet.selectors import in_play
@@ -70,54 +70,54 @@ def test_in_play_follows_stakes_refunds_and_payouts(client, player, make_user):
     bob = make_user("bob")
     services.deposit(user=bob, amount=5_000, key="d-bob")
     services.stake(user=bob, table_ref="table:5", amount=2_000, key="s-bob")
-    services.stake(user=player, table_ref="table:6", amount=300, key="s-6")
-    assert (in_play(player), in_play(bob)) == (2_300, 2_000)
+    services.stake(user=staker, table_ref="table:6", amount=300, key="s-6")
+    assert (in_play(staker), in_play(bob)) == (2_300, 2_000)
     services.refund(
-        user=player, table_ref="table:5", key="r1", amount=500
+        user=staker, table_ref="table:5", key="r1", amount=500
     )  # leaving: the 1,500 kept is the pot's
-    assert in_play(player) == 300
+    assert in_play(staker) == 300
     services.settle(
-        table_ref="table:5", payouts={player: 3_500}, key="settle-5"
+        table_ref="table:5", payouts={staker: 3_500}, key="settle-5"
     )  # the pot; closes the escrow
-    assert (in_play(player), in_play(bob)) == (300, 0)
-    assert wallet_balance(player) == 12_345 - 2_000 - 300 + 500 + 3_500
-    client.force_login(player)
+    assert (in_play(staker), in_play(bob)) == (300, 0)
+    assert wallet_balance(staker) == 12_345 - 2_000 - 300 + 500 + 3_500
+    client.force_login(staker)
     assert client.get("/api/wallet/").json()["in_play"] == 300
     services.refund_all(escrow_ref="table:6", key="cancel-6")
-    assert in_play(player) == 0
+    assert in_play(staker) == 0
 
 
-def test_in_play_leaves_out_what_a_partial_refund_kept(client, player):
+def test_in_play_leaves_out_what_a_partial_refund_kept(client, staker):
     """A refund ends that stake: an entrant who unregisters and gets 60 % of the fee back has
     nothing more in play there (the 40 % kept is the tournament's prize money, not theirs);
     a fee paid again after it is in play again."""
     from wallet.selectors import in_play
 
-    client.force_login(player)
-    services.pay_entry_fee(user=player, tournament_ref="tournament:7", amount=1_000, key="fee-7")
+    client.force_login(staker)
+    services.pay_entry_fee(user=staker, tournament_ref="tournament:7", amount=1_000, key="fee-7")
     assert client.get("/api/wallet/").json()["in_play"] == 3_000  # table 5's 2,000 too
     services.refund_entry_fee(
-        user=player, tournament_ref="tournament:7", key="unregister-7", amount=600
+        user=staker, tournament_ref="tournament:7", key="unregister-7", amount=600
     )
     data = client.get("/api/wallet/").json()
     assert (data["in_play"], data["in_play_display"]) == (2_000, "20.00 USD")
     services.pay_entry_fee(
-        user=player, tournament_ref="tournament:7", amount=1_000, key="fee-7-again"
+        user=staker, tournament_ref="tournament:7", amount=1_000, key="fee-7-again"
     )
-    assert in_play(player) == 3_000
+    assert in_play(staker) == 3_000
     services.refund(
-        user=player, table_ref="table:5", key="leave-5", amount=1_500
+        user=staker, table_ref="table:5", key="leave-5", amount=1_500
     )  # leaving, 500 kept
-    assert in_play(player) == 1_000
+    assert in_play(staker) == 1_000
 
 
-def test_api_is_read_only(client, player):
-    client.force_login(player)
+def test_api_is_read_only(client, staker):
+    client.force_login(staker)
     assert client.post("/api/wallet/", {"balance": 10**9}).status_code == 405
     assert client.post("/api/wallet/history/", {}).status_code == 405
 
 
-def test_admin_is_read_only(admin_client, player):
+def test_admin_is_read_only(admin_client, staker):
     txn = Transaction.objects.first()
     assert admin_client.get("/admin/wallet/transaction/").status_code == 200
     page = admin_client.get(f"/admin/wallet/transaction/{txn.pk}/change/")
@@ -133,8 +133,8 @@ def test_admin_is_read_only(admin_client, player):
     assert entry.amount == before
 
 
-def test_admin_demo_deposit_action(admin_client, player):
-    wallet = Account.objects.get(reference=f"user:{player.pk}")
+def test_admin_demo_deposit_action(admin_client, staker):
+    wallet = Account.objects.get(reference=f"user:{staker.pk}")
     response = admin_client.post(
         "/admin/wallet/account/",
         {"action": "demo_deposit", "_selected_action": [wallet.pk]},
@@ -147,10 +147,10 @@ def test_admin_demo_deposit_action(admin_client, player):
     assert txn.memo == "demo deposit from the admin"
 
 
-def test_demo_deposit_command(player):
+def test_demo_deposit_command(staker):
     call_command("demo_deposit", "alice", "500", "--key", "cmd-1")
     call_command("demo_deposit", "alice", "500", "--key", "cmd-1")  # idempotent
-    assert Account.objects.get(reference=f"user:{player.pk}").balance == 10_845
+    assert Account.objects.get(reference=f"user:{staker.pk}").balance == 10_845
     with pytest.raises(CommandError, match="no user"):
         call_command("demo_deposit", "nobody", "500")
     with pytest.raises(CommandError, match="positive"):
