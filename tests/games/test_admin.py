@@ -165,20 +165,21 @@ def _admin_pages(client) -> dict[str, str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
-    admin_client, django_user_model, tasks_applied_here
+    admin_client, django_user_model, tasks_applied_here, settings
 ):
     """Issue 12: as a superuser, every admin page (lists, change and history views of every
     registered model) of a live match shows no card of a hand not yet played, no pick, no
     chain secret or unrevealed seed (hex or bytes), no bot seed, no unpublished client seed
     and no draw secret."""
-    import hashlib
-    import re
-
     from games import services, shuffles
-    from games.models import MatchRecord, TableAction, TableEvent
-    from tests.games.test_sealing import _spellings
-    from tournaments import services as tournaments
+    from games.models import MatchRecord, Table, TableAction, TableEvent
+    from tests.db_locks import rows_locked
 
+    # The match must stand still while the pages are read: a session worker another test
+    # started sweeps every second and would time the player out (a timer of 0.3 s at the
+    # tests' scale) or apply the pending action, playing the cards this test calls unplayed.
+    # Timers at full length, and the table's row locked (below) once the action is pending.
+    settings.TRIX_TIMER_SCALE = 1.0
     users = [
         django_user_model.objects.create_user(username=f"p{n}", password="pw") for n in range(2)
     ]
@@ -209,6 +210,17 @@ def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
         action={"type": "play", "card": legal[0]["card"]},
     )
     assert TableAction.objects.get(pk=pending.pk).status == "pending"
+    with rows_locked(Table, [table.pk]):  # no worker applies or times out anything meanwhile
+        _check_admin_pages(admin_client, django_user_model, table, unplayed, users)
+
+
+def _check_admin_pages(admin_client, django_user_model, table, unplayed, users) -> None:
+    import hashlib
+    import re
+
+    from tests.games.test_sealing import _spellings
+    from tournaments import services as tournaments
+
     # A tournament open for registration: its draw secret, an entrant's unpublished seed.
     staff = django_user_model.objects.create_user(username="staff", is_staff=True)
     cup = TournamentFactory(

@@ -11,8 +11,8 @@ from django.utils import timezone
 _clock = itertools.count(1)
 
 
-# The games tests' users and logged-in API clients (one definition).
-from tests.games.conftest import api, make_user  # noqa: E402,F401
+# The games tests' logged-in API clients (one definition; the people: tests/conftest.py).
+from tests.games.conftest import api  # noqa: E402,F401
 
 
 def finished_table(

@@ -10,14 +10,13 @@ are posted from), waits until PostgreSQL shows the worker's connection waiting o
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games.models import Table
+from tests.db_locks import rows_locked
 from tests.tournaments.helpers import QUICK, check_finished, run_until
 from tests.worker import Worker, use_queue
 from tournaments import services
@@ -43,24 +42,6 @@ _BLOCKED_BY = """
 """The crashing worker's connections waiting on a lock ``holder`` holds, directly or behind
 another connection waiting on it (the session worker's sweep may have taken the tournament's
 row first and wait on the same lock)."""
-
-
-@contextmanager
-def _locked(model, pks) -> Iterator[int]:
-    """``model``'s rows ``pks`` locked (``FOR UPDATE``) in a transaction of a connection of
-    the test's own, apart from Django's (whose commits go on meanwhile); yields that
-    connection's backend pid; the locks go when the block ends."""
-    params = connection.get_connection_params()
-    holder = connection.get_new_connection(params)
-    try:
-        with holder.cursor() as cursor:
-            table = connection.ops.quote_name(model._meta.db_table)
-            cursor.execute(f"SELECT id FROM {table} WHERE id = ANY(%s) FOR UPDATE", [list(pks)])
-            assert cursor.fetchall()
-            yield holder.info.backend_pid
-    finally:
-        holder.rollback()
-        holder.close()
 
 
 def _wait_blocked(worker: Worker, holder: int) -> None:
@@ -99,7 +80,7 @@ def test_killed_while_opening_a_round(own_queue, make_tournament, player, staff)
     first = Worker(queue, env={"PGAPPNAME": _CRASHING})
     workers.append(first)
     entrants = Entry.objects.filter(tournament=t).values_list("user_id", flat=True)
-    with _locked(get_user_model(), entrants) as holder:  # the round's seats wait for them
+    with rows_locked(get_user_model(), entrants) as holder:  # the round's seats wait for them
         services.start(tournament_id=t.pk, by=staff, reason="crash test")
         _wait_blocked(first, holder)
         first.stop(kill=True)
@@ -122,7 +103,7 @@ def test_killed_while_paying_the_prizes(own_queue, make_tournament, player, staf
     first = Worker(queue, env={"PGAPPNAME": _CRASHING})
     workers.append(first)
     escrow = Account.objects.filter(reference=inputs.escrow_ref(t.ref, "tournament"))
-    with _locked(Account, escrow.values_list("pk", flat=True)) as holder:
+    with rows_locked(Account, escrow.values_list("pk", flat=True)) as holder:
         services.start(tournament_id=t.pk, by=staff, reason="crash test")
         run_until(t.pk, (Status.REVIEW,), worker=first)
         _wait_blocked(first, holder)  # the prizes' posting waits for the escrow's row
