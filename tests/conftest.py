@@ -78,9 +78,27 @@ def session_worker(django_db_setup, django_db_blocker, worker_queue):
     with django_db_blocker.unblock():
         old = use_queue(worker_queue)
         worker = Worker(worker_queue)
+        _session_workers.append(worker)
         yield worker
         worker.stop()
         use_queue(old)
+
+
+#: The session worker of this process once a test has started it (``session_worker``).
+_session_workers: list = []
+
+
+@pytest.fixture
+def no_session_worker():
+    """For a test that runs workers of its own: the session's worker, if an earlier test on
+    this process started it, is stopped for the test. Its embedded beat sweeps every table of
+    the test database each second (``games.services.wakes.sweep``) and would play the test's
+    tables itself, so the test's own worker would never see them. The next test that asks for
+    ``worker`` starts it again."""
+    for worker in _session_workers:
+        if worker.running():
+            worker.stop()
+    yield
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -109,7 +127,10 @@ def _flush_outwaits_a_deadlock():
 @pytest.fixture
 def worker(session_worker, transactional_db):
     """The shared worker; this process (test code, the live server of browser tests) runs on
-    the same settings and so the same short timers (``trix_site.settings_test``)."""
+    the same settings and so the same short timers (``trix_site.settings_test``). Started
+    again if a test with workers of its own stopped it (``no_session_worker``)."""
+    if not session_worker.running():
+        session_worker.start_again()
     return session_worker
 
 

@@ -112,6 +112,19 @@ class Worker:
         app: str = "trix_site",
         beat: bool = True,
     ):
+        self._start_args = (queue, env, broker_url, production, app, beat)
+        self._start(queue, env, broker_url=broker_url, production=production, app=app, beat=beat)
+
+    def running(self) -> bool:
+        """Whether the worker's process is still there."""
+        return self.proc.poll() is None
+
+    def start_again(self) -> None:
+        """Start the worker anew, on the same queue and settings, after :meth:`stop`."""
+        queue, env, broker_url, production, app, beat = self._start_args
+        self._start(queue, env, broker_url=broker_url, production=production, app=app, beat=beat)
+
+    def _start(self, queue, env, *, broker_url, production, app, beat) -> None:
         self.var = tempfile.mkdtemp(prefix="trix-worker-")
         self.log = Path(self.var) / "worker.log"
         full = {

@@ -15,7 +15,11 @@ from wallet import selectors as wallet
 from wallet import services as ledger
 from wallet.payments import DemoProvider
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("no_session_worker"),
+]
 
 
 @pytest.fixture

@@ -15,7 +15,11 @@ from games import services
 from games.models import Table, TableAction
 from tests.worker import Worker, new_queue, sending_to_queue
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.usefixtures("no_session_worker"),
+]
 
 
 def _bot_table(user) -> int:

@@ -12,7 +12,7 @@ from games.models import Deal, Table, TableEvent
 from tests.games.helpers import forget_log_keys, wait_finished, wait_until
 from tests.worker import Worker, use_queue
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_session_worker")]
 
 SECRET = bytes(range(32))
 

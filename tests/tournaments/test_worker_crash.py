@@ -24,7 +24,7 @@ from tournaments.models import Entry, Round, RoundTable, Status, Tournament
 from wallet import inputs
 from wallet.models import Account, Transaction
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_session_worker")]
 
 _CRASHING = "trix-test-crashing-worker"
 """The ``application_name`` of the crashing worker's connections (libpq's ``PGAPPNAME``)."""
