@@ -1,4 +1,4 @@
-"""A player closes their own account (issue 16).
+"""A player closes their own account.
 
 Closing needs the account's password, an empty wallet (the balance withdrawn first), no seat
 at a table not over, no tournament entry in progress and no time-out or self-exclusion in

@@ -1,4 +1,4 @@
-"""What a player downloads of their own account (issue 16): the match history as CSV and all
+"""What a player downloads of their own account: the match history as CSV and all
 their data as one JSON document. Built for the signed-in owner only: every function takes
 the user whose data it writes, and the views pass ``request.user`` and nothing else.
 

@@ -1,4 +1,4 @@
-"""Reads of a player's record (issue 16): the public summary of a player and, for the owner
+"""Reads of a player's record: the public summary of a player and, for the owner
 alone, every match they sat in with its seats, result and what it moved in their wallet.
 
 A player is named in public by their user id (``/players/<id>/``): the username is for

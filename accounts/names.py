@@ -1,4 +1,4 @@
-"""The rules for a display name that are about what it looks like (issue 13): it must show
+"""The rules for a display name that are about what it looks like: it must show
 at least one visible character, and its confusable key says which names it could pass for.
 
 The key is the UTS #39 confusable skeleton (Unicode's ``confusables.txt``: a Cyrillic ``а``

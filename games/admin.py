@@ -1,8 +1,8 @@
 """Django admin: tables, seats, events, actions and deals, all read-only (the state changes
 only through the services, applied by workers).
 
-Staff see no hidden information of a live match (issue 12; tested by scanning every admin
-page of one, ``tests/games/test_admin.py``): no hand (private events show no payload, the
+Staff see no hidden information of a live match (tested by scanning every admin page of
+one, ``tests/games/test_admin.py``): no hand (private events show no payload, the
 match log and the stored state are never shown), no pending action or pick, no shuffle
 secret (sealed in the database anyway: ``games.sealing``) and no bot seed."""
 

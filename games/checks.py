@@ -1,5 +1,5 @@
 """System checks of the games app (``manage.py check``, ``migrate``, ``runserver``): the
-site's signing key loads as an Ed25519 key (issue 12; the settings check its shape)."""
+site's signing key loads as an Ed25519 key (the settings check its shape)."""
 
 from django.core.checks import Error, register
 

@@ -1,4 +1,4 @@
-"""How the public pages write cards and seats (the verify pages; issue 14).
+"""How the public pages write cards and seats (the verify pages).
 
 Seats are numbered 1-4 on every page, as on the table page; records, the API and ``trix
 verify`` number them 0-3 (``shared/trix-rules.md``, "Vocabulary"), so the page's seat is the

@@ -1,4 +1,4 @@
-"""The site's public fairness files, under ``/fairness/`` (issue 12; docs/fairness.md)."""
+"""The site's public fairness files, under ``/fairness/`` (docs/fairness.md)."""
 
 from django.urls import path
 

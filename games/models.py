@@ -267,7 +267,7 @@ class DoublingPick(models.Model):
     """A seat's current pick while doubling is simultaneous (a ``select`` action): not yet its
     answer, seen by that seat alone, committed by a timeout (000: "timer commits the current
     selection"). Kept here, out of the match state and the event log, so a pick never takes a
-    table version, an event or a deadline that anyone else could see (issue 13); one row per
+    table version, an event or a deadline that anyone else could see; one row per
     seat, overwritten by its next pick; ``deal`` is the deal number it was made in (an older
     deal's pick counts for nothing)."""
 

@@ -47,7 +47,7 @@ class TablePolicy:
     """The four seats are given at creation (no sitting, leaving before the start or bots
     seated by a player)."""
     client_seed_required: bool
-    """A person taking a seat must send the client seed they chose (issue 12): the server
+    """A person taking a seat must send the client seed they chose: the server
     never makes one, so the server alone never decides a staked deal. At a casual table a
     seat taken without one gets one made by the server (``games.fairness.new_client_seed``).
     A tournament's seats come with its entrants' seeds (``tournaments.services.register``

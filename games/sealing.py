@@ -1,5 +1,5 @@
 """Secrets sealed at rest: the one module that encrypts and decrypts the server's secrets in
-the database (issue 12).
+the database.
 
 Two secrets are stored: a match's shuffle chain secret (``MatchRecord.shuffle``, through
 :mod:`games.shuffles`) and a tournament's draw secret (``Tournament.draw_secret``). Both are

@@ -6,7 +6,7 @@ seeds, and the hands of deal number n); the engine's ``deal`` phase and ``{"type
 action put those hands on the table (``games.engine``); a finished deal's public record is
 a :class:`games.models.Deal` row (``trix-deal/1``). (This module was ``games.dealing``.)
 
-The commit-reveal shuffle (``games.fairness``, issue 3): a match-level commitment made when
+The commit-reveal shuffle (``games.fairness``): a match-level commitment made when
 the table is created (before any seat is taken), the four client seeds locked when the match
 starts (bots use the fixed public value), each deal's hands from ``trix-shuffle/1``, and a
 deal's server seed revealed only after the deal ended.
@@ -149,7 +149,7 @@ def shuffle_block(
 ) -> dict[str, Any]:
     """The ``"shuffle"`` object of an ended deal's record: algorithm, match id, deal number,
     commitment, revealed seed, client seeds, the match's deal count ``deals`` and, for a
-    match started with one, its signed receipt (``receipt``, ``signature``; issue 12).
+    match started with one, its signed receipt (``receipt``, ``signature``).
     Raises ``RevealRefused`` before the deal ended."""
     shuffle = _open(private)
     block = {**shuffle.shuffle_record(deal_number), "deals": shuffle.deals}

@@ -1,4 +1,4 @@
-"""The site's Ed25519 signing key (issue 12): it signs every match-start receipt and the
+"""The site's Ed25519 signing key: it signs every match-start receipt and the
 transparency log's head (``games.fairness.receipt.sign``). The private key comes from
 ``TRIX_SIGNING_KEY`` (PEM or 64 hex digits; the embedded default draws one into ``var/``),
 never from the database; its public half is published at ``/fairness/public-key.json``."""

@@ -1,5 +1,5 @@
 """Live updates as Server-Sent Events: one long-lived response per watcher, fed by one
-listener per web process (issue 15).
+listener per web process.
 
 A watcher opens ``GET /api/tables/{id}/stream/?since=V`` (or a tournament's
 ``GET /api/tournaments/{id}/stream/``) and keeps it open. Each message is::
@@ -159,8 +159,8 @@ def _moves_into_a_sibling(op: dict[str, Any]) -> bool:
     """Whether ``op`` moves a value into another element of the container it leaves (``from``
     ``/a/0``, ``path`` ``/a/1/k/0``): ``jsonpatch`` removes first, then walks ``path``; the
     page's ``fast-json-patch`` walks ``path`` on the document before the removal and, where
-    that finds another element, throws or puts the value elsewhere (found by a review, one
-    patch in 9,000 random ones); such an answer goes whole."""
+    that finds another element, throws or puts the value elsewhere (about one patch in 9,000
+    random ones); such an answer goes whole."""
     if op.get("op") != "move":
         return False
     source, target = op["from"].split("/"), op["path"].split("/")
@@ -832,7 +832,7 @@ def get_only(view: Callable) -> Callable:
     """A stream view's guard: ``GET`` only (EventSource's method); any other method answers
     405 ``method_not_allowed`` in the API's shape, with ``Allow: GET`` (Django's
     ``require_GET`` answered an empty 405, and a ``POST`` first met the CSRF check's HTML
-    403: found by a review). Exempt from that check: a stream changes nothing."""
+    403). Exempt from that check: a stream changes nothing."""
 
     @csrf_exempt
     @functools.wraps(view)

@@ -1,5 +1,5 @@
-"""How many long polls one client holds at once (issue 13: one anonymous client held every
-web thread with 32-64 long polls, and other requests then took 3.4-14.9 s).
+"""How many long polls one client holds at once: without a cap one anonymous client can hold
+every web thread with 32-64 long polls, and other requests then take 3.4-14.9 s.
 
 A client is its user when logged in, else its address (as DRF's throttles read it: the
 connection's, or the one ``TRIX_TRUSTED_PROXIES`` proxies report). It holds at most

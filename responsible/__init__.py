@@ -1,3 +1,3 @@
-"""Responsible play (issue 16): deposit and stake limits, time-outs, self-exclusion and the
+"""Responsible play: deposit and stake limits, time-outs, self-exclusion and the
 reality check. The rules are pure functions (``responsible.rules``); the wallet asks them
 through ``wallet.gates`` before money moves."""

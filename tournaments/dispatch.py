@@ -2,8 +2,8 @@
 module, so the services it serves never reach the tasks that call them), ahead of the
 tables' tasks.
 
-A round's advance must not wait behind the wake-ups of the tables still playing (issue 11:
-the next round open within 1 s of the last table ending), so every tournament task goes out
+A round's advance must not wait behind the wake-ups of the tables still playing (the next
+round opens within 1 s of the last table ending), so every tournament task goes out
 at ``settings.TRIX_TOURNAMENT_TASK_PRIORITY`` while everything else has
 ``CELERY_TASK_DEFAULT_PRIORITY``: on the Redis broker a worker takes the first from its
 queue's list of the higher priority (the settings say how; docs/tournaments.md, "Running

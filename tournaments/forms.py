@@ -1,4 +1,5 @@
-"""The staff page's form to create a tournament: every parameter of issue 11 with a default.
+"""The staff page's form to create a tournament: every parameter of a tournament with a
+default (docs/tournaments.md).
 
 Money is typed in currency units as on the wallet page (``wallet.forms.parse_amount``; ``0``
 for a free event); shares are typed as percentages (``12.5``) and become basis points; the

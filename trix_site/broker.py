@@ -8,7 +8,7 @@ second (:class:`SQLiteTransport`).
 
 kombu's virtual transports look for a message, and when every queue is empty sleep their
 ``polling_interval`` (1 s by default) before looking again: a move waited up to that long for
-the worker (issue 14). The SQLAlchemy transport hands its transport options to SQLAlchemy's
+the worker. The SQLAlchemy transport hands its transport options to SQLAlchemy's
 ``create_engine`` (which refuses a ``polling_interval``), so the interval is set here, on a
 subclass named by ``CELERY_BROKER_TRANSPORT`` (``trix_site/settings.py``). A look is one
 indexed ``SELECT`` on the broker file (about 0.1-0.3 ms); at 0.05 s an idle worker spends
@@ -36,8 +36,8 @@ class RedisQoS(redis.QoS):
     queue) and frees the slot after: when Redis was down, the update raised and the slot
     stayed taken for ever. A worker takes one message at a time
     (``CELERY_WORKER_PREFETCH_MULTIPLIER = 1``), so after an ack tried during a broker
-    restart its channel never asked Redis for another message (issue 13, item 2;
-    ``tests/test_broker_outage.py``).
+    restart its channel never asked Redis for another message
+    (``tests/test_broker_outage.py``).
 
     Here a connection error frees the slot and still reaches the caller (Celery logs
     "Couldn't ack"); any other error from Redis leaves it as kombu does. If Redis kept its
@@ -66,7 +66,7 @@ class RedisChannel(redis.Channel):
     """kombu's Redis channel, keeping its synchronous client: kombu builds a new
     ``redis.Redis`` for every message it sends (``conn_or_acquire``), and that constructor
     (redis-py's table of response callbacks) was about 7% of a worker's CPU at every table's
-    change (issue 15; ``benchmarks/site.py``). A client is safe to share between threads and
+    change (``benchmarks/site.py``). A client is safe to share between threads and
     after a fork (its connection pool hands out connections and resets itself in a new
     process); it is made again when the channel's pool is."""
 

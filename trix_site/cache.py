@@ -5,8 +5,8 @@ dropped (each logged), and the request goes on.
 One change: :meth:`RedisCache.add` answers True when Redis did not answer. allauth's rate
 limits take a lock with ``cache.add`` and refuse the request (429, after waiting a second)
 when they cannot: with django-redis's ``None`` every login and sign-up would be refused during
-an outage. Granted, the limits are simply not counted until Redis is back (issue 13: a cache
-outage degrades the rate limits, never the login)."""
+an outage. Granted, the limits are simply not counted until Redis is back: a cache outage
+degrades the rate limits, never the login."""
 
 from __future__ import annotations
 

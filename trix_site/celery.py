@@ -16,7 +16,7 @@ class TrixCelery(Celery):
     per thread unless it is thread-safe (the disabled one, ours: results are ignored, is not
     marked so), and finding its class reads every installed package's entry points: under
     the ASGI server each request runs in a thread of its own, so every action a person posted
-    paid for that scan (about a seventh of a web process's CPU with people playing: issue 15).
+    paid for that scan (about a seventh of a web process's CPU with people playing).
     Each thread still gets its own backend instance."""
 
     _backend_class: tuple | None = None  # (the setting it was found for, (class, url))
@@ -48,7 +48,7 @@ def _close_old_connections(**_):
 
 
 ACTION_TASKS = frozenset({"games.tasks.apply_action"})
-"""The tasks that carry a person's action: routed to :func:`action_queue` (issue 15)."""
+"""The tasks that carry a person's action: routed to :func:`action_queue`."""
 
 
 def action_queue(default_queue: str) -> str:

@@ -59,7 +59,7 @@ def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None
     quarter of it every 20-40 s: a full collection that often. Less frequent young
     collections find most of a request's objects already freed, so few are promoted. A young
     collection visits 10,000 objects or more instead of 700: in the streams' processes at the
-    issue's load, one every ~10 s of 25-90 ms, the waits of every stream that got a message
+    benchmark's load, one every ~10 s of 25-90 ms, the waits of every stream that got a message
     since the last one (four objects a stream since 2026-12-02, eight before:
     ``games.stream.LiveStreamResponse`` and ``Mailbox``).
 

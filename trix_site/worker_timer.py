@@ -1,4 +1,4 @@
-"""A task run later by this worker's own timer instead of through the broker (issue 15).
+"""A task run later by this worker's own timer instead of through the broker.
 
 A table's bots play one after another: each bot turn a worker applies schedules the table's
 next wake-up (the next bot's turn, tens of milliseconds later, or a person's deadline). Sent

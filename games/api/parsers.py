@@ -2,7 +2,7 @@
 refused as malformed (400 ``malformed``): one nested too deeply for Python's JSON decoder
 (a ``RecursionError``), and one holding a lone surrogate escape such as ``"\\ud800"``
 (valid JSON syntax, but no character: Python decodes it to a string that PostgreSQL, the
-templates and the JSON answer cannot encode; issue 13)."""
+templates and the JSON answer cannot encode)."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from games.models import ACTION_TYPES, TableStatus
 
 class WholeNumberField(serializers.IntegerField):
     """A whole number as a JSON body sends it: ``2``. ``2.0``, ``"2"``, ``1e2`` and ``true``
-    are refused (money is integer minor units, never a float; found by a new user: a stake of
-    ``2.0`` made a table of 0.02)."""
+    are refused (money is integer minor units, never a float: a stake of ``2.0`` would
+    otherwise make a table of 0.02)."""
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, int):
@@ -44,8 +44,8 @@ def json_kind(value: object) -> str:
 
 class TextField(serializers.CharField):
     """A :class:`~rest_framework.serializers.CharField` that takes a JSON string only: DRF's
-    turns ``5`` into ``"5"`` (found by a fresh reviewer: a client seed sent as the number 5
-    was stored as ``"5"``). Anything else: 400 naming the field."""
+    turns ``5`` into ``"5"`` (a client seed sent as the number 5 would be stored as
+    ``"5"``). Anything else: 400 naming the field."""
 
     default_error_messages = {"not_text": gettext_lazy("must be a string, not {kind}")}
 
@@ -57,9 +57,9 @@ class TextField(serializers.CharField):
 
 class BodySerializer(serializers.Serializer):
     """A request body that takes only its declared fields: any other is refused by name (a
-    ``seat`` beside an action was silently dropped, found by a new user), and that is a JSON
-    object (or form fields): an array, a string, a number, ``true`` or ``null`` is refused
-    saying what it is (found by a fresh reviewer: ``leave/`` ignored its body). A body with
+    ``seat`` beside an action is never silently dropped), and that is a JSON object (or form
+    fields): an array, a string, a number, ``true`` or ``null`` is refused saying what it is
+    (so that no endpoint, ``leave/`` included, ignores a body it cannot read). A body with
     no fields, or none sent, is ``{}``: use this class itself for an endpoint that takes no
     field (``leave/``, a tournament's ``unregister/``)."""
 

@@ -1,4 +1,4 @@
-"""The one writer of the public transparency log ``trix-log/1`` (issue 12; the format is
+"""The one writer of the public transparency log ``trix-log/1`` (the format is
 ``games.fairness.transparency``, docs/fairness.md "The transparency log").
 
 :func:`append` adds entries at the head inside the caller's transaction, so an entry is

@@ -7,7 +7,7 @@ selection"). The pick is the seat's alone: the web request keeps it at once
 :class:`~games.models.DoublingPick` row, not in the stored match state; it writes no event,
 takes no table version, sets no deadline or wake-up and notifies nobody, so nothing anyone
 else can observe of the table (its version, its events, their count, its deadline, their
-timing) depends on it (issue 13). The seat sees it as ``view.doubling.selected``
+timing) depends on it. The seat sees it as ``view.doubling.selected``
 (:func:`games.selectors.table_state`); the timeout applies it as the seat's answer
 (:func:`games.services.server_turns.turn`), from which on it is public as any answer.
 """

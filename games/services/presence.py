@@ -1,5 +1,5 @@
 """Presence: a human seat that missed two turns in a row is marked away, and plays its
-default action at once while it is (issue 14).
+default action at once while it is.
 
 The rule, from public facts only: a seat's turn that timed out at its deadline
 (:func:`games.services.server_turns.turn`, a public ``timeout`` event) is a missed turn,

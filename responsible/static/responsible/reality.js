@@ -1,4 +1,4 @@
-/* The reality check at a table (issue 16): every minute the page asks
+/* The reality check at a table: every minute the page asks
    /api/responsible/reality-check/; when a new notice is due (one per full interval of
    continuous play at staked tables, the player's setting) it shows the server's message (time
    played, net result; already in the page's language) until dismissed. Dismissed notices are

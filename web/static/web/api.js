@@ -311,7 +311,7 @@
   }
 
   /* The header's balance ([data-testid=nav-balance], web.context_processors.site) goes stale
-     when money moves while a page stays open (issue 14): a stake, a refund, a payout. It is
+     when money moves while a page stays open: a stake, a refund, a payout. It is
      read again from GET /api/wallet/ after every answer that moved the player's money (below),
      when a tab comes back into view, and when the page is shown from the back/forward cache.
      The amount is the element [data-testid=nav-balance-amount] inside it when the header has

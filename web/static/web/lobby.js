@@ -126,7 +126,7 @@ const STATUS = {
         li.append(el("span", { class: "empty", text: pgettext("seat", "free") }));
         if (!mine && cfg.authenticated === "1") {
           // Sitting happens on the table page: it shows the match's commitment first, makes the
-          // client seed and keeps both in this browser to check the deals (issue 12).
+          // client seed and keeps both in this browser to check the deals.
           li.append(el("a", { class: "button primary", "data-testid": "sit-" + t.id + "-" + i,
             href: "/tables/" + t.id + "/#seat-" + i, text: _("Sit…") }));
         }
@@ -293,7 +293,7 @@ const STATUS = {
       }
       const stake = read.amount;
       // The seat is chosen here but taken on the table page (#quick-seat-N): its Sit keeps the
-      // match's commitment and the client seed in this browser first (issue 12).
+      // match's commitment and the client seed in this browser first.
       const body = { stake, sit: false };
       const button = quick.querySelector("button[type=submit]");
       button.disabled = true;

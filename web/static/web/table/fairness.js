@@ -1,4 +1,4 @@
-/* What this browser keeps to check the shuffles itself (issue 12), and the checks:
+/* What this browser keeps to check the shuffles itself, and the checks:
    before sitting, the match's commitment (with its match id, deal count and algorithm) as the
    page showed it and the client seed sent; during the match, the 13 cards dealt to the seat
    each deal (the seat's `hand` events); after each deal, verify.js's check of the deal's

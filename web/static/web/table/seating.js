@@ -10,7 +10,7 @@ import { num, t as text } from "./texts.js";
 import { clientSeedProblem } from "./verify.js";
 
 /* The match's commitment, its deal count and algorithm, with one line on what it is for:
-   shown before anyone sits, beside the Sit buttons (issue 12). */
+   shown before anyone sits, beside the Sit buttons. */
 export function commitmentBox() {
   const info = shown();
   return [

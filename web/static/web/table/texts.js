@@ -8,7 +8,7 @@
 import { gettext as _, formatNumber, ngettext, pgettext } from "../i18n.js";
 
 export const TEXTS = {
-  // fairness (issue 12)
+  // fairness
   commitment_title: _("This match's deals are fixed before anyone sits"),
   commitment_help: _("The site has committed to every shuffle of this match with the fingerprint below; your browser keeps it when you sit and checks each deal against it when the deal ends."),
   commitment_label: _("Commitment"),

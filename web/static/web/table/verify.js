@@ -1,4 +1,4 @@
-/* The browser's own check of a finished deal (issue 12), from nothing but the deal's public
+/* The browser's own check of a finished deal, from nothing but the deal's public
    trix-deal/1 record and what this browser saved before sitting: docs/fairness.md §1-5.
    Self-contained: no import, no page state, no server call; WebCrypto (crypto.subtle) for
    SHA-256 and HMAC-SHA256. Problems are returned as {key, ...params}; the words are the
