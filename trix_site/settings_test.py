@@ -10,6 +10,7 @@ Changes from ``trix_site.settings``:
 - plain HTTP (``DJANGO_HTTPS=0`` unless set): no HTTPS redirect, HSTS or secure-only cookies;
 - static files served unhashed from the apps (no ``collectstatic`` run needed);
 - timers x0.01 (a 12 s timer is 0.12 s), bots and deals without pause, the sweep every second;
+- a fast password hasher (MD5: test users only);
 - two seats from one address allowed at a staked table, and API reads not limited (every
   client is 127.0.0.1);
 - under pytest-xdist, a Redis broker database per worker (``_broker_of_xdist_worker``).
@@ -54,6 +55,11 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True  # as under DEBUG: the apps' static files, no STATIC_ROOT
 WHITENOISE_AUTOREFRESH = True
+
+# A fast password hasher (Django's advice for test suites): the suite's people are made
+# by the hundred (tests/factories.py), and a tournament test registers a dozen of them
+# inside a registration window of a few seconds. Production keeps Django's default.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # Every test client and the browser tests' live server speak from 127.0.0.1: seats from one
 # address are allowed, except in the tests of that rule (tests/accounts/test_seats.py).
