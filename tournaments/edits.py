@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournaments.errors import BadRequest, Conflict
-from tournaments.models import BASIS_POINTS, Entry, Status, Tournament, TournamentEdit
+from tournaments.models import Entry, Status, Tournament, TournamentEdit
 from tournaments.services.common import STARTED, _lock, _named, _reason, _require_staff, _save
 
 #: The fields an edit may change, in the order they are checked and recorded.
@@ -128,19 +128,9 @@ def _check_prizes(t: Tournament, prize_bps: Any) -> list[int]:
         raise Conflict(
             _("the prize table can change only before the first registration"), "registered"
         )
-    if not (
-        isinstance(prize_bps, (list, tuple))
-        and prize_bps
-        and all(isinstance(b, int) and not isinstance(b, bool) and b >= 0 for b in prize_bps)
-        and sum(prize_bps) == BASIS_POINTS
-    ):
-        raise BadRequest(
-            _(
-                "prize table must be a list of basis points by final place (whole numbers >= 0) "
-                "summing to %(total)s (100 %%)"
-            )
-            % {"total": BASIS_POINTS}
-        )
+    from tournaments.services.parameters import check_prize_table
+
+    check_prize_table(prize_bps)
     return list(prize_bps)
 
 

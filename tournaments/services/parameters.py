@@ -197,9 +197,10 @@ def _check_size(p: Parameters, team_mode: bool, final_table: bool) -> tuple[int,
     return capacity, min_entrants
 
 
-def _check_prizes(prize_bps: Any, capacity: int, team_mode: bool) -> None:
-    """A list of basis points by final place, whole numbers >= 0 summing to 100 %, paying
-    at most ``capacity`` places."""
+def check_prize_table(prize_bps: Any) -> None:
+    """A list of basis points by final place, whole numbers >= 0 summing to 100 %; raises
+    :class:`BadRequest` otherwise. Shared by creation and the staff's edit
+    (``tournaments/edits.py``)."""
     if not (
         isinstance(prize_bps, (list, tuple))
         and prize_bps
@@ -213,6 +214,11 @@ def _check_prizes(prize_bps: Any, capacity: int, team_mode: bool) -> None:
             )
             % {"total": BASIS_POINTS}
         )
+
+
+def _check_prizes(prize_bps: Any, capacity: int, team_mode: bool) -> None:
+    """:func:`check_prize_table`, paying at most ``capacity`` places."""
+    check_prize_table(prize_bps)
     if len(prize_bps) > capacity:
         raise BadRequest(
             _("prize table pays %(places)s places; the event takes %(capacity)s %(unit)s")
