@@ -22,10 +22,20 @@ def api(make_user):
 
 
 @pytest.fixture
-def tasks_applied_here(monkeypatch):
+def tasks_applied_here(monkeypatch, request):
     """The worker's tasks are not sent (the test calls ``games.services`` itself, one known
-    change at a time); bots and deals wait for nobody (the test settings' timers)."""
+    change at a time); bots and deals wait for nobody (the test settings' timers).
+
+    A transactional test's tables are committed, so another process sees them: the session
+    worker's beat sweeps every table of the test database each second and re-sends each
+    wake-up overdue by ``TRIX_SWEEP_LATE``, each action pending for 2 s and each unpaid pot
+    (``games.services.wakes.sweep``), and would play the test's tables between its steps. The
+    session worker is stopped for such a test (``no_session_worker``)."""
     from games import tasks
+
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)):
+        request.getfixturevalue("no_session_worker")
 
     for task in (tasks.wake, tasks.apply_action, tasks.pay_pot):
         monkeypatch.setattr(task, "delay", lambda *a, **k: None)
