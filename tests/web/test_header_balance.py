@@ -81,7 +81,8 @@ def test_the_table_page_updates_the_header_when_the_pot_is_paid(
     for seat in (1, 2, 3):
         tables.seat_bot(user=sam, table_id=table.pk, seat=seat, bot="rules")
     wait_finished(table.pk, timeout=180)
-    page.wait_for_function("() => !!document.querySelector('[data-testid=payout]')", timeout=60_000)
+    # The payout box shows "Settling the pot…" from the finish; its reasons only once settled.
+    page.locator("[data-testid=payout-reason]").first.wait_for(timeout=60_000)
     assert Table.objects.get(pk=table.pk).settled
     assert wallet_balance(sam) == 10_00
     _header_shows(page, 10_00)
