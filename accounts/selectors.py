@@ -28,7 +28,7 @@ def sessions_alive(sessions: dict[str, tuple[int, str]]) -> set[str]:
     ``get_session_auth_hash()`` then) still log their user in, as Django would at the next
     request: the session exists (no logout, flush or expiry), the user is active, and their
     password is unchanged (Django's session verification; a password change or reset ends
-    every other session). Added for the live streams (``games.stream``), which cut a stream
+    every other session). Added for the live streams (:mod:`games.live.hub`), which cut a stream
     whose viewer's session is gone. Two queries with the site's database sessions; with a
     cookie session engine (no server-side record) only the user's checks."""
     from importlib import import_module

@@ -1,5 +1,5 @@
 """CPU per new version of a table's live stream, in one process (no web server, no worker,
-no broker): what one web process's feed (``games.stream.Feed``) does for each change of a
+no broker): what one web process's feed (``games.live.hub.Feed``) does for each change of a
 table its spectators watch.
 
 Usage (from the repository root)::
@@ -11,7 +11,7 @@ Usage (from the repository root)::
 four bots advanced one change at a time by ``services.wake`` in a second process). After each
 change the feed's work runs as the feed runs it in the hub's thread, timed in CPU of this
 process (PostgreSQL's side not counted): read the table's version and compute the spectators'
-answer after their previous version (:meth:`games.stream.Source.catch_up`), encoded once for
+answer after their previous version (:meth:`games.live.sources.Source.catch_up`), encoded once for
 ``--watchers`` anonymous watchers. Prints CPU milliseconds and database statements per
 version, and the load average; ``--profile`` adds cProfile's top functions.
 """
@@ -49,7 +49,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games import stream
+    from games.live.sources import TABLES
+    from games.live.watchers import Mailbox, Watcher
     from games.models import Table, TableStatus
 
     call_command("migrate", verbosity=0)
@@ -60,14 +61,11 @@ def main() -> None:
     user, _ = get_user_model().objects.get_or_create(username="stream-feed-bench")
     loop = asyncio.new_event_loop()
 
-    def watchers_of(version: int | None) -> list[stream.Watcher]:
-        return [
-            stream.Watcher(AnonymousUser(), version, stream.Mailbox(10_000))
-            for _ in range(args.watchers)
-        ]
+    def watchers_of(version: int | None) -> list[Watcher]:
+        return [Watcher(AnonymousUser(), version, Mailbox(10_000)) for _ in range(args.watchers)]
 
-    def deliver(table_id: int, watchers: list[stream.Watcher]) -> None:
-        current, deliveries = stream.TABLES.catch_up(table_id, watchers)
+    def deliver(table_id: int, watchers: list[Watcher]) -> None:
+        current, deliveries = TABLES.catch_up(table_id, watchers)
         for d in deliveries:
             d.watcher.version = d.version
             d.watcher.queue.put_nowait(d.data)

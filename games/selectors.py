@@ -18,10 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import display_name
-from games import live, sql, state_store
+from games import sql, state_store
 from games.cancel_reasons import reason_text
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
+from games.live import long_poll
 from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
 from games.policy import policy
 from games.services.presence import EVENT_TYPES as PRESENCE_EVENTS
@@ -185,9 +186,9 @@ def _wait_for_version(table_id: int, since: int, wait: float) -> tuple | None:
     """The table's ``games.sql.LIVE_FIELDS`` once its version is no longer ``since`` or
     ``wait`` seconds (capped by ``TRIX_STATE_WAIT_MAX``) passed (None: no such table); a
     ``since`` beyond the version is answered at once. On PostgreSQL it waits for the table's
-    notification (``games.live``), else it polls."""
+    notification (:mod:`games.live.long_poll`), else it polls."""
     end = time.monotonic() + min(max(wait, 0.0), settings.TRIX_STATE_WAIT_MAX)
-    with live.watch(table_id) as watch:
+    with long_poll.watch(table_id) as watch:
         fields = sql.live_fields(table_id)
         while (
             fields is not None and fields[0] == since and watch.wait(since, end - time.monotonic())
@@ -360,7 +361,7 @@ def table_over(table_id: int) -> int | None:
     """The table's last version once nothing more will change at it (no new version): it was
     cancelled, or it finished and has no pot left to pay (paid already, free, or of a kind
     whose pot no worker settles: :func:`games.services.deadlines.schedule`); else None (an
-    unknown table too). A live stream ends there (:mod:`games.stream`)."""
+    unknown table too). A live stream ends there (:mod:`games.live.streams`)."""
     row = (
         Table.objects.filter(pk=table_id)
         .values("version", "status", "settled", "stake", "kind", "seat_kinds")

@@ -10,8 +10,8 @@ costs more CPU than running it, or what the ORM cannot say:
 - :func:`log_increments`: the match log's increments after a version (the state cache);
 - :func:`read_table` and :func:`write_if_current`: a bot's turn in one read and one
   statement (:mod:`games.services.fast_turn`);
-- :func:`listen`, :func:`alisten`: the live-update listeners' ``LISTEN`` (:mod:`games.live`,
-  :mod:`games.stream`) on the channel the ``games/0003`` trigger notifies.
+- :func:`listen`: the live-update listener's ``LISTEN`` (:mod:`games.live.listener`) on the
+  channel the ``games/0003`` trigger notifies.
 
 On PostgreSQL a ``jsonb`` column comes back as text from a raw cursor (psycopg is not asked
 to decode it, as Django's JSONField is not); each function decodes it as the ORM would
@@ -140,7 +140,7 @@ def live_reading(table_id: int, after: int) -> tuple[tuple, list[tuple]] | None:
     """The table's :data:`LIVE_FIELDS` (as :func:`live_fields`) and its events after
     ``after`` up to that version (as :func:`events` with ``log``), read in one statement, so
     from one snapshot: ``(fields, rows)``; None: no such table. A live stream's feed reads
-    both at each of the table's changes (:class:`games.stream.TableSource`): one round trip
+    both at each of the table's changes (:class:`games.live.sources.TableSource`): one round trip
     instead of two. Elsewhere than PostgreSQL, the two functions in turn."""
     if not is_postgresql():
         fields = live_fields(table_id)
@@ -246,11 +246,6 @@ def listen(conn) -> None:
     """``LISTEN`` on :data:`NOTIFY_CHANNEL` on ``conn`` (a psycopg connection in autocommit
     mode, the live-update listener's own)."""
     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-
-
-async def alisten(conn) -> None:
-    """:func:`listen` on a ``psycopg.AsyncConnection`` (autocommit; :mod:`games.stream`)."""
-    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
 
 
 def notify(key: int, version: int) -> None:

@@ -27,7 +27,7 @@ The answer above the cap carries ``Retry-After`` (:func:`say_when`): the whole s
 which one of the client's held waits has ended (``TRIX_STATE_WAIT_MAX``), so a page waits
 that long before it polls again instead of re-polling at once.
 
-Live streams (:mod:`games.stream`) are capped by the same number, counted apart and per web
+Live streams (:mod:`games.live.streams`) are capped by the same number, counted apart and per web
 process (:func:`take_stream`): a stream is held for minutes, not seconds, and costs its
 process a queue and a task, not a thread; above the cap a stream is refused (429).
 """

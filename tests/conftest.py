@@ -14,12 +14,12 @@ from tests.web import conftest as web_conftest
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """pytest-django's test database, and before it is dropped, this process's listener of
-    table notifications (``games.live``) stopped: its connection would keep the
+    table notifications (``games.live.listener``) stopped: its connection would keep the
     database from being dropped."""
     yield
-    from games import live
+    from games.live import listener
 
-    live.stop()
+    listener.stop()
 
 
 @pytest.fixture(autouse=True)

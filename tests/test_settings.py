@@ -491,20 +491,20 @@ import threading, time
 import django
 django.setup()
 from django.db import connection
-from games import live
+from games.live import long_poll
 
 waiting = threading.Barrier(4)
 
-def long_poll(key):  # a long poll: it reads, then waits for its table's notification
+def poll(key):  # a long poll: it reads, then waits for its table's notification
     end = time.monotonic() + 3.0
-    with live.watch(key) as watch:
+    with long_poll.watch(key) as watch:
         connection.ensure_connection()
         waiting.wait()
         while watch.wait(0, end - time.monotonic()):
             connection.ensure_connection()  # it looks at its table again
     connection.close()
 
-threads = [threading.Thread(target=long_poll, args=(900_000 + i,)) for i in range(3)]
+threads = [threading.Thread(target=poll, args=(900_000 + i,)) for i in range(3)]
 for t in threads:
     t.start()
 waiting.wait()

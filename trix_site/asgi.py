@@ -1,6 +1,6 @@
 """ASGI entry point: ``uvicorn trix_site.asgi:application`` (production: docs/operations.md).
 Django's ASGI application, which serves every page and API as the WSGI one does, and the
-live streams (``games.stream``: Server-Sent Events, async views) without holding a
+live streams (:mod:`games.live.streams`: Server-Sent Events, async views) without holding a
 thread per watcher; plus the ASGI lifespan's shutdown, which closes this process's stream
 listener and its threads' database connections."""
 
@@ -36,13 +36,13 @@ async def application(scope, receive, send):
     if scope["type"] != "lifespan":
         await django_application(scope, receive, send)
         return
-    from games import stream
+    from games.live import hub
 
     while True:
         event = await receive()
         if event["type"] == "lifespan.startup":
             await send({"type": "lifespan.startup.complete"})
         elif event["type"] == "lifespan.shutdown":
-            await stream.shutdown()
+            await hub.shutdown()
             await send({"type": "lifespan.shutdown.complete"})
             return

@@ -61,7 +61,7 @@ def space_collections(thresholds: tuple[int, int, int] = WEB_THRESHOLDS) -> None
     collection visits 10,000 objects or more instead of 700: in the streams' processes at the
     benchmark's load, one every ~10 s of 25-90 ms, the waits of every stream that got a message
     since the last one (four objects a stream since 2026-12-02, eight before:
-    ``games.stream.LiveStreamResponse`` and ``Mailbox``).
+    ``games.live.streams.LiveStreamResponse`` and ``Mailbox``).
 
     A middle collection every 5 young ones, not 50 (2026-12-02): when thousands of streams
     open at once (a restart's reconnections, the benchmark's start), their objects pile up in

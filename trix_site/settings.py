@@ -203,7 +203,7 @@ DATABASES = {
 # (trix_site/asgi.py), where each request's synchronous part runs in a thread of its own
 # (Django's docs: under ASGI, use the backend's pooling, not persistent connections). Web
 # processes only: not in the workers' environment. Within max_connections: web processes x
-# (N + 2 listeners), plus one per worker process.
+# (N + 1 listener), plus one per worker process.
 DATABASE_POOL = env_int("DATABASE_POOL", 0, minimum=0, unit="connections")
 if DATABASE_POOL and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool beside persistent ones
@@ -451,7 +451,7 @@ TRIX_STATE_WAIT_MAX = env_seconds("TRIX_STATE_WAIT_MAX", 5)  # long poll cap
 # tables' state and the tournaments' live polls; above it a poll is answered at once
 # (games/waits.py). Counted in the cache (TRIX_CACHE_URL: across processes).
 TRIX_WAITS_PER_CLIENT = env_int("TRIX_WAITS_PER_CLIENT", 4, minimum=0)
-# Live streams (Server-Sent Events, games/stream.py; served by an ASGI server): seconds one
+# Live streams (Server-Sent Events, games/live/; served by an ASGI server): seconds one
 # stream stays open before it ends (the browser reconnects with Last-Event-ID, losing
 # nothing), and the messages one stream may have waiting to be sent; a stream further behind
 # is ended (it reconnects and catches up). Streams per client: TRIX_WAITS_PER_CLIENT, counted

@@ -13,11 +13,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services, stream, waits
+from games import selectors, services, waits
 from games.api import answers as a
 from games.api import serializers as s
 from games.api import throttles
 from games.api.pages import TablePagination
+from games.live import streams
+from games.live.sources import TABLES
 from games.services import lobby, rematch
 
 
@@ -295,21 +297,21 @@ class StateView(APIView):
         return response
 
 
-@stream.get_only
+@streams.get_only
 async def table_stream(request, table_id: int):
     """``GET /api/tables/{id}/stream/?since=V`` (or the ``Last-Event-ID`` header, which
     wins): the table's live stream, Server-Sent Events whose each message is what the state
-    poll answers the caller after their previous version (:mod:`games.stream`). An async
+    poll answers the caller after their previous version (:mod:`games.live.streams`). An async
     view: served by an ASGI server (``trix_site.asgi``), it holds no thread while it waits."""
     user = await request.auser()
 
     def on_seat(seat: int) -> None:  # a seated user reading their table is present
         services.check_in(user=user, table_id=table_id)
 
-    return await stream.response(
+    return await streams.response(
         request,
         table_id,
-        stream.TABLES,
+        TABLES,
         viewer=user,
         missing=_("There is no table %(id)s.") % {"id": table_id},
         on_seat=on_seat,

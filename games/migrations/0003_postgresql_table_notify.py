@@ -1,5 +1,5 @@
 """PostgreSQL only: every committed change of a table's version is announced on the channel
-``trix_table`` with the payload ``<table id>:<version>`` (``games.live`` listens;
+``trix_table`` with the payload ``<table id>:<version>`` (``games.live.listener`` listens;
 state long polls wait on it). NOTIFY is delivered when the transaction commits and never if
 it rolls back; an update that leaves the version as it was announces nothing. SQLite, the
 embedded default, has no NOTIFY: its long polls poll the table row."""

@@ -1,4 +1,4 @@
-"""The live streams' patches (``games.stream.json_patch``): RFC 6902 operations that turn
+"""The live streams' patches (``games.live.patch.json_patch``): RFC 6902 operations that turn
 the answer a watcher holds into the new one exactly, or None (the whole answer is sent)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import stream
+from games.live import patch, sse
+from games.live.patch import json_patch
 
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3)
 documents = st.recursive(
@@ -30,13 +31,13 @@ answers = st.dictionaries(st.sampled_from(["version", "entrants", "rounds", "x/y
 @settings(max_examples=400, deadline=None)
 @given(answers, answers)
 def test_a_patch_applied_to_the_old_answer_gives_the_new_one_exactly(old, new):
-    ops = stream.json_patch(old, new)
+    ops = json_patch(old, new)
     if ops is not None:
         assert jsonpatch.apply_patch(old, ops) == new
     else:  # refused only where jsonpatch's own patch is wrong or the page would misapply it
         made = jsonpatch.make_patch(old, new).patch
         assert jsonpatch.apply_patch(old, made) != new or any(
-            stream._moves_into_a_sibling(op) for op in made
+            patch._moves_into_a_sibling(op) for op in made
         )
 
 
@@ -49,9 +50,9 @@ def test_a_move_into_a_sibling_is_refused_the_page_would_misapply_it(monkeypatch
     move = [{"op": "move", "from": "/e/0", "path": "/e/1/k/0"}]
     assert jsonpatch.apply_patch(old, move) == new
     monkeypatch.setattr(jsonpatch, "make_patch", lambda a, b: jsonpatch.JsonPatch(move))
-    assert stream.json_patch(old, new) is None
+    assert json_patch(old, new) is None
     within = {"op": "move", "from": "/e/0", "path": "/e/2"}  # within one list: applied alike
-    assert not stream._moves_into_a_sibling(within)
+    assert not patch._moves_into_a_sibling(within)
 
 
 VENDOR = Path(__file__).resolve().parents[2] / "web/static/web/vendor/fast-json-patch/core.js"
@@ -120,7 +121,7 @@ def test_the_pages_applier_gives_the_new_answer_from_every_patch_the_server_send
     made = [(old, jsonpatch.make_patch(old, new).patch) for old, new in MOVES_INTO_A_SIBLING]
     wrong = zip(apply_in_node(made), MOVES_INTO_A_SIBLING, strict=True)
     assert all(applied != new for applied, (_, new) in wrong)
-    sent = [(old, new, stream.json_patch(old, new)) for old, new in pairs]
+    sent = [(old, new, json_patch(old, new)) for old, new in pairs]
     sent = [(old, new, ops) for old, new, ops in sent if ops is not None]
     assert len(sent) > 500  # (the rest go whole)
     applied = apply_in_node([(old, ops) for old, _, ops in sent])
@@ -138,7 +139,7 @@ def test_an_entrant_more_is_one_operation_not_the_list():
             old["entrants"] + [{"name": "p17b", "status": "registered"}], key=lambda e: e["name"]
         ),
     }
-    ops = stream.json_patch(old, new)
+    ops = json_patch(old, new)
     assert ops == [
         {"op": "replace", "path": "/version", "value": 2},
         {"op": "add", "path": "/entrants/18", "value": {"name": "p17b", "status": "registered"}},
@@ -148,14 +149,14 @@ def test_an_entrant_more_is_one_operation_not_the_list():
 def test_a_patch_that_does_not_give_the_new_answer_is_refused(monkeypatch):
     wrong = jsonpatch.JsonPatch([{"op": "replace", "path": "/version", "value": 3}])
     monkeypatch.setattr(jsonpatch, "make_patch", lambda old, new: wrong)
-    assert stream.json_patch({"version": 1}, {"version": 2}) is None
+    assert json_patch({"version": 1}, {"version": 2}) is None
     broken = jsonpatch.JsonPatch([{"op": "remove", "path": "/missing"}])
     monkeypatch.setattr(jsonpatch, "make_patch", lambda old, new: broken)
-    assert stream.json_patch({"version": 1}, {"version": 2}) is None
+    assert json_patch({"version": 1}, {"version": 2}) is None
 
 
 def test_the_message_says_which_answer_it_changes():
-    message = stream.patch_message(7, 6, [{"op": "replace", "path": "/version", "value": 7}])
+    message = sse.patch_message(7, 6, [{"op": "replace", "path": "/version", "value": 7}])
     assert message == (
         b'id: 7\nevent: patch\ndata: {"version":7,"since":6,'
         b'"patch":[{"op":"replace","path":"/version","value":7}]}\n\n'

@@ -1,4 +1,4 @@
-"""State long polls on PostgreSQL wait on the table's notification (``games.live``):
+"""State long polls on PostgreSQL wait on the table's notification (``games.live.long_poll``):
 they return soon after another connection commits a new version, not for a rolled-back one,
 without a query per 50 ms meanwhile, and still after the listener's connection was killed.
 And the cheaper polls (the per-process caches of ``games.selectors``) answer exactly what a
@@ -19,7 +19,10 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games import live, selectors, services, sql, state_store, stream, tasks
+from games import selectors, services, sql, state_store, tasks
+from games.live import listener
+from games.live.sources import TABLES
+from games.live.watchers import Watcher
 from games.models import Deal, Table, TableAction, TableEvent
 from tests.games.helpers import wait_until
 
@@ -69,13 +72,13 @@ def open_table(make_user):
 
 
 def listener_pids() -> list[int]:
-    """The backends of ``games.live``'s listener: by its application name, since a browser
-    test's live server leaves the streams' hub listening on the same channel."""
+    """The backends of the process's listener (``games.live.listener``): by its application
+    name."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
             "AND application_name = %s AND query = %s AND pid <> pg_backend_pid()",
-            [live.APPLICATION_NAME, f"LISTEN {live.CHANNEL}"],
+            [listener.APPLICATION_NAME, f"LISTEN {listener.CHANNEL}"],
         )
         return [row[0] for row in cursor.fetchall()]
 
@@ -146,7 +149,7 @@ def test_an_update_that_keeps_the_version_notifies_nothing(open_table):
 def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
     table, _ = open_table
     selectors._wait_for_version(table.pk, table.version, 0.01)  # starts the listener
-    wait_until(live.connected, 10, 0.01)
+    wait_until(listener.connected, 10, 0.01)
     (killed,) = wait_until(listener_pids, 10, 0.01)
 
     # A poll waiting while the connection dies still sees a change made after that.
@@ -169,7 +172,7 @@ def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
     assert time.monotonic() - committed < 2  # not the whole wait
 
     # The listener is back on a new connection, and waits are woken by notifications again.
-    wait_until(live.connected, 10, 0.01)
+    wait_until(listener.connected, 10, 0.01)
     pids = wait_until(listener_pids, 10, 0.01)
     assert killed not in pids
     version = table.version + 1
@@ -184,15 +187,15 @@ def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
 def test_a_stopped_listener_restarts_with_the_next_wait(open_table):
     table, _ = open_table
     selectors._wait_for_version(table.pk, table.version, 0.01)
-    wait_until(live.connected, 10, 0.01)
-    live.stop()
-    assert not live.connected()
+    wait_until(listener.connected, 10, 0.01)
+    listener.stop()
+    assert not listener.connected()
     wait_until(lambda: not listener_pids(), 10, 0.01)  # its connection is closed
     changer = later(0.3, lambda: bump(table.pk))
     fields = selectors._wait_for_version(table.pk, table.version, 4)
     changer.join()
     assert fields[0] == table.version + 1
-    assert wait_until(live.connected, 10, 0.01)
+    assert wait_until(listener.connected, 10, 0.01)
     listeners = [t for t in threading.enumerate() if t.name == "trix-table-notifications"]
     assert len(listeners) == 1  # the stopped one is gone
     assert len(wait_until(listener_pids, 10, 0.01)) == 1
@@ -231,14 +234,14 @@ def same(cached: dict, fresh: dict) -> None:
 
 def feed_answers(table_id: int, users: dict, since: dict) -> int:
     """What a live stream's feed sends watchers of ``users`` (name -> user, None: a
-    spectator) each at ``since[name]`` (``games.stream.TableSource.catch_up``), checked
+    spectator) each at ``since[name]`` (``games.live.sources.TableSource.catch_up``), checked
     against polls with every cache empty; the statements it made."""
     watchers = {
-        name: stream.Watcher(viewer=user or AnonymousUser(), version=since[name], queue=None)
+        name: Watcher(viewer=user or AnonymousUser(), version=since[name], queue=None)
         for name, user in users.items()
     }
     with CaptureQueriesContext(connection) as queries:
-        version, deliveries = stream.TABLES.catch_up(table_id, list(watchers.values()))
+        version, deliveries = TABLES.catch_up(table_id, list(watchers.values()))
     assert version == Table.objects.get(pk=table_id).version
     by_watcher = {id(d.watcher): d for d in deliveries}
     for name, user in users.items():

@@ -1,4 +1,4 @@
-"""A table's live stream (``GET /api/tables/{id}/stream/``, ``games.stream``), served by the
+"""A table's live stream (``GET /api/tables/{id}/stream/``, ``games.live``), served by the
 ASGI site under uvicorn (``live_server``, ``tests/asgi_server.py``) on PostgreSQL: every
 version reaches a watcher in order and contiguously, a reconnection with ``Last-Event-ID``
 gets exactly what it missed, spectators get the same bytes and never a seat's hand, a private
@@ -23,7 +23,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test import Client
 
-from games import selectors, services, stream
+from games import selectors, services
+from games.live import hub, listener, sources, sse, streams
+from games.live.sources import TABLES
+from games.live.watchers import Delivery
 from games.models import Table, TableAction
 from tests.games.helpers import new_table, seat_bots, wait_finished, wait_until
 from tests.games.test_private_picks import facts
@@ -162,7 +165,7 @@ def test_a_stream_ends_once_its_viewers_session_is_gone(
     found by a review); a stream whose session lives goes on."""
     from django.contrib.sessions.models import Session
 
-    monkeypatch.setattr(stream, "SESSION_CHECK", 0.5)
+    monkeypatch.setattr(hub, "SESSION_CHECK", 0.5)
     settings.TRIX_STREAM_LIFETIME = 30  # without the check they end only then (bounded)
     table_id = humans_table(players)
     path = f"/api/tables/{table_id}/stream/"
@@ -265,9 +268,9 @@ def test_a_watcher_that_falls_behind_is_cut_off_and_catches_up(players, settings
     start = version_of(table_id)
 
     async def scenario():
-        body = stream.events(table_id, stream.TABLES, AnonymousUser(), start)
+        body = streams.events(table_id, TABLES, AnonymousUser(), start)
         assert (await anext(body)).startswith(b"retry:")
-        feed = stream.hub().feeds[table_id]
+        feed = hub.hub().feeds[table_id]
         (watcher,) = feed.watchers
         for _ in range(5):
             await asyncio.to_thread(act_and_close, players, table_id)
@@ -277,11 +280,11 @@ def test_a_watcher_that_falls_behind_is_cut_off_and_catches_up(players, settings
         assert watcher not in feed.watchers  # cut off
         got = [chunk async for chunk in body]  # nothing more: the stream ends
         assert got == []
-        again = stream.events(table_id, stream.TABLES, AnonymousUser(), start)
+        again = streams.events(table_id, TABLES, AnonymousUser(), start)
         assert (await anext(again)).startswith(b"retry:")
         caught = await anext(again)
         await again.aclose()
-        await stream.shutdown()
+        await hub.shutdown()
         return caught
 
     caught = asyncio.run(scenario())
@@ -292,7 +295,7 @@ def test_a_watcher_that_falls_behind_is_cut_off_and_catches_up(players, settings
     assert got["events"] == expected["events"] and got["version"] == version_of(table_id)
 
 
-class _Scripted(stream.Source):
+class _Scripted(sources.Source):
     """A source whose versions the test sets (``v``; ``final``: nothing changes after it)."""
 
     def __init__(self):
@@ -306,8 +309,8 @@ class _Scripted(stream.Source):
 
     def answers(self, key, behind, current):
         v = current[0]
-        data = stream.message(v, b"{}")
-        return [stream.Delivery(w, v, data, None, v == self.final) for w in behind]
+        data = sse.message(v, b"{}")
+        return [Delivery(w, v, data, None, v == self.final) for w in behind]
 
 
 @off_the_loop
@@ -319,9 +322,9 @@ def test_a_watcher_full_when_the_last_version_comes_is_cut_and_never_fails(setti
     source = _Scripted()
 
     async def scenario():
-        body = stream.events(1, source, AnonymousUser(), 0)
+        body = streams.events(1, source, AnonymousUser(), 0)
         assert (await anext(body)).startswith(b"retry:")
-        feed = stream.hub().feeds[1]
+        feed = hub.hub().feeds[1]
         (watcher,) = feed.watchers
         while watcher.version != 1:  # version 1 waits, unread (a slow reader)
             await asyncio.sleep(0.01)
@@ -330,7 +333,7 @@ def test_a_watcher_full_when_the_last_version_comes_is_cut_and_never_fails(setti
         while watcher in feed.watchers:  # version 2 fills the mailbox: no room for the end
             await asyncio.sleep(0.01)
         rest = [chunk async for chunk in body]
-        await stream.shutdown()
+        await hub.shutdown()
         return rest
 
     assert asyncio.run(scenario()) == []
@@ -356,7 +359,7 @@ def test_a_held_stream_leaves_four_objects_per_message_for_the_collector(setting
 
     async def scenario():
         bodies = [
-            aiter(stream.LiveStreamResponse(stream.events(1, source, AnonymousUser(), 0)))
+            aiter(streams.LiveStreamResponse(streams.events(1, source, AnonymousUser(), 0)))
             for _ in range(watchers)
         ]
         for body in bodies:  # the ``retry:`` line
@@ -368,9 +371,9 @@ def test_a_held_stream_leaves_four_objects_per_message_for_the_collector(setting
                 got[i] += 1
 
         readers = [asyncio.ensure_future(read(i, body)) for i, body in enumerate(bodies)]
-        the_hub = stream.hub()
+        the_hub = hub.hub()
         feed = the_hub.feeds[1]
-        await until(lambda: the_hub.connected or not the_hub.notified, "LISTEN connection")
+        await until(lambda: the_hub.connected or not the_hub.notifications, "LISTEN connection")
 
         async def deliver(version):
             source.v = version
@@ -392,7 +395,7 @@ def test_a_held_stream_leaves_four_objects_per_message_for_the_collector(setting
         for reader in readers:
             reader.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
-        await stream.shutdown()
+        await hub.shutdown()
         return left
 
     assert asyncio.run(scenario()) <= 4 * watchers + 50
@@ -403,8 +406,8 @@ def test_a_quiet_stream_gets_keepalives_and_ends_after_its_lifetime(players, set
     """The hub's tick (not a timer per watcher) sends ``: keepalive`` to a stream sent nothing
     for ``KEEPALIVE`` seconds, and ends a stream after ``TRIX_STREAM_LIFETIME`` seconds (the
     browser reconnects); a change meanwhile still comes as one message."""
-    monkeypatch.setattr(stream, "KEEPALIVE", 0.3)
-    monkeypatch.setattr(stream, "_TICK", 0.1)
+    monkeypatch.setattr(hub, "KEEPALIVE", 0.3)
+    monkeypatch.setattr(hub, "_TICK", 0.1)
     settings.TRIX_STREAM_LIFETIME = 1.5
     table_id = humans_table(players)
     start = version_of(table_id)
@@ -412,13 +415,13 @@ def test_a_quiet_stream_gets_keepalives_and_ends_after_its_lifetime(players, set
     async def scenario():
         loop = asyncio.get_running_loop()
         began = loop.time()
-        body = stream.events(table_id, stream.TABLES, AnonymousUser(), start)
+        body = streams.events(table_id, TABLES, AnonymousUser(), start)
         got = [await anext(body)]
         got.append(await anext(body))  # nothing changed: a keepalive
         await asyncio.to_thread(act_and_close, players, table_id)
         got += [chunk async for chunk in body]  # the change, keepalives, then the end
         took = loop.time() - began
-        await stream.shutdown()
+        await hub.shutdown()
         return got, took
 
     got, took = asyncio.run(scenario())
@@ -470,6 +473,35 @@ def test_the_listener_losing_its_connection_misses_nothing(players, live_server)
     got += watcher.states(until_version=version_of(table_id))
     watcher.close()
     assert assert_contiguous(got, start) == spectator_events(table_id, start)[1]
+
+
+def test_one_listener_serves_the_streams_and_the_long_polls(players, live_server):
+    """A process listens once: a stream open and a long poll waiting in one process (the live
+    server is a thread of this one) wait on the same ``LISTEN`` connection and thread, and
+    both get the change."""
+    table_id = humans_table(players)
+    start = version_of(table_id)
+    watcher = Stream(live_server.url, f"/api/tables/{table_id}/stream/?since={start}")
+    assert watcher.response.readline().startswith(b"retry:")  # the hub has subscribed
+    polled = []
+
+    def long_poll():
+        polled.append(selectors._wait_for_version(table_id, start, 20))
+        connection.close()
+
+    poller = threading.Thread(target=long_poll)
+    poller.start()
+    wait_until(lambda: table_id in listener.running().slots, timeout=10)  # it waits
+    assert len(wait_until(listeners, timeout=10)) == 1
+    names = [t.name for t in threading.enumerate()]
+    assert names.count(listener.THREAD_NAME) == 1
+    act(players, table_id)
+    now = version_of(table_id)
+    assert int(watcher.states(until_version=now)[-1].id) == now
+    poller.join(20)
+    assert polled and polled[0][0] == now
+    assert len(listeners()) == 1
+    watcher.close()
 
 
 # -- refusals ----------------------------------------------------------------------------------

@@ -628,7 +628,7 @@ def test_long_poll_waits_on_notifications_not_a_busy_loop(make_tournament, setti
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import live as notifications
+    from games.live import listener as notifications
 
     assert connection.vendor == "postgresql", "run with ./dev test (PostgreSQL)"
     settings.TRIX_STATE_WAIT_MAX = 10

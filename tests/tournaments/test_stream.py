@@ -1,5 +1,5 @@
 """A tournament's live stream (``GET /api/tournaments/{id}/stream/``, ``tournaments.live``
-on ``games.stream``), served by the ASGI site under uvicorn on PostgreSQL: one stream for
+on ``games.live``), served by the ASGI site under uvicorn on PostgreSQL: one stream for
 the whole page, each message the long poll's answer at a new live version, the same for
 every watcher, to the end; with ``?patches=1`` (the page's), every message after the first
 is the RFC 6902 patch of the one before, and applied it gives exactly that answer."""

@@ -14,8 +14,9 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import stream, waits
+from games import waits
 from games.api.throttles import SettingRateThrottle
+from games.live import streams
 from tournaments import edits, live, selectors, services
 from tournaments.api import serializers as s
 from tournaments.errors import NotFound
@@ -245,16 +246,16 @@ def live_answer(tournament_id: int) -> dict:
 LIVE_SOURCE = live.TournamentSource(live_answer)
 
 
-@stream.get_only
+@streams.get_only
 async def live_stream(request, tournament_id: int):
     """``GET /api/tournaments/{id}/stream/?since=V`` (or ``Last-Event-ID``, which wins): the
     live page as Server-Sent Events, each message the answer of ``live/`` at a new live
     version (``id:`` the version) in the request's language, the same for every watcher of
     that language; ends after a finished or cancelled tournament's page
-    (:mod:`games.stream`). With ``?patches=1`` (the page's), a message after the stream's
+    (:mod:`games.live.streams`). With ``?patches=1`` (the page's), a message after the stream's
     first is ``event: patch`` (the RFC 6902 patch of the answer before it,
-    :func:`games.stream.json_patch`) where that is smaller than the whole answer."""
-    return await stream.response(
+    :func:`games.live.patch.json_patch`) where that is smaller than the whole answer."""
+    return await streams.response(
         request,
         live.tournament_key(tournament_id),
         LIVE_SOURCE,
