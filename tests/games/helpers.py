@@ -18,6 +18,14 @@ def wait_until(predicate, timeout: float = 60.0, step: float = 0.05):
     raise AssertionError(f"timed out after {timeout}s")
 
 
+def waits_on(key: int) -> bool:
+    """Whether a long poll of this process has registered its wait on ``key`` with the
+    process's listener (``games.live.long_poll.watch``; PostgreSQL only)."""
+    from games.live import listener
+
+    return key in listener.running().slots
+
+
 def waiting(client: str, cap: int = 2) -> int:
     """Long polls ``client`` (``games.waits.client_of``: ``addr:127.0.0.1`` for the test
     client logged out) holds now, of at most ``cap``: its slots in the cache, or in this

@@ -24,7 +24,7 @@ from games.live import listener
 from games.live.sources import TABLES
 from games.live.watchers import Watcher
 from games.models import Deal, Table, TableAction, TableEvent
-from tests.games.helpers import wait_until
+from tests.games.helpers import wait_until, waits_on
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -161,10 +161,12 @@ def test_waits_go_on_after_the_listeners_connection_is_killed(open_table):
         )
     )
     waiter.start()
-    time.sleep(0.2)
+    wait_until(lambda: waits_on(table.pk), 10, 0.01)
+    epoch = listener.running().epoch
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [killed])
-    time.sleep(0.05)
+    # The listener has seen its connection die (it is down, or already back on another).
+    wait_until(lambda: not listener.connected() or listener.running().epoch > epoch, 10, 0.01)
     bump(table.pk)
     committed = time.monotonic()
     waiter.join(8)

@@ -29,7 +29,7 @@ from games import selectors, services, sql, state_store
 from games.engine.cards import codes_of
 from games.engine.turns import forced_action, legal_actions
 from games.models import Table, TableAction, TableEvent
-from tests.games.helpers import forget_log_keys
+from tests.games.helpers import forget_log_keys, wait_until, waits_on
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -198,7 +198,7 @@ def test_a_pick_does_not_wake_a_spectators_long_poll(players):
 
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
-    time.sleep(0.3)  # the poll is waiting
+    wait_until(lambda: waits_on(table.pk), timeout=10)  # the poll is waiting
     act(players[holder], table.pk, {"type": "select", "cards": f["doublable"][holder]})
     thread.join(10)
     assert got["answer"]["version"] == table.version
