@@ -117,7 +117,7 @@ def commit(
         if record is None:
             record = MatchRecord.objects.get(table=table)
         for number in ended:
-            _end_deal(table, record, state, number)
+            _record_ended_deal(table, record, state, number)
         record.state = state.to_json()
         record.state_version = table.version
         record.save(update_fields=["state", "state_version", "shuffle"])
@@ -139,7 +139,7 @@ def commit(
     return then
 
 
-def _end_deal(table: Table, record: MatchRecord, state, number: int) -> None:
+def _record_ended_deal(table: Table, record: MatchRecord, state, number: int) -> None:
     """Deal ``number`` ended: reveal its server seed (``seed_revealed``) and keep its
     ``trix-deal/1`` record as a :class:`Deal` with its ``deal-record`` log entry, in this
     transaction (neither for a deal forfeited before it ended: its seed is revealed, no
