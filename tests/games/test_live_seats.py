@@ -173,7 +173,7 @@ def test_a_tournament_table_takes_priority_over_a_waiting_staked_seat(
 ):
     """Waiting for players at a staked table when their tournament table opens: the seat is
     left and the stake refunded; the tournament seat is theirs."""
-    gus, host, staff = _funded(make_user, "gus"), make_user("host"), make_user("staff")
+    gus, host, staff = _funded(make_user, "gus"), _funded(make_user, "host"), make_user("staff")
     waiting = services.create_table(user=host, variant="complex", stake=300, options=TIMERS)
     services.take_seat(user=gus, table_id=waiting.pk, seat=2, client_seed="gus-seed")
     assert wallet_balance(gus) == 5_000 - 300

@@ -99,7 +99,7 @@ def test_quick_play_makes_no_table_for_a_player_who_could_not_stake(api, tasks_a
         assert "Add money in /wallet/." in r.json()["error"]
     assert not Table.objects.filter(created_by=ivy.user).exists()
     # The table page's Sit at a staked table says the same to a player without a wallet.
-    owner = api("owner")
+    owner = api("owner", funds=100)
     table = new_table(owner, stake=100)
     r = ivy.post(
         f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "s"}, format="json"
