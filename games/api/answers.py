@@ -133,6 +133,17 @@ class QuickPlayAnswerSerializer(serializers.Serializer):
     table = TableSerializer()
     seat = serializers.IntegerField(min_value=0, max_value=3)
     url = serializers.CharField(help_text="the table page")
+    waiting_for = serializers.IntegerField(
+        min_value=0,
+        max_value=3,
+        help_text="how many more players the table waits for, your seat counted (0: the "
+        "match started, or starts when you sit)",
+    )
+    notice = serializers.CharField(
+        allow_blank=True,
+        help_text="what happens before the match starts, to show before you sit (at a "
+        "staked table: no bots, when your stake comes back); empty when it starts at once",
+    )
 
 
 class TableInviteSerializer(serializers.Serializer):

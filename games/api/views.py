@@ -131,8 +131,10 @@ class LeaveView(APIView):
 
 class QuickPlayView(APIView):
     """Sit at the first open table of the default variant at your stake with a free seat, or
-    a new one filled with bots (``games.services.lobby.quick_play``). A staked table needs
-    your ``client_seed``; ``sit: false`` only chooses the seat (the lobby page: the table page
+    a new one: free, filled with bots; staked, waiting for players (bots never stake;
+    ``games.services.lobby.quick_play``). The answer says how many players the table waits
+    for and what that means (``waiting_for``, ``notice``). A staked table needs your
+    ``client_seed``; ``sit: false`` only chooses the seat (the lobby page: the table page
     then sits there). Counted with taking seats (``TRIX_SEAT_RATE``)."""
 
     permission_classes = [IsAuthenticated]
@@ -149,7 +151,13 @@ class QuickPlayView(APIView):
             user=request.user, **body.validated_data, address=throttles.client_address(request)
         )
         return Response(
-            {"table": _table(table.pk, request), "seat": seat, "url": f"/tables/{table.pk}/"}
+            {
+                "table": _table(table.pk, request),
+                "seat": seat,
+                "url": f"/tables/{table.pk}/",
+                "waiting_for": lobby.waiting_for(table, seat),
+                "notice": lobby.waiting_notice(table, seat),
+            }
         )
 
 

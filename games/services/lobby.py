@@ -2,8 +2,11 @@
 
 - :func:`quick_play`: sit at an open player-made table of the default variant at the chosen
   stake where someone already waits and a seat is free (the most seats taken first, then the
-  oldest, so tables fill and start), or create one, sit at seat 0 and fill the other three
-  seats with ``rules`` bots (the match starts at once).
+  oldest, so tables fill and start), or create one and sit at seat 0. A free table's other
+  three seats get ``rules`` bots (the match starts at once); a staked table gets none: bots
+  never stake, so one person and three bots would have no pot (``docs/rules.md``, "Stakes
+  and pots"). A staked quick play joins only tables where people alone sit, and a new one
+  waits for players. :func:`waiting_for` and :func:`waiting_notice` say what happens next.
 - :func:`invite`: the creator makes a table private (not listed in the lobby, nor in
   ``GET /api/tables/`` for anyone but its creator and its seated players) and gets its
   invite link, ``/invite/<token>/``: a secret token (``secrets.token_urlsafe``, 128 bits)
@@ -18,14 +21,15 @@ import logging
 import secrets
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import Options
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
 from games.models import Seat, Table, TableStatus
 from games.policy import TableKind
-from games.services import cancellation, changes, live_seats, tables
+from games.services import cancellation, changes, live_seats, money, tables
 
 DEFAULT_VARIANT = Options().variant
 """The variant quick play sits at (the engine's default)."""
@@ -33,7 +37,10 @@ DEFAULT_VARIANT = Options().variant
 log = logging.getLogger(__name__)
 
 QUICK_BOT = "rules"
-"""The bot that fills a table quick play created."""
+"""The bot that fills a free table quick play created (never a staked one)."""
+
+_FREE = Q(seats__user__isnull=True, seats__bot="")
+"""A table's seat nobody took (no person, no bot), for counting in annotations."""
 
 
 def quick_play(
@@ -46,23 +53,28 @@ def quick_play(
 ) -> tuple[Table, int]:
     """Seat ``user`` at a table of :data:`DEFAULT_VARIANT` at ``stake`` (minor units per seat,
     0: a free table): the open player-made, listed table with a free seat and the most seats
-    taken (by people or bots; the oldest of those), never one where nobody sits yet, else a
-    new one (default options) with bots on the other seats. Returns ``(table, seat)``. Already
-    seated at such an open table: that one; holding a live seat anywhere else
+    taken (the oldest of those), never one where nobody sits yet; at a stake, only a table
+    where people alone sit (bots never stake: beside them a staker may have nothing to win).
+    Else a new one (default options; at a stake, their own table where nobody sits yet, an
+    earlier quick play the table page did not sit at, if there is one): a free one gets bots
+    on the other seats (the match starts at once), a staked one none (it waits for players:
+    :func:`waiting_for`, :func:`waiting_notice`). Returns ``(table, seat)``. Already seated
+    at such an open table: that one; holding a live seat anywhere else
     (:mod:`games.services.live_seats`): :class:`Conflict` ``live_seat``, nothing made. At a
     staked table ``client_seed`` is required (the page makes it; 1..64 printable ASCII);
     ``address`` is the request's IP address, as :func:`games.services.tables.take_seat`
-    takes it. Raises :class:`BadRequest` (bad stake or
-    seed, ``insufficient_funds``), :class:`NotAllowed` (the stake's gates: ``kyc_required``,
-    ``suspended``...), asked before any seat is offered or table made, :class:`Conflict`
-    (``too_many_open_tables`` when a table must be created); a seat refused all the same at a
-    table made for it cancels that table at once (unless someone sat there meanwhile).
+    takes it. Raises :class:`BadRequest` (bad stake or seed, ``insufficient_funds``),
+    :class:`NotAllowed` (the stake's gates: ``kyc_required``, ``suspended``...), asked
+    before any seat is offered or table made, :class:`Conflict` (``too_many_open_tables``
+    when a table must be created); a seat refused all the same at a table made for it
+    cancels that table at once (unless someone sat there meanwhile).
 
-    ``sit=False`` (the lobby page): choose the seat but do not take it: a new table gets its
-    bots on seats 1..3 and seat 0 stays free, so the player sits through the table page's Sit,
-    which keeps the match's commitment in the browser before the client seed is sent (the
-    commitment must be fixed before the server sees the seed: ``docs/fairness.md``). The seat
-    is not held: someone may take it meanwhile; ``client_seed`` is then not needed."""
+    ``sit=False`` (the lobby page): choose the seat but do not take it: a new free table gets
+    its bots on seats 1..3 and seat 0 stays free, so the player sits through the table page's
+    Sit, which keeps the match's commitment in the browser before the client seed is sent
+    (the commitment must be fixed before the server sees the seed: ``docs/fairness.md``).
+    The seat is not held: someone may take it meanwhile; ``client_seed`` is then not
+    needed."""
     tables.check_stake_amount(stake)
     if sit and stake and not client_seed:
         raise BadRequest(_("a staked table needs your client seed"), "invalid")
@@ -85,11 +97,22 @@ def quick_play(
     # Only a player who could stake is offered a seat or a new table (the lobby's quick play
     # sits on the table page: a table made for a seat refused there waited with its bots).
     tables.check_stake(user=user, stake=stake)
+    if stake:
+        bots = Seat.objects.filter(table=OuterRef("pk")).exclude(bot="")
+        candidates = candidates.exclude(Exists(bots))
     found = _join_waiting(candidates, user=user, client_seed=client_seed, address=address, sit=sit)
     if found is not None:
         return found
-    return _new_quick_table(
-        user=user, stake=stake, client_seed=client_seed, address=address, sit=sit
+    own = None
+    if stake:  # a staked table of theirs nobody sat at is what a new one would be
+        own = (
+            candidates.filter(created_by=user)
+            .annotate(taken=Count("seats", filter=~_FREE))
+            .filter(taken=0)
+            .first()
+        )
+    return _quick_table(
+        own, user=user, stake=stake, client_seed=client_seed, address=address, sit=sit
     )
 
 
@@ -98,9 +121,8 @@ def _join_waiting(
 ) -> tuple[Table, int] | None:
     """The first free seat (``sit``: taken by ``user``) at the ``candidates`` where someone
     waits, the most seats taken first, then the oldest; None when every such seat is gone."""
-    free = Q(seats__user__isnull=True, seats__bot="")
     waiting = (
-        candidates.annotate(free=Count("seats", filter=free), taken=Count("seats", filter=~free))
+        candidates.annotate(free=Count("seats", filter=_FREE), taken=Count("seats", filter=~_FREE))
         .filter(free__gt=0, taken__gt=0)  # an empty table would wait for four players
         .order_by("-taken", "id")
     )
@@ -127,26 +149,77 @@ def _join_waiting(
     return None
 
 
-def _new_quick_table(
-    *, user, stake: int, client_seed: str | None, address: str | None, sit: bool
+def _quick_table(
+    table: Table | None,
+    *,
+    user,
+    stake: int,
+    client_seed: str | None,
+    address: str | None,
+    sit: bool,
 ) -> tuple[Table, int]:
-    """A new table of the default variant at ``stake``: ``user`` at seat 0 (``sit``; else
-    seat 0 left free for them), ``rules`` bots on seats 1..3."""
-    table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
+    """``table`` (the creator's own staked one, nobody seated), else a new table of the
+    default variant at ``stake``: ``user`` at seat 0 (``sit``; else seat 0 left free for
+    them), and at a free table ``rules`` bots on seats 1..3."""
+    if table is None:
+        table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
     if sit:
         try:
             tables.take_seat(
                 user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
             )
         except (BadRequest, NotAllowed):
-            # Refused all the same (the balance or a gate changed since the check): the new
-            # table goes at once, unless someone sat there meanwhile. Not one transaction with
-            # the creation: that would hold the fairness log's lock while waiting for the wallet.
+            # Refused all the same (the balance or a gate changed since the check): the table
+            # made (or kept) for this seat goes at once, unless someone sat there meanwhile.
+            # Not one transaction with the creation: that would hold the fairness log's lock
+            # while waiting for the wallet.
             _cancel_if_nobody_sits(table.pk)
             raise
-    for seat in (1, 2, 3):
-        tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
+    if not stake:
+        for seat in (1, 2, 3):
+            tables.seat_bot(user=user, table_id=table.pk, seat=seat, bot=QUICK_BOT)
     return Table.objects.get(pk=table.pk), 0
+
+
+def waiting_for(table: Table, seat: int) -> int:
+    """How many more players ``table`` waits for before its match starts, ``seat`` (quick
+    play's answer, taken or about to be) counted as taken: 0 once the match started, or when
+    ``seat`` is the last free one."""
+    if table.status != TableStatus.OPEN:
+        return 0
+    return Seat.objects.filter(table=table, user__isnull=True, bot="").exclude(seat=seat).count()
+
+
+def waiting_notice(table: Table, seat: int) -> str:
+    """What happens before the match at ``table`` starts, for the player quick play gave
+    ``seat`` to read before their stake is held: "" when it starts at once; at a staked
+    table, why no bot fills it and when the stake comes back."""
+    count = waiting_for(table, seat)
+    if not count:
+        return ""
+    if not table.stake:
+        return ngettext(
+            "This table waits for %(count)d more player: the match starts when all four seats "
+            "are taken.",
+            "This table waits for %(count)d more players: the match starts when all four seats "
+            "are taken.",
+            count,
+        ) % {"count": count}
+    return ngettext(
+        "Bots never stake, so quick play seats no bots at a staked table: this table waits "
+        "for %(count)d more player, and the match starts when all four seats are taken. Your "
+        "stake of %(stake)s is held from when you sit until then; it comes back if you leave "
+        "before the start, or if the table is still not full %(expiry)s after it opened.",
+        "Bots never stake, so quick play seats no bots at a staked table: this table waits "
+        "for %(count)d more players, and the match starts when all four seats are taken. Your "
+        "stake of %(stake)s is held from when you sit until then; it comes back if you leave "
+        "before the start, or if the table is still not full %(expiry)s after it opened.",
+        count,
+    ) % {
+        "count": count,
+        "stake": money.format_money(table.stake),
+        "expiry": cancellation.expiry_text(),
+    }
 
 
 def _cancel_if_nobody_sits(table_id: int) -> None:

@@ -57,7 +57,6 @@ def propose(*, user, table_id: int) -> tuple[Table, bool]:
         if existing is not None:
             return existing, False
         _check_open(source, now)
-        tables.check_stake(user=user, stake=source.stake)
         table = tables.create_table(
             user=user, variant=source.variant, stake=source.stake, options=source.options
         )

@@ -59,10 +59,12 @@ def create_table(
     are any :class:`games.engine.Options` fields (defaults when missing); ``stake`` is minor
     units per human seat (0: a casual table). ``shuffle_secret``, ``shuffle_match_id`` and
     ``bot_seed`` are for tests and replays only. A staked table is made only for a creator
-    the wallet's gates would let stake it now (the door :func:`take_seat` passes: identity,
-    suspension, limits, a time-out or self-exclusion), though no money moves yet; the
-    balance is asked when they sit. Raises :class:`BadRequest`, :class:`NotAllowed` (the
-    gates: ``kyc_required``, ``time_out``...), :class:`Conflict` ``too_many_open_tables``
+    who could sit at it now (:func:`check_stake`, the door :func:`take_seat` passes: identity,
+    suspension, limits, a time-out or self-exclusion, then the balance), though no money
+    moves until they sit: an empty table nobody can fill at the creator's word is not made.
+    Raises :class:`BadRequest` (``insufficient_funds`` as the seat would, ``invalid``),
+    :class:`NotAllowed` (the gates: ``kyc_required``, ``time_out``...), :class:`Conflict`
+    ``too_many_open_tables``
     when ``user`` already has ``TRIX_MAX_OPEN_TABLES`` open tables, ``live_seat`` when they
     already hold their live seats elsewhere and could not sit at it
     (:mod:`games.services.live_seats`; nothing is created)."""
@@ -73,8 +75,7 @@ def create_table(
     check_stake_amount(stake)
     kind = kind_for_stake(stake)
     deadlines.check_timers(parsed, kind)
-    with _stake_refusals():
-        money.check_gates(user=user, amount=stake)
+    check_stake(user=user, stake=stake)
     with transaction.atomic():
         live_seats.check_free(user=user)  # a creator sits at their table: one live seat
         _check_open_tables(user)

@@ -9,11 +9,12 @@ from rest_framework.test import APIClient
 
 @pytest.fixture
 def api(make_user):
-    """``api("alice")`` -> an APIClient logged in as a new user (session auth)."""
+    """``api("alice", funds=0)`` -> an APIClient logged in as a new user (session auth), with
+    ``funds`` minor units in the wallet."""
 
-    def make(name: str):
+    def make(name: str, *, funds: int = 0):
         client = APIClient()
-        user = make_user(name)
+        user = make_user(name, funds=funds)
         client.force_login(user)
         client.user = user
         return client

@@ -8,6 +8,7 @@ import pytest
 from django.test import override_settings
 
 from games.models import Table
+from tests.games.helpers import new_table
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def test_a_stake_above_the_limit_is_refused_with_a_clear_error(api, stake):
 
 @override_settings(TRIX_MAX_STAKE=500)
 def test_the_limit_is_a_setting_and_inclusive(api):
-    alice = api("alice")
+    alice = api("alice", funds=500)
     ok = alice.post("/api/tables/", {"variant": "trix", "stake": 500}, format="json")
     assert ok.status_code == 201, ok.content
     refused = alice.post("/api/tables/", {"variant": "trix", "stake": 501}, format="json")
@@ -65,7 +66,7 @@ def test_a_staked_table_needs_every_timer(api, timer):
 
 @override_settings(TRIX_MAX_TIMER=60)
 def test_the_timer_limit_is_a_setting_and_inclusive_and_free_tables_may_have_none(api):
-    alice = api("alice")
+    alice = api("alice", funds=100)
     options = {"choose_timer": 60, "double_timer": 60, "play_timer": 60}
     ok = alice.post(
         "/api/tables/", {"variant": "trix", "stake": 100, "options": options}, format="json"
@@ -155,3 +156,57 @@ def test_a_staked_tables_missing_timer_is_refused_in_arabic(api):
     assert response.status_code == 400
     error = response.json()["error"]
     assert "«مؤقت اللعب (ث)»" in error and "play_timer" not in error and "minor" not in error
+
+
+def _written() -> tuple[int, int, int]:
+    """Tables, ledger transactions and ledger entries in the database."""
+    from wallet.models import Entry, Transaction
+
+    return Table.objects.count(), Transaction.objects.count(), Entry.objects.count()
+
+
+def test_a_stake_above_the_balance_is_refused_as_the_seat_would_be(api):
+    """A new player's trial: a table at a stake above the creator's balance was made (the
+    balance asked only at the Sit), and the empty table waited in the lobby. Creating it is
+    refused with the Sit's own error, and nothing is written."""
+    host, poor = api("host", funds=1_000), api("poor", funds=300)
+    waiting = new_table(host, stake=500)
+    sit = poor.post(
+        f"/api/tables/{waiting['id']}/seats/", {"seat": 0, "client_seed": "s-1"}, format="json"
+    )
+    assert sit.status_code == 400 and sit.json()["code"] == "insufficient_funds", sit.content
+    before = _written()
+    made = poor.post("/api/tables/", {"variant": "complex_partner", "stake": 500}, format="json")
+    assert (made.status_code, made.json()) == (sit.status_code, sit.json())
+    assert "Add money in /wallet/." in made.json()["error"]
+    assert _written() == before
+    # Exactly the balance is enough; a free table needs none.
+    ok = poor.post("/api/tables/", {"variant": "complex_partner", "stake": 300}, format="json")
+    assert ok.status_code == 201, ok.content
+
+
+def test_a_creator_who_never_deposited_is_told_to_add_money_in_arabic(api):
+    """No wallet yet: the same refusal as a short one (not "no account"), in Arabic too."""
+    ivy = api("ivy")
+    before = _written()
+    body = {"variant": "trix", "stake": 100}
+    made = ivy.post("/api/tables/", body, format="json")
+    assert made.status_code == 400 and made.json()["code"] == "insufficient_funds", made.content
+    arabic = ivy.post("/api/tables/", body, format="json", HTTP_ACCEPT_LANGUAGE="ar").json()
+    assert arabic["code"] == "insufficient_funds" and "/wallet/" in arabic["error"]
+    assert arabic["error"] != made.json()["error"]  # translated
+    assert _written() == before
+    free = ivy.post("/api/tables/", {"variant": "trix", "stake": 0}, format="json")
+    assert free.status_code == 201, free.content
+
+
+def test_the_service_refuses_a_stake_above_the_balance_and_makes_nothing(make_user):
+    from games.errors import BadRequest
+    from games.services import tables
+
+    poor = make_user("poor", funds=99)
+    before = _written()
+    with pytest.raises(BadRequest) as refused:
+        tables.create_table(user=poor, variant="trix", stake=100)
+    assert refused.value.code == "insufficient_funds" and refused.value.status == 400
+    assert _written() == before

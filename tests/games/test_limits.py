@@ -125,7 +125,7 @@ def test_creating_tables_is_throttled_per_user(api, settings):
 
 def test_sit_and_leave_cycles_are_throttled_per_user(api, settings):
     settings.TRIX_SEAT_RATE = "3/minute"
-    alice, bob = api("alice"), api("bob")
+    alice, bob = api("alice", funds=100), api("bob")
     _fund(bob, 1000)
     table = new_table(alice, stake=100, **TIMERS)
     seats, leave = f"/api/tables/{table['id']}/seats/", f"/api/tables/{table['id']}/leave/"
@@ -138,10 +138,10 @@ def test_sit_and_leave_cycles_are_throttled_per_user(api, settings):
     assert wallet.wallet_balance(bob.user) == 900  # still seated: nothing happened
     assert (
         alice.post(seats, {"seat": 2, "client_seed": "alice-seed"}, format="json").status_code
-        == 400
+        == 200
     )  # not throttled
     kinds = list(TableEvent.objects.filter(table_id=table["id"]).values_list("type", flat=True))
-    assert kinds.count("seat_taken") == 2 and kinds.count("seat_left") == 1
+    assert kinds.count("seat_taken") == 3 and kinds.count("seat_left") == 1
 
 
 def test_every_rate_has_one_definition_in_the_settings():
@@ -156,7 +156,7 @@ def test_every_rate_has_one_definition_in_the_settings():
 
 def test_an_open_table_nobody_filled_expires_with_every_stake_refunded(api, settings):
     settings.TRIX_OPEN_TABLE_EXPIRY = 1800
-    alice, bob, carol = api("alice"), api("bob"), api("carol")
+    alice, bob, carol = api("alice", funds=300), api("bob"), api("carol")
     for c in (bob, carol):
         _fund(c, 1000)
     old = new_table(alice, stake=300, **TIMERS)
@@ -197,7 +197,7 @@ def test_an_empty_table_expires_after_three_minutes(api, settings):
     seconds is cancelled by the same beat; one whose creator seated bots is an offer to play
     them (the demo's tables are such) and waits the 30 minutes of any open table."""
     settings.TRIX_EMPTY_TABLE_EXPIRY = 180
-    alice, bob, cy = api("alice"), api("bob"), api("cy")
+    alice, bob, cy = api("alice", funds=300), api("bob"), api("cy")
     _fund(bob, 1000)
     nobody = new_table(alice, stake=300, **TIMERS)
     bots_only = new_table(alice)
@@ -239,7 +239,7 @@ def test_expiry_runs_on_the_beat():
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_with_its_beat_expires_the_table_and_refunds(api):
     """End to end: a real ``celery worker -B`` with a 1 s expiry, run every 0.5 s."""
-    alice, bob = api("alice"), api("bob")
+    alice, bob = api("alice", funds=250), api("bob")
     _fund(bob, 1000)
     table = new_table(alice, stake=250, **TIMERS)
     r = bob.post(

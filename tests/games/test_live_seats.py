@@ -16,6 +16,7 @@ from games import services
 from games.errors import Conflict
 from games.models import Seat, Table
 from games.services import changes, lobby
+from tests.factories import UserFactory
 from tests.games.helpers import new_table, wait_until
 from wallet import services as ledger
 from wallet.payments import DemoProvider
@@ -32,13 +33,23 @@ def _funded(make_user, name: str, amount: int = 5_000):
     return user
 
 
+def _fill_by_quick_play(table: Table, stake: int) -> None:
+    """Three more funded people's staked quick plays: they take ``table``'s free seats (a
+    staked quick play seats no bots) and its match starts."""
+    for n in range(3):
+        who = UserFactory(funds=5_000)
+        joined, _ = lobby.quick_play(user=who, stake=stake, client_seed=f"fill-{n}")
+        assert joined.pk == table.pk
+
+
 def test_quick_play_at_a_second_stake_is_refused_while_the_first_match_runs(
     make_user, tasks_applied_here
 ):
-    """The players' report: quick play at 10.50 (a new table with bots, the match started),
-    then quick play at 10.00 from the lobby: refused, nothing made, nothing staked."""
+    """The players' report: quick play at 10.50 (the match started), then quick play at
+    10.00 from the lobby: refused, nothing made, nothing staked."""
     ali = _funded(make_user, "ali")
     first, seat = lobby.quick_play(user=ali, stake=1050, client_seed="seed-one")
+    _fill_by_quick_play(first, 1050)
     assert Table.objects.get(pk=first.pk).status == "playing" and seat == 0
     tables_before = Table.objects.count()
     for sit in (True, False):  # the API's quick play, and the lobby page's (sit: false)
@@ -173,7 +184,7 @@ def test_a_tournament_table_takes_priority_over_a_waiting_staked_seat(
 ):
     """Waiting for players at a staked table when their tournament table opens: the seat is
     left and the stake refunded; the tournament seat is theirs."""
-    gus, host, staff = _funded(make_user, "gus"), make_user("host"), make_user("staff")
+    gus, host, staff = _funded(make_user, "gus"), _funded(make_user, "host"), make_user("staff")
     waiting = services.create_table(user=host, variant="complex", stake=300, options=TIMERS)
     services.take_seat(user=gus, table_id=waiting.pk, seat=2, client_seed="gus-seed")
     assert wallet_balance(gus) == 5_000 - 300
@@ -195,6 +206,8 @@ def test_a_tournament_table_takes_priority_over_a_match_being_played(make_user, 
     hal, ida, staff = _funded(make_user, "hal"), _funded(make_user, "ida"), make_user("staff")
     free, _ = lobby.quick_play(user=hal)
     staked, _ = lobby.quick_play(user=ida, stake=200, client_seed="ida-seed")
+    _fill_by_quick_play(staked, 200)
+    staked.refresh_from_db()
     assert {free.status, staked.status} == {"playing"}
     _tournament_table(staff, hal)
     _tournament_table(staff, ida)

@@ -69,21 +69,23 @@ def test_quick_play_at_a_stake_needs_a_seed_and_the_money(api, tasks_applied_her
 def test_quick_play_without_sitting_chooses_a_seat_and_leaves_it_free(api, tasks_applied_here):
     """The lobby page's quick play (``sit: false``): the table page sits, after keeping the
     match's commitment, so the seed is sent only once the commitment is fixed (issue 12)."""
-    gus, hana = api("gus"), api("hana")
-    for who in (gus, hana):
-        ledger.deposit(
-            user=who.user, amount=500, key=f"fund:{who.user.pk}", provider=DemoProvider()
-        )
+    gus, hana = api("gus", funds=500), api("hana")
     r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
     assert r.status_code == 200, r.content  # no seed asked: nothing is staked yet
     body = r.json()
     kinds = [s["kind"] for s in body["table"]["seats"]]
-    assert body["seat"] == 0 and kinds == [None, "bot", "bot", "bot"], body
+    assert body["seat"] == 0 and kinds == [None] * 4, body  # staked: no bots
     assert body["table"]["status"] == "open" and body["table"]["stake"] == 500
-    table_id = body["table"]["id"]
+    # Asked again before sitting: the same table, not a second one.
+    again = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json").json()
+    assert (again["table"]["id"], again["seat"]) == (body["table"]["id"], 0)
     # The seat is not held: another player's quick play is offered the same one.
-    r = hana.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
-    assert (r.json()["table"]["id"], r.json()["seat"]) == (table_id, 0), r.content
+    r = gus.post("/api/quick-play/", {"sit": False}, format="json")
+    free = r.json()
+    kinds = [s["kind"] for s in free["table"]["seats"]]
+    assert free["seat"] == 0 and kinds == [None, "bot", "bot", "bot"], free
+    r = hana.post("/api/quick-play/", {"sit": False}, format="json")
+    assert (r.json()["table"]["id"], r.json()["seat"]) == (free["table"]["id"], 0), r.content
 
 
 def test_quick_play_makes_no_table_for_a_player_who_could_not_stake(api, tasks_applied_here):
@@ -99,7 +101,7 @@ def test_quick_play_makes_no_table_for_a_player_who_could_not_stake(api, tasks_a
         assert "Add money in /wallet/." in r.json()["error"]
     assert not Table.objects.filter(created_by=ivy.user).exists()
     # The table page's Sit at a staked table says the same to a player without a wallet.
-    owner = api("owner")
+    owner = api("owner", funds=100)
     table = new_table(owner, stake=100)
     r = ivy.post(
         f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "s"}, format="json"

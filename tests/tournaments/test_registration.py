@@ -323,7 +323,8 @@ def test_round_one_opens_while_an_entrant_waits_at_a_staked_table(player, make_t
     for i, user in enumerate(users):
         services.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
     timers = {"choose_timer": 60, "double_timer": 60, "play_timer": 60}
-    waiting = games.create_table(user=staff, variant="complex", stake=250, options=timers)
+    host = player("host")  # a creator who could sit at their staked table
+    waiting = games.create_table(user=host, variant="complex", stake=250, options=timers)
     games.take_seat(user=users[0], table_id=waiting.pk, seat=1, client_seed="casual")
     assert wallet_balance(users[0]) == 10_000 - 250
     services.start(tournament_id=t.pk, by=staff, reason="all here")

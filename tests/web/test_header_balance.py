@@ -39,7 +39,7 @@ def _header_shows(page, amount: int) -> None:
 
 
 def test_sitting_and_leaving_in_the_lobby_update_the_header(new_page, live_server, client):
-    host = _user("host", 0)
+    host = _user("host", STAKE)  # a creator who could sit at the table
     table = tables.create_table(user=host, variant="complex", stake=STAKE)
     sam = _user("sam", 10_00)
     page = new_page()
@@ -90,7 +90,7 @@ def test_the_table_page_updates_the_header_when_the_pot_is_paid(
 
 
 def test_the_short_wallet_message_links_to_the_wallet_page(new_page, live_server, client):
-    host = _user("host", 0)
+    host = _user("host", STAKE)  # a creator who could sit at the table
     table = tables.create_table(user=host, variant="complex", stake=STAKE)
     poor = _user("poor", 1_00)
     page = new_page()

@@ -105,3 +105,59 @@ def test_quick_play_while_seated_elsewhere_says_so_in_arabic(
     )
     assert page.url.rstrip("/") == live_server.url and Table.objects.count() == made
     page.screenshot(path=str(artifacts / "lobby-quick-play-live-seat-ar.png"))
+
+
+def test_a_staked_quick_play_says_the_table_waits_before_the_stake_is_held(
+    new_page, live_server, client, artifacts
+):
+    """Bots never stake, so the lobby's staked quick play opened a table with three bots and
+    held the stake for a match with no pot (a new player's trial). Now it opens a table that
+    waits for players and says so, the stake and when it comes back, before the table page
+    takes the seat; "Sit and wait" sits there."""
+    from tests.factories import fund
+    from wallet.selectors import wallet_balance
+
+    ana = User.objects.create_user("ana", password="pw-x-12345")
+    fund(ana, 10_00)
+    page = new_page(width=390, height=844)
+    log_in(page, live_server.url, client, ana)
+    page.goto("/")
+    page.locator("#quick_stake").fill("5")
+    page.get_by_test_id("quick-play").click()
+    wait = page.get_by_test_id("quick-wait")
+    wait.wait_for()
+    assert "Bots never stake" in wait.inner_text() and "3 more players" in wait.inner_text()
+    assert "5.00 USD" in wait.inner_text() and page.locator("#quick-notice").is_hidden()
+    assert page.url.rstrip("/") == live_server.url and wallet_balance(ana) == 10_00
+    table = Table.objects.get(created_by=ana)
+    assert table.stake == 5_00 and not Seat.objects.filter(table=table).exclude(bot="").exists()
+    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-wait.png"), full_page=True)
+    # Asked again: the same table, not a second one.
+    page.get_by_test_id("quick-play").click()
+    page.get_by_test_id("quick-sit-and-wait").wait_for()
+    assert Table.objects.filter(created_by=ana).count() == 1
+    page.get_by_test_id("quick-sit-and-wait").click()
+    page.wait_for_url(re.compile(rf"/tables/{table.pk}/"))
+    page.get_by_test_id("leave").wait_for()  # seated
+    assert Seat.objects.get(table=table, seat=0).user == ana
+    assert wallet_balance(ana) == 5_00 and Table.objects.get(pk=table.pk).status == "open"
+    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-seated.png"))
+
+
+def test_the_staked_quick_plays_wait_is_told_in_arabic(new_page, live_server, client, artifacts):
+    from tests.factories import fund
+
+    rana = User.objects.create_user("rana", password="pw-x-12345")
+    fund(rana, 10_00)
+    page = new_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, rana)
+    page.goto("/")
+    page.locator("#quick_stake").fill("٥")
+    page.get_by_test_id("quick-play").click()
+    wait = page.get_by_test_id("quick-wait")
+    wait.wait_for()
+    assert "الروبوتات لا تراهن" in wait.inner_text() and "5.00 USD" in wait.inner_text()
+    sit = page.get_by_test_id("quick-sit-and-wait")
+    assert sit.inner_text() == "اجلس وانتظر · الرهان \u20665.00 USD\u2069"  # the amount isolated
+    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-wait-ar.png"), full_page=True)

@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from accounts.services import set_display_name
 from games import services as tables
+from games.models import Table
 from wallet import services as wallet_services
 from wallet.selectors import wallet_balance
 
@@ -102,7 +103,9 @@ def test_payout_json_gives_every_stakers_net_and_its_label(client):
 
 
 def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
-    big = tables.create_table(user=ana, variant="complex_partner", stake=50_00)
+    host = User.objects.create_user("host", "host@example.com", "pw-Host-12345")
+    wallet_services.deposit(user=host, amount=50_00, key="test:host")
+    big = tables.create_table(user=host, variant="complex_partner", stake=50_00)
     client.force_login(ana)
     response = post_json(client, f"/api/tables/{big.pk}/seats/", {"seat": 0, "client_seed": "ab"})
     assert response.status_code == 400
@@ -111,6 +114,10 @@ def test_stake_larger_than_the_balance_is_refused_clearly(client, ana):
     assert body["error"] == (
         "Your wallet holds 10.00 USD; this table's stake is 50.00 USD. Add money in /wallet/."
     )
+    # Creating such a table is refused the same way: nobody could fill it at her word.
+    made = post_json(client, "/api/tables/", {"variant": "complex_partner", "stake": 50_00})
+    assert (made.status_code, made.json()) == (400, body)
+    assert not Table.objects.filter(created_by=ana).exists()
     assert wallet_balance(ana) == 10_00
 
 

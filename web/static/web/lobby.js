@@ -3,8 +3,11 @@
    /api/tables/), leaves seats, seats bots; all through the tables API. A Sit opens the table
    page at that seat (the commitment is shown and kept there first). Quick play (POST
    /api/quick-play/, sit: false) chooses a seat at an open table of the default variant at a
-   stake where players wait, or starts one with bots, and opens the table page, which sits there; a table's creator gets its invite link (POST
-   /api/tables/{id}/invite/) and may make it private (not listed).
+   stake where players wait, or starts one (free: with bots), and opens the table page, which
+   sits there; at a staked table that waits for players (bots never stake) it first shows the
+   answer's notice and a "Sit and wait" link, so the player knows before the stake is held. A
+   table's creator gets its invite link (POST /api/tables/{id}/invite/) and may make it
+   private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
 import { shareLink } from "./share.js";
@@ -296,11 +299,25 @@ const STATUS = {
       // match's commitment and the client seed in this browser first.
       const body = { stake, sit: false };
       const button = quick.querySelector("button[type=submit]");
+      const wait = $("#quick-wait");
       button.disabled = true;
+      wait.hidden = true;
       notice(box, _("Finding a seat…"));
       try {
         const answer = await T.api("POST", "/api/quick-play/", body);
-        window.location = answer.url + "#quick-seat-" + answer.seat;
+        const seat = answer.url + "#quick-seat-" + answer.seat;
+        if (stake && answer.waiting_for) {
+          // A staked table waiting for players: the table page's Sit holds the stake, so the
+          // player reads what happens first and sits with the link.
+          notice(box, "");
+          wait.replaceChildren(el("p", { dir: "auto", text: answer.notice }),
+            el("p", {}, el("a", { class: "button primary", href: seat, "data-testid": "quick-sit-and-wait",
+              text: interpolate(_("Sit and wait · stake %s"), [T.formatMoney(stake)]) })));
+          wait.hidden = false;
+          button.disabled = false;
+          return;
+        }
+        window.location = seat;
       } catch (err) {
         if (err.status === 401) {
           window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);

@@ -1,0 +1,102 @@
+"""Quick play at a stake (``games.services.lobby.quick_play``). Bots never stake, so a staked
+table of one person and three bots has no pot: a new player's staked quick play held the
+stake for a match nothing could be won at, and only the result panel said so afterwards. A
+staked quick play seats no bots: it joins a staked table where people wait and no bot sits,
+or opens one that waits for players, and its answer says so (``waiting_for``, ``notice``)
+before the lobby's table page takes the stake."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Seat, Table
+from games.services import lobby
+from wallet.selectors import wallet_balance
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _bots(table: Table) -> int:
+    return Seat.objects.filter(table=table).exclude(bot="").count()
+
+
+def test_a_staked_quick_play_opens_a_table_that_waits_for_players(make_user, tasks_applied_here):
+    ali = make_user("ali", funds=1_000)
+    table, seat = lobby.quick_play(user=ali, stake=500, client_seed="ali-seed")
+    table.refresh_from_db()
+    assert (table.status, table.stake, seat) == ("open", 500, 0)
+    assert _bots(table) == 0 and Seat.objects.get(table=table, seat=0).user == ali
+    assert lobby.waiting_for(table, seat) == 3
+    assert wallet_balance(ali) == 500  # held at a table that waits: refunded on a leave
+    services.leave(user=ali, table_id=table.pk)
+    assert wallet_balance(ali) == 1_000
+
+
+def test_staked_quick_plays_fill_a_table_with_people_who_all_stake(make_user, tasks_applied_here):
+    people = [make_user(f"p{n}", funds=1_000) for n in range(4)]
+    made, waits = set(), []
+    for n, who in enumerate(people):
+        table, seat = lobby.quick_play(user=who, stake=500, client_seed=f"seed-{n}")
+        made.add(table.pk)
+        waits.append(lobby.waiting_for(table, seat))
+    assert len(made) == 1 and waits == [3, 2, 1, 0]
+    table = Table.objects.get(pk=made.pop())
+    assert table.status == "playing" and _bots(table) == 0
+    assert sorted(Seat.objects.filter(table=table).values_list("staked", flat=True)) == [500] * 4
+    assert all(wallet_balance(who) == 500 for who in people)
+
+
+def test_a_staked_quick_play_never_joins_a_table_where_a_bot_sits(make_user, tasks_applied_here):
+    """A creator's staked table with a bot seated: a quick player there could end up the
+    creator's partner against bots (nothing to win) or alone with them; quick play opens a
+    table of its own instead. A free quick play still fills its table with bots."""
+    host, guest = make_user("host", funds=1_000), make_user("guest", funds=1_000)
+    with_bot = services.create_table(user=host, variant=lobby.DEFAULT_VARIANT, stake=500)
+    services.take_seat(user=host, table_id=with_bot.pk, seat=0, client_seed="host-seed")
+    services.seat_bot(user=host, table_id=with_bot.pk, seat=1, bot="rules")
+    table, seat = lobby.quick_play(user=guest, stake=500, client_seed="guest-seed")
+    assert table.pk != with_bot.pk and _bots(table) == 0 and seat == 0
+    free, _ = lobby.quick_play(user=make_user("cy"))
+    assert _bots(free) == 3 and Table.objects.get(pk=free.pk).status == "playing"
+
+
+def test_the_lobbys_staked_quick_play_says_the_table_waits_before_anything_is_staked(
+    api, tasks_applied_here
+):
+    """The lobby's quick play (``sit: false``; the table page then sits) is told, before its
+    stake is held, that the table waits for players and why, in the player's language."""
+    gus = api("gus", funds=1_000)
+    r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert [s["kind"] for s in body["table"]["seats"]] == [None] * 4
+    assert (body["seat"], body["waiting_for"], body["table"]["status"]) == (0, 3, "open")
+    assert body["notice"] == (
+        "Bots never stake, so quick play seats no bots at a staked table: this table waits "
+        "for 3 more players, and the match starts when all four seats are taken. Your stake "
+        "of 5.00 USD is held from when you sit until then; it comes back if you leave before "
+        "the start, or if the table is still not full 30 minutes after it opened."
+    )
+    assert wallet_balance(gus.user) == 1_000  # nothing held before the table page's Sit
+    r = gus.post(
+        "/api/quick-play/", {"stake": 500, "sit": False}, format="json", HTTP_ACCEPT_LANGUAGE="ar"
+    )
+    arabic = r.json()
+    assert arabic["waiting_for"] == 3
+    assert "الروبوتات لا تراهن" in arabic["notice"] and "5.00 USD" in arabic["notice"]
+
+
+def test_the_apis_staked_quick_play_says_the_stake_waits_with_the_player(api, tasks_applied_here):
+    """``POST /api/quick-play/`` (sitting): the answer says how many players the table waits
+    for; the second staker joins the first's table; a free quick play starts at once."""
+    ana, ben = api("ana", funds=1_000), api("ben", funds=1_000)
+    first = ana.post("/api/quick-play/", {"stake": 200, "client_seed": "ana"}, format="json")
+    assert first.status_code == 200, first.content
+    assert first.json()["waiting_for"] == 3 and "3 more players" in first.json()["notice"]
+    second = ben.post("/api/quick-play/", {"stake": 200, "client_seed": "ben"}, format="json")
+    assert second.json()["table"]["id"] == first.json()["table"]["id"]
+    assert (second.json()["seat"], second.json()["waiting_for"]) == (1, 2)
+    assert "2 more players" in second.json()["notice"]
+    free = api("cy").post("/api/quick-play/", {}, format="json").json()
+    assert (free["waiting_for"], free["notice"], free["table"]["status"]) == (0, "", "playing")
