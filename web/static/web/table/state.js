@@ -34,6 +34,7 @@ export const st = {
   summaryClosed: false,
   summaryAt: 0, // when this browser first showed it (Date.now())
   sending: false,
+  actions: 0, // the actions this page has sent for its seat (server.js): the player is playing
   pending: null, // {seat, card, version}: my card shown in the trick before the server has it (server.js)
   stopped: false,
 };
