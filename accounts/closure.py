@@ -5,8 +5,11 @@ at a table not over, no tournament entry in progress and no time-out or self-exc
 force. It turns login off
 (``user.is_active`` False: allauth and Django refuse the password, and a session open
 elsewhere no longer authenticates), records the :class:`~accounts.models.Closure`, and
-replaces the public display name with ``Closed account <id>`` (:data:`CLOSED_NAME`), so the
-lobby, leaderboards and profile pages no longer show the person's chosen name. Kept, as a
+replaces the display name by the marker :data:`accounts.selectors.CLOSED_MARK`
+(``Closed account <id>``; a profile is made if the account had none), so the lobby, tables,
+leaderboards, tournaments and profile pages no longer show the person's chosen name: they
+show ``Closed account <id>`` in the reader's language
+(:func:`accounts.selectors.display_name`). Kept, as a
 licensed operator must keep them (anti-money-laundering record keeping): the ledger's
 entries (never deleted or edited), the username and email address (not shown to other
 players; the email address stays taken, so the person cannot sign up again with it
@@ -27,14 +30,12 @@ from django.utils.translation import ngettext
 
 from accounts.models import Closure, Profile
 from accounts.names import name_key
+from accounts.selectors import CLOSED_MARK
 from games.selectors import seats_in_play
 from responsible.gates import format_when
 from responsible.selectors import active_exclusion
 from tournaments.selectors import entries_in_progress
 from wallet.selectors import format_money, wallet_balance
-
-#: The display name a closed account is shown by (``%(id)s``: the user's id, so it is unique).
-CLOSED_NAME = "Closed account %(id)s"
 
 
 def closure_blockers(user: Any) -> list[str]:
@@ -103,8 +104,16 @@ def close_account(*, user: Any, password: str) -> Closure:
             raise ValidationError(problems)
         locked.is_active = False
         locked.save(update_fields=["is_active"])
-        name = CLOSED_NAME % {"id": locked.pk}
-        Profile.objects.filter(user=locked).update(display_name=name, name_key=name_key(name))
+        mark = CLOSED_MARK % {"id": locked.pk}
+        Profile.objects.update_or_create(
+            user=locked,
+            defaults={"display_name": mark, "name_key": name_key(mark)},
+            create_defaults={
+                "display_name": mark,
+                "name_key": name_key(mark),
+                "username_key": name_key(locked.get_username()),
+            },
+        )
         closure = Closure.objects.create(user=locked, closed_at=timezone.now())
     user.is_active = False
     return closure

@@ -13,7 +13,8 @@ alike. The key
 is for comparing only, never shown (Arabic alef, for one, maps to ``l``). Arabic letters and
 digits keep their own prototypes, so distinct Arabic names keep distinct keys.
 
-Names a bot is shown by are kept for bots (:func:`looks_like_a_bot`).
+Names a bot is shown by are kept for bots (:func:`looks_like_a_bot`), and the name a closed
+account is shown by for closed accounts (:func:`looks_like_a_closed_account`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,25 @@ def _bot_name() -> re.Pattern:
     kinds = sorted({name_key(kind) for kind in BOTS})  # the API names a bot's seat by kind
     alternatives = [f"(?:{'|'.join(map(re.escape, words))}){_BOT_NUMBER}", *map(re.escape, kinds)]
     return re.compile("|".join(alternatives))
+
+
+#: The words a closed account is shown by: ``Closed account N``
+#: (``accounts.selectors.CLOSED_MARK``) and its Arabic ``حساب مغلق N`` (the Arabic catalogue).
+CLOSED_WORDS = ("closed account", "حساب مغلق")
+
+
+@functools.cache
+def _closed_name() -> re.Pattern:
+    words = sorted({" ".join(name_key(word).split()) for word in CLOSED_WORDS}, key=len)
+    return re.compile(f"(?:{'|'.join(map(re.escape, words))}){_BOT_NUMBER}")
+
+
+def looks_like_a_closed_account(name: str) -> bool:
+    """Whether ``name`` reads as a closed account's: its confusable key (:func:`name_key`) is
+    one of :data:`CLOSED_WORDS` with or without a number (``Closed account 12``,
+    ``CL0SED ACCOUNT #3``, ``حساب مغلق ١٢``). Names that only contain one of the words
+    (``Closed Doors``) do not."""
+    return _closed_name().fullmatch(" ".join(name_key(name).split())) is not None
 
 
 def looks_like_a_bot(name: str) -> bool:

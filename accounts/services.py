@@ -21,7 +21,12 @@ from accounts.models import (
     Verification,
     VerificationStatus,
 )
-from accounts.names import has_visible_character, looks_like_a_bot, name_key
+from accounts.names import (
+    has_visible_character,
+    looks_like_a_bot,
+    looks_like_a_closed_account,
+    name_key,
+)
 
 #: The longest reason staff may give for a suspension or its lifting (characters).
 REASON_MAX = 1000
@@ -36,13 +41,17 @@ LOOKS_LIKE_USERNAME = gettext_lazy(
 LOOKS_LIKE_BOT = gettext_lazy(
     "Names like “Bot 2” are kept for bots, so nobody takes a player for one; choose another."
 )
+LOOKS_LIKE_CLOSED = gettext_lazy(
+    "Names like “Closed account 2” are kept for closed accounts; choose another."
+)
 
 
 def clean_display_name(name: object) -> str:
     """The name trimmed and checked: 1..40 characters, printable, no line breaks, at least
     one visible character (not only marks or characters that render blank:
     :func:`accounts.names.has_visible_character`), not a name bots are shown by
-    (:func:`accounts.names.looks_like_a_bot`: ``Bot 2`` and its look-alikes).
+    (:func:`accounts.names.looks_like_a_bot`: ``Bot 2`` and its look-alikes), nor the name
+    closed accounts are shown by (:func:`accounts.names.looks_like_a_closed_account`).
 
     Raises ``ValidationError`` with a message saying what is wrong.
     """
@@ -66,6 +75,8 @@ def clean_display_name(name: object) -> str:
         )
     if looks_like_a_bot(name):
         raise ValidationError(LOOKS_LIKE_BOT)
+    if looks_like_a_closed_account(name):
+        raise ValidationError(LOOKS_LIKE_CLOSED)
     return name
 
 

@@ -17,7 +17,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import display_name
+from accounts.selectors import account_closed, display_name, person
 from games import sql, state_store
 from games.cancel_reasons import reason_text
 from games.engine import Options, spectator_view, view
@@ -130,7 +130,7 @@ def table_data(table: Table, user) -> dict[str, Any]:
         "origin": table.origin,
         "stake": table.stake,
         "status": table.status,
-        "created_by": {"id": table.created_by_id, "name": display_name(table.created_by)},
+        "created_by": person(table.created_by),
         "created_at": table.created_at.isoformat(),
         "version": table.version,
         "seats": [
@@ -139,14 +139,13 @@ def table_data(table: Table, user) -> dict[str, Any]:
                 "kind": s.kind,
                 "name": display_name(s.user) if s.user_id else (s.bot or None),
                 "user_id": s.user_id,
+                "account_closed": bool(s.user_id) and account_closed(s.user),
                 "bot": s.bot or None,
                 "staked": s.staked,
                 "is_me": me is not None and s.user_id == me,
                 "away": s.seat in away,
                 "rating": ratings.get(s.seat),
-                "held_for": {"id": s.held_for_id, "name": display_name(s.held_for)}
-                if s.held(table, now)
-                else None,
+                "held_for": person(s.held_for) if s.held(table, now) else None,
             }
             for s in seats
         ],
@@ -566,14 +565,12 @@ def rematch_data(table_id: int, user) -> dict[str, Any]:
         "url": f"/tables/{rematch.pk}/",
         "invite_url": f"/invite/{rematch.invite_token}/" if player else None,
         "status": rematch.status,
-        "proposed_by": {"id": rematch.created_by_id, "name": display_name(rematch.created_by)},
+        "proposed_by": person(rematch.created_by),
         "holds_until": rematch.holds_until.isoformat() if rematch.holds_until else None,
         "seats": [
             {
                 "seat": s.seat,
-                "player": {"id": s.held_for_id, "name": display_name(s.held_for)}
-                if s.held_for_id
-                else None,
+                "player": person(s.held_for) if s.held_for_id else None,
                 "bot": s.bot or None,
                 "answer": seat_answer(s),
                 "is_me": me is not None and s.held_for_id == me,

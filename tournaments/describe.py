@@ -99,9 +99,12 @@ def _format(t: dict[str, Any]) -> str:
     )
 
 
-def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
-    """``[(label, sentence)]``: every rule and parameter of a tournament summary
-    (``selectors.summary``) in words, for the tournament page, in the active language."""
+def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """``[(label, sentence, items)]``: every rule and parameter of a tournament summary
+    (``selectors.summary``) in words, for the tournament page, in the active language.
+    ``items`` is empty but for the table options, which are a list of ``(option's label,
+    its value)`` (``web.names.describe_options``) with no sentence: the page shows them one a
+    line (joined into one sentence they would need a separator of the page's language)."""
     mode = (
         _(
             "Teams of two: register, then invite a partner by display name; the partner accepts "
@@ -122,7 +125,6 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
             "Unregister before registration closes and %(percent)s of the entry fee "
             "(%(amount)s) comes back."
         ) % {"percent": percent(refund), "amount": format_money(fee * refund // BASIS_POINTS)}
-    options = "; ".join(f"{label}: {text}" for label, text in describe_options(t["options"]))
     capacity = t["capacity"]
     places = (
         ngettext(
@@ -138,24 +140,26 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
         )
     ) % {"capacity": capacity, "minimum": t["min_entrants"]}
     return [
-        (_("Format"), _format(t)),
-        (_("Players"), mode),
-        (_("Variant"), variant_name(t["variant"])),
-        (_("Table options"), options),
+        (_("Format"), _format(t), []),
+        (_("Players"), mode, []),
+        (_("Variant"), variant_name(t["variant"]), []),
+        (_("Table options"), "", describe_options(t["options"])),
         (
             _("Entry fee"),
             pgettext("no entry fee", "free")
             if fee == 0
             else _("%(amount)s each, into the prize pool") % {"amount": format_money(fee)},
+            [],
         ),
         (
             _("House fee"),
             pgettext("no house fee", "none")
             if not t["house_fee_bps"]
             else _("%(percent)s of the pool") % {"percent": percent(t["house_fee_bps"])},
+            [],
         ),
-        (_("Places"), places),
-        (_("Refunds"), refund_text),
+        (_("Places"), places, []),
+        (_("Refunds"), refund_text, []),
         (
             _("Prizes"),
             _(
@@ -163,8 +167,9 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str]]:
                 "end (the review window); tied places share the prizes they span."
             )
             % {"duration": duration(t["review_seconds"])},
+            [],
         ),
-        (_("No-shows"), no_show_rule(t)),
+        (_("No-shows"), no_show_rule(t), []),
     ]
 
 

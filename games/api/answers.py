@@ -35,8 +35,17 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class PersonSerializer(serializers.Serializer):
+    """A person (``accounts.selectors.person``)."""
+
     id = serializers.IntegerField()
-    name = serializers.CharField(help_text="display name")
+    name = serializers.CharField(
+        help_text="display name, in the answer's language; a closed account's is "
+        "'Closed account <id>' (in Arabic 'حساب مغلق <id>')"
+    )
+    account_closed = serializers.BooleanField(
+        help_text="the account is closed: a page shown in another language than the answer's "
+        "names it 'Closed account <id>' in its own"
+    )
 
 
 class SeatSerializer(serializers.Serializer):
@@ -46,6 +55,10 @@ class SeatSerializer(serializers.Serializer):
     )
     name = serializers.CharField(allow_null=True, help_text="display name or bot kind")
     user_id = serializers.IntegerField(allow_null=True)
+    account_closed = serializers.BooleanField(
+        help_text="the person's account is closed (name: 'Closed account <user_id>' in the "
+        "answer's language); false for a bot or an empty seat"
+    )
     bot = serializers.CharField(allow_null=True, help_text="the bot's kind")
     staked = serializers.IntegerField(help_text="minor units this seat has staked")
     is_me = serializers.BooleanField(help_text="the caller's seat")

@@ -143,3 +143,71 @@ def test_closure_waits_for_a_time_out_and_refuses_a_permanent_self_exclusion(pla
     play.self_exclude(user=bob, months=None, by=bob)
     with pytest.raises(ValidationError, match="self-excluded for good"):
         close_account(user=bob, password=PASSWORD)
+
+
+# -- the closed account's name, in each viewer's language ----------------------------------
+
+CLOSED_AR = "حساب مغلق"
+
+
+def _closed(player):
+    """A player who played a finished free match with ``bob``, then closed the account."""
+    from tests.accounts.matches import make_match
+
+    alice, bob = player(funds=0), player(funds=0)
+    table = make_match([alice, bob, None, None])
+    close_account(user=alice, password=PASSWORD)
+    alice.refresh_from_db()
+    return alice, bob, table
+
+
+def test_a_closed_accounts_name_follows_the_language_it_is_shown_in(player):
+    from django.utils import translation
+
+    from accounts.selectors import display_names
+
+    alice, _, _ = _closed(player)
+    with translation.override("ar"):
+        assert display_name(alice) == f"{CLOSED_AR} {alice.pk}"
+        assert display_names([alice.pk]) == {alice.pk: f"{CLOSED_AR} {alice.pk}"}
+    with translation.override("en"):
+        assert display_name(alice) == f"Closed account {alice.pk}"
+        assert display_names([alice.pk]) == {alice.pk: f"Closed account {alice.pk}"}
+
+
+def test_the_pages_and_the_api_show_a_closed_account_in_arabic(player, client):
+    alice, bob, table = _closed(player)
+    client.force_login(bob)
+    arabic = {"HTTP_ACCEPT_LANGUAGE": "ar"}
+    shown = f"{CLOSED_AR} {alice.pk}"
+    history = client.get(f"/players/{bob.pk}/", **arabic).content.decode()
+    assert shown in history and "Closed account" not in history  # the match's other seats
+    seat = client.get(f"/api/tables/{table.pk}/", **arabic).json()["seats"][0]
+    assert seat["name"] == shown and seat["account_closed"] is True
+    english = client.get(f"/api/tables/{table.pk}/").json()
+    assert english["seats"][0]["name"] == f"Closed account {alice.pk}"
+    assert english["created_by"] == {
+        "id": alice.pk,
+        "name": f"Closed account {alice.pk}",
+        "account_closed": True,
+    }
+    assert english["seats"][1]["account_closed"] is False
+
+
+def test_a_table_answer_marks_a_closed_accounts_seat_for_the_page_to_name(player):
+    """The live stream sends spectators one answer whatever their language, so the table
+    page names a closed account's seat itself, from ``account_closed`` and ``user_id``."""
+    from games import selectors as games
+
+    alice, bob, table = _closed(player)
+    data = games.table_data(games.get_table(table.pk), None)
+    assert [s["account_closed"] for s in data["seats"]] == [True, False, False, False]
+    assert data["seats"][0]["user_id"] == alice.pk
+    assert data["created_by"]["account_closed"] is True
+
+
+def test_an_account_without_a_profile_is_shown_closed_not_by_its_username(db):
+    user = get_user_model().objects.create_user("no_profile_login", password=PASSWORD)
+    close_account(user=user, password=PASSWORD)
+    user = get_user_model().objects.get(pk=user.pk)
+    assert display_name(user) == f"Closed account {user.pk}"

@@ -205,3 +205,21 @@ def test_persian_digits_pass_for_arabic_indic_ones(django_user_model):
     set_display_name(user=layla, name="ليلى٢")
     with pytest.raises(ValidationError, match="looks like another player"):
         check_display_name_free("ليلى۲")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Closed account 12", "closed account", "Closed  Account #7", "حساب مغلق ١٢", "حساب مغلق"],
+)
+def test_a_closed_accounts_name_is_refused(db, name):
+    """A closed account is shown as ``Closed account N`` (in Arabic «حساب مغلق N»): nobody may
+    pass for one."""
+    user = User.objects.create_user("rami")
+    with pytest.raises(ValidationError, match="closed accounts"):
+        services.set_display_name(user, name)
+
+
+@pytest.mark.parametrize("name", ["Closed Doors", "Account Manager", "حساب"])
+def test_names_that_only_contain_the_words_are_accepted(db, name):
+    user = User.objects.create_user("rami")
+    assert services.set_display_name(user, name).display_name == name

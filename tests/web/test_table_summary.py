@@ -631,6 +631,31 @@ def test_the_away_mark_and_the_notice_to_the_returning_player(table_id, player, 
     assert page.locator("[data-testid=away-2]").count() == 0
 
 
+def test_the_welcome_back_goes_once_the_player_acts(table_id, player, artifacts):
+    """A new player's trial: the "Welcome back" notice stayed up over the table while the
+    returned player went on playing. It goes with their first action after it."""
+    state = match_at(contract="complex", plays=2)
+    seat = state.to_act()[0]
+    page = player(PHONE)
+    away = answer(table_id, state, seat)
+    away["table"]["seats"][seat]["away"] = True
+    server = Server(page, away)
+    page.goto(f"/tables/{table_id}/")
+    page.locator("[data-testid=come-back]").wait_for()
+    server.answer = answer(table_id, state, seat, version=6)  # back: the mark cleared
+    notice = page.locator("[data-testid=away-notice]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=away-notice]').textContent"
+        ".startsWith('Welcome back')"
+    )
+    assert notice.is_visible()
+    shot(page, artifacts, "table-welcome-back-phone")
+    page.locator("#hand .card.playable").first.click()
+    notice.wait_for(state="hidden", timeout=5_000)  # at once; it used to stay 20 s
+    assert server.posted and server.posted[-1]["action"]["type"] == "play"
+    shot(page, artifacts, "table-welcome-back-gone-phone")
+
+
 # -- small defects ----------------------------------------------------------------------------
 
 

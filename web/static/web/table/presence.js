@@ -1,6 +1,7 @@
 /* The table page's presence marks: a seat whose player missed two turns in a row is "away"
    (the seat's public info in the table state, "away": true; the server then plays its
-   default action at once); the returning player is told what happened while they were away.
+   default action at once); the returning player is told what happened while they were away,
+   until their next action (st.actions: they are playing again) or for 20 s at most.
    Drawn on the seat boxes that felt.js renders (after it). An ES module of the table page
    (no build step): main.js starts it. */
 
@@ -8,6 +9,16 @@ import { gettext as _ } from "../i18n.js";
 import { $, T, el, notice, root, st } from "./state.js";
 
 let wasAway = false;
+let welcome = null; // the welcome back shown: {actions: st.actions then, timer}; null: not shown
+
+const WELCOME_MS = 20000;
+
+function endWelcome(line) {
+  if (!welcome) return;
+  clearTimeout(welcome.timer);
+  welcome = null;
+  if (line.classList.contains("info")) line.hidden = true;
+}
 
 export function renderAway() {
   const t = st.table;
@@ -33,11 +44,13 @@ export function renderAway() {
   const mine = playing && me !== null && me !== undefined && Boolean(t.seats[me] && t.seats[me].away);
   const line = $("#away-notice");
   if (!playing) {
+    endWelcome(line);
     line.hidden = true;
     wasAway = false;
     return;
   }
   if (mine) {
+    endWelcome(line);
     if (!line.querySelector("[data-testid=come-back]")) {
       // POST /api/tables/{id}/back/ (games.services.presence.come_back): the mark goes at once.
       const back = el("button", { type: "button", class: "primary", "data-testid": "come-back",
@@ -59,7 +72,9 @@ export function renderAway() {
     line.textContent = _("Welcome back: while you were away your turns were played with the default move.");
     line.className = "notice info away-notice";
     line.hidden = false;
-    setTimeout(() => { if (line.classList.contains("info")) line.hidden = true; }, 20000);
+    welcome = { actions: st.actions, timer: setTimeout(() => endWelcome(line), WELCOME_MS) };
+  } else if (welcome && st.actions > welcome.actions) {
+    endWelcome(line); // back and playing: the news is old
   }
   wasAway = mine;
   if (!mine && line.hidden === false && !line.classList.contains("info")) line.hidden = true;

@@ -29,6 +29,7 @@ export function stillLegal(action) {
 export async function send(action) {
   if (st.sending) return;
   st.sending = true;
+  st.actions += 1;
   root.classList.add("sending");
   if (action.type === "play" && st.mySeat !== null) {
     // Instant: the card leaves the hand for the trick now, faded until the server has it.
@@ -67,6 +68,7 @@ export async function send(action) {
 export function selectDoubles() {
   const d = st.view && st.view.doubling;
   if (!d || d.mode !== "simultaneous") return;
+  st.actions += 1;
   const cards = Array.from(st.selected);
   T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action: { type: "select", cards } })
     .catch((err) => console.warn("select not sent:", err.message));

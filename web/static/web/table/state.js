@@ -34,6 +34,7 @@ export const st = {
   summaryClosed: false,
   summaryAt: 0, // when this browser first showed it (Date.now())
   sending: false,
+  actions: 0, // the actions this page has sent for its seat (server.js): the player is playing
   pending: null, // {seat, card, version}: my card shown in the trick before the server has it (server.js)
   stopped: false,
 };
@@ -43,11 +44,18 @@ export const st = {
    cycle: collectstatic's hashing of module imports cannot resolve one). */
 export const redraw = { all: () => {}, result: () => {} };
 
+/* A person's name as this page shows it: a closed account's ("account_closed": its answer's
+   `name` is in the language of whoever the live stream answered first) in the page's
+   language, by the account's id; anyone else's as the server sent it. */
+export function personName(name, id, closed) {
+  return closed ? t("closed_account", { n: String(id) }) : name;
+}
+
 export function seatName(seat) {
   const s = st.table && st.table.seats[seat];
   if (!s || !s.kind || (s.kind !== "bot" && !s.name)) return t("seat_n", { n: num(seat + 1) });
   if (s.kind === "bot") return t("bot_n", { n: num(seat + 1) });
-  return s.name;
+  return personName(s.name, s.user_id, s.account_closed);
 }
 
 /* A bot's kind as its badge shows it ("rules", "random"; translated; another kind as it is). */

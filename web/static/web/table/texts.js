@@ -47,6 +47,7 @@ export const TEXTS = {
   // seats, the felt, the trick and the layout
   seat_n: _("Seat {n}"),
   bot_n: _("Bot {n}"),
+  closed_account: _("Closed account {n}"),
   bot_rules: pgettext("bot kind", "rules"),
   bot_random: pgettext("bot kind", "random"),
   owner: _("owner"),
