@@ -68,6 +68,11 @@ TRIX_SAME_ADDRESS_SEATS = True
 # the suite's clients and pages read as fast as they can, all from 127.0.0.1.
 TRIX_READ_RATE = "100000/second"
 TRIX_READ_ADDRESS_RATE = "100000/second"
+# Nor are a seat's actions, but in the tests of that limit (tests/games/test_api_robust.py): a
+# test playing a seat through the API answers as fast as the bots (which do not think here),
+# and at the production rate (10 a second) it waited out a 429's Retry-After a dozen times a
+# match.
+TRIX_ACTION_RATE = "100000/second"
 # Bots play without pause; a test's own worker may be given a pause (tests/games/
 # test_held_wakes.py: a solo worker holding each bot's next turn on its timer that long).
 TRIX_BOT_DELAY = env_seconds("TRIX_TEST_BOT_DELAY", 0.0)

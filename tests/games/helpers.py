@@ -68,7 +68,7 @@ def play_seat(
 ):
     """Play the client's seat to the end through the API: long-poll the state, submit the
     first legal action when it is the seat's turn (after a 429, again once ``Retry-After``
-    has passed: with the test's bots that do not think, it outpaces ``TRIX_ACTION_RATE``).
+    has passed: a test that lowers ``TRIX_ACTION_RATE`` to the production default).
     Every state response is kept in ``responses``; ``each(body)`` is called with each.
     Returns the last state."""
     since = 0
