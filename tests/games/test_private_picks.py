@@ -12,7 +12,6 @@ of the same match can be compared answer by answer: what a spectator and every o
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
 import uuid
@@ -118,8 +117,7 @@ def time_out(table_id: int, traveller) -> None:
 
 def answer(table_id: int, user, since) -> dict:
     """``user``'s state answer (None: a logged-out spectator) without ``server_time``."""
-    got = selectors.table_state(table_id, user or AnonymousUser(), since)
-    got = copy.deepcopy(got)
+    got = dict(selectors.table_state(table_id, user or AnonymousUser(), since))
     got.pop("server_time")
     return got
 
@@ -260,15 +258,21 @@ PREFERRED = ("king", "queens", "complex", "diamonds", "ltoosh", "trix")
 
 def normalised(got: dict, seat: int | None) -> dict:
     """An answer as compared between runs: the table's id and the deals' ids differ, and a
-    seat's own pick is its own (the only thing of it that may differ)."""
-    got = copy.deepcopy(got)
-    got["table"].pop("id")
-    for ev in got["events"]:
-        ev.pop("deal_id", None)
-    view = got["view"] or {}
-    if seat is not None and view.get("doubling"):
-        view["doubling"].pop("selected", None)
+    seat's own pick is its own (the only thing of it that may differ). What it leaves out is
+    copied without it; the rest is shared with the answer, which nothing changes."""
+    got = {
+        **got,
+        "table": _without(got["table"], "id"),
+        "events": [_without(ev, "deal_id") for ev in got["events"]],
+    }
+    view = got["view"]
+    if seat is not None and view and view.get("doubling"):
+        got["view"] = {**view, "doubling": _without(view["doubling"], "selected")}
     return got
+
+
+def _without(d: dict, key: str) -> dict:
+    return {k: v for k, v in d.items() if k != key}
 
 
 class Observers:
