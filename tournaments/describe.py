@@ -105,43 +105,10 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, st
     ``items`` is empty but for the table options, which are a list of ``(option's label,
     its value)`` (``web.names.describe_options``) with no sentence: the page shows them one a
     line (joined into one sentence they would need a separator of the page's language)."""
-    mode = (
-        _(
-            "Teams of two: register, then invite a partner by display name; the partner accepts "
-            "and pays their own entry fee. A team incomplete when registration closes is "
-            "refunded."
-        )
-        if t["team_mode"]
-        else _("Every entrant plays for themself.")
-    )
     fee = t["entry_fee"]
-    refund = t["refund_bps"]
-    if fee == 0:
-        refund_text = _("The event is free: no money moves.")
-    elif refund == BASIS_POINTS:
-        refund_text = _("Unregister before registration closes and the whole entry fee comes back.")
-    else:
-        refund_text = _(
-            "Unregister before registration closes and %(percent)s of the entry fee "
-            "(%(amount)s) comes back."
-        ) % {"percent": percent(refund), "amount": format_money(fee * refund // BASIS_POINTS)}
-    capacity = t["capacity"]
-    places = (
-        ngettext(
-            "at most %(capacity)d team; at least %(minimum)d to start",
-            "at most %(capacity)d teams; at least %(minimum)d to start",
-            capacity,
-        )
-        if t["team_mode"]
-        else ngettext(
-            "at most %(capacity)d entrant; at least %(minimum)d to start",
-            "at most %(capacity)d entrants; at least %(minimum)d to start",
-            capacity,
-        )
-    ) % {"capacity": capacity, "minimum": t["min_entrants"]}
     return [
         (_("Format"), _format(t), []),
-        (_("Players"), mode, []),
+        (_("Players"), _players_text(t), []),
         (_("Variant"), variant_name(t["variant"]), []),
         (_("Table options"), "", describe_options(t["options"])),
         (
@@ -158,8 +125,8 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, st
             else _("%(percent)s of the pool") % {"percent": percent(t["house_fee_bps"])},
             [],
         ),
-        (_("Places"), places, []),
-        (_("Refunds"), refund_text, []),
+        (_("Places"), _places_text(t), []),
+        (_("Refunds"), _refund_text(t), []),
         (
             _("Prizes"),
             _(
@@ -171,6 +138,48 @@ def rules_in_words(t: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, st
         ),
         (_("No-shows"), no_show_rule(t), []),
     ]
+
+
+def _players_text(t: dict[str, Any]) -> str:
+    """Who plays for whom: teams of two (how a team forms, and its refund) or each alone."""
+    if t["team_mode"]:
+        return _(
+            "Teams of two: register, then invite a partner by display name; the partner accepts "
+            "and pays their own entry fee. A team incomplete when registration closes is "
+            "refunded."
+        )
+    return _("Every entrant plays for themself.")
+
+
+def _refund_text(t: dict[str, Any]) -> str:
+    """What comes back to an entrant who unregisters before registration closes."""
+    fee, refund = t["entry_fee"], t["refund_bps"]
+    if fee == 0:
+        return _("The event is free: no money moves.")
+    if refund == BASIS_POINTS:
+        return _("Unregister before registration closes and the whole entry fee comes back.")
+    return _(
+        "Unregister before registration closes and %(percent)s of the entry fee "
+        "(%(amount)s) comes back."
+    ) % {"percent": percent(refund), "amount": format_money(fee * refund // BASIS_POINTS)}
+
+
+def _places_text(t: dict[str, Any]) -> str:
+    """The event's capacity and the fewest units it starts with."""
+    capacity = t["capacity"]
+    if t["team_mode"]:
+        text = ngettext(
+            "at most %(capacity)d team; at least %(minimum)d to start",
+            "at most %(capacity)d teams; at least %(minimum)d to start",
+            capacity,
+        )
+    else:
+        text = ngettext(
+            "at most %(capacity)d entrant; at least %(minimum)d to start",
+            "at most %(capacity)d entrants; at least %(minimum)d to start",
+            capacity,
+        )
+    return text % {"capacity": capacity, "minimum": t["min_entrants"]}
 
 
 def no_show_rule(t: dict[str, Any]) -> str:
