@@ -317,6 +317,42 @@ def _seat_order(table: Sequence[str], ranks: Mapping[str, int], seats: int) -> l
     return ordered + [None] * (seats - len(ordered))
 
 
+def _groups(
+    order: Sequence[str],
+    team_mode: bool,
+    mode: str,
+    past: _History,
+    position: Mapping[str, int],
+) -> tuple[list[tuple[list[str], list[int]]], int, list[str]]:
+    """Who is seated together before the tables are drawn: ``(groups, seats, byes)``, each
+    group its members and the sizes of its tables, ``seats`` a full table's units (two teams,
+    or four players) and ``byes`` the units left out of the round."""
+    units = list(order)
+    byes: list[str] = []
+    if team_mode:
+        if len(units) % 2 and mode != FINAL:
+            # [Byes]: the lowest-ranked team with the fewest byes so far.
+            bye = min(units, key=lambda u: (past.byes.get(u, 0), -position[u]))
+            byes.append(bye)
+            units.remove(bye)
+        return [(units, [TEAM_UNITS] * (len(units) // TEAM_UNITS))], TEAM_UNITS, byes
+    sizes = [len(units)] if mode == FINAL else _solo_sizes(len(units))
+    short = [s for s in sizes if s < SOLO_SEATS]
+    with_bots = sum(short)
+    # [Bots]: who sits with a bot: fewest earlier bot tables, then the lowest ranked.
+    chosen = (
+        set(sorted(units, key=lambda u: (past.bots.get(u, 0), -position[u]))[:with_bots])
+        if with_bots
+        else set()
+    )
+    full = [u for u in units if u not in chosen]
+    groups = [
+        (full, [SOLO_SEATS] * (len(full) // SOLO_SEATS)),
+        ([u for u in units if u in chosen], short),
+    ]
+    return groups, SOLO_SEATS, byes
+
+
 def _seat(
     *,
     key: bytes | str,
@@ -329,32 +365,7 @@ def _seat(
     past = _History(history)
     ranks = draw_ranks(key, _all_units(order, history))
     position = {u: p for p, u in enumerate(order)}
-    units = list(order)
-    byes: list[str] = []
-    if team_mode:
-        if len(units) % 2 and mode != FINAL:
-            # [Byes]: the lowest-ranked team with the fewest byes so far.
-            bye = min(units, key=lambda u: (past.byes.get(u, 0), -position[u]))
-            byes.append(bye)
-            units.remove(bye)
-        groups = [(units, [TEAM_UNITS] * (len(units) // TEAM_UNITS))]
-        seats = TEAM_UNITS
-    else:
-        seats = SOLO_SEATS
-        sizes = [len(units)] if mode == FINAL else _solo_sizes(len(units))
-        short = [s for s in sizes if s < SOLO_SEATS]
-        with_bots = sum(short)
-        # [Bots]: who sits with a bot: fewest earlier bot tables, then the lowest ranked.
-        chosen = (
-            set(sorted(units, key=lambda u: (past.bots.get(u, 0), -position[u]))[:with_bots])
-            if with_bots
-            else set()
-        )
-        full = [u for u in units if u not in chosen]
-        groups = [
-            (full, [SOLO_SEATS] * (len(full) // SOLO_SEATS)),
-            ([u for u in units if u in chosen], short),
-        ]
+    groups, seats, byes = _groups(order, team_mode, mode, past, position)
     placed: list[tuple[list[str], int]] = []
     tiers: dict[str, int] = {}
     for members, sizes in groups:
