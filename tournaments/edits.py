@@ -115,6 +115,9 @@ def _check_time(t: Tournament, field: str, value: Any, now: datetime) -> datetim
             )
     if field != "registration_opens_at" and value <= now:
         raise BadRequest(_("%(field)s must be in the future") % {"field": label})
+    from tournaments.services.parameters import check_not_too_far
+
+    check_not_too_far(value, label)
     return value
 
 

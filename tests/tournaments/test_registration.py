@@ -3,13 +3,13 @@ wallet, and every refusal has a clear message and writes nothing."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
 from tests.tournaments.conftest import snapshot
-from tournaments import selectors, services
+from tournaments import edits, selectors, services
 from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound
 from tournaments.models import AdminAction, Entry, EntryStatus, Status, TeamStatus, Tournament
 from wallet.selectors import escrow_balance, wallet_balance
@@ -262,6 +262,25 @@ def test_a_tournament_whose_window_is_over_is_refused(staff, make_tournament):
             starts_at=now - timedelta(hours=1),
         )
     assert not Tournament.objects.exists()
+
+
+def test_a_start_more_than_a_year_ahead_is_refused(staff, make_tournament):
+    """An admin's start in the year 9999 was accepted, and every registration that then
+    compared it with another event answered 500 (the span after it is past the calendar's
+    end). A start (and so the whole window) is at most a year ahead, at creation and edit."""
+    far = timezone.now() + timedelta(days=367)
+    with pytest.raises(BadRequest, match="start must be within a year"):
+        make_tournament(starts_at=far)
+    with pytest.raises(BadRequest, match="start must be within a year"):
+        make_tournament(starts_at=datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC))
+    assert not Tournament.objects.exists()
+    t = make_tournament()
+    with pytest.raises(BadRequest, match="start must be within a year"):
+        edits.edit_tournament(tournament_id=t.pk, by=staff, reason="later", starts_at=far)
+    assert Tournament.objects.get(pk=t.pk).starts_at == t.starts_at
+    make_tournament(
+        registration_closes_at=far - timedelta(days=2), starts_at=far - timedelta(days=2)
+    )  # within a year: accepted
 
 
 def test_an_entry_overlapping_an_event_the_player_is_in_is_refused(player, make_tournament):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -28,6 +28,8 @@ from wallet.selectors import format_money
 
 #: The longest review window an admin may set (seconds): a week.
 MAX_REVIEW_SECONDS = 7 * 24 * 3600
+#: How far ahead an event may start (so its window too), from when it is created or edited.
+MAX_AHEAD = timedelta(days=366)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,6 +228,18 @@ def _check_prizes(prize_bps: Any, capacity: int, team_mode: bool) -> None:
         )
 
 
+def check_not_too_far(when: datetime, field: str) -> None:
+    """Refuse a time more than :data:`MAX_AHEAD` from now (``field``: its label), at creation
+    and at an edit: an event's play is compared over ``TRIX_TOURNAMENT_SPAN`` after its start
+    (``registration._check_overlap``), which must stay within the calendar. Raises
+    :class:`BadRequest`."""
+    if when - timezone.now() > MAX_AHEAD:
+        raise BadRequest(
+            _("%(field)s must be within a year from now (%(latest)s UTC at the latest)")
+            % {"field": field, "latest": f"{timezone.now() + MAX_AHEAD:%Y-%m-%d}"}
+        )
+
+
 def _check_schedule(p: Parameters) -> None:
     """The three times aware; registration opens before it closes, closes by the start and
     in the future (an event created with its window over would be cancelled at once).
@@ -243,6 +257,7 @@ def _check_schedule(p: Parameters) -> None:
         raise BadRequest(_("no_show_without_action must be true or false"))
     if not p.registration_opens_at < p.registration_closes_at <= p.starts_at:
         raise BadRequest(_("registration must open before it closes, and close by the start"))
+    check_not_too_far(p.starts_at, pgettext("tournament field", "start"))
     if p.registration_closes_at <= timezone.now():
         raise BadRequest(
             _(
