@@ -319,14 +319,18 @@ def test_an_event_running_past_its_span_still_overlaps(player, make_tournament):
     soon = make_tournament(name="Soon", starts_at=now + timedelta(hours=8))
     bob = player("bob")
     services.register(tournament_id=long_one.pk, by=bob, client_seed="b")
+    started = now - timedelta(hours=5, minutes=7)  # started early: before its planned start
     Tournament.objects.filter(pk=long_one.pk).update(
-        status=Status.RUNNING, starts_at=now - timedelta(hours=5)
+        status=Status.RUNNING, starts_at=now - timedelta(hours=5), started_at=started
     )
     services.register(tournament_id=soon.pk, by=bob, client_seed="b")  # 8 hours away: free
     sooner = make_tournament(name="Sooner", starts_at=now + timedelta(hours=2))
-    e = refused(Conflict, "already entered in Long one", services.register,
+    e = refused(Conflict, "already playing in Long one", services.register,
                 tournament_id=sooner.pk, by=bob, client_seed="b")  # fmt: skip
     assert e.code == "overlap"
+    # It names when the event actually started, and asks for no unregistering (too late).
+    assert f"started at {started:%Y-%m-%d %H:%M} UTC" in e.message
+    assert "Unregister" not in e.message
     Tournament.objects.filter(pk=long_one.pk).update(status=Status.REVIEW)  # its play ended
     services.register(tournament_id=sooner.pk, by=bob, client_seed="b")
 

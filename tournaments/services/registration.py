@@ -84,6 +84,20 @@ def _check_overlap(t: Tournament, user: Any, now: datetime) -> None:
     for other in others:
         running = other.status in (Status.RUNNING, Status.PAUSED)
         ends = max(other.starts_at, now) + span if running else other.starts_at + span
+        if other.starts_at < t.starts_at + span and t.starts_at < ends and running:
+            raise Conflict(
+                _(
+                    "You are already playing in %(other)s, which started at %(when)s UTC: "
+                    "%(name)s would start before its play ends, and a player takes part in "
+                    "one event at a time. Choose an event that starts later."
+                )
+                % {
+                    "other": other.name,
+                    "when": f"{other.started_at or other.starts_at:%Y-%m-%d %H:%M}",
+                    "name": t.name,
+                },
+                "overlap",
+            )
         if other.starts_at < t.starts_at + span and t.starts_at < ends:
             raise Conflict(
                 _(
