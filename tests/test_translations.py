@@ -265,6 +265,19 @@ def test_the_glossary_bans_synonyms_and_the_check_finds_them():
     assert not glossary_breaches("ask them", "اطلب منهم اسمًا", rows)
 
 
+def test_the_rules_pages_check_finds_the_lobby_and_records_synonyms():
+    """The rules page's check (the bans that hold whatever the English says): the lobby is
+    «الصالة», never «الردهة»; a deal's record «محضر», never «سجل التوزيعة» or «السجلات»,
+    while the log stays «سجل»."""
+    rows = [{**r, "banned": [b for b in r["banned"] if not b[1]]} for r in glossary()]
+    assert glossary_breaches("", "في نموذج الردهة", rows)
+    assert glossary_breaches("", "نزّل سجل التوزيعة", rows)
+    assert glossary_breaches("", "ويحملها سجل كل توزيعة", rows)
+    assert glossary_breaches("", "وفي السجلات تُرقَّم المقاعد", rows)
+    assert not glossary_breaches("", "نزّل محضر التوزيعة، وفي المحاضر", rows)
+    assert not glossary_breaches("", "ويكتبه في سجل عام، سجل الشفافية", rows)
+
+
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
 def test_translations_use_the_glossarys_one_word(po):
     """One word per idea (docs/i18n.md's glossary): no translation uses a synonym the glossary
