@@ -51,9 +51,28 @@ def has_visible_character(name: str) -> bool:
 _EXTENDED_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "٠١٢٣٤٥٦٧٨٩")
 
 
+#: Arabic marks that leave the letters as they are drawn, dropped before the skeleton: the
+#: tatweel (U+0640, it stretches the joint: «نـور» is «نور»), the harakat (fathatan to sukun,
+#: U+064B..U+0652), the small marks above and below (U+0610..U+061A, U+0656..U+065F), the
+#: dagger alif (U+0670) and the combining Quranic marks (U+06D6..U+06ED, those of category
+#: Mn). The hamza and the madda (U+0653..U+0655) stay: «أ» and «ا» are two letters.
+_ARABIC_MARKS = dict.fromkeys(
+    [
+        0x0640,
+        *range(0x0610, 0x061B),
+        *range(0x064B, 0x0653),
+        *range(0x0656, 0x0660),
+        0x0670,
+        *(c for c in range(0x06D6, 0x06EE) if unicodedata.category(chr(c)) == "Mn"),
+    ]
+)
+
+
 def name_key(name: str) -> str:
-    """The confusable key of a display name or username (see the module docstring)."""
-    return skeleton_key(name.translate(_EXTENDED_DIGITS), digit_policy="tr39").replace("i", "l")
+    """The confusable key of a display name or username (see the module docstring), read
+    without the Arabic marks of :data:`_ARABIC_MARKS`."""
+    plain = name.translate(_EXTENDED_DIGITS).translate(_ARABIC_MARKS)
+    return skeleton_key(plain, digit_policy="tr39").replace("i", "l")
 
 
 #: The words a bot's seat is shown by: ``Bot N`` (the lobby, ``web/static/web/lobby.js``,

@@ -265,6 +265,37 @@ def test_the_glossary_bans_synonyms_and_the_check_finds_them():
     assert not glossary_breaches("ask them", "اطلب منهم اسمًا", rows)
 
 
+def test_the_glossary_refuses_a_gendered_verb_beside_a_name():
+    """A player's gender is unknown: the words written beside their name (a placeholder, or a
+    label the script puts the name after) are a noun phrase, never a verb that picks one
+    («طلب %(name)s» reads "he asked", «أكلها» "he took it")."""
+    rows = glossary()
+    rematch = "%(name)s asked for a rematch. Seats are held until %(time)s."
+    assert glossary_breaches(rematch, "طلب %(name)s إعادة المباراة. المقاعد محجوزة", rows)
+    assert not glossary_breaches(rematch, "طلبُ إعادة المباراة من %(name)s. المقاعد محجوزة", rows)
+    assert glossary_breaches("Contract chosen by", "اختار العقد", rows)
+    assert not glossary_breaches("Contract chosen by", "اللعبة باختيار", rows)
+    assert glossary_breaches("Last trick, taken by", "آخر أكلة، أكلها", rows)
+    assert not glossary_breaches("Last trick, taken by", "آخر أكلة:", rows)
+    assert glossary_breaches("first out", "خرج أولًا", rows)
+    assert glossary_breaches("out #{place}", "خرج {place}", rows)
+    assert not glossary_breaches("first out", "الخروج أولًا", rows)
+    assert not glossary_breaches("Log out", "تسجيل الخروج", rows)
+
+
+def test_the_rules_pages_check_finds_the_lobby_and_records_synonyms():
+    """The rules page's check (the bans that hold whatever the English says): the lobby is
+    «الصالة», never «الردهة»; a deal's record «محضر», never «سجل التوزيعة» or «السجلات»,
+    while the log stays «سجل»."""
+    rows = [{**r, "banned": [b for b in r["banned"] if not b[1]]} for r in glossary()]
+    assert glossary_breaches("", "في نموذج الردهة", rows)
+    assert glossary_breaches("", "نزّل سجل التوزيعة", rows)
+    assert glossary_breaches("", "ويحملها سجل كل توزيعة", rows)
+    assert glossary_breaches("", "وفي السجلات تُرقَّم المقاعد", rows)
+    assert not glossary_breaches("", "نزّل محضر التوزيعة، وفي المحاضر", rows)
+    assert not glossary_breaches("", "ويكتبه في سجل عام، سجل الشفافية", rows)
+
+
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: p.name)
 def test_translations_use_the_glossarys_one_word(po):
     """One word per idea (docs/i18n.md's glossary): no translation uses a synonym the glossary

@@ -223,3 +223,29 @@ def test_a_closed_accounts_name_is_refused(db, name):
 def test_names_that_only_contain_the_words_are_accepted(db, name):
     user = User.objects.create_user("rami")
     assert services.set_display_name(user, name).display_name == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "نـور",  # a tatweel (U+0640) stretching the joint
+        "نــــور",
+        "نُور",  # a damma
+        "نُورٌ",  # a damma and a dammatan
+        "نوّر",  # a shadda
+        "نٰور",  # a dagger alif
+    ],
+)
+def test_arabic_marks_and_the_tatweel_do_not_make_another_name(django_user_model, name):
+    """The tatweel (U+0640) only stretches the line between two letters and the harakat sit
+    above or below them: «نـور» and «نُور» are drawn as «نور», so they are refused beside it
+    (a trial's finding), while a hamza, which makes another letter, is kept («أبو» is not
+    «ابو»)."""
+    from accounts.names import name_key
+    from accounts.services import check_display_name_free, set_display_name
+
+    nour = django_user_model.objects.create_user("nour")
+    set_display_name(user=nour, name="نور")
+    with pytest.raises(ValidationError, match="looks like another player"):
+        check_display_name_free(name)
+    assert name_key("أبو فهد") != name_key("ابو فهد")

@@ -161,8 +161,10 @@ export function renderCenter() {
   felt.classList.toggle("has-layout", Boolean(v && v.layout));
   center.replaceChildren();
   if (!v) {
-    center.append(el("p", { class: "waiting", text: t(st.table && st.table.status === "open"
-      ? "waiting_players" : "waiting_deal") }));
+    // an open table waits for its free seats (a seat without a kind: no one sits there)
+    const open = st.table && st.table.status === "open";
+    center.append(el("p", { class: "waiting", text: open
+      ? tn("waiting_players", st.table.seats.filter((s) => !s.kind).length) : t("waiting_deal") }));
     seen.ready = false;
     return;
   }

@@ -60,7 +60,6 @@ export const TEXTS = {
   cards_in_hand: _("cards in hand"),
   out_place: _("out #{place}"),
   doubled: _("doubled"),
-  waiting_players: _("Waiting for four players."),
   waiting_deal: _("Waiting for the deal."),
   needs_jack: _("needs the jack"),
   last_trick: _("Last trick, taken by"),
@@ -138,6 +137,7 @@ export const TEXTS = {
 const PLURALS = {
   cards: (n) => ngettext("%s card", "%s cards", n),
   tricks: (n) => ngettext("%s trick", "%s tricks", n),
+  waiting_players: (n) => ngettext("Waiting for %s player.", "Waiting for %s players.", n),
 };
 
 function fill(format, params) {
