@@ -28,8 +28,10 @@ from wallet.selectors import format_money
 
 #: The longest review window an admin may set (seconds): a week.
 MAX_REVIEW_SECONDS = 7 * 24 * 3600
-#: How far ahead an event may start (so its window too), from when it is created or edited.
-MAX_AHEAD = timedelta(days=366)
+#: How far ahead an event may start (so its window too), from when it is created or edited:
+#: a bound of sanity, far beyond any event's planning, that keeps the arithmetic on its times
+#: (the overlap span, the review window) within the calendar.
+MAX_AHEAD = timedelta(days=100 * 365)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -235,7 +237,7 @@ def check_not_too_far(when: datetime, field: str) -> None:
     :class:`BadRequest`."""
     if when - timezone.now() > MAX_AHEAD:
         raise BadRequest(
-            _("%(field)s must be within a year from now (%(latest)s UTC at the latest)")
+            _("%(field)s must be within 100 years from now (%(latest)s UTC at the latest)")
             % {"field": field, "latest": f"{timezone.now() + MAX_AHEAD:%Y-%m-%d}"}
         )
 
