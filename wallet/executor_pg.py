@@ -131,16 +131,40 @@ def post_with_function(
 
     Outside a transaction the statement is its own transaction (no BEGIN, no COMMIT
     round trip); inside one it runs in a savepoint. With ``before_write`` it runs twice
-    under the same locks: checks only, then the provider, then the write.
+    under the same locks: checks only, then the provider, then the write. Over 60 lines:
+    ``wallet_post``'s 26 arguments are listed in its order, one a line.
     """
     conn = connections[DEFAULT_DB_ALIAS]  # the proxy ``connection`` costs a lookup per use
     created_at = timezone.now()
     details: dict = {}
-    args = _arguments(
-        key=key, kind=kind, reference=reference, request=request, request_hash=request_hash,
-        refs=refs, rule=rule, create=create, close=close, memo=memo, reverses=reverses,
-        created_at=created_at,
-    )  # fmt: skip
+    args = [
+        True,  # p_write
+        key,
+        kind,
+        reference,
+        json.dumps(request),
+        request_hash,
+        memo,
+        "{}",  # p_details (_DETAILS)
+        reverses.pk if reverses else None,
+        created_at,
+        pg_array(refs),
+        pg_array(create),
+        pg_array(kind_ for kind_, _ in create.values()),
+        pg_array(owner for _, owner in create.values()),
+        rule.name,
+        pg_array(ref for ref, _ in rule.legs),
+        pg_array(amount for _, amount in rule.legs),
+        rule.escrow,
+        rule.user,
+        rule.amount,
+        pg_array(rule.users),
+        pg_array(rule.amounts),
+        HOUSE,
+        rule.house_fee,
+        pg_array(close),
+        STAKE_KINDS_ARRAY,
+    ]
     if before_write is None and conn.get_autocommit() and not conn.in_atomic_block:
         status, pk = _call_post(conn, args)
     else:
@@ -178,53 +202,7 @@ def post_with_function(
 
 
 _DETAILS = 7
-"""The index of ``p_details`` in :func:`_arguments`' list (filled in after the provider)."""
-
-
-def _arguments(
-    *,
-    key: str,
-    kind: str,
-    reference: str,
-    request: dict,
-    request_hash: str,
-    refs: list[str],
-    rule: Rule,
-    create: Mapping[str, tuple[str, int | None]],
-    close: list[str],
-    memo: str,
-    reverses: Transaction | None,
-    created_at,
-) -> list:
-    """``wallet_post``'s arguments in its order (``p_write`` True, ``p_details`` empty)."""
-    return [
-        True,  # p_write
-        key,
-        kind,
-        reference,
-        json.dumps(request),
-        request_hash,
-        memo,
-        "{}",  # p_details (_DETAILS)
-        reverses.pk if reverses else None,
-        created_at,
-        pg_array(refs),
-        pg_array(create),
-        pg_array(kind_ for kind_, _ in create.values()),
-        pg_array(owner for _, owner in create.values()),
-        rule.name,
-        pg_array(ref for ref, _ in rule.legs),
-        pg_array(amount for _, amount in rule.legs),
-        rule.escrow,
-        rule.user,
-        rule.amount,
-        pg_array(rule.users),
-        pg_array(rule.amounts),
-        HOUSE,
-        rule.house_fee,
-        pg_array(close),
-        STAKE_KINDS_ARRAY,
-    ]
+"""The index of ``p_details`` in ``wallet_post``'s arguments (filled in after the provider)."""
 
 
 def _call_post(conn: BaseDatabaseWrapper, args: list) -> tuple[str, int | None]:
