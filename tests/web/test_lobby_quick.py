@@ -108,17 +108,15 @@ def test_quick_play_while_seated_elsewhere_says_so_in_arabic(
 
 
 def test_a_staked_quick_play_says_the_table_waits_before_the_stake_is_held(
-    new_page, live_server, client, artifacts
+    player, new_page, live_server, client, artifacts
 ):
     """Bots never stake, so the lobby's staked quick play opened a table with three bots and
     held the stake for a match with no pot (a new player's trial). Now it opens a table that
     waits for players and says so, the stake and when it comes back, before the table page
     takes the seat; "Sit and wait" sits there."""
-    from tests.factories import fund
     from wallet.selectors import wallet_balance
 
-    ana = User.objects.create_user("ana", password="pw-x-12345")
-    fund(ana, 10_00)
+    ana = player("ana", funds=10_00)
     page = new_page(width=390, height=844)
     log_in(page, live_server.url, client, ana)
     page.goto("/")
@@ -144,11 +142,10 @@ def test_a_staked_quick_play_says_the_table_waits_before_the_stake_is_held(
     page.screenshot(path=str(artifacts / "lobby-quick-play-staked-seated.png"))
 
 
-def test_the_staked_quick_plays_wait_is_told_in_arabic(new_page, live_server, client, artifacts):
-    from tests.factories import fund
-
-    rana = User.objects.create_user("rana", password="pw-x-12345")
-    fund(rana, 10_00)
+def test_the_staked_quick_plays_wait_is_told_in_arabic(
+    player, new_page, live_server, client, artifacts
+):
+    rana = player("rana", funds=10_00)
     page = new_page(width=390, height=844)
     page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
     log_in(page, live_server.url, client, rana)

@@ -22,12 +22,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
     ],
 )
 def test_the_felt_counts_the_free_seats(
-    django_user_model, new_page, live_server, artifacts, lang, taken, words
+    make_user, new_page, live_server, artifacts, lang, taken, words
 ):
-    owner = django_user_model.objects.create_user("owner")
+    owner = make_user("owner")
     table = tables.create_table(user=owner, variant="trix", stake=0)
     for seat in range(taken):
-        user = django_user_model.objects.create_user(f"p{seat}")
+        user = make_user(f"p{seat}")
         tables.take_seat(user=user, table_id=table.pk, seat=seat, client_seed="s" * 16)
     page = new_page()
     page.context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
