@@ -1,7 +1,7 @@
 /* The table page's one state object, its root element and helpers that read the state.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
-import { num, t } from "./texts.js";
+import { botBadge, num, t } from "./texts.js";
 
 export const T = window.Trix; // web/static/web/api.js (a classic script loaded before)
 export const el = T.el;
@@ -58,16 +58,10 @@ export function seatName(seat) {
   return personName(s.name, s.user_id, s.account_closed);
 }
 
-/* A bot's kind as its badge shows it ("rules", "random"; translated; another kind as it is). */
-function botKind(kind) {
-  const text = kind ? t("bot_" + kind) : "";
-  return !kind ? "bot" : text === "bot_" + kind ? kind : text;
-}
-
 export function nameEl(seat, extra) {
   const s = st.table && st.table.seats[seat];
   return el("span", { class: "name", dir: "auto", text: seatName(seat) },
-    s && s.kind === "bot" ? el("span", { class: "badge", text: botKind(s.bot) }) : null, extra || null);
+    s && s.kind === "bot" ? botBadge(s.bot) : null, extra || null);
 }
 
 /* A seat's rating (the table's family; a bot's fixed one: the ratings app), or null. */
