@@ -58,6 +58,19 @@ export function seatName(seat) {
   return personName(s.name, s.user_id, s.account_closed);
 }
 
+/* A name set apart from the text around it (U+2068 FIRST STRONG ISOLATE ... U+2069): a
+   Latin, Arabic or mixed name ("Sami سامي") keeps its own order and its place in a sentence
+   or a list, in either direction. An element shows a name isolated by itself (nameEl). */
+export function isolated(name) {
+  return "\u2068" + name + "\u2069";
+}
+
+/* The seats' names as one list in the page's language ("Sara، Omar Ali"), each isolated:
+   the one way a sentence names several seats. */
+export function seatNames(seats) {
+  return seats.map((seat) => isolated(seatName(seat))).join(t("list_sep"));
+}
+
 export function nameEl(seat, extra) {
   const s = st.table && st.table.seats[seat];
   return el("span", { class: "name", dir: "auto", text: seatName(seat) },
