@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -31,7 +32,7 @@ from django.utils.translation import ngettext
 from accounts.models import Closure, Profile
 from accounts.names import name_key
 from accounts.selectors import CLOSED_MARK
-from games.selectors import seats_in_play
+from games.selectors import tables_in_play
 from responsible.gates import format_when
 from responsible.selectors import active_exclusion
 from tournaments.selectors import entries_in_progress
@@ -49,16 +50,20 @@ def closure_blockers(user: Any) -> list[str]:
             _("Your wallet holds %(balance)s: withdraw it first from /wallet/.")
             % {"balance": format_money(balance)}
         )
-    seats = seats_in_play(user)
-    if seats:
+    held = tables_in_play(user)
+    if held:
+        # Each table by its page's path: the close page shows it as a link naming the table
+        # (web.links.link_paths), so the player knows which to leave.
+        paths = _(", ").join(reverse("web:table", args=[pk]) for pk in held)
         problems.append(
             ngettext(
-                "You hold a seat at a table that is not over: leave it or finish the match first.",
-                "You hold seats at %(count)d tables that are not over: leave them or finish "
-                "the matches first.",
-                seats,
+                "You hold a seat at %(tables)s, a table that is not over: leave it or finish "
+                "the match first.",
+                "You hold seats at %(count)d tables that are not over, %(tables)s: leave them "
+                "or finish the matches first.",
+                len(held),
             )
-            % {"count": seats}
+            % {"count": len(held), "tables": paths}
         )
     entries = entries_in_progress(user)
     if entries:

@@ -581,14 +581,16 @@ def rematch_data(table_id: int, user) -> dict[str, Any]:
     return answer
 
 
-def seats_in_play(user) -> int:
-    """How many seats ``user`` holds at tables not over: open, playing, or finished with the
-    pot not yet paid (account closure waits for none)."""
-    return (
+def tables_in_play(user) -> list[int]:
+    """The ids of the tables not over where ``user`` holds a seat, ascending: open, playing,
+    or finished with the pot not yet paid (account closure waits for none)."""
+    return list(
         Seat.objects.filter(user=user)
         .filter(
             Q(table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
             | Q(table__status=TableStatus.FINISHED, table__settled=False, table__stake__gt=0)
         )
-        .count()
+        .order_by("table_id")
+        .values_list("table_id", flat=True)
+        .distinct()
     )

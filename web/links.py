@@ -13,7 +13,7 @@ import re
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 #: URL names of the pages a message may point to by path, and what the link says in place
 #: of the path (the messages are written so that it reads: "Add money in /wallet/." -> "Add
@@ -35,15 +35,29 @@ def linked_pages() -> list[list[str]]:
     return [[reverse(name), str(label)] for name, label in LINKED_PAGES.items()]
 
 
+def table_path_pattern() -> str:
+    """A regular expression matching a table page's path (``/tables/12/``), its id the group."""
+    sample = reverse("web:table", args=[987654321])
+    return re.escape(sample).replace("987654321", r"(\d+)")
+
+
 def link_paths(text: str) -> SafeString:
     """``"… Add money in /wallet/."`` -> ``"… Add money in <a href="/wallet/">your wallet</a>."``:
     the text escaped, each path of :func:`linked_paths` it contains (as a whole word) a link
-    saying :data:`LINKED_PAGES`'s words for it."""
+    saying :data:`LINKED_PAGES`'s words for it, and each table page's path (``/tables/12/``)
+    a link naming the table ("Table 12"; the pages only: the scripts' ``Trix.messageNodes``
+    links :func:`linked_pages`' paths alone)."""
     pages = dict(linked_pages())
-    pattern = re.compile(r"(?<![\w/])(" + "|".join(re.escape(p) for p in pages) + r")(?![\w/])")
+    table = re.compile(table_path_pattern())
+    alternatives = [re.escape(p) for p in pages] + [table.pattern.replace(r"(\d+)", r"\d+")]
+    pattern = re.compile(r"(?<![\w/])(" + "|".join(alternatives) + r")(?![\w/])")
     parts = pattern.split(str(text))
-    html = "".join(
-        format_html('<a href="{}">{}</a>', part, pages[part]) if i % 2 else escape(part)
-        for i, part in enumerate(parts)
-    )
+
+    def link(path: str) -> str:
+        if path in pages:
+            return format_html('<a href="{}">{}</a>', path, pages[path])
+        name = gettext("Table %(table_id)s") % {"table_id": table.fullmatch(path).group(1)}
+        return format_html('<a href="{}">{}</a>', path, name)
+
+    html = "".join(link(part) if i % 2 else escape(part) for i, part in enumerate(parts))
     return mark_safe(html)  # noqa: S308 - every part escaped above

@@ -104,9 +104,24 @@ def test_closure_waits_for_an_open_seat(player, client):
     tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
     client.force_login(alice)
     r = close_form(client)
-    assert r.status_code == 400 and "You hold a seat at a table" in r.content.decode()
+    assert r.status_code == 400 and "You hold a seat at" in r.content.decode()
     tables.leave(user=alice, table_id=table.pk)
     assert close_form(client).status_code == 302
+
+
+def test_closure_names_and_links_the_tables_it_waits_for(player, client):
+    """Found by a new player: the refusal said "a table that is not over" without saying
+    which; it names each table and links to it, in English and Arabic."""
+    alice, bob = player(funds=0), player(funds=1_000)
+    table = free_table(bob)
+    tables.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="a")
+    client.force_login(alice)
+    link = f'<a href="/tables/{table.pk}/">Table {table.pk}</a>'
+    assert f"You hold a seat at {link}, a table" in client.get("/accounts/close/").content.decode()
+    r = close_form(client)  # refused: the blocker listed above the form, linked
+    assert r.status_code == 400 and r.content.decode().count(link) == 1
+    page = client.get("/accounts/close/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert f'لك مقعد على <a href="/tables/{table.pk}/">الطاولة {table.pk}</a>، ' in page
 
 
 def test_closure_waits_for_a_tournament_in_progress(player, staff, client):

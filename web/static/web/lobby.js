@@ -11,7 +11,7 @@
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
 import { gettext as _, interpolate, ngettext, pgettext } from "./i18n.js";
 import { shareLink } from "./share.js";
-import { TEXTS } from "./table/texts.js"; // a bot's kind as the table page words it
+import { botBadge } from "./table/texts.js"; // a bot's badge as the table page shows it
 
 /* A table's status as the badge shows it. */
 const STATUS = {
@@ -115,7 +115,7 @@ const STATUS = {
       const li = el("li", { class: "seat-row" }, el("span", { class: "seat-no", text: String(i + 1) }));
       if (s.kind) {
         li.append(s.kind === "bot"
-          ? el("span", { class: "name", text: interpolate(_("Bot %s"), [i + 1]) + " " }, el("span", { class: "badge", text: TEXTS["bot_" + s.bot] || s.bot || _("bot") }))
+          ? el("span", { class: "name", text: interpolate(_("Bot %s"), [i + 1]) }, botBadge(s.bot))
           : el("span", { class: "name", dir: "auto", text: s.name }));
         if (s.rating !== null && s.rating !== undefined) {
           li.append(el("span", { class: "rating", dir: "ltr", title: _("Rating"), "data-testid": "lobby-rating",

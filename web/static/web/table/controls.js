@@ -1,7 +1,7 @@
 /* The table page's controls: the status line, the action buttons, the hand and the clock.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
-import { $, T, el, legal, root, seatName, st, unchanged } from "./state.js";
+import { $, T, el, isolated, legal, root, seatName, seatNames, st, unchanged } from "./state.js";
 import { selectDoubles, send } from "./server.js";
 import { num, t as text } from "./texts.js";
 
@@ -16,19 +16,19 @@ function statusText() {
   const toAct = v.to_act || [];
   const mine = st.mySeat !== null && toAct.includes(st.mySeat);
   if (v.phase === "choose") {
-    return mine ? text("status_choose_mine") : text("status_choose", { name: seatName(v.owner) });
+    return mine ? text("status_choose_mine") : text("status_choose", { name: isolated(seatName(v.owner)) });
   }
   if (v.phase === "double") {
     if (mine) return text("status_double_mine");
     // Only holders asked: nobody is told who they are (view.doubling names no other seat).
     if (v.doubling && v.doubling.asked === "holders") return text("status_double_holders");
-    return text("status_double", { names: toAct.map(seatName).join(text("list_sep")) });
+    return text("status_double", { names: seatNames(toAct) });
   }
   if (v.phase === "play") {
     if (mine) {
       return legal().some((a) => a.type === "pass") ? text("status_pass_mine") : text("status_play_mine");
     }
-    return toAct.length ? text("status_play", { name: seatName(toAct[0]) }) : "";
+    return toAct.length ? text("status_play", { name: isolated(seatName(toAct[0])) }) : "";
   }
   return "";
 }

@@ -9,7 +9,7 @@
 import { gettext as _, interpolate } from "../i18n.js";
 import { followRematch, rematchBox } from "./rematch.js";
 import { num } from "./texts.js";
-import { $, T, cfg, el, nameEl, root, seatName, st } from "./state.js";
+import { $, T, cfg, el, isolated, nameEl, root, seatName, seatNames, st } from "./state.js";
 
 const money = (amount) => T.formatMoney(amount);
 
@@ -71,7 +71,7 @@ function gameHeadline(r) {
   }
   const places = r.placements;
   if (!seated) {
-    const first = [0, 1, 2, 3].filter((s) => places[String(s)] === 1).map(seatName).join(", ");
+    const first = seatNames([0, 1, 2, 3].filter((s) => places[String(s)] === 1));
     return [interpolate(_("%s wins"), [first]), "neutral"];
   }
   const place = places[String(me)];
@@ -88,7 +88,7 @@ function placeLine(r) {
   const place = r.placements[String(me)];
   const sharing = [0, 1, 2, 3].filter((s) => s !== me && r.placements[String(s)] === place);
   const text = interpolate(_("You placed %(place)s of 4"), { place: ordinal(place) }, true) +
-    (sharing.length ? " " + interpolate(_("(tied with %s)"), [sharing.map(seatName).join(", ")]) : "");
+    (sharing.length ? " " + interpolate(_("(tied with %s)"), [seatNames(sharing)]) : "");
   return el("p", { class: "place-line", "data-testid": "place-line", text });
 }
 
@@ -120,7 +120,7 @@ function scoresList(r) {
   if (r.forfeit !== null && r.forfeit !== undefined) {
     out.push(el("p", { class: "forfeit", "data-testid": "forfeit", text: interpolate(r.teams
       ? _("%s left the table during the match: a forfeit, so that team ranks last.")
-      : _("%s left the table during the match: a forfeit, so that seat ranks last."), [seatName(r.forfeit)]) }));
+      : _("%s left the table during the match: a forfeit, so that seat ranks last."), [isolated(seatName(r.forfeit))]) }));
   }
   return out;
 }
@@ -140,7 +140,7 @@ export function payoutReason(r) {
   });
   const lines = [];
   if (r && r.forfeit !== null && r.forfeit !== undefined) {
-    lines.push(interpolate(_("A forfeit: %s left during the match and ranks last."), [seatName(r.forfeit)]));
+    lines.push(interpolate(_("A forfeit: %s left during the match and ranks last."), [isolated(seatName(r.forfeit))]));
   }
   if (stakers.length < 2) {
     const bots = t.seats.some((s) => s.kind === "bot");

@@ -4,7 +4,7 @@
 import { forgetSit, saveBeforeSit, saved, shown, storageAvailable } from "./fairness.js";
 import { linkEl, shareLink } from "../share.js";
 import { clock } from "./rematch.js";
-import { $, T, cfg, el, nameEl, notice, partnership, personName, ratingEl, redraw, st, unchanged } from "./state.js";
+import { $, T, cfg, el, isolated, nameEl, notice, partnership, personName, ratingEl, redraw, st, unchanged } from "./state.js";
 import { tableCall } from "./server.js";
 import { num, t as text } from "./texts.js";
 import { clientSeedProblem } from "./verify.js";
@@ -69,7 +69,7 @@ export function renderSeating() {
       const forMe = held && String(held.id) === cfg.userId;
       li.append(held
         ? el("span", { class: "empty held", "data-testid": "held-" + i },
-          text("held_for", { name: "\u2068" + personName(held.name, held.id, held.account_closed) + "\u2069", time: clock(t.holds_until) }))
+          text("held_for", { name: isolated(personName(held.name, held.id, held.account_closed)), time: clock(t.holds_until) }))
         : el("span", { class: "empty", text: text("empty") }));
       if (!mine && (!held || forMe)) {
         li.append(el("button", { type: "button", class: "primary", "data-testid": "sit-" + i,

@@ -1,7 +1,7 @@
 /* The table page's one state object, its root element and helpers that read the state.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
-import { num, t } from "./texts.js";
+import { botBadge, num, t } from "./texts.js";
 
 export const T = window.Trix; // web/static/web/api.js (a classic script loaded before)
 export const el = T.el;
@@ -58,16 +58,23 @@ export function seatName(seat) {
   return personName(s.name, s.user_id, s.account_closed);
 }
 
-/* A bot's kind as its badge shows it ("rules", "random"; translated; another kind as it is). */
-function botKind(kind) {
-  const text = kind ? t("bot_" + kind) : "";
-  return !kind ? "bot" : text === "bot_" + kind ? kind : text;
+/* A name set apart from the text around it (U+2068 FIRST STRONG ISOLATE ... U+2069): a
+   Latin, Arabic or mixed name ("Sami سامي") keeps its own order and its place in a sentence
+   or a list, in either direction. An element shows a name isolated by itself (nameEl). */
+export function isolated(name) {
+  return "\u2068" + name + "\u2069";
+}
+
+/* The seats' names as one list in the page's language ("Sara، Omar Ali"), each isolated:
+   the one way a sentence names several seats. */
+export function seatNames(seats) {
+  return seats.map((seat) => isolated(seatName(seat))).join(t("list_sep"));
 }
 
 export function nameEl(seat, extra) {
   const s = st.table && st.table.seats[seat];
   return el("span", { class: "name", dir: "auto", text: seatName(seat) },
-    s && s.kind === "bot" ? el("span", { class: "badge", text: botKind(s.bot) }) : null, extra || null);
+    s && s.kind === "bot" ? botBadge(s.bot) : null, extra || null);
 }
 
 /* A seat's rating (the table's family; a bot's fixed one: the ratings app), or null. */

@@ -159,6 +159,15 @@ export function tn(key, count) {
   return PLURALS[key](count).replace("%s", formatNumber(count));
 }
 
+/* A bot's kind ("rules", "random"; translated; another kind as it is, none "bot") as the
+   badge after its name: the one badge of a bot, on the table page and in the lobby. Its
+   space from the name is the CSS's (site.css, `.name > .bot-kind`), not a character. */
+export function botBadge(kind) {
+  const text = kind ? t("bot_" + kind) : "";
+  return window.Trix.el("span", { class: "badge bot-kind",
+    text: !kind ? "bot" : text === "bot_" + kind ? kind : text });
+}
+
 /* A number (a score, a seat number) written for the page's language. In a right-to-left page
    a negative one is isolated left to right (U+2066 ... U+2069), so -15 does not read 15-. */
 export function num(value) {
