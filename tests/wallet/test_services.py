@@ -67,26 +67,23 @@ def test_stake_refund_and_settle_a_table(four):
     assert selectors.escrow_balance("table:7") == 400
     assert selectors.stakes_in("table:7") == {u.pk: 100 for u in four}
     result = {"placements": {"0": 2, "1": 1, "2": 4, "3": 3}, "forfeit": None}
-    txn = services.settle_match(
-        table_ref="table:7",
-        seat_users=dict(enumerate(four)),
-        result=result,
-        team_mode=False,
-        key="settle:7",
-    )
+
+    def settle():
+        return services.settle_match(
+            table_ref="table:7",
+            seat_users=dict(enumerate(four)),
+            result=result,
+            team_mode=False,
+            key="settle:7",
+        )
+
+    txn = settle()
     assert txn.kind == "settlement"
     assert balances(a, b, c, d) == [1_020, 1_140, 900, 940]
     assert selectors.escrow_balance("table:7") == 0
     assert selectors.is_escrow_closed("table:7")
     # run again (a retried task): the same transaction, nothing paid twice
-    again = services.settle_match(
-        table_ref="table:7",
-        seat_users=dict(enumerate(four)),
-        result=result,
-        team_mode=False,
-        key="settle:7",
-    )
-    assert again == txn
+    assert settle() == txn
     assert balances(a, b, c, d) == [1_020, 1_140, 900, 940]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.errors import BadRequest, NotAllowed, NotFound
+from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound
 from tournaments.models import AdminAction, EntryStatus, Status, Tournament
 from wallet import gates
 
@@ -63,6 +63,29 @@ def _reason(reason: Any) -> str:
 
 def _record(t: Tournament, by: Any, action: str, reason: str = "", **details: Any) -> None:
     AdminAction.objects.create(tournament=t, by=by, action=action, reason=reason, details=details)
+
+
+def _move_status(
+    tournament_id: int,
+    by: Any,
+    *,
+    source: str,
+    target: str,
+    action: str,
+    refusal: str,
+    reason: str = "",
+) -> Tournament:
+    """Lock the tournament, move it from status ``source`` to ``target``, bump its version and
+    record the admin's ``action`` (with ``reason``), in the caller's transaction. Raises
+    :class:`Conflict` (code ``wrong_status``, the message ``refusal`` with ``name`` and
+    ``status``) when it is in another status, and :class:`NotFound`."""
+    t = _lock(tournament_id)
+    if t.status != source:
+        raise Conflict(refusal % _named(t), "wrong_status")
+    t.status = target
+    _save(t, "status")
+    _record(t, by, action, reason)
+    return t
 
 
 def _save(t: Tournament, *fields: str) -> None:

@@ -13,9 +13,8 @@ from django.utils.translation import gettext as _
 
 from games import sealing
 from games.services import fairness_log
-from tournaments.errors import Conflict
 from tournaments.models import BASIS_POINTS, Status, Tournament
-from tournaments.services.common import _lock, _named, _record, _require_staff, _save
+from tournaments.services.common import _move_status, _record, _require_staff
 from tournaments.services.parameters import Parameters
 
 
@@ -160,12 +159,12 @@ def open_registration(*, tournament_id: int, by: Any) -> Tournament:
     """A draft tournament opens for registration (staff). Raises :class:`Conflict`."""
     _require_staff(by, _("open registration"))
     with transaction.atomic():
-        t = _lock(tournament_id)
-        if t.status != Status.DRAFT:
-            raise Conflict(
-                _("%(name)s is not a draft (it is %(status)s)") % _named(t), "wrong_status"
-            )
-        t.status = Status.REGISTRATION
-        _save(t, "status")
-        _record(t, by, "open_registration")
+        t = _move_status(
+            tournament_id,
+            by,
+            source=Status.DRAFT,
+            target=Status.REGISTRATION,
+            action="open_registration",
+            refusal=_("%(name)s is not a draft (it is %(status)s)"),
+        )
     return t

@@ -18,6 +18,7 @@ from tournaments.services.common import (
     FILL_BOT,
     TAKING_PART,
     _lock,
+    _move_status,
     _named,
     _reason,
     _record,
@@ -35,15 +36,15 @@ def pause(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     _require_staff(by, _("pause tournaments"))
     reason = _reason(reason)
     with transaction.atomic():
-        t = _lock(tournament_id)
-        if t.status != Status.RUNNING:
-            raise Conflict(
-                _("only a running tournament can be paused (%(name)s is %(status)s)") % _named(t),
-                "wrong_status",
-            )
-        t.status = Status.PAUSED
-        _save(t, "status")
-        _record(t, by, "pause", reason)
+        t = _move_status(
+            tournament_id,
+            by,
+            source=Status.RUNNING,
+            target=Status.PAUSED,
+            action="pause",
+            refusal=_("only a running tournament can be paused (%(name)s is %(status)s)"),
+            reason=reason,
+        )
     return t
 
 
@@ -52,14 +53,15 @@ def resume(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     _require_staff(by, _("resume tournaments"))
     reason = _reason(reason)
     with transaction.atomic():
-        t = _lock(tournament_id)
-        if t.status != Status.PAUSED:
-            raise Conflict(
-                _("%(name)s is not paused (it is %(status)s)") % _named(t), "wrong_status"
-            )
-        t.status = Status.RUNNING
-        _save(t, "status")
-        _record(t, by, "resume", reason)
+        t = _move_status(
+            tournament_id,
+            by,
+            source=Status.PAUSED,
+            target=Status.RUNNING,
+            action="resume",
+            refusal=_("%(name)s is not paused (it is %(status)s)"),
+            reason=reason,
+        )
         dispatch.send_on_commit("advance", t.pk)
     return t
 
