@@ -58,6 +58,7 @@ class Figures:
         self.per_second: collections.Counter = collections.Counter()
         self.errors = 0
         self.reconnects = 0
+        self.refused: collections.Counter = collections.Counter()  # HTTP status -> answers
         self.posts: list[list] = []  # [action id, table, time of the POST, HTTP status, error]
         self.other_seat: dict[tuple[int, int], float] = {}
 
@@ -80,9 +81,18 @@ class Figures:
             "per_second": list(self.per_second.items()),
             "errors": self.errors,
             "reconnects": self.reconnects,
+            "refused": dict(self.refused),
             "posts": self.posts,
             "other_seat": [[t, v, at] for (t, v), at in self.other_seat.items()],
         }
+
+
+class Refused(ConnectionError):
+    """A read answered with another status than 200 (a 429 of the read limits, say)."""
+
+    def __init__(self, what: str, status: int):
+        super().__init__(f"{what} answered {status}")
+        self.status = status
 
 
 async def _headers(reader) -> tuple[int, dict[str, str]]:
@@ -168,8 +178,10 @@ class Reader:
                     writer.close()
             except asyncio.CancelledError:
                 raise
-            except (OSError, ConnectionError, ValueError, asyncio.IncompleteReadError):
+            except (OSError, ConnectionError, ValueError, asyncio.IncompleteReadError) as exc:
                 self.figures.errors += 1
+                if isinstance(exc, Refused):
+                    self.figures.refused[exc.status] += 1
             self.figures.reconnects += 1
             if first and self.ready is not None:  # never connected: do not hold the start
                 self.ready.release()
@@ -196,7 +208,7 @@ class Reader:
         writer.write(_request("GET", f"{self._base()}/stream/{query}", self._headers(headers)))
         status, response = await _headers(reader)
         if status != 200:
-            raise ConnectionError(f"stream answered {status}")
+            raise Refused("stream", status)
         buffer = b""
         async for chunk in _body_chunks(reader, response):
             buffer += chunk
@@ -223,7 +235,7 @@ class Reader:
             status, response = await _headers(reader)
             body = b"".join([c async for c in _body_chunks(reader, response)])
             if status != 200:
-                raise ConnectionError(f"state answered {status}")
+                raise Refused("state", status)
             if self.ready is not None and not self.version:
                 self.ready.release()
                 self.ready = None
@@ -296,6 +308,10 @@ class _Quiet:
     """Figures that count nothing (a human's reads of its own seat)."""
 
     errors = reconnects = 0
+
+    @property
+    def refused(self) -> collections.Counter:
+        return collections.Counter()
 
     def seen(self, *_):
         pass

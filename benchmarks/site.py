@@ -105,8 +105,11 @@ def env(bot_delay: float) -> dict[str, str]:
         "TRIX_DEAL_PAUSE": "0.5",
         "TRIX_SWEEP_SECONDS": "2",
         # Every client of the benchmark polls from 127.0.0.1, logged out: one address, so
-        # the per-client cap on long polls would answer most of them at once.
+        # the per-client cap on long polls would answer most of them at once, and the read
+        # limits most reads 429 (docs/limits.md; benchmarks/long_poll_flood.py measures them).
         "TRIX_WAITS_PER_CLIENT": "100000",
+        "TRIX_READ_RATE": "100000/second",
+        "TRIX_READ_ADDRESS_RATE": "100000/second",
         "PYTHONPATH": str(ROOT),
     }
 
@@ -386,8 +389,12 @@ class Poller(threading.Thread):
         self.seen: dict[tuple[int, int], float] = {}
         self.requests = 0
         self.errors = 0
+        self.refused: dict[int, int] = {}  # HTTP status -> answers other than 200 and 204
         self.over: set[int] = set()  # tables whose stream answered 204: nothing more to come
         self.per_second: dict[int, int] = {}
+
+    def _refused(self, status: int) -> None:
+        self.refused[status] = self.refused.get(status, 0) + 1
 
     def _saw(self, table_id: int, after: int, upto: int, now: float) -> None:
         for version in range(after + 1, upto + 1):
@@ -418,6 +425,7 @@ class Poller(threading.Thread):
                 self.requests += 1
                 if response.status != 200:
                     self.errors += 1
+                    self._refused(response.status)
                     continue
                 data = json.loads(body)
                 for event in data["events"]:
@@ -439,6 +447,7 @@ class Poller(threading.Thread):
                 return
             if response.status != 200:
                 self.errors += 1
+                self._refused(response.status)
                 time.sleep(0.5)
                 return
             while not self.stop.is_set():
@@ -959,9 +968,14 @@ def main() -> None:
         f"worker DB queries per action: {(q1 - q0) / max(1, len(acts)):.1f} statements, "
         f"besides BEGIN/COMMIT ({(k1 - k0) / max(1, len(acts)):.2f} tasks per action)"
     )
+    refused: dict[str, int] = {}
+    for counts in [p.refused for p in pollers] + [fig.get("refused", {}) for _, fig in figures]:
+        for status, n in counts.items():
+            refused[str(status)] = refused.get(str(status), 0) + n
     print(
         f"polls/streams opened: {polls}, errors {sum(p.errors for p in pollers)}, "
-        f"streams ended with their match {sum(len(p.over) for p in pollers)}"
+        f"streams ended with their match {sum(len(p.over) for p in pollers)}; answers "
+        f"refused (every client, by HTTP status): {refused or 'none'}"
     )
     window = range(int(t0.timestamp()), int(t1.timestamp()))
     delivered = sum(n for p in pollers for sec, n in p.per_second.items() if sec in window)

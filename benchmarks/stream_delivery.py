@@ -178,7 +178,8 @@ def main() -> None:
     print(f"  RSS per held connection: {(rss_held - rss_before) / 1024 / args.watchers:.1f} KiB")
     print(
         f"  commit -> every watcher: {stack.spread(every)}; {short} versions short of a "
-        f"watcher; reconnects {figures['reconnects']}, errors {figures['errors']}"
+        f"watcher; reconnects {figures['reconnects']}, errors {figures['errors']}, "
+        f"refused answers by status {figures['refused'] or 'none'}"
     )
     print(state_poll.load_line(load_before, load_after))
 
