@@ -210,6 +210,9 @@ class EntrantSerializer(serializers.Serializer):
     user_id = serializers.IntegerField()
     name = serializers.CharField()
     team = serializers.CharField(allow_null=True)
+    team_name = serializers.CharField(
+        allow_null=True, help_text="the team's members' names joined by ' & ' (null: no team)"
+    )
     status = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
@@ -345,7 +348,10 @@ class BracketTableSerializer(serializers.Serializer):
     deals_played = serializers.IntegerField(allow_null=True, help_text="the deals the scores count")
     result = UnitResultSerializer(many=True, allow_null=True)
     no_show = serializers.ListField(child=serializers.CharField())
-    disqualified = serializers.ListField(child=serializers.CharField())
+    disqualified = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the result's; before it, the units seated here that are disqualified now",
+    )
     advanced = serializers.ListField(child=serializers.CharField())
 
 
@@ -357,6 +363,9 @@ class RoundSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     show_up_deadline = serializers.DateTimeField()
     byes = serializers.ListField(child=serializers.CharField())
+    bye_names = serializers.ListField(
+        child=serializers.CharField(), help_text="the byes' names (a team's: its members')"
+    )
     tables = BracketTableSerializer(many=True)
 
 

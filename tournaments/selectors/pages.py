@@ -138,17 +138,27 @@ def disqualifications(t: Tournament) -> dict[int, dict[str, Any]]:
     }
 
 
+def team_name(member_names: list[str]) -> str:
+    """A team's name on the pages: its members' display names in registration order, joined
+    by " & " (the unit id ``T<id>`` means nothing to a player)."""
+    return " & ".join(member_names)
+
+
 def entrants(t: Tournament) -> list[dict[str, Any]]:
     """Every entry of the tournament (all statuses): ``{"entry", "entrant", "user_id", "name",
-    "team", "status", "place", "prize", "prize_text", "client_seed", "disqualified"}`` (the
-    seed None until registration closes; ``disqualified`` None, or who disqualified the
-    entrant and why, :func:`disqualifications`), by place once placed, else by
-    registration."""
+    "team", "team_name" (:func:`team_name`; None without a team), "status", "place", "prize",
+    "prize_text", "client_seed", "disqualified"}`` (the seed None until registration closes;
+    ``disqualified`` None, or who disqualified the entrant and why,
+    :func:`disqualifications`), by place once placed, else by registration."""
     rows = list(Entry.objects.filter(tournament=t).order_by("id"))
     names = display_names([e.user_id for e in rows])
     ruled = disqualifications(t) if any(e.status == EntryStatus.DISQUALIFIED for e in rows) else {}
     # Client seeds are published with the entrant list when registration closes, not before.
     published = t.status not in (Status.DRAFT, Status.REGISTRATION)
+    members: dict[int, list[str]] = {}
+    for e in rows:
+        if e.team_id:
+            members.setdefault(e.team_id, []).append(names.get(e.user_id, ""))
     out = [
         {
             "entry": e.pk,
@@ -156,6 +166,7 @@ def entrants(t: Tournament) -> list[dict[str, Any]]:
             "user_id": e.user_id,
             "name": names.get(e.user_id, ""),
             "team": f"T{e.team_id}" if e.team_id else None,
+            "team_name": team_name(members[e.team_id]) if e.team_id else None,
             "status": e.status,
             "place": e.place,
             "prize": e.prize,
