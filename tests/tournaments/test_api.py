@@ -734,3 +734,12 @@ def test_a_client_seed_that_is_not_a_string_is_refused(make_tournament, player, 
     assert r.status_code == 400, r.content
     assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
     assert snapshot() == before and wallet_balance(alice) == 10_000
+
+
+def test_the_detail_says_allow_overlap(make_tournament):
+    """The mark that waives "one event at a time" (docs/tournaments.md) is a parameter the
+    detail shows, as the docs say; it was taken on creation and shown nowhere."""
+    for mark in (True, False):
+        t = make_tournament(allow_overlap=mark)
+        assert client_for().get(f"{API}{t.pk}/").json()["allow_overlap"] is mark
+

@@ -176,6 +176,9 @@ class SummarySerializer(serializers.Serializer):
     no_show_without_action = serializers.BooleanField(
         help_text="an entrant with no move of their own at a table is a no-show there"
     )
+    allow_overlap = serializers.BooleanField(
+        help_text="players may be in another event whose play overlaps this one's"
+    )
     registration_closed_at = serializers.DateTimeField(
         allow_null=True, help_text="when registration actually closed (null: still open)"
     )

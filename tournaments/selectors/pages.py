@@ -93,6 +93,7 @@ def summary(t: Tournament) -> dict[str, Any]:
         "refund_bps": t.refund_bps,
         "review_seconds": t.review_seconds,
         "no_show_without_action": t.no_show_without_action,
+        "allow_overlap": t.allow_overlap,
         "registration_closed_at": t.registration_closed_at,
         "started_at": t.started_at,
         "status": t.status,
