@@ -83,9 +83,11 @@ def tournament_list(request):
     return render(request, "tournaments/list.html", context)
 
 
-def _detail_or_404(pk: int) -> dict[str, Any]:
+def _detail_or_404(pk: int, user: Any) -> dict[str, Any]:
+    """The tournament's detail, decorated; 404 for a missing id, and for a draft unless
+    ``user`` is staff (``selectors.tournament_readable``)."""
     data = selectors.tournament_detail(pk)
-    if data is None:
+    if data is None or not selectors.tournament_readable(tournament_id=pk, user=user):
         raise Http404(f"no tournament {pk}")
     return _decorate(data)
 
@@ -93,7 +95,7 @@ def _detail_or_404(pk: int) -> dict[str, Any]:
 def detail(request, pk: int):
     """``/tournaments/<id>/``: rules and parameters in words, registration, invitations,
     entrants, prize table, the draw commitment and its check; staff controls for staff."""
-    t = _detail_or_404(pk)
+    t = _detail_or_404(pk, request.user)
     context = {
         "t": t,
         "rules": describe.rules_in_words(t),
@@ -118,7 +120,7 @@ def live(request, pk: int):
     """``/tournaments/<id>/live/``: rounds, tables (linked to their table pages), scores, who
     advanced, standings, final places and prizes, admin actions, the draw's check; updated
     by itself through one long poll for the whole tournament."""
-    t = _detail_or_404(pk)
+    t = _detail_or_404(pk, request.user)
     context = {
         "t": t,
         "draw": selectors.draw_check(tournament_id=pk),
@@ -176,7 +178,7 @@ def edit(request, pk: int):
     refused = _staff_only(request, gettext_lazy("edit tournaments"))
     if refused:
         return refused
-    t = _detail_or_404(pk)
+    t = _detail_or_404(pk, request.user)
     form = EditTournamentForm(request.POST or None, tournament=t)
     error = None
     if request.method == "POST" and form.is_valid():

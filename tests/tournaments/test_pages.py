@@ -755,3 +755,14 @@ def test_browser_a_long_name_keeps_the_phone_pages_in_the_screen(
         page.locator("h1").first.wait_for()
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, (path, width)
+
+
+def test_a_draft_page_is_for_staff_only(client, make_tournament, player, staff):
+    """A player (or a visitor) opening a draft's page by id gets a 404, as for a missing id;
+    staff read it."""
+    t = make_tournament(draft=True, name="Quiet draft")
+    for page in (f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/live/"):
+        assert client.get(page).status_code == 404, page
+        assert logged_in(client, player()).get(page).status_code == 404, page
+        assert logged_in(client, staff).get(page).status_code == 200, page
+        client.logout()

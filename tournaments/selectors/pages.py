@@ -337,3 +337,14 @@ def live_final_version(tournament_id: int) -> int | None:
 def tournament_exists(*, tournament_id: int) -> bool:
     """Whether there is a tournament ``tournament_id`` (the API's 404s)."""
     return Tournament.objects.filter(pk=tournament_id).exists()
+
+
+def tournament_readable(*, tournament_id: int, user: Any) -> bool:
+    """Whether ``user`` (None or anonymous: a visitor) may read tournament ``tournament_id``:
+    it exists, and it is not a draft unless they are staff (``docs/tournaments.md``,
+    "Creating": a draft is staff's until opened). The pages and the API answer a draft as a
+    missing id (404) to anyone else."""
+    qs = Tournament.objects.filter(pk=tournament_id)
+    if not getattr(user, "is_staff", False):
+        qs = qs.exclude(status=Status.DRAFT)
+    return qs.exists()
