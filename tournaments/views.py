@@ -166,7 +166,13 @@ def new(request):
             return redirect("tournaments:detail", pk=t.pk)
     status = 400 if request.method == "POST" else 200
     option_fields = [form[name] for name in form.option_fields]
-    context = {"form": form, "error": error, "option_fields": option_fields}
+    problems = sum(len(errors) for errors in form.errors.values()) if form.is_bound else 0
+    context = {
+        "form": form,
+        "error": error,
+        "option_fields": option_fields,
+        "problem_count": problems,
+    }
     return render(request, "tournaments/new.html", context, status=status)
 
 

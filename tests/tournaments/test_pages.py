@@ -323,6 +323,37 @@ def test_a_disqualified_entry_names_the_admin_and_why(client, make_tournament, p
     assert "Referee Rana" in page.content.decode() and "two accounts" in page.content.decode()
 
 
+#: A good /tournaments/new/ form (times in UTC).
+NEW_FORM = {
+    "name": "Friday pods",
+    "format": "swiss",
+    "variant": "complex",
+    "advance": "2",
+    "rounds": "3",
+    "final_table": "on",
+    "entry_fee": "2.50",
+    "house_fee": "12.5",
+    "capacity": "16",
+    "min_entrants": "4",
+    "registration_opens_at": "2026-01-01T10:00",
+    "registration_closes_at": "2099-01-01T10:00",
+    "starts_at": "2099-01-01T11:00",
+    "prizes": "60, 30, 10",
+    "refund": "80",
+    "review_minutes": "5",
+    "opt_choose_timer": "20",
+    "opt_double_timer": "10",
+    "opt_play_timer": "15",
+    "opt_doubling": "simultaneous",
+    "opt_self_double": "leader_gains",
+    "opt_partner_tie": "draw",
+    "opt_contract_timeout": "first_unplayed",
+    "opt_leave_paid_table": "forfeit",
+    "opt_double_scoring": "seat",
+    "opt_double_asked": "holders",
+}
+
+
 def test_new_tournament_page(client, player, staff):
     r = client.get("/tournaments/new/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
@@ -344,34 +375,7 @@ def test_new_tournament_page(client, player, staff):
     ):  # fmt: skip
         assert f'name="{field}"' in html, field
     assert 'value="50, 30, 20"' in html and 'value="10"' in html  # prizes, review minutes
-    form = {
-        "name": "Friday pods",
-        "format": "swiss",
-        "variant": "complex",
-        "advance": "2",
-        "rounds": "3",
-        "final_table": "on",
-        "entry_fee": "2.50",
-        "house_fee": "12.5",
-        "capacity": "16",
-        "min_entrants": "4",
-        "registration_opens_at": "2026-01-01T10:00",
-        "registration_closes_at": "2099-01-01T10:00",
-        "starts_at": "2099-01-01T11:00",
-        "prizes": "60, 30, 10",
-        "refund": "80",
-        "review_minutes": "5",
-        "opt_choose_timer": "20",
-        "opt_double_timer": "10",
-        "opt_play_timer": "15",
-        "opt_doubling": "simultaneous",
-        "opt_self_double": "leader_gains",
-        "opt_partner_tie": "draw",
-        "opt_contract_timeout": "first_unplayed",
-        "opt_leave_paid_table": "forfeit",
-        "opt_double_scoring": "seat",
-        "opt_double_asked": "holders",
-    }
+    form = NEW_FORM
     bad = {**form, "prizes": "60, 30"}
     before = snapshot()
     r = c.post("/tournaments/new/", bad)
@@ -766,3 +770,53 @@ def test_a_draft_page_is_for_staff_only(client, make_tournament, player, staff):
         assert logged_in(client, player()).get(page).status_code == 404, page
         assert logged_in(client, staff).get(page).status_code == 200, page
         client.logout()
+
+
+def test_the_new_tournament_form_shows_every_error_at_once(client, staff):
+    """Every bad field is named at once, each at its field and all in a summary at the top
+    (the admin's trial met one error a post, the next only after fixing it), the checks of
+    the parameters' service (the capacity below the minimum) among them; the review window
+    is refused in its field's unit, minutes."""
+    c = logged_in(client, staff)
+    before = snapshot()
+    bad = {**NEW_FORM, "prizes": "60, 30", "capacity": "3", "min_entrants": "4",
+           "review_minutes": "20000", "entry_fee": "2.5055"}  # fmt: skip
+    r = c.post("/tournaments/new/", bad)
+    html = r.content.decode()
+    assert r.status_code == 400 and snapshot() == before
+    summary = html[html.index('data-testid="form-errors"') :].split("</div>")[0]
+    for text in ("must add up to 100 %, not 90 %", "Too many decimal places (at most 2).",
+                 "below the minimum to start", "10080 minutes"):  # fmt: skip
+        assert text in summary, text
+        assert html.count(text) == 2, text  # in the summary and at its field
+    assert "4 problems" in summary and "seconds" not in html.split("<form")[1]
+    assert 'href="#id_capacity"' in summary
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_new_tournament_errors_in_arabic_on_a_phone(request, live_server, staff):
+    """Chromium at 390x844 in Arabic: a create form with three problems lists them all in
+    its summary at the top, each a link to its field. Screenshot in test-artifacts/."""
+    from django.test import Client
+
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    page = open_page(width=390, height=844)
+    log_in(page, live_server.url, Client(), staff)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto("/tournaments/new/")
+    page.fill("#id_name", "كأس الجمعة")
+    page.fill("#id_prizes", "60, 30")
+    page.fill("#id_capacity", "3")
+    page.fill("#id_review_minutes", "20000")
+    page.locator("[data-testid=create-tournament]").click()
+    summary = page.locator("[data-testid=form-errors]")
+    summary.wait_for()
+    assert summary.locator("li").count() == 3
+    assert "3 مشكلات" in summary.inner_text() and "10080 دقيقة" in summary.inner_text()
+    summary.screenshot(path=str(shots / "tournament-new-errors-arabic-phone.png"))
+    page.screenshot(path=str(shots / "tournament-new-errors-arabic-phone-full.png"))
