@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -27,25 +27,28 @@ from tournaments.describe import FORMATS
 from tournaments.describe import percent as describe_percent
 from tournaments.models import BASIS_POINTS, Format
 from tournaments.services.parameters import MAX_REVIEW_SECONDS, Parameters
-from wallet.forms import parse_amount
+from wallet.forms import ascii_digits, parse_amount
 from web.names import VARIANTS, option_specs
 
-_PERCENT = re.compile(r"\d{1,3}(?:\.\d{1,2})?")
+_PERCENT = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,2})?", re.ASCII)
+#: What separates the places of a typed prize table: spaces, commas and semicolons, the Arabic
+#: comma («،») and semicolon («؛») among them.
+_PLACE_SEPARATORS = re.compile(r"[\s,;،؛]+")
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
 
 
 def parse_percent(text: str, field: str) -> int:
-    """``"12.5"`` -> ``1250`` basis points (at most 2 decimals, 0 to 100). Raises
-    ``forms.ValidationError`` naming ``field``."""
-    text = (text or "").strip().rstrip("%").strip()
-    if not _PERCENT.fullmatch(text):
-        raise forms.ValidationError(_("%(field)s: a percentage like 10 or 12.5") % {"field": field})
-    try:
-        bps = int(Decimal(text.replace(",", ".")) * 100)
-    except InvalidOperation:
+    """``"12.5"`` -> ``1250`` basis points (at most 2 decimals, 0 to 100; Arabic-Indic digits
+    and ``٫`` read as the amounts' are, ``wallet.forms.ascii_digits``; a trailing ``%`` or
+    ``٪``). Raises ``forms.ValidationError`` naming ``field`` and quoting the text."""
+    typed = (text or "").strip()
+    number = ascii_digits(typed).rstrip("%٪").strip()
+    if not _PERCENT.fullmatch(number):
         raise forms.ValidationError(
-            _("%(field)s: a percentage like 10 or 12.5") % {"field": field}
-        ) from None
+            _("%(field)s: “%(text)s” is not a percentage like 10 or 12.5")
+            % {"field": field, "text": typed}
+        )
+    bps = int(Decimal(number) * 100)
     if not 0 <= bps <= BASIS_POINTS:
         raise forms.ValidationError(_("%(field)s: from 0 to 100 %%") % {"field": field})
     return bps
@@ -57,9 +60,10 @@ def parse_fee(text: str) -> int:
 
 
 def parse_prizes(text: str) -> list[int]:
-    """``"50, 30, 20"`` (percent of the pool by final place) -> basis points, summing to
-    100 %. Raises ``forms.ValidationError``."""
-    parts = [p for p in re.split(r"[\s,;]+", text or "") if p]
+    """``"50, 30, 20"`` or ``"٥٠، ٣٠، ٢٠"`` (percent of the pool by final place, separated
+    by :data:`_PLACE_SEPARATORS`) -> basis points, summing to 100 %. Raises
+    ``forms.ValidationError``."""
+    parts = [p for p in _PLACE_SEPARATORS.split(text or "") if p]
     if not parts:
         raise forms.ValidationError(_("Give at least one percentage."))
     out = [

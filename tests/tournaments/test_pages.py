@@ -820,3 +820,28 @@ def test_browser_new_tournament_errors_in_arabic_on_a_phone(request, live_server
     assert "3 مشكلات" in summary.inner_text() and "10080 دقيقة" in summary.inner_text()
     summary.screenshot(path=str(shots / "tournament-new-errors-arabic-phone.png"))
     page.screenshot(path=str(shots / "tournament-new-errors-arabic-phone-full.png"))
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["50، 30، 20", "50،30،20", "٥٠، ٣٠، ٢٠", "۵۰،۳۰،۲۰", "50; 30; 20", "50؛ 30؛ 20", "50 30 20"],
+)
+def test_the_prize_table_takes_the_arabic_comma_and_digits(typed):
+    """An admin typing on an Arabic keyboard writes «،» between the places and may type
+    Arabic-Indic digits (the amount parser's, ``wallet.forms``): both are read, not refused
+    as "place 1: a percentage like 10 or 12.5"."""
+    from tournaments.forms import parse_percent, parse_prizes
+
+    assert parse_prizes(typed) == [5000, 3000, 2000]
+    assert parse_percent("١٢٫٥", "house fee") == 1250
+
+
+def test_a_bad_prize_table_part_is_quoted():
+    """A part that is no percentage is quoted in the message, so the admin sees which."""
+    from django import forms
+
+    from tournaments.forms import parse_prizes
+
+    with pytest.raises(forms.ValidationError) as caught:
+        parse_prizes("50, 30, 2O")
+    assert "place 3" in caught.value.messages[0] and "2O" in caught.value.messages[0]
