@@ -26,6 +26,7 @@ from tournaments.errors import TournamentError
 from tournaments.forms import CreateTournamentForm, EditTournamentForm
 from tournaments.models import Status
 from tournaments.selectors import LIST_GROUPS
+from tournaments.services.registration import full_message
 from web.links import link_paths
 from web.money import format_money
 from web.names import variant_name
@@ -103,6 +104,10 @@ def detail(request, pk: int):
         "draw": selectors.draw_check(tournament_id=pk),
         "is_staff": request.user.is_staff,
         "open": t["status"] == "registration",
+        # A full event says so in place of Register (the service refuses it too).
+        "full": full_message(name=t["name"], capacity=t["capacity"], team_mode=t["team_mode"])
+        if t["registered"] >= t["capacity"]
+        else "",
         "prize_rows": [
             {**row, "percent": describe.percent(row["bps"])} for row in t["prize_table"]
         ],

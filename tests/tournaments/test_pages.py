@@ -845,3 +845,33 @@ def test_a_bad_prize_table_part_is_quoted():
     with pytest.raises(forms.ValidationError) as caught:
         parse_prizes("50, 30, 2O")
     assert "place 3" in caught.value.messages[0] and "2O" in caught.value.messages[0]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_a_full_event_in_arabic_on_a_phone(request, live_server, make_tournament, player):
+    """Chromium at 390x844 in Arabic: a full event's page says it is full, counted with the
+    noun its number takes, where Register was; a solo event lists no partnership option.
+    Screenshots in test-artifacts/."""
+    from django.test import Client
+
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament(name="كأس الخميس", capacity=5, min_entrants=2, prize_bps=[10000])
+    for i in range(5):
+        services.register(tournament_id=t.pk, by=player(), client_seed=f"s{i}")
+    page = open_page(width=390, height=844)
+    log_in(page, live_server.url, Client(), player())
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto(f"/tournaments/{t.pk}/")
+    full = page.locator("[data-testid=full]")
+    assert "(5 مشتركين)" in full.inner_text()
+    assert page.locator("[data-testid=register]").count() == 0
+    page.locator("#entry").screenshot(path=str(shots / "tournament-full-arabic-phone.png"))
+    options = page.get_by_test_id("table-options")
+    assert "تعادل مجموع الفريقين" not in page.locator("main").inner_text()
+    options.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "tournament-solo-options-arabic-phone.png"), full_page=True)
