@@ -5,14 +5,15 @@ Money is typed in currency units as on the wallet page (``wallet.forms.parse_amo
 for a free event); shares are typed as percentages (``12.5``) and become basis points; the
 prize table is percentages by final place (``50, 30, 20``). Times are the site's time zone
 (``settings.TIME_ZONE``). The form only converts; ``services.create_tournament`` checks the
-parameters and names the first bad one.
+parameters (``Parameters.problems``): the form shows every problem at once, each at its
+field (and the page lists them all at the top), before the service is called.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -25,25 +26,29 @@ from games.engine.options import Options
 from tournaments.describe import FORMATS
 from tournaments.describe import percent as describe_percent
 from tournaments.models import BASIS_POINTS, Format
-from wallet.forms import parse_amount
+from tournaments.services.parameters import MAX_REVIEW_SECONDS, Parameters
+from wallet.forms import ascii_digits, parse_amount
 from web.names import VARIANTS, option_specs
 
-_PERCENT = re.compile(r"\d{1,3}(?:\.\d{1,2})?")
+_PERCENT = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,2})?", re.ASCII)
+#: What separates the places of a typed prize table: spaces, commas and semicolons, the Arabic
+#: comma («،») and semicolon («؛») among them.
+_PLACE_SEPARATORS = re.compile(r"[\s,;،؛]+")
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
 
 
 def parse_percent(text: str, field: str) -> int:
-    """``"12.5"`` -> ``1250`` basis points (at most 2 decimals, 0 to 100). Raises
-    ``forms.ValidationError`` naming ``field``."""
-    text = (text or "").strip().rstrip("%").strip()
-    if not _PERCENT.fullmatch(text):
-        raise forms.ValidationError(_("%(field)s: a percentage like 10 or 12.5") % {"field": field})
-    try:
-        bps = int(Decimal(text.replace(",", ".")) * 100)
-    except InvalidOperation:
+    """``"12.5"`` -> ``1250`` basis points (at most 2 decimals, 0 to 100; Arabic-Indic digits
+    and ``٫`` read as the amounts' are, ``wallet.forms.ascii_digits``; a trailing ``%`` or
+    ``٪``). Raises ``forms.ValidationError`` naming ``field`` and quoting the text."""
+    typed = (text or "").strip()
+    number = ascii_digits(typed).rstrip("%٪").strip()
+    if not _PERCENT.fullmatch(number):
         raise forms.ValidationError(
-            _("%(field)s: a percentage like 10 or 12.5") % {"field": field}
-        ) from None
+            _("%(field)s: “%(text)s” is not a percentage like 10 or 12.5")
+            % {"field": field, "text": typed}
+        )
+    bps = int(Decimal(number) * 100)
     if not 0 <= bps <= BASIS_POINTS:
         raise forms.ValidationError(_("%(field)s: from 0 to 100 %%") % {"field": field})
     return bps
@@ -55,9 +60,10 @@ def parse_fee(text: str) -> int:
 
 
 def parse_prizes(text: str) -> list[int]:
-    """``"50, 30, 20"`` (percent of the pool by final place) -> basis points, summing to
-    100 %. Raises ``forms.ValidationError``."""
-    parts = [p for p in re.split(r"[\s,;]+", text or "") if p]
+    """``"50, 30, 20"`` or ``"٥٠، ٣٠، ٢٠"`` (percent of the pool by final place, separated
+    by :data:`_PLACE_SEPARATORS`) -> basis points, summing to 100 %. Raises
+    ``forms.ValidationError``."""
+    parts = [p for p in _PLACE_SEPARATORS.split(text or "") if p]
     if not parts:
         raise forms.ValidationError(_("Give at least one percentage."))
     out = [
@@ -82,6 +88,28 @@ def _dt(**kw: Any) -> forms.DateTimeField:
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_FORMAT),
         **kw,
     )
+
+
+#: The create form's field of each parameter of ``Parameters`` (None: the form as a whole:
+#: a table option's problem names the option).
+PARAMETER_FIELDS: dict[str, str | None] = {
+    "name": "name",
+    "format": "format",
+    "options": None,
+    "advance": "advance",
+    "rounds": "rounds",
+    "entry_fee": "entry_fee",
+    "house_fee_bps": "house_fee",
+    "refund_bps": "refund",
+    "capacity": "capacity",
+    "min_entrants": "min_entrants",
+    "review_seconds": "review_minutes",
+    "prize_bps": "prizes",
+    "registration_opens_at": "registration_opens_at",
+    "registration_closes_at": "registration_closes_at",
+    "starts_at": "starts_at",
+    "no_show_without_action": "no_show_without_action",
+}
 
 
 class CreateTournamentForm(forms.Form):
@@ -173,6 +201,12 @@ class CreateTournamentForm(forms.Form):
     )
     review_minutes = forms.IntegerField(
         min_value=0,
+        max_value=MAX_REVIEW_SECONDS // 60,
+        error_messages={
+            "max_value": gettext_lazy(
+                "The review window is at most %(limit_value)s minutes (a week)."
+            ),
+        },
         initial=settings.TRIX_TOURNAMENT_REVIEW_SECONDS // 60,
         label=gettext_lazy("Review window (minutes)"),
         help_text=gettext_lazy("Between the end and the payment of the prizes."),
@@ -230,37 +264,57 @@ class CreateTournamentForm(forms.Form):
     def clean_prizes(self) -> list[int]:
         return parse_prizes(self.cleaned_data["prizes"])
 
+    def clean(self) -> dict[str, Any]:
+        """Every problem of the parameters (``Parameters.problems``: the service's checks) at
+        its field, beside the fields' own, so the admin sees them all in one answer; a field
+        that already has an error keeps it alone."""
+        cleaned = super().clean()
+        params = self.to_parameters()
+        for extra in ("draft", "description", "allow_overlap"):
+            params.pop(extra)
+        for parameter, message in Parameters(**params).problems().items():
+            field = PARAMETER_FIELDS.get(parameter)
+            if field is None or field not in self.errors:
+                self.add_error(field, message)
+        return cleaned
+
     def to_parameters(self) -> dict[str, Any]:
-        """``services.create_tournament``'s keywords (without ``by``)."""
+        """``services.create_tournament``'s keywords (without ``by``); a field the form
+        could not read is None."""
         d = self.cleaned_data
-        options = {}
+        options: dict[str, Any] | None = {}
         for name in self.option_fields:
+            if name not in d:
+                options = None
+                break
             options[name[4:]] = d[name]
-        defaults = Options()
-        for key in ("choose_timer", "double_timer", "play_timer"):
-            options.setdefault(key, getattr(defaults, key))
+        if options is not None:
+            defaults = Options()
+            for key in ("choose_timer", "double_timer", "play_timer"):
+                options.setdefault(key, getattr(defaults, key))
+        review = d.get("review_minutes")
         return {
-            "name": d["name"],
-            "description": d["description"],
-            "draft": d["draft"],
-            "format": d["format"],
-            "variant": d["variant"],
+            "name": d.get("name"),
+            "description": d.get("description"),
+            "draft": d.get("draft"),
+            "format": d.get("format"),
+            "variant": d.get("variant"),
             "options": options,
-            "advance": d["advance"],
-            "rounds": d["rounds"],
-            "final_table": d["final_table"],
-            "entry_fee": d["entry_fee"],
-            "house_fee_bps": d["house_fee"],
-            "capacity": d["capacity"],
-            "min_entrants": d["min_entrants"],
-            "registration_opens_at": d["registration_opens_at"],
-            "registration_closes_at": d["registration_closes_at"],
-            "starts_at": d["starts_at"],
-            "prize_bps": d["prizes"],
-            "refund_bps": d["refund"],
-            "review_seconds": d["review_minutes"] * 60,
-            "no_show_without_action": d["no_show_without_action"],
-            "allow_overlap": d["allow_overlap"],
+            "advance": d.get("advance"),
+            "rounds": d.get("rounds"),
+            "final_table": d.get("final_table"),
+            "entry_fee": d.get("entry_fee"),
+            "house_fee_bps": d.get("house_fee"),
+            "capacity": d.get("capacity"),
+            "min_entrants": d.get("min_entrants"),
+            "registration_opens_at": d.get("registration_opens_at"),
+            "registration_closes_at": d.get("registration_closes_at"),
+            "starts_at": d.get("starts_at"),
+            "prize_bps": d.get("prizes"),
+            "refund_bps": d.get("refund"),
+            "review_seconds": None if review is None else review * 60,
+            "no_show_without_action": d.get("no_show_without_action"),
+            "allow_overlap": d.get("allow_overlap"),
         }
 
 

@@ -140,6 +140,15 @@ class Tournament(models.Model):
         """The tournament's escrow in the ledger: ``tournament:<id>``."""
         return f"tournament:{self.pk}"
 
+    def disqualified_units(self) -> set[str]:
+        """The units with a disqualified entry: entrant ids (solo), or team ids in partnership
+        (a member disqualified: the team). ``docs/tournaments.md``, "Disqualification"."""
+        ruled = Entry.objects.filter(tournament=self, status=EntryStatus.DISQUALIFIED)
+        return {
+            e.team.unit if self.team_mode and e.team_id else e.entrant
+            for e in ruled.select_related("team")
+        }
+
 
 class EntryStatus(models.TextChoices):
     REGISTERED = "registered", _("registered")

@@ -178,7 +178,9 @@ def final_places(
     *, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]], disqualified: Collection[str]
 ) -> dict[str, int]:
     """Final place of every unit (ties share): ``tournaments.places`` by the format, then
-    disqualified units moved below everyone (sharing the last places)."""
+    the ``disqualified`` units (the site passes the never-played ones too) moved below
+    everyone, all sharing one place, the first after the others (``docs/tournaments.md``
+    [Final places]: "sharing the last places", as at a table)."""
     from tournaments import places as rules_places
 
     key = bytes.fromhex(tournament.draw_key)
@@ -192,7 +194,7 @@ def final_places(
         found = rules_places.swiss_places(
             key=key, units=units, rounds=swiss, team_mode=tournament.team_mode, final=final
         )
-    keys = [(u in disqualified, found[u]) for u in units]
+    keys = [(1, 0) if u in disqualified else (0, found[u]) for u in units]
     return dict(zip(units, _rank(keys), strict=True))
 
 

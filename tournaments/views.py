@@ -26,6 +26,7 @@ from tournaments.errors import TournamentError
 from tournaments.forms import CreateTournamentForm, EditTournamentForm
 from tournaments.models import Status
 from tournaments.selectors import LIST_GROUPS
+from tournaments.services.registration import full_message
 from web.links import link_paths
 from web.money import format_money
 from web.names import variant_name
@@ -83,9 +84,11 @@ def tournament_list(request):
     return render(request, "tournaments/list.html", context)
 
 
-def _detail_or_404(pk: int) -> dict[str, Any]:
+def _detail_or_404(pk: int, user: Any) -> dict[str, Any]:
+    """The tournament's detail, decorated; 404 for a missing id, and for a draft unless
+    ``user`` is staff (``selectors.tournament_readable``)."""
     data = selectors.tournament_detail(pk)
-    if data is None:
+    if data is None or not selectors.tournament_readable(tournament_id=pk, user=user):
         raise Http404(f"no tournament {pk}")
     return _decorate(data)
 
@@ -93,7 +96,7 @@ def _detail_or_404(pk: int) -> dict[str, Any]:
 def detail(request, pk: int):
     """``/tournaments/<id>/``: rules and parameters in words, registration, invitations,
     entrants, prize table, the draw commitment and its check; staff controls for staff."""
-    t = _detail_or_404(pk)
+    t = _detail_or_404(pk, request.user)
     context = {
         "t": t,
         "rules": describe.rules_in_words(t),
@@ -101,6 +104,10 @@ def detail(request, pk: int):
         "draw": selectors.draw_check(tournament_id=pk),
         "is_staff": request.user.is_staff,
         "open": t["status"] == "registration",
+        # A full event says so in place of Register (the service refuses it too).
+        "full": full_message(name=t["name"], capacity=t["capacity"], team_mode=t["team_mode"])
+        if t["registered"] >= t["capacity"]
+        else "",
         "prize_rows": [
             {**row, "percent": describe.percent(row["bps"])} for row in t["prize_table"]
         ],
@@ -118,7 +125,7 @@ def live(request, pk: int):
     """``/tournaments/<id>/live/``: rounds, tables (linked to their table pages), scores, who
     advanced, standings, final places and prizes, admin actions, the draw's check; updated
     by itself through one long poll for the whole tournament."""
-    t = _detail_or_404(pk)
+    t = _detail_or_404(pk, request.user)
     context = {
         "t": t,
         "draw": selectors.draw_check(tournament_id=pk),
@@ -164,7 +171,13 @@ def new(request):
             return redirect("tournaments:detail", pk=t.pk)
     status = 400 if request.method == "POST" else 200
     option_fields = [form[name] for name in form.option_fields]
-    context = {"form": form, "error": error, "option_fields": option_fields}
+    problems = sum(len(errors) for errors in form.errors.values()) if form.is_bound else 0
+    context = {
+        "form": form,
+        "error": error,
+        "option_fields": option_fields,
+        "problem_count": problems,
+    }
     return render(request, "tournaments/new.html", context, status=status)
 
 
@@ -176,7 +189,7 @@ def edit(request, pk: int):
     refused = _staff_only(request, gettext_lazy("edit tournaments"))
     if refused:
         return refused
-    t = _detail_or_404(pk)
+    t = _detail_or_404(pk, request.user)
     form = EditTournamentForm(request.POST or None, tournament=t)
     error = None
     if request.method == "POST" and form.is_valid():

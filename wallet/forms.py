@@ -40,6 +40,13 @@ AMOUNT_ERRORS = (
 )
 
 
+def ascii_digits(text: str) -> str:
+    """``text`` with its Arabic-Indic and Extended Arabic-Indic digits and the Arabic decimal
+    separator (``٫``) as ASCII digits and a point: what :func:`parse_amount` reads first, for
+    any number typed on an Arabic keyboard (a tournament's percentages too)."""
+    return text.translate(_ARABIC)
+
+
 def parse_amount(text: str, *, allow_zero: bool = False) -> int:
     """An amount typed by a player -> minor units: ``"20"`` / ``"20.5"`` / ``"٢٠٫٥"`` -> 2000 /
     2050 / 2050 with 2 decimals (``settings.TRIX_CURRENCY_DECIMALS``); ``0`` only with
@@ -56,7 +63,7 @@ def parse_amount(text: str, *, allow_zero: bool = False) -> int:
     comma for decimals, more decimals than the currency, above ``wallet.inputs.MAX_AMOUNT``,
     or any other text."""
     decimals = settings.TRIX_CURRENCY_DECIMALS
-    text = (text or "").strip().translate(_ARABIC)
+    text = ascii_digits((text or "").strip())
     if not text:
         raise forms.ValidationError(_("Enter an amount."), code="empty")
     if text.startswith("-"):

@@ -16,7 +16,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engine.cards import RANKS
-from games.engine.options import Options, option_choices
+from games.engine.options import PARTNERSHIP_ONLY, Options, option_choices
 from games.options_text import OPTION_LABELS
 from web.links import linked_pages
 
@@ -195,10 +195,13 @@ def option_specs() -> list[dict[str, Any]]:
 
 
 def describe_options(options: dict[str, Any]) -> list[tuple[str, str]]:
-    """``[(label, value text)]`` for every option of a table (its full option set)."""
+    """``[(label, value text)]`` for every option of a table (its full option set) that
+    applies to its variant: a solo variant's leaves out the partnership-only options
+    (``games.engine.options.PARTNERSHIP_ONLY``)."""
+    solo = not Options.from_dict(options).partnership
     out = []
     for spec in option_specs():
-        if spec["name"] == "variant":
+        if spec["name"] == "variant" or (solo and spec["name"] in PARTNERSHIP_ONLY):
             continue
         value = options.get(spec["name"], spec["default"])
         if spec["kind"] == "choice":

@@ -34,6 +34,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: The options whose rule is about partners or teams: in a solo variant they change nothing
+#: (``docs/rules.md``, "Table options"), so a solo table's rules do not list them.
+PARTNERSHIP_ONLY = ("show_twos", "twos_complex_only", "double_scoring", "partner_tie")
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """One table's options. Timers are whole seconds; ``0`` means no timer.

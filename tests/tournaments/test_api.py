@@ -734,3 +734,26 @@ def test_a_client_seed_that_is_not_a_string_is_refused(make_tournament, player, 
     assert r.status_code == 400, r.content
     assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
     assert snapshot() == before and wallet_balance(alice) == 10_000
+
+
+def test_the_detail_says_allow_overlap(make_tournament):
+    """The mark that waives "one event at a time" (docs/tournaments.md) is a parameter the
+    detail shows, as the docs say; it was taken on creation and shown nowhere."""
+    for mark in (True, False):
+        t = make_tournament(allow_overlap=mark)
+        assert client_for().get(f"{API}{t.pk}/").json()["allow_overlap"] is mark
+
+
+def test_a_draft_is_read_by_staff_only(make_tournament, player, staff):
+    """A draft is staff's alone until it is opened: a player or a visitor reading it by id
+    gets the 404 of a missing id (its detail, live answer, stream, draw record)."""
+    t = make_tournament(draft=True, name="Quiet draft")
+    missing = client_for().get(f"{API}999999/").json()
+    for who in (None, player()):
+        for url in (f"{API}{t.pk}/", f"{API}{t.pk}/live/", f"{API}{t.pk}/draw.json"):
+            r = client_for(who).get(url)
+            assert r.status_code == 404 and r.json()["code"] == missing["code"], (who, url)
+        r = client_for(who).get(f"{API}{t.pk}/stream/")
+        assert r.status_code == 404, who
+    assert client_for(staff).get(f"{API}{t.pk}/").json()["name"] == "Quiet draft"
+    assert client_for(staff).get(f"{API}{t.pk}/live/").status_code == 200

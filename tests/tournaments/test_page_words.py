@@ -36,3 +36,78 @@ def test_the_edit_list_in_arabic_separates_with_the_arabic_comma(client, make_to
     assert "%, " not in edits
     english = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "60 %, 40 %" in english.split('data-testid="edits"')[1]
+
+
+#: A Latin comma beside Arabic words: the Arabic page writes «،».
+LATIN_COMMA_IN_ARABIC = re.compile(r"[\u0600-\u06ff)][\s\u200f]*,|,[\s\u200f]*[\u0600-\u06ff]")
+
+
+def text_of(html: str) -> str:
+    """The page's words: its tags dropped (their attributes hold no sentence)."""
+    body = html.split("<main", 1)[-1]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+
+
+def test_the_arabic_event_page_writes_the_arabic_comma(client, make_tournament, player, staff):
+    """The sentences the page puts together (the entry fee from your wallet, the pool and
+    the house fee, the draw's rounds and entrants) join their parts with «،» in Arabic."""
+    t = make_tournament(capacity=4)
+    client.force_login(player())
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert not LATIN_COMMA_IN_ARABIC.search(text_of(html)), LATIN_COMMA_IN_ARABIC.findall(
+        text_of(html)
+    )
+    for i in range(4):
+        services.register(tournament_id=t.pk, by=player(), client_seed=f"s{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    found = LATIN_COMMA_IN_ARABIC.findall(text_of(html))
+    assert not found, found
+
+
+@pytest.mark.parametrize(
+    ("team_mode", "capacity", "words"),
+    [(True, 6, "(6 فرق)"), (True, 12, "(12 فريقًا)"), (False, 5, "(5 مشتركين)"),
+     (False, 2, "(مشتركان)")],
+)  # fmt: skip
+def test_a_full_event_counts_its_places_in_arabic(
+    client, make_tournament, player, team_mode, capacity, words
+):
+    """ "6 فريق" read wrong: the count takes the noun Arabic gives that number (6 فرق, 12
+    فريقًا), from the catalog's plural forms. The page says the event is full instead of
+    offering Register, and the server still refuses."""
+    from django.utils import translation
+
+    from tournaments.errors import Conflict
+
+    variant = "complex_partner" if team_mode else "complex"
+    t = make_tournament(variant=variant, capacity=capacity, min_entrants=2, prize_bps=[10000])
+    for i in range(capacity):
+        services.register(tournament_id=t.pk, by=player(), client_seed=f"s{i}")
+    late = player()
+    with translation.override("ar"), pytest.raises(Conflict) as refused:
+        services.register(tournament_id=t.pk, by=late, client_seed="late")
+    assert words in refused.value.message and refused.value.code == "full"
+    client.force_login(late)
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert 'data-testid="register"' not in html
+    assert words in html.split('data-testid="full"')[1].split("</p>")[0]
+    r = client.post(f"/tournaments/{t.pk}/register/", {"client_seed": "late"}, follow=True)
+    assert not t.entries.filter(user=late).exists() and "full" in r.content.decode()
+
+
+def test_a_solo_event_lists_only_the_options_that_apply_to_it(client, make_tournament):
+    """The level-team-totals rule and the other partnership-only options (docs/rules.md: "In
+    solo variants the option changes nothing") are listed for a partnership event only."""
+    partnership_only = (
+        "Level team totals", "Doubles scored per", "Show 2s in partnership Trix",
+        "2s in Complex Partner only",
+    )  # fmt: skip
+    solo = make_tournament(variant="complex")
+    pairs = make_tournament(variant="complex_partner")
+    for t, shown in ((solo, False), (pairs, True)):
+        html = client.get(f"/tournaments/{t.pk}/").content.decode()
+        options = html.split('data-testid="table-options"')[1].split("</ul>")[0]
+        for label in partnership_only:
+            assert (label in options) is shown, (label, options)

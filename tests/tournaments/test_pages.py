@@ -323,6 +323,37 @@ def test_a_disqualified_entry_names_the_admin_and_why(client, make_tournament, p
     assert "Referee Rana" in page.content.decode() and "two accounts" in page.content.decode()
 
 
+#: A good /tournaments/new/ form (times in UTC).
+NEW_FORM = {
+    "name": "Friday pods",
+    "format": "swiss",
+    "variant": "complex",
+    "advance": "2",
+    "rounds": "3",
+    "final_table": "on",
+    "entry_fee": "2.50",
+    "house_fee": "12.5",
+    "capacity": "16",
+    "min_entrants": "4",
+    "registration_opens_at": "2026-01-01T10:00",
+    "registration_closes_at": "2099-01-01T10:00",
+    "starts_at": "2099-01-01T11:00",
+    "prizes": "60, 30, 10",
+    "refund": "80",
+    "review_minutes": "5",
+    "opt_choose_timer": "20",
+    "opt_double_timer": "10",
+    "opt_play_timer": "15",
+    "opt_doubling": "simultaneous",
+    "opt_self_double": "leader_gains",
+    "opt_partner_tie": "draw",
+    "opt_contract_timeout": "first_unplayed",
+    "opt_leave_paid_table": "forfeit",
+    "opt_double_scoring": "seat",
+    "opt_double_asked": "holders",
+}
+
+
 def test_new_tournament_page(client, player, staff):
     r = client.get("/tournaments/new/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
@@ -344,34 +375,7 @@ def test_new_tournament_page(client, player, staff):
     ):  # fmt: skip
         assert f'name="{field}"' in html, field
     assert 'value="50, 30, 20"' in html and 'value="10"' in html  # prizes, review minutes
-    form = {
-        "name": "Friday pods",
-        "format": "swiss",
-        "variant": "complex",
-        "advance": "2",
-        "rounds": "3",
-        "final_table": "on",
-        "entry_fee": "2.50",
-        "house_fee": "12.5",
-        "capacity": "16",
-        "min_entrants": "4",
-        "registration_opens_at": "2026-01-01T10:00",
-        "registration_closes_at": "2099-01-01T10:00",
-        "starts_at": "2099-01-01T11:00",
-        "prizes": "60, 30, 10",
-        "refund": "80",
-        "review_minutes": "5",
-        "opt_choose_timer": "20",
-        "opt_double_timer": "10",
-        "opt_play_timer": "15",
-        "opt_doubling": "simultaneous",
-        "opt_self_double": "leader_gains",
-        "opt_partner_tie": "draw",
-        "opt_contract_timeout": "first_unplayed",
-        "opt_leave_paid_table": "forfeit",
-        "opt_double_scoring": "seat",
-        "opt_double_asked": "holders",
-    }
+    form = NEW_FORM
     bad = {**form, "prizes": "60, 30"}
     before = snapshot()
     r = c.post("/tournaments/new/", bad)
@@ -755,3 +759,119 @@ def test_browser_a_long_name_keeps_the_phone_pages_in_the_screen(
         page.locator("h1").first.wait_for()
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, (path, width)
+
+
+def test_a_draft_page_is_for_staff_only(client, make_tournament, player, staff):
+    """A player (or a visitor) opening a draft's page by id gets a 404, as for a missing id;
+    staff read it."""
+    t = make_tournament(draft=True, name="Quiet draft")
+    for page in (f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/live/"):
+        assert client.get(page).status_code == 404, page
+        assert logged_in(client, player()).get(page).status_code == 404, page
+        assert logged_in(client, staff).get(page).status_code == 200, page
+        client.logout()
+
+
+def test_the_new_tournament_form_shows_every_error_at_once(client, staff):
+    """Every bad field is named at once, each at its field and all in a summary at the top
+    (the admin's trial met one error a post, the next only after fixing it), the checks of
+    the parameters' service (the capacity below the minimum) among them; the review window
+    is refused in its field's unit, minutes."""
+    c = logged_in(client, staff)
+    before = snapshot()
+    bad = {**NEW_FORM, "prizes": "60, 30", "capacity": "3", "min_entrants": "4",
+           "review_minutes": "20000", "entry_fee": "2.5055"}  # fmt: skip
+    r = c.post("/tournaments/new/", bad)
+    html = r.content.decode()
+    assert r.status_code == 400 and snapshot() == before
+    summary = html[html.index('data-testid="form-errors"') :].split("</div>")[0]
+    for text in ("must add up to 100 %, not 90 %", "Too many decimal places (at most 2).",
+                 "below the minimum to start", "10080 minutes"):  # fmt: skip
+        assert text in summary, text
+        assert html.count(text) == 2, text  # in the summary and at its field
+    assert "4 problems" in summary and "seconds" not in html.split("<form")[1]
+    assert 'href="#id_capacity"' in summary
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_new_tournament_errors_in_arabic_on_a_phone(request, live_server, staff):
+    """Chromium at 390x844 in Arabic: a create form with three problems lists them all in
+    its summary at the top, each a link to its field. Screenshot in test-artifacts/."""
+    from django.test import Client
+
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    page = open_page(width=390, height=844)
+    log_in(page, live_server.url, Client(), staff)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto("/tournaments/new/")
+    page.fill("#id_name", "كأس الجمعة")
+    page.fill("#id_prizes", "60, 30")
+    page.fill("#id_capacity", "3")
+    page.fill("#id_review_minutes", "20000")
+    page.locator("[data-testid=create-tournament]").click()
+    summary = page.locator("[data-testid=form-errors]")
+    summary.wait_for()
+    assert summary.locator("li").count() == 3
+    assert "3 مشكلات" in summary.inner_text() and "10080 دقيقة" in summary.inner_text()
+    summary.screenshot(path=str(shots / "tournament-new-errors-arabic-phone.png"))
+    page.screenshot(path=str(shots / "tournament-new-errors-arabic-phone-full.png"))
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["50، 30، 20", "50،30،20", "٥٠، ٣٠، ٢٠", "۵۰،۳۰،۲۰", "50; 30; 20", "50؛ 30؛ 20", "50 30 20"],
+)
+def test_the_prize_table_takes_the_arabic_comma_and_digits(typed):
+    """An admin typing on an Arabic keyboard writes «،» between the places and may type
+    Arabic-Indic digits (the amount parser's, ``wallet.forms``): both are read, not refused
+    as "place 1: a percentage like 10 or 12.5"."""
+    from tournaments.forms import parse_percent, parse_prizes
+
+    assert parse_prizes(typed) == [5000, 3000, 2000]
+    assert parse_percent("١٢٫٥", "house fee") == 1250
+
+
+def test_a_bad_prize_table_part_is_quoted():
+    """A part that is no percentage is quoted in the message, so the admin sees which."""
+    from django import forms
+
+    from tournaments.forms import parse_prizes
+
+    with pytest.raises(forms.ValidationError) as caught:
+        parse_prizes("50, 30, 2O")
+    assert "place 3" in caught.value.messages[0] and "2O" in caught.value.messages[0]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_browser_a_full_event_in_arabic_on_a_phone(request, live_server, make_tournament, player):
+    """Chromium at 390x844 in Arabic: a full event's page says it is full, counted with the
+    noun its number takes, where Register was; a solo event lists no partnership option.
+    Screenshots in test-artifacts/."""
+    from django.test import Client
+
+    from tests.web.conftest import log_in
+
+    request.getfixturevalue("browser")
+    open_page = request.getfixturevalue("new_page")
+    shots = request.getfixturevalue("artifacts")
+    t = make_tournament(name="كأس الخميس", capacity=5, min_entrants=2, prize_bps=[10000])
+    for i in range(5):
+        services.register(tournament_id=t.pk, by=player(), client_seed=f"s{i}")
+    page = open_page(width=390, height=844)
+    log_in(page, live_server.url, Client(), player())
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    page.goto(f"/tournaments/{t.pk}/")
+    full = page.locator("[data-testid=full]")
+    assert "(5 مشتركين)" in full.inner_text()
+    assert page.locator("[data-testid=register]").count() == 0
+    page.locator("#entry").screenshot(path=str(shots / "tournament-full-arabic-phone.png"))
+    options = page.get_by_test_id("table-options")
+    assert "تعادل مجموع الفريقين" not in page.locator("main").inner_text()
+    options.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "tournament-solo-options-arabic-phone.png"), full_page=True)

@@ -83,3 +83,32 @@ def test_a_tie_at_the_cut_line_goes_to_the_match_score_then_the_draw():
     order = draw_order(KEY, UNITS)
     second = min(("E2", "E3"), key=order.index)
     assert sorted(advancing) == sorted(["E1", second])
+
+
+def test_disqualified_and_never_played_units_share_the_last_final_place():
+    """docs/tournaments.md [Final places]: every disqualified unit and every unit that never
+    played share the last places, whatever their places at the tables were."""
+    from types import SimpleNamespace
+
+    from tournaments.progress import final_places
+
+    units = [f"E{i}" for i in range(1, 9)]
+    t = SimpleNamespace(
+        draw_key=KEY.hex(), team_mode=False, format="knockout", rounds=0,
+        entrants=[{"entrant": u, "team": None} for u in units],
+    )  # fmt: skip
+    round1 = SimpleNamespace(seating={"tables": [units[:4], units[4:]], "byes": []})
+    final = SimpleNamespace(seating={"tables": [["E1", "E2", "E5", "E6"]], "byes": []})
+
+    def recorded(seats, places):
+        rows = [{"unit": u, "place": p, "score": 0} for u, p in zip(seats, places, strict=True)]
+        return SimpleNamespace(result={"results": rows})
+
+    rounds = [
+        (round1, [recorded(units[:4], [1, 2, 3, 4]), recorded(units[4:], [1, 2, 3, 4])]),
+        (final, [recorded(["E1", "E2", "E5", "E6"], [1, 2, 3, 4])]),
+    ]
+    # E3 was disqualified (third at its table), E8 never showed up (last at its table).
+    got = final_places(tournament=t, rounds=rounds, disqualified={"E3", "E8"})
+    assert [got[u] for u in ("E1", "E2", "E5", "E6", "E7", "E4")] == [1, 2, 3, 4, 5, 6]
+    assert got["E3"] == got["E8"] == 7

@@ -87,8 +87,9 @@ def test_no_show_and_disqualifications(worker, make_tournament, player, staff):
     assert cheat_e.entrant in rt.result["disqualified"]
     penal = set(rt.result["no_show"]) | set(rt.result["disqualified"])
     assert place == 5 - len(penal) == max(r["place"] for r in rt.result["results"])
-    # The no-show never played (its only table): below everyone who played, with the cheat.
-    assert {cheat_e.place, absent_e.place} == {7, 8}
+    # The no-show never played (its only table): below everyone who played, sharing the
+    # last place with the cheat (docs/tournaments.md, "Final places").
+    assert cheat_e.place == absent_e.place == 7
     assert cheat_e.prize == 0 and absent_e.prize == 0
     # Disqualified in the review window: places and prizes recomputed at once, paid once.
     winner = Entry.objects.get(tournament=t, place=1)
@@ -96,8 +97,9 @@ def test_no_show_and_disqualifications(worker, make_tournament, player, staff):
     assert before > 0
     services.disqualify(tournament_id=t.pk, by=staff, user_id=winner.user_id, reason="audit")
     winner.refresh_from_db()
-    # Below everyone who played, first of the three who are out (it played best).
+    # Below everyone who played, sharing the last place with the two others out.
     assert winner.prize == 0 and winner.place == 6
+    assert {e.place for e in Entry.objects.filter(tournament=t, user__in=(cheat, absent))} == {6}
     assert Entry.objects.get(tournament=t, place=1).prize == before
     before_snap = snapshot()
     with pytest.raises(Conflict, match="already disqualified") as e:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from tournaments import selectors, services
 from tournaments.models import Tournament
@@ -81,3 +82,42 @@ def test_the_live_page_reads_the_tournament_and_its_rounds_once(make_tournament,
     assert page["rounds"] and page["rounds"] == selectors.bracket(t.pk)["rounds"]
     assert page["standings"] == selectors.standings(t.pk) != []
     assert {e["name"] for e in page["entrants"]} == {f"p{i}" for i in range(4)}
+
+
+def test_the_live_page_marks_a_disqualified_entrant_at_the_table_being_played(
+    make_tournament, player, staff
+):
+    """A disqualification shows at the entrant's table at once, not only in the table's
+    result when it ends (an admin's trial: they looked like a normal player until then)."""
+    t = make_tournament()
+    players = [player(f"dq{i}") for i in range(4)]
+    for i, p in enumerate(players):
+        services.register(tournament_id=t.pk, by=p, client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    entry = services.disqualify(tournament_id=t.pk, by=staff, user_id=players[1].pk, reason="x")
+    table = APIClient().get(f"/api/tournaments/{t.pk}/live/").json()["rounds"][0]["tables"][0]
+    assert table["table_status"] == "playing" and table["result"] is None
+    assert table["disqualified"] == [entry.entrant]
+
+
+def test_the_live_page_names_teams_not_their_ids(make_tournament, player, staff):
+    """A partnership event's page shows a bye's team and an entrant's team by the partners'
+    names ("T5" meant nothing to the players)."""
+    t = make_tournament(variant="complex_partner", capacity=4, min_entrants=2)
+    users = [player(f"pair{i}") for i in range(6)]
+    for i in range(0, 6, 2):
+        services.register(tournament_id=t.pk, by=users[i], client_seed=f"s{i}")
+        team = services.invite_partner(
+            tournament_id=t.pk, by=users[i], display_name=users[i + 1].username
+        )
+        services.accept_invite(team_id=team.pk, by=users[i + 1], client_seed=f"s{i + 1}")
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    services.advance(tournament_id=t.pk)
+    page = APIClient().get(f"/api/tournaments/{t.pk}/live/").json()
+    (bye,) = page["rounds"][0]["byes"]
+    names = {e["team"]: e["team_name"] for e in page["entrants"]}
+    first = [x["team"] for x in page["teams"]].index(bye)  # the bye's team, 0..2
+    assert page["rounds"][0]["bye_names"] == [f"pair{2 * first} & pair{2 * first + 1}"]
+    assert names[bye] == page["rounds"][0]["bye_names"][0]
+    assert all(not n.startswith("T") for n in names.values())

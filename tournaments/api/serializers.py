@@ -176,6 +176,9 @@ class SummarySerializer(serializers.Serializer):
     no_show_without_action = serializers.BooleanField(
         help_text="an entrant with no move of their own at a table is a no-show there"
     )
+    allow_overlap = serializers.BooleanField(
+        help_text="players may be in another event whose play overlaps this one's"
+    )
     registration_closed_at = serializers.DateTimeField(
         allow_null=True, help_text="when registration actually closed (null: still open)"
     )
@@ -210,6 +213,9 @@ class EntrantSerializer(serializers.Serializer):
     user_id = serializers.IntegerField()
     name = serializers.CharField()
     team = serializers.CharField(allow_null=True)
+    team_name = serializers.CharField(
+        allow_null=True, help_text="the team's members' names joined by ' & ' (null: no team)"
+    )
     status = serializers.CharField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
@@ -345,7 +351,10 @@ class BracketTableSerializer(serializers.Serializer):
     deals_played = serializers.IntegerField(allow_null=True, help_text="the deals the scores count")
     result = UnitResultSerializer(many=True, allow_null=True)
     no_show = serializers.ListField(child=serializers.CharField())
-    disqualified = serializers.ListField(child=serializers.CharField())
+    disqualified = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the result's; before it, the units seated here that are disqualified now",
+    )
     advanced = serializers.ListField(child=serializers.CharField())
 
 
@@ -357,6 +366,9 @@ class RoundSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     show_up_deadline = serializers.DateTimeField()
     byes = serializers.ListField(child=serializers.CharField())
+    bye_names = serializers.ListField(
+        child=serializers.CharField(), help_text="the byes' names (a team's: its members')"
+    )
     tables = BracketTableSerializer(many=True)
 
 

@@ -5,6 +5,7 @@ actions refuse anyone else with 403 ``permission_denied`` before reading the bod
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.http import JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -79,7 +80,9 @@ class StaffView(WriteView):
 
 
 def detail_data(tournament_id: int, user) -> dict:
-    """The detail answer: the selector's, the caller's own entry and the related URLs."""
+    """The detail answer: the selector's, the caller's own entry and the related URLs; 404
+    for a missing id, and for a draft unless ``user`` is staff (:func:`_readable`)."""
+    _readable(tournament_id, user)
     data = selectors.tournament_detail(tournament_id)
     if data is None:
         raise NotFound(_("no tournament %(id)s") % {"id": tournament_id})
@@ -89,8 +92,10 @@ def detail_data(tournament_id: int, user) -> dict:
     return s.DetailSerializer(data).data
 
 
-def _exists(tournament_id: int) -> None:
-    if not selectors.tournament_exists(tournament_id=tournament_id):
+def _readable(tournament_id: int, user) -> None:
+    """404 ``not_found`` unless ``user`` may read the tournament (a draft: staff only,
+    ``selectors.tournament_readable``), the same answer as for a missing id."""
+    if not selectors.tournament_readable(tournament_id=tournament_id, user=user):
         raise NotFound(_("no tournament %(id)s") % {"id": tournament_id})
 
 
@@ -149,6 +154,7 @@ class RegisterView(WriteView):
 
     @extend_schema(request=s.RegisterSerializer, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, tournament_id: int):
+        _readable(tournament_id, request.user)  # a draft: as a missing id
         body = s.RegisterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.register(
@@ -164,6 +170,7 @@ class UnregisterView(WriteView):
 
     @extend_schema(request=None, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, tournament_id: int):
+        _readable(tournament_id, request.user)  # a draft: as a missing id
         s.BodySerializer(data=request.data).is_valid(raise_exception=True)
         services.unregister(tournament_id=tournament_id, by=request.user)
         return Response(detail_data(tournament_id, request.user))
@@ -174,6 +181,7 @@ class InviteView(WriteView):
 
     @extend_schema(request=s.InviteSerializer, responses={200: s.DetailSerializer, **ERRORS})
     def post(self, request, tournament_id: int):
+        _readable(tournament_id, request.user)  # a draft: as a missing id
         body = s.InviteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.invite_partner(
@@ -227,7 +235,7 @@ class LiveView(TournamentView):
     def get(self, request, tournament_id: int):
         query = s.LiveQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        _exists(tournament_id)
+        _readable(tournament_id, request.user)
         since = query.validated_data.get("since")
         wait = query.validated_data["wait"] if since is not None else 0.0
         with waits.held(request, wait) as held:
@@ -255,12 +263,13 @@ async def live_stream(request, tournament_id: int):
     (:mod:`games.live.streams`). With ``?patches=1`` (the page's), a message after the stream's
     first is ``event: patch`` (the RFC 6902 patch of the answer before it,
     :func:`games.live.patch.json_patch`) where that is smaller than the whole answer."""
+    viewer = await request.auser()
+    missing = _("no tournament %(id)s") % {"id": tournament_id}
+    readable = sync_to_async(selectors.tournament_readable)
+    if not await readable(tournament_id=tournament_id, user=viewer):  # a draft: staff only
+        return JsonResponse({"error": missing, "code": "not_found"}, status=404)
     return await streams.response(
-        request,
-        live.tournament_key(tournament_id),
-        LIVE_SOURCE,
-        viewer=await request.auser(),
-        missing=f"no tournament {tournament_id}",
+        request, live.tournament_key(tournament_id), LIVE_SOURCE, viewer=viewer, missing=missing
     )
 
 
@@ -274,7 +283,7 @@ class DrawRecordView(TournamentView):
         responses={200: s.DrawRecordSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer}
     )
     def get(self, request, tournament_id: int):
-        _exists(tournament_id)
+        _readable(tournament_id, request.user)
         record = selectors.draw_record(tournament_id)
         if record is None:
             return Response(

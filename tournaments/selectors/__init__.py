@@ -36,6 +36,7 @@ from tournaments.selectors.pages import (
     tournament_detail,
     tournament_exists,
     tournament_list,
+    tournament_readable,
     tournaments_by_status,
 )
 from tournaments.selectors.players import (
@@ -72,6 +73,7 @@ __all__ = [
     "teams",
     "tournament_detail",
     "tournament_exists",
+    "tournament_readable",
     "tournament_list",
     "tournaments_by_status",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 from games.models import MatchRecord, TableStatus
 from tournaments import progress
 from tournaments.models import Entry, Round, RoundTable, Status, Tournament
-from tournaments.selectors.pages import admin_actions, live_version
+from tournaments.selectors.pages import admin_actions, live_version, team_name
 from wallet.selectors import format_money
 
 
@@ -31,7 +31,7 @@ def _unit_names(t: Tournament) -> dict[str, str]:
         for e in t.entrants:
             if e["team"]:
                 by_team.setdefault(e["team"], []).append(e["name"])
-        names.update({team: " & ".join(members) for team, members in by_team.items()})
+        names.update({team: team_name(members) for team, members in by_team.items()})
     return names
 
 
@@ -69,7 +69,8 @@ def _standings(t: Tournament, rounds: list[tuple[Round, list[RoundTable]]]) -> l
 
 def bracket(tournament_id: int) -> dict[str, Any]:
     """The live bracket/standings page: ``{"version", "status", "rounds": [{"number", "kind",
-    "status", "opened_at", "finished_at", "show_up_deadline", "byes", "tables": [{"index",
+    "status", "opened_at", "finished_at", "show_up_deadline", "byes", "bye_names" (the byes'
+    names: a team's is ``team_name``), "tables": [{"index",
     "table_id", "table_status", "table_version", "seats": [{"seat", "unit", "name"}],
     "scores", "deals_played", "result" (recorded rows),
     "advanced": [unit], "no_show": [unit], "disqualified": [unit]}]}], "standings",
@@ -110,6 +111,7 @@ def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
             if rt.table.status == TableStatus.PLAYING
         ]
     )
+    ruled = t.disqualified_units() if rounds else set()
     out_rounds = []
     for index, (rnd, tables) in enumerate(rounds):
         advanced = _advanced(t, rounds, index)
@@ -122,7 +124,8 @@ def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
                 "finished_at": rnd.finished_at,
                 "show_up_deadline": rnd.show_up_deadline,
                 "byes": rnd.seating.get("byes", []),
-                "tables": [_table_row(rt, names, playing, advanced) for rt in tables],
+                "bye_names": [names.get(u, u) for u in rnd.seating.get("byes", [])],
+                "tables": [_table_row(rt, names, playing, advanced, ruled) for rt in tables],
             }
         )
     final = _final(t, names)
@@ -147,11 +150,17 @@ def _bracket(t: Tournament, version: int | None = None) -> dict[str, Any]:
 
 
 def _table_row(
-    rt: RoundTable, names: dict[str, str], playing: dict[int, dict], advanced: set[str]
+    rt: RoundTable,
+    names: dict[str, str],
+    playing: dict[int, dict],
+    advanced: set[str],
+    ruled: set[str],
 ) -> dict[str, Any]:
     """One table of :func:`bracket`'s round: its seats' units and names (``bot`` for a
     bot's seat), its scores (``playing``: :func:`running_scores` of the tables playing; a
-    finished table's result), its recorded result and the units that ``advanced``."""
+    finished table's result), its recorded result and the units that ``advanced``. Its
+    ``disqualified``: the recorded result's, or before the result the units seated there
+    that are disqualified now (``ruled``; a bot plays their seats from then on)."""
     table = rt.table
     live = playing.get(rt.table_id, {})
     if table.result:
@@ -172,7 +181,11 @@ def _table_row(
         "deals_played": live.get("deals"),
         "result": (rt.result or {}).get("results"),
         "no_show": (rt.result or {}).get("no_show", []),
-        "disqualified": (rt.result or {}).get("disqualified", []),
+        "disqualified": (
+            rt.result.get("disqualified", [])
+            if rt.result
+            else [u for u in dict.fromkeys(rt.units) if u is not None and u in ruled]
+        ),
         "advanced": [u for u in dict.fromkeys(rt.units) if u in advanced],
     }
 

@@ -93,6 +93,7 @@ def summary(t: Tournament) -> dict[str, Any]:
         "refund_bps": t.refund_bps,
         "review_seconds": t.review_seconds,
         "no_show_without_action": t.no_show_without_action,
+        "allow_overlap": t.allow_overlap,
         "registration_closed_at": t.registration_closed_at,
         "started_at": t.started_at,
         "status": t.status,
@@ -138,17 +139,27 @@ def disqualifications(t: Tournament) -> dict[int, dict[str, Any]]:
     }
 
 
+def team_name(member_names: list[str]) -> str:
+    """A team's name on the pages: its members' display names in registration order, joined
+    by " & " (the unit id ``T<id>`` means nothing to a player)."""
+    return " & ".join(member_names)
+
+
 def entrants(t: Tournament) -> list[dict[str, Any]]:
     """Every entry of the tournament (all statuses): ``{"entry", "entrant", "user_id", "name",
-    "team", "status", "place", "prize", "prize_text", "client_seed", "disqualified"}`` (the
-    seed None until registration closes; ``disqualified`` None, or who disqualified the
-    entrant and why, :func:`disqualifications`), by place once placed, else by
-    registration."""
+    "team", "team_name" (:func:`team_name`; None without a team), "status", "place", "prize",
+    "prize_text", "client_seed", "disqualified"}`` (the seed None until registration closes;
+    ``disqualified`` None, or who disqualified the entrant and why,
+    :func:`disqualifications`), by place once placed, else by registration."""
     rows = list(Entry.objects.filter(tournament=t).order_by("id"))
     names = display_names([e.user_id for e in rows])
     ruled = disqualifications(t) if any(e.status == EntryStatus.DISQUALIFIED for e in rows) else {}
     # Client seeds are published with the entrant list when registration closes, not before.
     published = t.status not in (Status.DRAFT, Status.REGISTRATION)
+    members: dict[int, list[str]] = {}
+    for e in rows:
+        if e.team_id:
+            members.setdefault(e.team_id, []).append(names.get(e.user_id, ""))
     out = [
         {
             "entry": e.pk,
@@ -156,6 +167,7 @@ def entrants(t: Tournament) -> list[dict[str, Any]]:
             "user_id": e.user_id,
             "name": names.get(e.user_id, ""),
             "team": f"T{e.team_id}" if e.team_id else None,
+            "team_name": team_name(members[e.team_id]) if e.team_id else None,
             "status": e.status,
             "place": e.place,
             "prize": e.prize,
@@ -325,3 +337,14 @@ def live_final_version(tournament_id: int) -> int | None:
 def tournament_exists(*, tournament_id: int) -> bool:
     """Whether there is a tournament ``tournament_id`` (the API's 404s)."""
     return Tournament.objects.filter(pk=tournament_id).exists()
+
+
+def tournament_readable(*, tournament_id: int, user: Any) -> bool:
+    """Whether ``user`` (None or anonymous: a visitor) may read tournament ``tournament_id``:
+    it exists, and it is not a draft unless they are staff (``docs/tournaments.md``,
+    "Creating": a draft is staff's until opened). The pages and the API answer a draft as a
+    missing id (404) to anyone else."""
+    qs = Tournament.objects.filter(pk=tournament_id)
+    if not getattr(user, "is_staff", False):
+        qs = qs.exclude(status=Status.DRAFT)
+    return qs.exists()

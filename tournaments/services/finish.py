@@ -11,7 +11,7 @@ from django.utils import timezone
 from tournaments import dispatch, progress
 from tournaments.models import Entry, RoundTable, Status, Tournament
 from tournaments.services.common import _lock, _save
-from tournaments.services.units import _disqualified_units, _members, _rounds_with_tables
+from tournaments.services.units import _members, _rounds_with_tables
 from wallet import services as wallet
 from wallet.selectors import escrow_balance, is_escrow_closed
 from wallet.settlement import house_fee_for
@@ -34,7 +34,7 @@ def _compute_final(t: Tournament) -> None:
     """Final places and prizes of every entry of a locked tournament (review or paying).
     Disqualified units and units that never played (:func:`_absent_units`) share the last
     places and take no prize."""
-    out = _disqualified_units(t) | _absent_units(t)
+    out = t.disqualified_units() | _absent_units(t)
     places = progress.final_places(tournament=t, rounds=_rounds_with_tables(t), disqualified=out)
     pool = 0 if is_escrow_closed(t.ref) else escrow_balance(t.ref)
     house = house_fee_for(pool, t.house_fee_bps)

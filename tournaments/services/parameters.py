@@ -1,8 +1,9 @@
 """A tournament's parameters as the admin gives them, and their checks.
 
 :class:`Parameters` holds the admin's input (the create form, the staff API, the Django
-admin); :meth:`Parameters.checked` runs the checkers below in a fixed order, so the first bad
-parameter is the one named, and returns the checked copy whose :meth:`Parameters.fields` are
+admin); :meth:`Parameters.problems` runs the checkers below in a fixed order and gives every
+bad parameter's message at once (the staff page shows them all); :meth:`Parameters.checked`
+names the first of them, or returns the checked copy whose :meth:`Parameters.fields` are
 the model fields. Every checker raises :class:`~tournaments.errors.BadRequest` with the
 message the admin sees. Rules: ``docs/tournaments.md`` ("Creating").
 """
@@ -68,21 +69,14 @@ class Parameters:
         """The parameters checked and completed: ``name`` stripped, ``options`` complete
         with the variant's defaults, the format's unused fields reset (a knockout has no
         rounds, a Swiss event advances 2; a partnership event advances 1), ``prize_bps`` a
-        list. Raises :class:`BadRequest` naming the first bad parameter."""
-        _check_name(self.name)
-        _check_format(self.format)
+        list. Raises :class:`BadRequest` naming the first bad parameter (:meth:`problems`'
+        first)."""
+        problems = self.problems()
+        if problems:
+            raise BadRequest(next(iter(problems.values())))
         parsed = _check_options(self.variant, self.options)
         team_mode = parsed.partnership
         advance, rounds, final_table = _check_shape(self, team_mode)
-        _check_entry_fee(self.entry_fee)
-        house_fee_bps = _whole(self.house_fee_bps, _("house fee (basis points)"), 0, BASIS_POINTS)
-        refund_label = _("refund on unregistering (basis points)")
-        refund_bps = _whole(self.refund_bps, refund_label, 0, BASIS_POINTS)
-        capacity, min_entrants = _check_size(self, team_mode, final_table)
-        review_label = _("review window (seconds)")
-        review_seconds = _whole(self.review_seconds, review_label, 0, MAX_REVIEW_SECONDS)
-        _check_prizes(self.prize_bps, capacity, team_mode)
-        _check_schedule(self)
         return replace(
             self,
             name=self.name.strip(),
@@ -90,13 +84,62 @@ class Parameters:
             advance=advance,
             rounds=rounds,
             final_table=final_table,
-            house_fee_bps=house_fee_bps,
-            refund_bps=refund_bps,
-            capacity=capacity,
-            min_entrants=min_entrants,
-            review_seconds=review_seconds,
             prize_bps=list(self.prize_bps),
         )
+
+    def problems(self) -> dict[str, str]:
+        """Every bad parameter at once: parameter name -> the message :meth:`checked` would
+        give for it, in :meth:`checked`'s order ({} when it passes). Each check runs on its
+        own; a parameter that is None (the form could not read it) is left out, with the
+        checks that need it (the prize table's places need the capacity). The schedule's
+        rules name ``registration_closes_at`` (the order of the times, a window over) or
+        ``starts_at`` (too far ahead); the table options' ``options``."""
+        out: dict[str, str] = {}
+
+        def check(field: str, rule: Any, *args: Any) -> Any:
+            if field in out:
+                return None
+            try:
+                return rule(*args)
+            except BadRequest as exc:
+                out[field] = exc.message
+                return None
+
+        if self.name is not None:
+            check("name", _check_name, self.name)
+        check("format", _check_format, self.format)
+        parsed = None
+        if self.variant is not None:
+            parsed = check("options", _check_options, self.variant, self.options)
+        team_mode = bool(parsed and parsed.partnership)
+        if self.format == Format.KNOCKOUT and self.advance is not None:
+            check("advance", _check_shape, self, team_mode)
+        elif self.format == Format.SWISS and self.rounds is not None:
+            check("rounds", _check_shape, self, team_mode)
+        final_table = self.format == Format.SWISS and bool(self.final_table)
+        if self.entry_fee is not None:
+            check("entry_fee", _check_entry_fee, self.entry_fee)
+        if self.house_fee_bps is not None:
+            check("house_fee_bps", _whole, self.house_fee_bps, _("house fee (basis points)"),
+                  0, BASIS_POINTS)  # fmt: skip
+        if self.refund_bps is not None:
+            refund_label = _("refund on unregistering (basis points)")
+            check("refund_bps", _whole, self.refund_bps, refund_label, 0, BASIS_POINTS)
+        out.update(_size_problems(self, team_mode, final_table))
+        if self.review_seconds is not None:
+            review_label = _("review window (seconds)")
+            check("review_seconds", _whole, self.review_seconds, review_label, 0,
+                  MAX_REVIEW_SECONDS)  # fmt: skip
+        if self.prize_bps is not None:
+            if self.capacity is None or "capacity" in out:
+                check("prize_bps", check_prize_table, self.prize_bps)
+            else:
+                check("prize_bps", _check_prizes, self.prize_bps, self.capacity, team_mode)
+        times = (self.registration_opens_at, self.registration_closes_at, self.starts_at)
+        if None not in times:
+            for field, message in _schedule_problems(self).items():
+                out.setdefault(field, message)
+        return out
 
     @property
     def team_mode(self) -> bool:
@@ -180,25 +223,36 @@ def _check_entry_fee(entry_fee: Any) -> None:
         )
 
 
-def _check_size(p: Parameters, team_mode: bool, final_table: bool) -> tuple[int, int]:
-    """``(capacity, min_entrants)``: each from 2 (4 entrants for a solo final table) to
-    ``TRIX_TOURNAMENT_MAX_ENTRANTS``, the capacity not below the minimum."""
+def _size_problems(p: Parameters, team_mode: bool, final_table: bool) -> dict[str, str]:
+    """The problems of ``capacity`` and ``min_entrants`` by field: each from 2 (4 entrants
+    for a solo final table) to ``TRIX_TOURNAMENT_MAX_ENTRANTS``, the capacity not below the
+    minimum (named on the capacity). A field that is None is left out."""
     unit = _unit(team_mode)
     least = 4 if final_table and not team_mode else 2
     most = settings.TRIX_TOURNAMENT_MAX_ENTRANTS
     capacity_label = _("capacity (%(unit)s)") % {"unit": unit}
-    capacity = _whole(p.capacity, capacity_label, 2, most)
-    min_label = _("minimum (%(unit)s)") % {"unit": unit}
-    min_entrants = _whole(p.min_entrants, min_label, least, most)
-    if capacity < min_entrants:
-        raise BadRequest(
-            _(
-                "%(field)s is %(capacity)s, below the minimum to start (%(minimum)s): raise "
-                "the capacity or lower the minimum"
-            )
-            % {"field": capacity_label, "capacity": capacity, "minimum": min_entrants}
-        )
-    return capacity, min_entrants
+    out: dict[str, str] = {}
+    whole = {}
+    for field, value, label, low in (
+        ("capacity", p.capacity, capacity_label, 2),
+        ("min_entrants", p.min_entrants, _("minimum (%(unit)s)") % {"unit": unit}, least),
+    ):
+        if value is None:
+            continue
+        try:
+            whole[field] = _whole(value, label, low, most)
+        except BadRequest as exc:
+            out[field] = exc.message
+    if len(whole) == 2 and whole["capacity"] < whole["min_entrants"]:
+        out["capacity"] = _(
+            "%(field)s is %(capacity)s, below the minimum to start (%(minimum)s): raise "
+            "the capacity or lower the minimum"
+        ) % {
+            "field": capacity_label,
+            "capacity": whole["capacity"],
+            "minimum": whole["min_entrants"],
+        }
+    return out
 
 
 def check_prize_table(prize_bps: Any) -> None:
@@ -242,28 +296,37 @@ def check_not_too_far(when: datetime, field: str) -> None:
         )
 
 
-def _check_schedule(p: Parameters) -> None:
-    """The three times aware; registration opens before it closes, closes by the start and
-    in the future (an event created with its window over would be cancelled at once).
-    ``no_show_without_action`` a bool (checked here to keep the order of the messages)."""
-    for when, field in (
-        (p.registration_opens_at, pgettext("tournament field", "registration opens")),
-        (p.registration_closes_at, pgettext("tournament field", "registration closes")),
-        (p.starts_at, pgettext("tournament field", "start")),
-    ):
+def _schedule_problems(p: Parameters) -> dict[str, str]:
+    """The schedule's problems by the field they name: the three times aware; registration
+    opens before it closes, closes by the start (``registration_closes_at``) and in the
+    future (an event created with its window over would be cancelled at once); the start
+    within :data:`MAX_AHEAD` (``starts_at``). ``no_show_without_action`` a bool (checked
+    here to keep the order of the messages)."""
+    out: dict[str, str] = {}
+    for when, name, field in (
+        (p.registration_opens_at, "registration_opens_at",
+         pgettext("tournament field", "registration opens")),
+        (p.registration_closes_at, "registration_closes_at",
+         pgettext("tournament field", "registration closes")),
+        (p.starts_at, "starts_at", pgettext("tournament field", "start")),
+    ):  # fmt: skip
         if not isinstance(when, datetime) or timezone.is_naive(when):
-            raise BadRequest(
-                _("%(field)s must be a date and time with its time zone") % {"field": field}
-            )
+            out[name] = _("%(field)s must be a date and time with its time zone") % {"field": field}
+    if out:
+        return out
     if not isinstance(p.no_show_without_action, bool):
-        raise BadRequest(_("no_show_without_action must be true or false"))
+        out["no_show_without_action"] = _("no_show_without_action must be true or false")
     if not p.registration_opens_at < p.registration_closes_at <= p.starts_at:
-        raise BadRequest(_("registration must open before it closes, and close by the start"))
-    check_not_too_far(p.starts_at, pgettext("tournament field", "start"))
-    if p.registration_closes_at <= timezone.now():
-        raise BadRequest(
-            _(
-                "registration must close in the future (a tournament created with its window "
-                "over would be cancelled at once)"
-            )
+        out["registration_closes_at"] = _(
+            "registration must open before it closes, and close by the start"
         )
+    try:
+        check_not_too_far(p.starts_at, pgettext("tournament field", "start"))
+    except BadRequest as exc:
+        out["starts_at"] = exc.message
+    if p.registration_closes_at <= timezone.now() and "registration_closes_at" not in out:
+        out["registration_closes_at"] = _(
+            "registration must close in the future (a tournament created with its window "
+            "over would be cancelled at once)"
+        )
+    return out

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import shuffles
 from tournaments.errors import BadRequest, Conflict
@@ -136,6 +137,25 @@ def _seed(client_seed: Any) -> str:
         raise BadRequest(_("client seed: %(reason)s") % {"reason": exc}) from None
 
 
+def full_message(*, name: str, capacity: int, team_mode: bool) -> str:
+    """ "<name> is full (<capacity> teams|entrants)" in the active language, the count with
+    the noun its number takes (the catalog's plural forms: Arabic «6 فرق», «12 فريقًا»): the
+    refusal of :func:`register` and what the event's page shows in place of Register."""
+    if team_mode:
+        text = ngettext(
+            "%(name)s is full (%(capacity)d team)",
+            "%(name)s is full (%(capacity)d teams)",
+            capacity,
+        )
+    else:
+        text = ngettext(
+            "%(name)s is full (%(capacity)d entrant)",
+            "%(name)s is full (%(capacity)d entrants)",
+            capacity,
+        )
+    return text % {"name": name, "capacity": capacity}
+
+
 def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> Entry:
     """Enter ``by`` in the tournament and move the entry fee into its escrow.
 
@@ -162,12 +182,9 @@ def register(*, tournament_id: int, by: Any, client_seed: str | None = None) -> 
                 "already_registered",
             )
         if _unit_count(t) >= t.capacity:
-            full = (
-                _("%(name)s is full (%(capacity)s teams)")
-                if t.team_mode
-                else _("%(name)s is full (%(capacity)s entrants)")
+            raise Conflict(
+                full_message(name=t.name, capacity=t.capacity, team_mode=t.team_mode), "full"
             )
-            raise Conflict(full % {"name": t.name, "capacity": t.capacity}, "full")
         _check_overlap(t, by, timezone.now())
         _require_own_seed(t, client_seed)
         if entry is None:

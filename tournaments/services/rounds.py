@@ -19,7 +19,7 @@ from tournaments.errors import Conflict
 from tournaments.models import Entry, Round, RoundStatus, RoundTable, Status, Tournament
 from tournaments.services.common import FILL_BOT, _lock, _save
 from tournaments.services.finish import _finish_locked
-from tournaments.services.units import _disqualified_units, _members, _rounds_with_tables
+from tournaments.services.units import _members, _rounds_with_tables
 
 
 def _seats_for(
@@ -59,7 +59,7 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
         show_up_deadline=now + timedelta(seconds=settings.TRIX_TOURNAMENT_SHOW_UP),
     )
     members = _members(t)
-    out = _disqualified_units(t)
+    out = t.disqualified_units()
     items, units = [], []
     for index, table_units in enumerate(seating.tables):
         seats, per_seat = _seats_for(t, list(table_units), members, out)
@@ -185,7 +185,7 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
             result=table.result if table.status == TableStatus.FINISHED else None,
             team_mode=t.team_mode,
             no_show_seats=no_show_seats,
-            disqualified=_disqualified_units(t),
+            disqualified=t.disqualified_units(),
         )
         rt.no_shows = no_shows
         rt.recorded_at = timezone.now()

@@ -1,10 +1,10 @@
 """Reads of a locked tournament's units (entrants in a solo event, complete teams in a
-partnership one) shared by the services: who takes part, who is disqualified, the rounds
-played so far."""
+partnership one) shared by the services: who takes part, the rounds played so far (who is
+disqualified: ``Tournament.disqualified_units``)."""
 
 from __future__ import annotations
 
-from tournaments.models import Entry, EntryStatus, Round, RoundTable, Team, TeamStatus, Tournament
+from tournaments.models import Entry, Round, RoundTable, Team, TeamStatus, Tournament
 from tournaments.services.common import TAKING_PART
 
 
@@ -35,12 +35,3 @@ def _rounds_with_tables(t: Tournament) -> list[tuple[Round, list[RoundTable]]]:
     for rt in RoundTable.objects.filter(round__tournament=t).order_by("round_id", "index"):
         tables.setdefault(rt.round_id, []).append(rt)
     return [(r, tables.get(r.pk, [])) for r in rounds]
-
-
-def _disqualified_units(t: Tournament) -> set[str]:
-    out = set()
-    for e in Entry.objects.filter(tournament=t, status=EntryStatus.DISQUALIFIED).select_related(
-        "team"
-    ):
-        out.add(e.team.unit if t.team_mode and e.team_id else e.entrant)
-    return out

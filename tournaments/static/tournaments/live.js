@@ -94,7 +94,9 @@ const ACTIONS = {
     }
     if (unit && table.no_show.includes(unit)) row.append(el("span", { class: "badge double", text: _("no-show") }));
     if (unit && table.disqualified.includes(unit)) {
-      row.append(el("span", { class: "badge double", text: said("disqualified") }));
+      // While the table plays too: a bot holds the seat from the disqualification on.
+      row.classList.add("out");
+      row.append(el("span", { class: "badge double", dataset: { testid: "seat-disqualified" }, text: said("disqualified") }));
     }
     return row;
   }
@@ -136,7 +138,7 @@ const ACTIONS = {
         el("span", { class: "badge status-" + (shown === "running" ? "playing" : shown), dataset: { testid: "round-status" }, text: said(shown) }));
       const meta = el("p", { class: "help", text: interpolate(_("Opened %s"), [when(r.opened_at)]) + " · " +
         interpolate(_("show up by %s"), [when(r.show_up_deadline)]) +
-        (r.byes.length ? " · " + interpolate(_("byes: %s"), [r.byes.join(", ")]) : "") });
+        (r.byes.length ? " · " + interpolate(_("byes: %s"), [(r.bye_names || r.byes).join(_(", "))]) : "") });
       out.push(el("section", { class: "round", dataset: { round: String(r.number) } }, head, meta,
         el("div", { class: "table-list" }, ...r.tables.map((x) => tableCard(x, teamMode)))));
     }
@@ -189,7 +191,7 @@ const ACTIONS = {
     $("#entrant-count").textContent = String(d.entrants.filter((e) => e.status === "registered" || e.status === "disqualified").length);
     fill($("#entrants"), d.entrants.map((e) => el("li", { dataset: { testid: "live-entrant" } },
       el("span", { class: "name", dir: "auto", text: e.name }),
-      e.team ? el("span", { class: "badge", text: e.team }) : null,
+      e.team ? el("span", { class: "badge", dir: "auto", dataset: { testid: "entrant-team" }, text: e.team_name || e.team }) : null,
       e.status !== "registered" ? el("span", { class: "badge", text: said(e.status) }) : null,
       e.place ? el("span", { class: "badge owner", text: interpolate(_("place %s"), [e.place]) }) : null)));
     rows($("#prize-body"), d.prize_table, (p) => [{ text: String(p.place) }, { class: "num", dir: "ltr", text: p.text }]);
