@@ -732,7 +732,8 @@ def test_a_client_seed_that_is_not_a_string_is_refused(make_tournament, player, 
     before = snapshot()
     r = client_for(alice).post(f"{API}{t.pk}/register/", {"client_seed": seed}, format="json")
     assert r.status_code == 400, r.content
-    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
+    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["fields"], r.json()
+    assert r.json()["error"].startswith("Your client seed: "), r.json()
     assert snapshot() == before and wallet_balance(alice) == 10_000
 
 

@@ -364,7 +364,7 @@ const STATUS = {
         window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
         return;
       }
-      box.append(el("p", { class: "notice error", role: "alert", dir: "auto", text: err.message }));
+      box.append(el("p", { class: "notice error", role: "alert", dir: "auto" }, ...T.messageNodes(err.message)));
       sit.disabled = false;
     }
   }
