@@ -1,4 +1,4 @@
-"""Errors of the tables services, on the site's four kinds (``trix_site.errors``: the code and
+"""Errors of the tables services, on the site's kinds (``trix_site.errors``: the code and
 HTTP status table). Each kind may carry a finer code a client can act on (``not_your_seat``,
 ``stale_version``, ``illegal_action``: a play the rules refuse; docs/api.md lists them);
 raising one changes nothing."""

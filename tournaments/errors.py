@@ -1,9 +1,10 @@
-"""Errors of the tournaments services, on the site's four kinds (``trix_site.errors``: the
+"""Errors of the tournaments services, on the site's kinds (``trix_site.errors``: the
 code and HTTP status table); a service that raises one has written nothing (its transaction
 is rolled back, or the input was refused before it began).
 
     TournamentError
     ├── BadRequest        malformed input, a parameter out of range (400, ``invalid``)
+    ├── NotAuthenticated  nobody logged in (401, ``not_authenticated``)
     ├── NotAllowed        not staff, not your team, suspended account (403,
     │                     ``permission_denied``)
     ├── NotFound          unknown tournament, team or user (404, ``not_found``)
@@ -23,6 +24,10 @@ class TournamentError(errors.ServiceError):
 
 class BadRequest(TournamentError, errors.BadRequest):
     """Malformed input or a parameter out of range (400)."""
+
+
+class NotAuthenticated(TournamentError, errors.NotAuthenticated):
+    """Nobody logged in (401), as the API answers before the service."""
 
 
 class NotAllowed(TournamentError, errors.NotAllowed):

@@ -16,7 +16,7 @@ One code per meaning, Django REST framework's own where it has one:
     throttled            429     too many requests; ``Retry-After`` says when to come back
     unavailable          503     a broker or Redis error reached the request
 
-A service raises one of the four kinds below (each app subclasses them: ``games.errors``,
+A service raises one of the five kinds below (each app subclasses them: ``games.errors``,
 ``tournaments.errors``, ``responsible.errors``), and may name a finer code of its kind that a
 client can act on (``stale_version``, ``seat_taken``, ``illegal_action``: docs/api.md lists
 them); the status stays the kind's. Raising one means the service wrote nothing; its message
@@ -65,6 +65,13 @@ class BadRequest(ServiceError):
     """The input breaks a rule (400 ``invalid``)."""
 
     code = "invalid"
+
+
+class NotAuthenticated(ServiceError):
+    """Nobody logged in (401 ``not_authenticated``), as the API answers an anonymous caller
+    before any service (``games.api.errors``)."""
+
+    code = "not_authenticated"
 
 
 class NotAllowed(ServiceError):

@@ -21,6 +21,7 @@ from django.utils.translation import gettext, gettext_lazy
 LINKED_PAGES = {
     "wallet:page": gettext_lazy("your wallet"),
     "accounts:verification": gettext_lazy("the identity verification page"),
+    "account_login": gettext_lazy("the login page"),
 }
 
 

@@ -143,9 +143,13 @@ class TableSerializer(serializers.Serializer):
 class QuickPlayAnswerSerializer(serializers.Serializer):
     """Quick play's answer: where you sit (``games.services.lobby.quick_play``)."""
 
-    table = TableSerializer()
+    table = TableSerializer(
+        allow_null=True,
+        help_text="null: ``sit: false`` at a stake where no table waits; none is made before "
+        "you sit (create it, ``POST /api/tables/``, then sit at seat 0)",
+    )
     seat = serializers.IntegerField(min_value=0, max_value=3)
-    url = serializers.CharField(help_text="the table page")
+    url = serializers.CharField(allow_null=True, help_text="the table page; null with ``table``")
     waiting_for = serializers.IntegerField(
         min_value=0,
         max_value=3,

@@ -17,11 +17,14 @@ from games.api.throttles import throttled_message
 from trix_site.errors import STATUS, ServiceError
 
 
-def _flatten(detail, prefix: str = "") -> list[str]:
+def _flatten(detail, prefix: str = "", labels: dict | None = None) -> list[str]:
+    """Each message of a validation error's ``detail``, after the field it is about: the
+    field's label where ``labels`` (a serializer's, translated) has one, else its name."""
     if isinstance(detail, dict):
         out = []
         for key, value in detail.items():
-            name = "" if key == "non_field_errors" else f"{prefix}{key}"
+            label = (labels or {}).get(key, key)
+            name = "" if key == "non_field_errors" else f"{prefix}{label}"
             out += _flatten(value, f"{name}." if name else "")
             if name and out and not out[-1].startswith(name):
                 out[-1] = f"{name}: {out[-1]}"
@@ -55,13 +58,17 @@ def api_exception_handler(exc, context):
         return Response({"error": exc.message, "code": exc.code}, status=exc.status)
     code = _code(exc)
     if code == "not_authenticated":  # whatever the authentication class
-        body = {"error": _("log in first (/accounts/login/)"), "code": code}
+        # The path is the one web.links makes a link of on the pages ("the login page").
+        body = {"error": _("You are not logged in: log in on /accounts/login/."), "code": code}
         return Response(body, status=STATUS[code])
     response = exception_handler(exc, context)
     if response is None:
         return None
     if code == "invalid":
-        message = "; ".join(_flatten(exc.detail)) or _("invalid input")
+        # A body serializer's labels (games.api.serializers.BodySerializer): the sentence a
+        # page shows names "Stake", not "stake"; ``fields`` keeps the names for programs.
+        labels = getattr(exc, "labels", None)
+        message = "; ".join(_flatten(exc.detail, labels=labels)) or _("invalid input")
         response.data = {"error": message, "code": code, "fields": exc.detail}
     elif code == "throttled":  # DRF has set Retry-After
         response.data = {"error": throttled_message(context.get("view"), exc.wait), "code": code}

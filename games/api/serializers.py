@@ -63,6 +63,16 @@ class BodySerializer(serializers.Serializer):
     no fields, or none sent, is ``{}``: use this class itself for an endpoint that takes no
     field (``leave/``, a tournament's ``unregister/``)."""
 
+    def is_valid(self, *, raise_exception: bool = False) -> bool:
+        """DRF's, with the refusal carrying the fields' labels (``labels``, translated: the
+        error's sentence names "Stake", not ``stake``; ``games.api.errors``)."""
+        valid = super().is_valid()
+        if not valid and raise_exception:
+            refused = serializers.ValidationError(self.errors)
+            refused.labels = {name: str(f.label) for name, f in self.fields.items() if f.label}
+            raise refused
+        return valid
+
     def run_validation(self, data=empty):
         if data is not empty and not isinstance(data, Mapping):
             message = _("the body must be a JSON object ({...}), not %(kind)s") % {
@@ -81,18 +91,30 @@ class BodySerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+#: The labels a refusal's sentence names the fields by (``BodySerializer.is_valid``).
+STAKE = gettext_lazy("Stake")
+SEAT = gettext_lazy("Seat")
+CLIENT_SEED = gettext_lazy("Your client seed")
+
+
 class CreateTableSerializer(BodySerializer):
-    variant = serializers.ChoiceField(choices=VARIANTS, default="complex_partner")
-    stake = WholeNumberField(min_value=0, default=0, help_text="minor units per seat")
+    variant = serializers.ChoiceField(
+        choices=VARIANTS, default="complex_partner", label=gettext_lazy("Variant")
+    )
+    stake = WholeNumberField(min_value=0, default=0, label=STAKE, help_text="minor units per seat")
     options = serializers.DictField(
-        required=False, default=dict, help_text="any games.engine.Options fields"
+        required=False,
+        default=dict,
+        label=gettext_lazy("Table options"),
+        help_text="any games.engine.Options fields",
     )
 
 
 class TakeSeatSerializer(BodySerializer):
-    seat = WholeNumberField(min_value=0, max_value=3)
+    seat = WholeNumberField(min_value=0, max_value=3, label=SEAT)
     client_seed = TextField(
         required=False,
+        label=CLIENT_SEED,
         max_length=64,
         trim_whitespace=False,
         help_text="a string of 1 to 64 printable ASCII characters you chose; required at a "
@@ -101,9 +123,12 @@ class TakeSeatSerializer(BodySerializer):
 
 
 class QuickPlayBodySerializer(BodySerializer):
-    stake = WholeNumberField(min_value=0, default=0, help_text="minor units per seat; 0: free")
+    stake = WholeNumberField(
+        min_value=0, default=0, label=STAKE, help_text="minor units per seat; 0: free"
+    )
     client_seed = serializers.CharField(
         required=False,
+        label=CLIENT_SEED,
         max_length=64,
         trim_whitespace=False,
         help_text="1 to 64 printable ASCII characters; required at a staked table",
@@ -122,7 +147,7 @@ class TableInviteBodySerializer(BodySerializer):
 
 
 class SeatBotSerializer(BodySerializer):
-    seat = WholeNumberField(min_value=0, max_value=3)
+    seat = WholeNumberField(min_value=0, max_value=3, label=SEAT)
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="rules")
 
 

@@ -135,7 +135,9 @@ class QuickPlayView(APIView):
     ``games.services.lobby.quick_play``). The answer says how many players the table waits
     for and what that means (``waiting_for``, ``notice``). A staked table needs your
     ``client_seed``; ``sit: false`` only chooses the seat (the lobby page: the table page
-    then sits there). Counted with taking seats (``TRIX_SEAT_RATE``)."""
+    then sits there), and at a stake where no table waits makes none (``table`` and ``url``
+    null: the page creates it when the player sits). Counted with taking seats
+    (``TRIX_SEAT_RATE``)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [throttles.SeatThrottle]
@@ -150,13 +152,14 @@ class QuickPlayView(APIView):
         table, seat = lobby.quick_play(
             user=request.user, **body.validated_data, address=throttles.client_address(request)
         )
+        stake = body.validated_data.get("stake", 0)
         return Response(
             {
-                "table": _table(table.pk, request),
+                "table": _table(table.pk, request) if table else None,
                 "seat": seat,
-                "url": f"/tables/{table.pk}/",
+                "url": f"/tables/{table.pk}/" if table else None,
                 "waiting_for": lobby.waiting_for(table, seat),
-                "notice": lobby.waiting_notice(table, seat),
+                "notice": lobby.waiting_notice(table, seat, stake=stake),
             }
         )
 

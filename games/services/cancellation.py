@@ -93,12 +93,14 @@ def expire_open_tables(*, now=None) -> list[int]:
 
     - every open table ``TRIX_OPEN_TABLE_EXPIRY`` seconds after it was created (its four
       seats were not all taken in time), reason "nobody filled the table within 30 minutes";
-    - an *empty* open table, where no seat is taken (by a person or a bot), once it has been
-      empty for ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left
-      a seat there since; reason "nobody sat at the table for 3 minutes". A table's creator
-      is not seated by creating it, so the tables people made and never sat at leave the
-      lobby quickly instead of piling up there; a table whose creator seated bots is an
-      offer to play them and waits as long as any open table.
+    - an *empty* open table, where nobody waits (:func:`_nobody_waits`: no seat taken, or
+      at a staked table no seat taken by a person), once it has been so for
+      ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left a seat
+      there since; reason "nobody sat at the table for 3 minutes". A table's creator is not
+      seated by creating it, so the tables people made and never sat at leave the lobby
+      quickly instead of piling up there; a free table whose creator seated bots is an
+      offer to play them and waits as long as any open table, a staked one is not (bots
+      never stake: ``docs/rules.md``, "Stakes and pots").
 
     Tournament tables are never open and never expire. A table that started meanwhile, or
     where a person sat meanwhile (an empty one), is left alone (checked under its lock).
@@ -108,15 +110,13 @@ def expire_open_tables(*, now=None) -> list[int]:
     cutoff = now - timedelta(seconds=settings.TRIX_OPEN_TABLE_EXPIRY)
     empty_cutoff = now - timedelta(seconds=settings.TRIX_EMPTY_TABLE_EXPIRY)
     waiting = Table.objects.filter(status=TableStatus.OPEN).exclude(kind=TableKind.TOURNAMENT)
-    taken = Seat.objects.filter(table=OuterRef("pk")).filter(Q(user__isnull=False) | ~Q(bot=""))
     left = TableEvent.objects.filter(
         table=OuterRef("pk"), type="seat_left", created_at__gte=empty_cutoff
     )
-    due = waiting.filter(
-        Q(created_at__lt=cutoff) | (Q(created_at__lt=empty_cutoff) & ~Exists(taken) & ~Exists(left))
-    ).order_by("id")
+    empty = Q(created_at__lt=empty_cutoff) & _nobody_waits() & ~Exists(left)
+    due = waiting.filter(Q(created_at__lt=cutoff) | empty).order_by("id")
     old = f"nobody filled the table within {expiry_text()}"
-    empty = f"nobody sat at the table for {expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
+    unsat = f"nobody sat at the table for {expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
     expired = []
     for table_id in list(due.values_list("pk", flat=True)[:EXPIRY_BATCH]):
         try:
@@ -126,10 +126,8 @@ def expire_open_tables(*, now=None) -> list[int]:
                     continue
                 if table.created_at < cutoff:
                     reason = old
-                elif table.created_at < empty_cutoff and not any(
-                    s.user_id or s.bot for s in changes.seats(table)
-                ):
-                    reason = empty
+                elif waiting.filter(empty, pk=table_id).exists():  # asked again, locked
+                    reason = unsat
                 else:
                     continue
                 _cancel_locked(table, reason, None)
@@ -138,3 +136,12 @@ def expire_open_tables(*, now=None) -> list[int]:
             continue
         expired.append(table_id)
     return expired
+
+
+def _nobody_waits() -> Q:
+    """A table (filter of :class:`Table`) where nobody waits for players: no seat taken, or,
+    at a staked table, none taken by a person (bots never stake: a staked table of bots
+    alone is no match anyone waits for; ``docs/limits.md``, "Open tables")."""
+    people = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)
+    bots = Seat.objects.filter(table=OuterRef("pk")).exclude(bot="")
+    return ~Exists(people) & (Q(stake__gt=0) | ~Exists(bots))

@@ -6,7 +6,9 @@
   three seats get ``rules`` bots (the match starts at once); a staked table gets none: bots
   never stake, so one person and three bots would have no pot (``docs/rules.md``, "Stakes
   and pots"). A staked quick play joins only tables where people alone sit, and a new one
-  waits for players. :func:`waiting_for` and :func:`waiting_notice` say what happens next.
+  waits for players; the lobby's (``sit=False``) makes none before the player sits, so the
+  lobby never lists an empty table someone only reads about. :func:`waiting_for` and
+  :func:`waiting_notice` say what happens next.
 - :func:`invite`: the creator makes a table private (not listed in the lobby, nor in
   ``GET /api/tables/`` for anyone but its creator and its seated players) and gets its
   invite link, ``/invite/<token>/``: a secret token (``secrets.token_urlsafe``, 128 bits)
@@ -27,6 +29,7 @@ from django.utils.translation import ngettext
 
 from games.engine import Options
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
+from games.fairness.shuffle import SEATS
 from games.models import Seat, Table, TableStatus
 from games.policy import TableKind
 from games.services import cancellation, changes, live_seats, money, tables
@@ -50,7 +53,7 @@ def quick_play(
     client_seed: str | None = None,
     address: str | None = None,
     sit: bool = True,
-) -> tuple[Table, int]:
+) -> tuple[Table | None, int]:
     """Seat ``user`` at a table of :data:`DEFAULT_VARIANT` at ``stake`` (minor units per seat,
     0: a free table): the open player-made, listed table with a free seat and the most seats
     taken (the oldest of those), never one where nobody sits yet; at a stake, only a table
@@ -74,7 +77,10 @@ def quick_play(
     Sit, which keeps the match's commitment in the browser before the client seed is sent
     (the commitment must be fixed before the server sees the seed: ``docs/fairness.md``).
     The seat is not held: someone may take it meanwhile; ``client_seed`` is then not
-    needed."""
+    needed. At a stake where no table waits (and no own empty one) it makes none: ``(None,
+    0)``, the page creates the table when the player sits (``POST /api/tables/``), so no
+    empty table is listed, and left to expire, while the player reads
+    :func:`waiting_notice`."""
     tables.check_stake_amount(stake)
     if sit and stake and not client_seed:
         raise BadRequest(_("a staked table needs your client seed"), "invalid")
@@ -111,6 +117,8 @@ def quick_play(
             .filter(taken=0)
             .first()
         )
+    if own is None and stake and not sit:
+        return None, 0
     return _quick_table(
         own, user=user, stake=stake, client_seed=client_seed, address=address, sit=sit
     )
@@ -181,23 +189,28 @@ def _quick_table(
     return Table.objects.get(pk=table.pk), 0
 
 
-def waiting_for(table: Table, seat: int) -> int:
+def waiting_for(table: Table | None, seat: int) -> int:
     """How many more players ``table`` waits for before its match starts, ``seat`` (quick
     play's answer, taken or about to be) counted as taken: 0 once the match started, or when
-    ``seat`` is the last free one."""
+    ``seat`` is the last free one; ``None`` (the table made when the player sits): 3."""
+    if table is None:
+        return SEATS - 1
     if table.status != TableStatus.OPEN:
         return 0
     return Seat.objects.filter(table=table, user__isnull=True, bot="").exclude(seat=seat).count()
 
 
-def waiting_notice(table: Table, seat: int) -> str:
+def waiting_notice(table: Table | None, seat: int, *, stake: int = 0) -> str:
     """What happens before the match at ``table`` starts, for the player quick play gave
     ``seat`` to read before their stake is held: "" when it starts at once; at a staked
-    table, why no bot fills it and when the stake comes back."""
+    table, why no bot fills it and when the stake comes back; a player already sitting
+    there is told so; ``table`` None (the new table made when they sit, at ``stake`` minor
+    units): that one is opened for them."""
     count = waiting_for(table, seat)
     if not count:
         return ""
-    if not table.stake:
+    stake = table.stake if table is not None else stake
+    if not stake:
         return ngettext(
             "This table waits for %(count)d more player: the match starts when all four seats "
             "are taken.",
@@ -205,21 +218,56 @@ def waiting_notice(table: Table, seat: int) -> str:
             "are taken.",
             count,
         ) % {"count": count}
-    return ngettext(
-        "Bots never stake, so quick play seats no bots at a staked table: this table waits "
-        "for %(count)d more player, and the match starts when all four seats are taken. Your "
-        "stake of %(stake)s is held from when you sit until then; it comes back if you leave "
-        "before the start, or if the table is still not full %(expiry)s after it opened.",
-        "Bots never stake, so quick play seats no bots at a staked table: this table waits "
-        "for %(count)d more players, and the match starts when all four seats are taken. Your "
-        "stake of %(stake)s is held from when you sit until then; it comes back if you leave "
-        "before the start, or if the table is still not full %(expiry)s after it opened.",
-        count,
-    ) % {
+    words = {
         "count": count,
-        "stake": money.format_money(table.stake),
+        "stake": money.format_money(stake),
         "expiry": cancellation.expiry_text(),
     }
+    if table is None:
+        return (
+            ngettext(
+                "No table at a stake of %(stake)s has players waiting, so sitting opens a new one "
+                "for you. Bots never stake, so quick play seats no bots at a staked table: your "
+                "table waits for %(count)d more player, and the match starts when all four seats "
+                "are taken. Your stake is held from when you sit until then; it comes back if you "
+                "leave before the start, or if the table is still not full %(expiry)s after it "
+                "opened.",
+                "No table at a stake of %(stake)s has players waiting, so sitting opens a new one "
+                "for you. Bots never stake, so quick play seats no bots at a staked table: your "
+                "table waits for %(count)d more players, and the match starts when all four seats "
+                "are taken. Your stake is held from when you sit until then; it comes back if you "
+                "leave before the start, or if the table is still not full %(expiry)s after it "
+                "opened.",
+                count,
+            )
+            % words
+        )
+    if Seat.objects.filter(table=table, seat=seat, user__isnull=False).exists():
+        return ngettext(
+            "You sit at table %(id)s with a stake of %(stake)s: it waits for %(count)d more "
+            "player, and the match starts when all four seats are taken. Your stake comes back "
+            "if you leave before the start, or if the table is still not full %(expiry)s after "
+            "it opened.",
+            "You sit at table %(id)s with a stake of %(stake)s: it waits for %(count)d more "
+            "players, and the match starts when all four seats are taken. Your stake comes back "
+            "if you leave before the start, or if the table is still not full %(expiry)s after "
+            "it opened.",
+            count,
+        ) % {**words, "id": table.pk}
+    return (
+        ngettext(
+            "Bots never stake, so quick play seats no bots at a staked table: this table waits "
+            "for %(count)d more player, and the match starts when all four seats are taken. Your "
+            "stake of %(stake)s is held from when you sit until then; it comes back if you leave "
+            "before the start, or if the table is still not full %(expiry)s after it opened.",
+            "Bots never stake, so quick play seats no bots at a staked table: this table waits "
+            "for %(count)d more players, and the match starts when all four seats are taken. Your "
+            "stake of %(stake)s is held from when you sit until then; it comes back if you leave "
+            "before the start, or if the table is still not full %(expiry)s after it opened.",
+            count,
+        )
+        % words
+    )
 
 
 def _cancel_if_nobody_sits(table_id: int) -> None:

@@ -184,7 +184,8 @@ def _open_seat(table: Table, seat_no: int) -> Seat:
         raise BadRequest(_("seat must be 0..3"), "invalid")
     seat = Seat.objects.select_for_update().get(table=table, seat=seat_no)
     if seat.kind is not None:
-        raise Conflict(_("seat %(seat)s is taken") % {"seat": seat_no + 1}, "seat_taken")
+        # The seat the caller chose: named by no number (the API numbers it 0-3, the pages 1-4).
+        raise Conflict(_("this seat is taken: choose another"), "seat_taken")
     return seat
 
 
@@ -558,7 +559,9 @@ def replace_with_bot(*, table_id: int, seat: int, reason: str, bot: str = "rules
             raise Conflict(_("the match is not being played"), "not_playing")
         row = Seat.objects.select_for_update().get(table=table, seat=seat)
         if row.user_id is None:
-            raise Conflict(_("seat %(seat)s is not a person's") % {"seat": seat}, "not_a_person")
+            raise Conflict(
+                _("seat %(seat)s is not a person's") % {"seat": seat + 1}, "not_a_person"
+            )
         bot_takes_over(table, row, bot)
     return table
 

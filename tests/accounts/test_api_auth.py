@@ -48,7 +48,10 @@ def test_basic_with_the_right_password_after_the_lockout_is_refused(client, ana)
     assert locked.status_code == 200 and b"Too many failed login attempts" in locked.content
     r = basic(PASSWORD).post("/api/tables/", TABLE, format="json")
     assert r.status_code == 401, r.content
-    assert r.json() == {"error": "log in first (/accounts/login/)", "code": "not_authenticated"}
+    assert r.json() == {
+        "error": "You are not logged in: log in on /accounts/login/.",
+        "code": "not_authenticated",
+    }
     assert not ana.tables_created.exists()
 
 

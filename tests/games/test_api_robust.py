@@ -239,7 +239,8 @@ def test_a_client_seed_that_is_not_a_string_is_refused(api, seed):
         f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": seed}, format="json"
     )
     assert r.status_code == 400, r.content
-    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
+    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["fields"], r.json()
+    assert r.json()["error"].startswith("Your client seed: "), r.json()
     assert not Table.objects.get(pk=table["id"]).seats.exclude(user=None, bot="").exists()
 
 

@@ -87,7 +87,8 @@ def test_a_stake_that_is_not_a_whole_number_is_refused(api, stake):
     alice = api("alice")
     response = alice.post("/api/tables/", {"variant": "trix", "stake": stake}, format="json")
     assert response.status_code == 400, response.content
-    assert "stake" in response.json()["error"]
+    assert "stake" in response.json()["fields"]
+    assert response.json()["error"].startswith("Stake: ")  # its label, not its name
     assert not Table.objects.exists()
 
 

@@ -229,6 +229,30 @@ def test_an_empty_table_expires_after_three_minutes(api, settings):
     assert Table.objects.get(pk=bots_only["id"]).status == "open"
 
 
+def test_a_staked_table_where_only_bots_sit_expires_as_an_empty_one(api, settings):
+    """A trial's finding: a staked table where the creator seated a bot and no person sat
+    stayed open 30 minutes, the bot counted as a seat taken. Bots never stake, so nobody
+    waits there: with no person seated for ``TRIX_EMPTY_TABLE_EXPIRY`` it goes as an empty
+    table does. A free table with bots is an offer to play them and stays."""
+    settings.TRIX_EMPTY_TABLE_EXPIRY = 180
+    alice = api("alice", funds=300)
+    staked = new_table(alice, stake=300, **TIMERS)
+    services.seat_bot(user=alice.user, table_id=staked["id"], seat=1, bot="rules")
+    free = new_table(alice)
+    services.seat_bot(user=alice.user, table_id=free["id"], seat=1, bot="rules")
+    young = new_table(alice, stake=300, **TIMERS)
+    services.seat_bot(user=alice.user, table_id=young["id"], seat=1, bot="rules")
+    made_earlier = timezone.now() - timedelta(seconds=181)
+    Table.objects.exclude(pk=young["id"]).update(created_at=made_earlier)
+
+    assert services.expire_open_tables() == [staked["id"]]
+
+    last = TableEvent.objects.filter(table_id=staked["id"]).order_by("-version").first()
+    assert last.payload["reason"] == "nobody sat at the table for 3 minutes"
+    assert Table.objects.get(pk=free["id"]).status == "open"
+    assert Table.objects.get(pk=young["id"]).status == "open"
+
+
 def test_expiry_runs_on_the_beat():
     from games import tasks
 

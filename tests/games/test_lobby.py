@@ -73,12 +73,14 @@ def test_quick_play_without_sitting_chooses_a_seat_and_leaves_it_free(api, tasks
     r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
     assert r.status_code == 200, r.content  # no seed asked: nothing is staked yet
     body = r.json()
-    kinds = [s["kind"] for s in body["table"]["seats"]]
-    assert body["seat"] == 0 and kinds == [None] * 4, body  # staked: no bots
-    assert body["table"]["status"] == "open" and body["table"]["stake"] == 500
-    # Asked again before sitting: the same table, not a second one.
+    # Staked, nobody waiting: no table until the player sits (the page then makes it).
+    assert (body["table"], body["seat"], body["waiting_for"]) == (None, 0, 3), body
+    assert not Table.objects.filter(created_by=gus.user).exists()
+    # Their own staked table nobody sits at yet (made, the Sit not done): that one.
+    own = new_table(gus, variant=lobby.DEFAULT_VARIANT, stake=500)
     again = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json").json()
-    assert (again["table"]["id"], again["seat"]) == (body["table"]["id"], 0)
+    assert (again["table"]["id"], again["seat"]) == (own["id"], 0)
+    assert [s["kind"] for s in again["table"]["seats"]] == [None] * 4  # staked: no bots
     # The seat is not held: another player's quick play is offered the same one.
     r = gus.post("/api/quick-play/", {"sit": False}, format="json")
     free = r.json()

@@ -65,26 +65,60 @@ def test_the_lobbys_staked_quick_play_says_the_table_waits_before_anything_is_st
     api, tasks_applied_here
 ):
     """The lobby's quick play (``sit: false``; the table page then sits) is told, before its
-    stake is held, that the table waits for players and why, in the player's language."""
+    stake is held, that the table waits for players and why, in the player's language.
+
+    A trial's finding: it made the table at once, so the lobby listed an empty table (four
+    free seats) while the player read the notice, and if the "Sit and wait" came late that
+    table had gone as an empty one after 3 minutes. Where nobody waits at that stake, no
+    table is made before the player sits: the answer says a new one opens when they do."""
     gus = api("gus", funds=1_000)
+    made = Table.objects.count()
     r = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json")
     assert r.status_code == 200, r.content
     body = r.json()
-    assert [s["kind"] for s in body["table"]["seats"]] == [None] * 4
-    assert (body["seat"], body["waiting_for"], body["table"]["status"]) == (0, 3, "open")
+    assert Table.objects.count() == made
+    assert (body["table"], body["url"], body["seat"], body["waiting_for"]) == (None, None, 0, 3)
     assert body["notice"] == (
-        "Bots never stake, so quick play seats no bots at a staked table: this table waits "
-        "for 3 more players, and the match starts when all four seats are taken. Your stake "
-        "of 5.00 USD is held from when you sit until then; it comes back if you leave before "
-        "the start, or if the table is still not full 30 minutes after it opened."
+        "No table at a stake of 5.00 USD has players waiting, so sitting opens a new one for "
+        "you. Bots never stake, so quick play seats no bots at a staked table: your table "
+        "waits for 3 more players, and the match starts when all four seats are taken. Your "
+        "stake is held from when you sit until then; it comes back if you leave before the "
+        "start, or if the table is still not full 30 minutes after it opened."
     )
     assert wallet_balance(gus.user) == 1_000  # nothing held before the table page's Sit
     r = gus.post(
         "/api/quick-play/", {"stake": 500, "sit": False}, format="json", HTTP_ACCEPT_LANGUAGE="ar"
     )
     arabic = r.json()
-    assert arabic["waiting_for"] == 3
+    assert arabic["waiting_for"] == 3 and arabic["table"] is None
     assert "الروبوتات لا تراهن" in arabic["notice"] and "5.00 USD" in arabic["notice"]
+
+
+def test_a_player_waiting_at_a_staked_table_is_told_so_by_quick_play(api, tasks_applied_here):
+    """Quick play again while seated at the staked table that waits (the lobby after the
+    table page's Sit): that table, and a notice that says the player sits there and how many
+    more it waits for, not the offer to sit (the trial's lobby said "no open tables")."""
+    gus = api("gus", funds=1_000)
+    table = gus.post(
+        "/api/tables/", {"variant": lobby.DEFAULT_VARIANT, "stake": 500}, format="json"
+    ).json()
+    r = gus.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "g"}, format="json"
+    )
+    assert r.status_code == 200, r.content
+    body = gus.post("/api/quick-play/", {"stake": 500, "sit": False}, format="json").json()
+    assert (body["table"]["id"], body["seat"], body["waiting_for"]) == (table["id"], 0, 3)
+    assert body["table"]["seats"][0]["is_me"]
+    assert body["notice"] == (
+        f"You sit at table {table['id']} with a stake of 5.00 USD: it waits for 3 more "
+        "players, and the match starts when all four seats are taken. Your stake comes back if "
+        "you leave before the start, or if the table is still not full 30 minutes after it "
+        "opened."
+    )
+    r = gus.post(
+        "/api/quick-play/", {"stake": 500, "sit": False}, format="json", HTTP_ACCEPT_LANGUAGE="ar"
+    )
+    assert f"الطاولة {table['id']}" in r.json()["notice"]
 
 
 def test_the_apis_staked_quick_play_says_the_stake_waits_with_the_player(api, tasks_applied_here):

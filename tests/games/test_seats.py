@@ -133,9 +133,29 @@ def test_an_empty_client_seed_is_refused_and_none_gets_one_made_for_the_player(a
             f"/api/tables/{tid}/seats/", {"seat": 0, "client_seed": empty}, format="json"
         )
         assert r.status_code == 400, r.content
-        assert "client_seed" in r.json()["error"] or "client seed" in r.json()["error"]
+        assert r.json()["error"].startswith("Your client seed: "), r.content
     assert not Seat.objects.filter(table_id=tid, user__isnull=False).exists()
     r = bob.post(f"/api/tables/{tid}/seats/", {"seat": 1}, format="json")
     assert r.status_code == 200, r.content
     seat = Seat.objects.get(table_id=tid, seat=1)
     assert re.fullmatch(r"[0-9a-f]{32}", seat.client_seed)
+
+
+def test_a_taken_seats_refusal_names_no_other_seat_than_the_one_sent(api):
+    """A trial's finding: asking the API for seat 2 (numbered 0-3) when it was taken
+    answered "seat 3 is taken": the message numbered it 1-4 as the pages do. A refusal of
+    the seat the caller chose names no number (the page's Sit and the API's ``seat`` each
+    know which one they asked for); ``docs/api.md`` says how messages number seats."""
+    from django.utils import translation
+
+    alice, bob = api("alice"), api("bob")
+    tid = new_table(alice)["id"]
+    bob.post(f"/api/tables/{tid}/seats/", {"seat": 2, "client_seed": "b"}, format="json")
+    r = alice.post(f"/api/tables/{tid}/seats/", {"seat": 2}, format="json")
+    assert r.status_code == 409
+    assert r.json() == {"error": "this seat is taken: choose another", "code": "seat_taken"}
+    with translation.override("ar"):
+        r = alice.post(
+            f"/api/tables/{tid}/seats/", {"seat": 2}, format="json", HTTP_ACCEPT_LANGUAGE="ar"
+        )
+    assert r.json()["error"] == "هذا المقعد مشغول؛ اختر مقعدًا آخر"

@@ -732,7 +732,8 @@ def test_a_client_seed_that_is_not_a_string_is_refused(make_tournament, player, 
     before = snapshot()
     r = client_for(alice).post(f"{API}{t.pk}/register/", {"client_seed": seed}, format="json")
     assert r.status_code == 400, r.content
-    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["error"], r.json()
+    assert r.json()["code"] == "invalid" and "client_seed" in r.json()["fields"], r.json()
+    assert r.json()["error"].startswith("Your client seed: "), r.json()
     assert snapshot() == before and wallet_balance(alice) == 10_000
 
 
@@ -757,3 +758,36 @@ def test_a_draft_is_read_by_staff_only(make_tournament, player, staff):
         assert r.status_code == 404, who
     assert client_for(staff).get(f"{API}{t.pk}/").json()["name"] == "Quiet draft"
     assert client_for(staff).get(f"{API}{t.pk}/live/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path, body, service, arguments",
+    [
+        ("{t}/register/", {"client_seed": "s"}, "register", {"tournament_id": "t"}),
+        ("{t}/unregister/", {}, "unregister", {"tournament_id": "t"}),
+        ("{t}/invite/", {"display_name": "x"}, "invite_partner", {"tournament_id": "t"}),
+        ("teams/1/accept/", {"client_seed": "s"}, "accept_invite", {"team_id": 1}),
+        ("teams/1/decline/", {}, "decline_invite", {"team_id": 1}),
+    ],
+)
+def test_an_anonymous_player_is_answered_401_by_the_api_and_the_services(
+    make_tournament, path, body, service, arguments
+):
+    """An anonymous caller is answered 401 ``not_authenticated`` by the API and by the
+    services' own check of a player (``_require_player``) alike (docs/api.md,
+    docs/tournaments-api.md)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournaments.errors import TournamentError
+
+    t = make_tournament()
+    before = snapshot()
+    r = client_for().post(API + path.format(t=t.pk), body, format="json")
+    assert (r.status_code, r.json()["code"]) == (401, "not_authenticated")
+    kwargs = {k: t.pk if v == "t" else v for k, v in arguments.items()}
+    if "display_name" in body:
+        kwargs["display_name"] = "x"
+    with pytest.raises(TournamentError) as refused:
+        getattr(services, service)(**kwargs, by=AnonymousUser())
+    assert (refused.value.status, refused.value.code) == (401, "not_authenticated")
+    assert snapshot() == before

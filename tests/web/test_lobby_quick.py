@@ -111,9 +111,13 @@ def test_a_staked_quick_play_says_the_table_waits_before_the_stake_is_held(
     player, new_page, live_server, client, artifacts
 ):
     """Bots never stake, so the lobby's staked quick play opened a table with three bots and
-    held the stake for a match with no pot (a new player's trial). Now it opens a table that
-    waits for players and says so, the stake and when it comes back, before the table page
-    takes the seat; "Sit and wait" sits there."""
+    held the stake for a match with no pot (a new player's trial). Now it says the table
+    waits for players, the stake and when it comes back, before the table page takes the
+    seat; "Sit and wait" sits there.
+
+    A later trial: the press made the table at once, so the lobby listed it empty while the
+    player read (and it went after 3 minutes as an empty table). No table is made until
+    "Sit and wait"; then the lobby shows the player at it, waiting, and quick play says so."""
     from wallet.selectors import wallet_balance
 
     ana = player("ana", funds=10_00)
@@ -127,19 +131,28 @@ def test_a_staked_quick_play_says_the_table_waits_before_the_stake_is_held(
     assert "Bots never stake" in wait.inner_text() and "3 more players" in wait.inner_text()
     assert "5.00 USD" in wait.inner_text() and page.locator("#quick-notice").is_hidden()
     assert page.url.rstrip("/") == live_server.url and wallet_balance(ana) == 10_00
+    assert not Table.objects.filter(created_by=ana).exists()  # nothing listed empty
+    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-wait.png"), full_page=True)
+    page.get_by_test_id("quick-sit-and-wait").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/"))
+    page.get_by_test_id("leave").wait_for()  # seated
     table = Table.objects.get(created_by=ana)
     assert table.stake == 5_00 and not Seat.objects.filter(table=table).exclude(bot="").exists()
-    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-wait.png"), full_page=True)
-    # Asked again: the same table, not a second one.
-    page.get_by_test_id("quick-play").click()
-    page.get_by_test_id("quick-sit-and-wait").wait_for()
-    assert Table.objects.filter(created_by=ana).count() == 1
-    page.get_by_test_id("quick-sit-and-wait").click()
-    page.wait_for_url(re.compile(rf"/tables/{table.pk}/"))
-    page.get_by_test_id("leave").wait_for()  # seated
     assert Seat.objects.get(table=table, seat=0).user == ana
     assert wallet_balance(ana) == 5_00 and Table.objects.get(pk=table.pk).status == "open"
     page.screenshot(path=str(artifacts / "lobby-quick-play-staked-seated.png"))
+    # Back in the lobby: their table, with them at it, waiting for three more.
+    page.goto("/")
+    mine = page.get_by_test_id(f"waiting-{table.pk}")
+    mine.wait_for()
+    assert mine.inner_text() == "You sit here: the table waits for 3 more players."
+    page.locator("#quick_stake").fill("5")
+    page.get_by_test_id("quick-play").click()
+    page.get_by_test_id("quick-your-table").wait_for()
+    assert f"You sit at table {table.pk}" in wait.inner_text()
+    assert page.get_by_test_id("quick-sit-and-wait").count() == 0
+    assert Table.objects.filter(created_by=ana).count() == 1
+    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-waiting.png"), full_page=True)
 
 
 def test_the_staked_quick_plays_wait_is_told_in_arabic(
@@ -158,3 +171,19 @@ def test_the_staked_quick_plays_wait_is_told_in_arabic(
     sit = page.get_by_test_id("quick-sit-and-wait")
     assert sit.inner_text() == "اجلس وانتظر · الرهان \u20665.00 USD\u2069"  # the amount isolated
     page.screenshot(path=str(artifacts / "lobby-quick-play-staked-wait-ar.png"), full_page=True)
+    sit.click()
+    page.wait_for_url(re.compile(r"/tables/\d+/"))
+    page.get_by_test_id("leave").wait_for()
+    table = Table.objects.get(created_by=rana)
+    # The lobby: «مقعدك هنا», not «لا طاولات مفتوحة»; quick play names the table.
+    page.goto("/")
+    page.get_by_test_id(f"waiting-{table.pk}").wait_for()
+    assert "لا طاولات مفتوحة" not in page.get_by_test_id("table-list").inner_text()
+    assert page.get_by_test_id(f"waiting-{table.pk}").inner_text() == (
+        "مقعدك هنا: تنتظر الطاولة 3 لاعبين آخرين."
+    )
+    page.locator("#quick_stake").fill("٥")
+    page.get_by_test_id("quick-play").click()
+    page.get_by_test_id("quick-your-table").wait_for()
+    assert f"مقعدك على الطاولة {table.pk}" in wait.inner_text()
+    page.screenshot(path=str(artifacts / "lobby-quick-play-staked-waiting-ar.png"), full_page=True)

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 
 from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
-from games.api.serializers import BodySerializer, TextField, WholeNumberField
+from games.api.serializers import CLIENT_SEED, BodySerializer, TextField, WholeNumberField
 from games.engine import VARIANTS
 from tournaments.models import BASIS_POINTS, Format
 from tournaments.selectors import LIST_GROUPS
@@ -128,6 +128,7 @@ class EditTournamentSerializer(BodySerializer):
 class RegisterSerializer(BodySerializer):
     client_seed = TextField(
         required=False,
+        label=CLIENT_SEED,
         max_length=64,
         trim_whitespace=False,
         help_text="a string of 1 to 64 printable ASCII characters mixed into the seating "
@@ -136,7 +137,9 @@ class RegisterSerializer(BodySerializer):
 
 
 class InviteSerializer(BodySerializer):
-    display_name = TextField(max_length=150, help_text="the partner's display name")
+    display_name = TextField(
+        max_length=150, label=_("Display name"), help_text="the partner's display name"
+    )
 
 
 class ReasonSerializer(BodySerializer):

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournaments.errors import BadRequest, Conflict, NotAllowed, NotFound
+from tournaments.errors import BadRequest, Conflict, NotAllowed, NotAuthenticated, NotFound
 from tournaments.models import AdminAction, EntryStatus, Status, Tournament
 from wallet import gates
 
@@ -39,7 +39,7 @@ def _named(t: Tournament) -> dict[str, str]:
 
 def _require_player(by: Any) -> None:
     if by is None or not getattr(by, "is_authenticated", False):
-        raise NotAllowed(_("log in to take part in a tournament"), "not_authenticated")
+        raise NotAuthenticated(_("log in to take part in a tournament"))
     if not by.is_active:
         raise NotAllowed(_("your account is suspended: it cannot enter tournaments"), "suspended")
 

@@ -5,7 +5,10 @@
    /api/quick-play/, sit: false) chooses a seat at an open table of the default variant at a
    stake where players wait, or starts one (free: with bots), and opens the table page, which
    sits there; at a staked table that waits for players (bots never stake) it first shows the
-   answer's notice and a "Sit and wait" link, so the player knows before the stake is held. A
+   answer's notice and a "Sit and wait" button, so the player knows before the stake is held;
+   where no table waits at that stake the answer names none and the button makes it (POST
+   /api/tables/) just before the table page sits, so no empty table waits in the list while
+   the player reads; a player already seated there is told so, with their table's link. A
    table's creator gets its invite link (POST /api/tables/{id}/invite/) and may make it
    private (not listed).
    A module (lobby.html): its words come from ../i18n.js; window.Trix from api.js. */
@@ -141,7 +144,13 @@ const STATUS = {
       }
       seats.append(li);
     });
-    card.append(seats, el("p", { class: "notice", role: "alert", hidden: true }));
+    card.append(seats);
+    if (mine && t.status === "open") {
+      card.append(el("p", { class: "waiting-mine", "data-testid": "waiting-" + t.id,
+        text: interpolate(ngettext("You sit here: the table waits for %s more player.",
+          "You sit here: the table waits for %s more players.", free), [free]) }));
+    }
+    card.append(el("p", { class: "notice", role: "alert", hidden: true }));
     if (isCreator && t.status === "open") card.append(inviteBox(t, card));
     card.append(el("p", { class: "options-summary", "data-testid": "options-summary", text: summary(t.options || {}) }));
     card.append(el("details", {}, el("summary", { text: _("All table options") }), optionsList(t.options || {})));
@@ -305,19 +314,25 @@ const STATUS = {
       notice(box, _("Finding a seat…"));
       try {
         const answer = await T.api("POST", "/api/quick-play/", body);
-        const seat = answer.url + "#quick-seat-" + answer.seat;
         if (stake && answer.waiting_for) {
           // A staked table waiting for players: the table page's Sit holds the stake, so the
-          // player reads what happens first and sits with the link.
+          // player reads what happens first and sits with the button (or, seated there
+          // already, is told so and goes to their table).
           notice(box, "");
-          wait.replaceChildren(el("p", { dir: "auto", text: answer.notice }),
-            el("p", {}, el("a", { class: "button primary", href: seat, "data-testid": "quick-sit-and-wait",
-              text: interpolate(_("Sit and wait · stake %s"), [T.formatMoney(stake)]) })));
+          const seated = answer.table && answer.table.seats[answer.seat].is_me;
+          const action = seated
+            ? el("a", { class: "button primary", href: answer.url, "data-testid": "quick-your-table",
+              text: _("Go to your table") })
+            : el("button", { type: "button", class: "primary", "data-testid": "quick-sit-and-wait",
+              text: interpolate(_("Sit and wait · stake %s"), [T.formatMoney(stake)]),
+              onclick: (event) => sitAndWait(event.currentTarget, stake, answer, wait) });
+          wait.replaceChildren(el("p", { dir: "auto", text: answer.notice }), el("p", {}, action));
           wait.hidden = false;
           button.disabled = false;
+          if (answer.table) load(); // the list shows the table the answer names, as it is
           return;
         }
-        window.location = seat;
+        window.location = answer.url + "#quick-seat-" + answer.seat;
       } catch (err) {
         if (err.status === 401) {
           window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
@@ -327,6 +342,31 @@ const STATUS = {
         button.disabled = false;
       }
     });
+  }
+
+  /* "Sit and wait": the table page sits at the answer's seat; where the answer named no table
+     (none waits at that stake), quick play is asked again (someone may wait now) and else the
+     table is made here, the default variant at that stake, just before the page sits. */
+  async function sitAndWait(sit, stake, answer, box) {
+    if (sit.disabled) return;
+    sit.disabled = true;
+    try {
+      let found = answer;
+      if (!found.table) found = await T.api("POST", "/api/quick-play/", { stake, sit: false });
+      if (!found.table) {
+        const variant = specs.find((x) => x.name === "variant").default;
+        const table = await T.api("POST", cfg.tablesUrl, { variant, stake, options: {} });
+        found = { url: "/tables/" + table.id + "/", seat: 0 };
+      }
+      window.location = found.url + "#quick-seat-" + found.seat;
+    } catch (err) {
+      if (err.status === 401) {
+        window.location = cfg.loginUrl + "?next=" + encodeURIComponent(location.pathname);
+        return;
+      }
+      box.append(el("p", { class: "notice error", role: "alert", dir: "auto" }, ...T.messageNodes(err.message)));
+      sit.disabled = false;
+    }
   }
 
   /* Back from the table a press opened: the browser may show this page as it was left, its
