@@ -208,3 +208,25 @@ def test_bad_input_is_a_clear_4xx(client, make_tournament):
         "code": "not_found",
     }
     assert client.post(f"/api/tournaments/{t.pk}/stream/").status_code == 405
+
+
+@off_the_loop
+def test_a_drafts_stream_is_staffs_alone(live_server, make_tournament, player, staff):
+    """A draft's stream answers a player or a visitor the 404 of a missing id, and staff
+    its stream (docs/tournaments-api.md)."""
+    t = make_tournament(draft=True)
+    missing = APIClient().get("/api/tournaments/999999/stream/").json()
+    for who in (None, player()):
+        client = APIClient()
+        if who is not None:
+            client.force_login(who)
+        r = client.get(f"/api/tournaments/{t.pk}/stream/")
+        assert r.status_code == 404 and r.json()["code"] == missing["code"], who
+    client = APIClient()
+    client.force_login(staff)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    stream = Stream(live_server.url, f"/api/tournaments/{t.pk}/stream/", headers={"Cookie": cookie})
+    try:
+        assert stream.status == 200 and int(stream.next().id) == t.version
+    finally:
+        stream.close()
