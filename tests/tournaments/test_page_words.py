@@ -111,3 +111,14 @@ def test_a_solo_event_lists_only_the_options_that_apply_to_it(client, make_tourn
         options = html.split('data-testid="table-options"')[1].split("</ul>")[0]
         for label in partnership_only:
             assert (label in options) is shown, (label, options)
+
+
+@pytest.mark.parametrize("language", ["ar", "en"])
+def test_the_draw_commitments_heading_keeps_sha_256_on_one_line(client, make_tournament, language):
+    """«SHA-256» is one name: a phone broke the Arabic heading after "SHA-". Its hyphen is
+    the no-break hyphen (U+2011), in both languages."""
+    t = make_tournament()
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    draw = html.split('data-testid="draw"')[1].split("</table>")[0]
+    heading = draw.split("<th>")[1].split("</th>")[0]
+    assert "SHA\u2011256" in heading and "SHA-256" not in heading, heading

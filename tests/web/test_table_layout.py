@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import re
 
 import pytest
@@ -19,7 +20,7 @@ from django.contrib.auth import get_user_model
 
 from games.engine import apply
 from tests.web.conftest import log_in, no_stream
-from tests.web.engine_states import match_at, state_answer, table_json
+from tests.web.engine_states import bot_step, match_at, state_answer, table_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -475,10 +476,7 @@ def test_the_deals_table_reads_on_a_phone(table_id, open_page, artifacts, locale
 def doubled_and_played(plays: int, seed: int = 7):
     """A Complex deal where every seat doubled all it could (the doubled cards lie face up in
     their seats' boxes: seat 3 shows three queens), then ``plays`` cards played by the bots."""
-    import random
-
     from games.engine import view
-    from tests.web.engine_states import bot_step
 
     state = match_at(contract="complex", stop="double", seed=seed)
     while state.phase == "double":
@@ -617,3 +615,91 @@ def test_shown_twos_stay_inside_their_seat_boxes(table_id, open_page, artifacts,
     assert_no_overlaps(page)
     assert_no_sideways_scroll(page, size)
     page.screenshot(path=str(artifacts / f"table-layout-twos-{locale[:2]}-{size['width']}.png"))
+
+
+#: Pairs that meet: each card of the trick (and of a trick being gathered), as far as it shows
+#: (clipped by an ancestor that hides its overflow, not counted once it has faded out), against
+#: each seat box and against the last trick's box.
+TRICK_CLEAR_JS = """() => {
+  const rect = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const shown = (card) => {
+    let r = rect(card), opacity = 1;
+    r = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    for (let a = card; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      opacity *= parseFloat(s.opacity);
+      if (a !== card && (s.overflowX !== "visible" || s.overflowY !== "visible")) {
+        const c = rect(a);
+        r = { left: Math.max(r.left, c.left), top: Math.max(r.top, c.top),
+          right: Math.min(r.right, c.right), bottom: Math.min(r.bottom, c.bottom) };
+      }
+    }
+    return opacity < 0.1 || r.right - r.left < 0.5 || r.bottom - r.top < 0.5 ? null : r;
+  };
+  const others = [
+    ...Array.from(document.querySelectorAll(".seat-box")).map((s) => ["seat " + s.dataset.seat, s]),
+    ...Array.from(document.querySelectorAll(".last-trick")).map((e) => ["last-trick", e]),
+  ];
+  const out = [];
+  for (const card of document.querySelectorAll(".trick .card")) {
+    const r = shown(card);
+    if (!r) continue;
+    for (const [name, e] of others) if (meet(r, rect(e))) out.push([card.dataset.card, name]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("size", "locale", "name"),
+    [
+        (PHONE, "ar", "phone-ar"),
+        (PHONE, "en-US", "phone-en"),
+        (DESKTOP, "ar", "desktop-ar"),
+        (DESKTOP, "en-US", "desktop-en"),
+    ],
+)
+def test_the_trick_mid_match_keeps_clear_of_the_seats_and_the_last_trick(
+    table_id, open_page, artifacts, size, locale, name
+):
+    """Mid-match, a trick taken and three cards of the next on the table: no card of the trick
+    covers a seat's box or the last trick's label, at rest and while the cards move."""
+    state = doubled_and_played(plays=7)  # the first trick taken, three cards of the second
+    me = state.to_act()[0]
+    page = open_page(size, locale)
+    server = Server(page, answer(table_id, state, "complex_partner", me))
+    page.goto(f"/tables/{table_id}/")
+    page.locator("#hand .card.playable").first.wait_for()
+    wait_still(page)
+    assert page.locator("[data-testid=trick] .card").count() == 3
+    assert page.locator(".last-trick .mini .card").count() == 4
+    page.screenshot(path=str(artifacts / f"table-layout-midmatch-{name}.png"))
+    assert page.evaluate(TRICK_CLEAR_JS) == []
+    assert_seats_around_the_trick(page, me)
+    assert_no_sideways_scroll(page, size)
+    # The fourth card takes the trick and its taker leads the next: the trick is gathered
+    # towards the taker while the new lead slides in. Sampled along the way, paused.
+    after = copy.deepcopy(state)
+    apply(after, server.answer["view"]["legal"][0])
+    bot_step(after, random.Random(1))
+    server.answer = answer(table_id, after, "complex_partner", me, version=6)
+    page.wait_for_function("() => document.getElementById('table-app').dataset.version === '6'")
+    assert page.evaluate("() => document.getAnimations().length") >= 2
+    clashes = page.evaluate(
+        """(check) => {
+          const moves = document.getAnimations();
+          moves.forEach((a) => a.pause());
+          const out = [];
+          for (let ms = 0; ms <= 600; ms += 50) {
+            moves.forEach((a) => { a.currentTime = ms; });
+            for (const clash of eval(check)()) out.push([ms, ...clash]);
+          }
+          moves.forEach((a) => { a.currentTime = 420; }); // the trick half way to its taker
+          return out;
+        }""",
+        TRICK_CLEAR_JS,
+    )
+    page.screenshot(path=str(artifacts / f"table-layout-midmatch-moving-{name}.png"))
+    assert clashes == []

@@ -5,7 +5,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { formatNumber, interpolate, ngettext } from "../i18n.js";
-import { $, T, el, nameEl, partnership, position, ratingEl, st } from "./state.js";
+import { $, T, cfg, el, nameEl, partnership, position, ratingEl, st } from "./state.js";
 import { num, signedNum, t, tn } from "./texts.js";
 
 export function renderSeats() {
@@ -154,6 +154,18 @@ function layout(v) {
   return rows;
 }
 
+/* The felt's words before a deal: an open table waits for its free seats (a seat without a
+   kind: no one sits there); a cancelled one waits for nothing, it says so and why (the
+   page's reason, table.html's data-cancel-reason, when it has one). */
+function waitingText() {
+  const status = st.table && st.table.status;
+  if (status === "open") return tn("waiting_players", st.table.seats.filter((s) => !s.kind).length);
+  if (status === "cancelled") {
+    return cfg.cancelReason ? t("cancelled_because", { reason: cfg.cancelReason }) : t("status_cancelled");
+  }
+  return t("waiting_deal");
+}
+
 export function renderCenter() {
   const v = st.view;
   const center = $("#center");
@@ -161,10 +173,7 @@ export function renderCenter() {
   felt.classList.toggle("has-layout", Boolean(v && v.layout));
   center.replaceChildren();
   if (!v) {
-    // an open table waits for its free seats (a seat without a kind: no one sits there)
-    const open = st.table && st.table.status === "open";
-    center.append(el("p", { class: "waiting", text: open
-      ? tn("waiting_players", st.table.seats.filter((s) => !s.kind).length) : t("waiting_deal") }));
+    center.append(el("p", { class: "waiting", text: waitingText() }));
     seen.ready = false;
     return;
   }

@@ -78,6 +78,7 @@ export const TEXTS = {
   status_loading: _("Loading…"),
   status_open: _("The match starts when all four seats are taken."),
   status_cancelled: _("This table was cancelled."),
+  cancelled_because: _("This table was cancelled: {reason}."),
   status_dealing: _("Dealing…"),
   status_over: _("The match is over."),
   status_choose_mine: _("Your kingdom: choose a contract."),
