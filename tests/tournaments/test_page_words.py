@@ -111,3 +111,20 @@ def test_a_solo_event_lists_only_the_options_that_apply_to_it(client, make_tourn
         options = html.split('data-testid="table-options"')[1].split("</ul>")[0]
         for label in partnership_only:
             assert (label in options) is shown, (label, options)
+
+
+@pytest.mark.parametrize(
+    ("team_mode", "words"),
+    [(True, "0 / 2 فريقان"), (False, "0 / 2 مشتركان")],
+)
+def test_the_registered_count_takes_the_dual_of_a_capacity_of_two(
+    client, make_tournament, team_mode, words
+):
+    """ "0 / 2 فريق" read wrong: the noun agrees with the capacity, and two takes the dual,
+    on the event's page and on its card in the list."""
+    variant = "complex_partner" if team_mode else "complex"
+    t = make_tournament(variant=variant, capacity=2, min_entrants=2, prize_bps=[10000])
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert words in html.split('data-testid="registered"')[1].split("</span>")[0]
+    listing = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert words in listing
