@@ -162,7 +162,8 @@ const ACTIONS = {
   }
 
   function rows(body, items, cells) {
-    fill(body, items.map((item) => el("tr", {}, ...cells(item).map((c) => el("td", c)))));
+    fill(body, items.map((item) => el("tr", {},
+      ...cells(item).map(({ children, ...cell }) => el("td", cell, ...(children || []))))));
   }
 
   function render(d) {
@@ -186,7 +187,12 @@ const ACTIONS = {
       { class: "num", text: String(s.opponents_points) }]);
     $("#final-panel").hidden = !d.final.length;
     rows($("#final-body"), d.final, (f) => [
-      { class: "num", text: String(f.place) }, { class: "name", dir: "auto", text: f.name },
+      { class: "num", text: String(f.place) }, { class: "name", children: [
+        el("span", { dir: "auto", text: f.name }),
+        // Marked as in the entrant list, with who and why (listed last, it said nothing).
+        f.disqualified ? el("span", { class: "badge", dataset: { testid: "final-disqualified" }, text: said("disqualified") }) : null,
+        f.disqualified ? el("span", { class: "help" }, " " + interpolate(_("by %s"), [f.disqualified.by || _("the site")]) + ": ",
+          el("bdi", { dir: "auto", text: f.disqualified.reason })) : null] },
       { class: "num", dir: "ltr", text: f.prize_text }]);
     $("#entrant-count").textContent = String(d.entrants.filter((e) => e.status === "registered" || e.status === "disqualified").length);
     fill($("#entrants"), d.entrants.map((e) => el("li", { dataset: { testid: "live-entrant" } },
