@@ -128,3 +128,14 @@ def test_the_registered_count_takes_the_dual_of_a_capacity_of_two(
     assert words in html.split('data-testid="registered"')[1].split("</span>")[0]
     listing = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert words in listing
+
+
+def test_a_status_badge_is_a_capitalized_label(client, make_tournament):
+    """The status badges read "registration", "running" in lower case, as words cut from a
+    sentence: a badge is a label ("Registration"). The API's status code stays as it was."""
+    t = make_tournament(name="Badge cup")
+    badge = re.compile(r'<span class="badge status-registration"[^>]*>([^<]*)</span>')
+    for page in ("/tournaments/", f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/live/"):
+        html = client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert badge.findall(html) == ["Registration"], page
+    assert client.get(f"/api/tournaments/{t.pk}/").json()["status"] == "registration"

@@ -171,7 +171,8 @@ const ACTIONS = {
     root.dataset.version = String(d.version);
     root.dataset.status = d.status;
     const badge = $("#live-status");
-    badge.textContent = d.status_name;
+    // A label, as the page's first render ("Registration"; capfirst): the API sends the word.
+    badge.textContent = d.status_name.charAt(0).toUpperCase() + d.status_name.slice(1);
     badge.className = "badge status-" + d.status;
     $("#live-line").textContent = interpolate(d.team_mode ? ngettext("%s team", "%s teams", d.registered)
       : ngettext("%s entrant", "%s entrants", d.registered), [d.registered]) + " · " +
