@@ -35,8 +35,16 @@ from accounts.selectors import CLOSED_MARK
 from games.selectors import tables_in_play
 from responsible.gates import format_when
 from responsible.selectors import active_exclusion
-from tournaments.selectors import entries_in_progress
+from tournaments.selectors import entries_in_progress, tournament_names
 from wallet.selectors import format_money, wallet_balance
+
+
+def closure_links(user: Any) -> dict[str, str]:
+    """The words of the links :func:`closure_blockers`' messages make of the pages they name
+    beyond the site's own (``web.links.link_paths``' ``titles``): each tournament in
+    progress's path -> its name, ``{"/tournaments/7/": "Friday Cup"}``."""
+    names = tournament_names(entries_in_progress(user))
+    return {reverse("tournaments:detail", args=[pk]): name for pk, name in names.items()}
 
 
 def closure_blockers(user: Any) -> list[str]:
@@ -65,16 +73,20 @@ def closure_blockers(user: Any) -> list[str]:
             )
             % {"count": len(held), "tables": paths}
         )
-    entries = entries_in_progress(user)
-    if entries:
+    entered = entries_in_progress(user)
+    if entered:
+        # Each by its page's path, as the tables: the close page links it by the event's name
+        # (closure_links).
+        paths = _(", ").join(reverse("tournaments:detail", args=[pk]) for pk in entered)
         problems.append(
             ngettext(
-                "You are entered in a tournament in progress: unregister or wait for its end.",
-                "You are entered in %(count)d tournaments in progress: unregister or wait for "
-                "their end.",
-                entries,
+                "You are entered in %(tournaments)s, a tournament in progress: unregister or "
+                "wait for its end.",
+                "You are entered in %(count)d tournaments in progress, %(tournaments)s: "
+                "unregister or wait for their end.",
+                len(entered),
             )
-            % {"count": entries}
+            % {"count": len(entered), "tournaments": paths}
         )
     exclusion = active_exclusion(user, timezone.now())
     if exclusion is not None:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import exports, history, kyc, standing
-from accounts.closure import close_account, closure_blockers
+from accounts.closure import close_account, closure_blockers, closure_links
 from accounts.forms import CloseAccountForm, HistoryFilterForm, ProfileForm
 from accounts.selectors import display_name
 from accounts.services import set_display_name, start_verification
@@ -174,7 +174,7 @@ def close(request):
                 blocked = set(closure_blockers(request.user))
                 for message in exc.messages:  # the blockers are listed above the form
                     if message not in blocked:
-                        form.add_error(None, link_paths(message))
+                        form.add_error(None, link_paths(message, closure_links(request.user)))
             else:
                 logout(request)
                 messages.success(request, _("Your account is closed. Thank you for playing."))
@@ -182,7 +182,8 @@ def close(request):
         status = 400
     else:
         form, status = CloseAccountForm(), 200
-    blockers = [link_paths(problem) for problem in closure_blockers(request.user)]
+    titles = closure_links(request.user)
+    blockers = [link_paths(problem, titles) for problem in closure_blockers(request.user)]
     return render(
         request, "accounts/close.html", {"form": form, "blockers": blockers}, status=status
     )

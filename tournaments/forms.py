@@ -37,21 +37,22 @@ _PLACE_SEPARATORS = re.compile(r"[\s,;،؛]+")
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
 
 
-def parse_percent(text: str, field: str) -> int:
+def parse_percent(text: str, field: str = "") -> int:
     """``"12.5"`` -> ``1250`` basis points (at most 2 decimals, 0 to 100; Arabic-Indic digits
     and ``٫`` read as the amounts' are, ``wallet.forms.ascii_digits``; a trailing ``%`` or
-    ``٪``). Raises ``forms.ValidationError`` naming ``field`` and quoting the text."""
+    ``٪``). Raises ``forms.ValidationError`` quoting the text, and naming ``field`` when
+    given (a part of a list, "place 2"); a message shown at its own field names no field."""
     typed = (text or "").strip()
     number = ascii_digits(typed).rstrip("%٪").strip()
     if not _PERCENT.fullmatch(number):
-        raise forms.ValidationError(
-            _("%(field)s: “%(text)s” is not a percentage like 10 or 12.5")
-            % {"field": field, "text": typed}
-        )
-    bps = int(Decimal(number) * 100)
-    if not 0 <= bps <= BASIS_POINTS:
-        raise forms.ValidationError(_("%(field)s: from 0 to 100 %%") % {"field": field})
-    return bps
+        message = _("“%(text)s” is not a percentage like 10 or 12.5") % {"text": typed}
+    elif not 0 <= (bps := int(Decimal(number) * 100)) <= BASIS_POINTS:
+        message = _("“%(text)s” is not from 0 to 100 %%") % {"text": typed}
+    else:
+        return bps
+    if field:
+        message = _("%(field)s: %(message)s") % {"field": field, "message": message}
+    raise forms.ValidationError(message)
 
 
 def parse_fee(text: str) -> int:
@@ -256,10 +257,10 @@ class CreateTournamentForm(forms.Form):
         return parse_fee(self.cleaned_data["entry_fee"])
 
     def clean_house_fee(self) -> int:
-        return parse_percent(self.cleaned_data["house_fee"], _("house fee"))
+        return parse_percent(self.cleaned_data["house_fee"])
 
     def clean_refund(self) -> int:
-        return parse_percent(self.cleaned_data["refund"], _("refund"))
+        return parse_percent(self.cleaned_data["refund"])
 
     def clean_prizes(self) -> list[int]:
         return parse_prizes(self.cleaned_data["prizes"])

@@ -9,6 +9,7 @@ the same paths) before showing it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from django.urls import reverse
 from django.utils.html import escape, format_html
@@ -42,13 +43,15 @@ def table_path_pattern() -> str:
     return re.escape(sample).replace("987654321", r"(\d+)")
 
 
-def link_paths(text: str) -> SafeString:
+def link_paths(text: str, titles: Mapping[str, str] | None = None) -> SafeString:
     """``"… Add money in /wallet/."`` -> ``"… Add money in <a href="/wallet/">your wallet</a>."``:
     the text escaped, each path of :func:`linked_paths` it contains (as a whole word) a link
-    saying :data:`LINKED_PAGES`'s words for it, and each table page's path (``/tables/12/``)
-    a link naming the table ("Table 12"; the pages only: the scripts' ``Trix.messageNodes``
-    links :func:`linked_pages`' paths alone)."""
-    pages = dict(linked_pages())
+    saying :data:`LINKED_PAGES`'s words for it, each table page's path (``/tables/12/``)
+    a link naming the table ("Table 12"), and each path of ``titles`` (path -> the link's
+    words: ``{"/tournaments/7/": "Friday Cup"}``, from the caller, which reads them) a link
+    saying them (the pages only: the scripts' ``Trix.messageNodes`` links
+    :func:`linked_pages`' paths alone)."""
+    pages = {**dict(linked_pages()), **(titles or {})}
     table = re.compile(table_path_pattern())
     alternatives = [re.escape(p) for p in pages] + [table.pattern.replace(r"(\d+)", r"\d+")]
     pattern = re.compile(r"(?<![\w/])(" + "|".join(alternatives) + r")(?![\w/])")

@@ -226,3 +226,23 @@ def test_an_account_without_a_profile_is_shown_closed_not_by_its_username(db):
     close_account(user=user, password=PASSWORD)
     user = get_user_model().objects.get(pk=user.pk)
     assert display_name(user) == f"Closed account {user.pk}"
+
+
+def test_closure_names_and_links_the_tournament_it_waits_for(player, staff, client):
+    """The refusal said "you are in a running tournament" without saying which; it names
+    the tournament and links to its page, as it does a table, in English and Arabic."""
+    from tournaments import services as tournaments
+
+    t = TournamentFactory(
+        by=staff, name="Friday Cup", entry_fee=0, house_fee_bps=0, prize_bps=[10_000]
+    )
+    alice = player(funds=0)
+    tournaments.register(tournament_id=t.pk, by=alice, client_seed="s")
+    client.force_login(alice)
+    link = f'<a href="/tournaments/{t.pk}/">Friday Cup</a>'
+    page = client.get("/accounts/close/").content.decode()
+    assert f"You are entered in {link}, a tournament in progress" in page
+    r = close_form(client)
+    assert r.status_code == 400 and r.content.decode().count(link) == 1
+    page = client.get("/accounts/close/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert f"أنت مشترك في {link}، وهي بطولة جارية" in page

@@ -386,6 +386,27 @@ def test_staff_edit_is_recorded_in_the_detail(make_tournament, staff, player):
     assert snapshot() == before
 
 
+def test_staff_cannot_open_a_draft_whose_dates_have_passed(make_tournament, staff):
+    """Opening a draft whose registration close time has passed was accepted, and the
+    event was cancelled seconds later for too few entrants: refuse it, naming the time."""
+    from django.utils import timezone
+
+    t = make_tournament(draft=True)
+    now = timezone.now()
+    closes = now - timedelta(minutes=5)
+    Tournament.objects.filter(pk=t.pk).update(
+        registration_opens_at=now - timedelta(minutes=10),
+        registration_closes_at=closes,
+        starts_at=now + timedelta(minutes=30),
+    )
+    before = snapshot()
+    r = client_for(staff).post(f"{API}{t.pk}/open/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "dates_passed"
+    assert f"{closes:%Y-%m-%d %H:%M} UTC" in r.json()["error"]
+    assert "edit the dates" in r.json()["error"]
+    assert snapshot() == before
+
+
 def test_staff_open_a_draft(make_tournament, staff):
     t = make_tournament(draft=True)
     admin = client_for(staff)

@@ -47,3 +47,32 @@ def test_the_live_page_names_teams_and_marks_the_disqualified_in_play(
     row = page.locator(".seat-row.out")
     assert row.count() == 1 and "مستبعَد" in row.inner_text()
     page.screenshot(path=str(artifacts / "tournament-live-teams-dq-ar-390.png"), full_page=True)
+
+
+def test_the_final_places_mark_the_disqualified(
+    live_server, new_page, artifacts, worker, make_tournament, player, staff
+):
+    """A disqualified entrant was listed last in the final places with no word of it: the
+    row carries the entry status's badge and who disqualified them and why."""
+    from tests.tournaments.helpers import QUICK, check_in_everyone, run_until
+    from tournaments.models import Status
+
+    t = make_tournament(options=QUICK, rounds=1, review_seconds=3600, prize_bps=[10000])
+    users = [player(f"f{t.pk}-{i}") for i in range(4)]
+    for i, user in enumerate(users):
+        services.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
+    services.start(tournament_id=t.pk, by=staff, reason="all here")
+    check_in_everyone(t.pk)
+    run_until(t.pk, (Status.REVIEW,), worker=worker)
+    services.disqualify(tournament_id=t.pk, by=staff, user_id=users[0].pk, reason="collusion")
+
+    page = new_page(width=1280, height=900)
+    page.goto(f"/tournaments/{t.pk}/live/")
+    badge = page.locator("[data-testid=final] [data-testid=final-disqualified]")
+    badge.wait_for()
+    assert badge.count() == 1
+    row = page.locator("[data-testid=final] tbody tr").filter(
+        has=page.locator("[data-testid=final-disqualified]")
+    )
+    assert "collusion" in row.inner_text() and row.locator("td").first.inner_text() == "4"
+    page.locator("#final-panel").screenshot(path=str(artifacts / "tournament-final-dq.png"))

@@ -122,3 +122,31 @@ def test_the_draw_commitments_heading_keeps_sha_256_on_one_line(client, make_tou
     draw = html.split('data-testid="draw"')[1].split("</table>")[0]
     heading = draw.split("<th>")[1].split("</th>")[0]
     assert "SHA\u2011256" in heading and "SHA-256" not in heading, heading
+
+
+@pytest.mark.parametrize(
+    ("team_mode", "words"),
+    [(True, "0 / 2 فريقان"), (False, "0 / 2 مشتركان")],
+)
+def test_the_registered_count_takes_the_dual_of_a_capacity_of_two(
+    client, make_tournament, team_mode, words
+):
+    """ "0 / 2 فريق" read wrong: the noun agrees with the capacity, and two takes the dual,
+    on the event's page and on its card in the list."""
+    variant = "complex_partner" if team_mode else "complex"
+    t = make_tournament(variant=variant, capacity=2, min_entrants=2, prize_bps=[10000])
+    html = client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert words in html.split('data-testid="registered"')[1].split("</span>")[0]
+    listing = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert words in listing
+
+
+def test_a_status_badge_is_a_capitalized_label(client, make_tournament):
+    """The status badges read "registration", "running" in lower case, as words cut from a
+    sentence: a badge is a label ("Registration"). The API's status code stays as it was."""
+    t = make_tournament(name="Badge cup")
+    badge = re.compile(r'<span class="badge status-registration"[^>]*>([^<]*)</span>')
+    for page in ("/tournaments/", f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/live/"):
+        html = client.get(page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert badge.findall(html) == ["Registration"], page
+    assert client.get(f"/api/tournaments/{t.pk}/").json()["status"] == "registration"

@@ -793,6 +793,35 @@ def test_the_new_tournament_form_shows_every_error_at_once(client, staff):
     assert 'href="#id_capacity"' in summary
 
 
+@pytest.mark.parametrize(
+    ("language", "label", "name"),
+    [("en", "House fee (percent of the pool)", "house fee"),
+     ("en", "Refund on unregistering (percent of the fee)", "refund"),
+     ("ar", "عمولة الموقع (% من المجموع)", "عمولة الموقع")],
+)  # fmt: skip
+def test_a_percentage_error_at_its_field_does_not_repeat_its_name(
+    client, staff, language, label, name
+):
+    """ "House fee (percent of the pool): house fee: “x” is not a percentage": the message
+    at the field named the field again, and the summary (which adds the label) twice. The
+    field's message names it not at all; the summary names it once."""
+    c = logged_in(client, staff)
+    r = c.post(
+        "/tournaments/new/",
+        {**NEW_FORM, "house_fee": "x", "refund": "150"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    html = r.content.decode()
+    assert r.status_code == 400
+    summary = html[html.index('data-testid="form-errors"') :].split("</div>")[0]
+    form = html.split("<form")[1]
+    text = re.sub(r"<[^>]+>", "", summary).lower()
+    assert label in summary and text.count(name) == 1, text
+    assert "x" in summary and "150" in summary
+    for error in re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', form, re.S):
+        assert f"{name}:" not in error and f"{name.capitalize()}:" not in error, error
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_browser_new_tournament_errors_in_arabic_on_a_phone(request, live_server, staff):

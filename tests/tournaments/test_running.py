@@ -9,7 +9,9 @@ import time
 
 import pytest
 from django.db import transaction
+from rest_framework.test import APIClient
 
+from accounts.selectors import display_names
 from games.models import Seat, Table
 from tests.tournaments.conftest import snapshot
 from tests.tournaments.helpers import (
@@ -101,6 +103,14 @@ def test_no_show_and_disqualifications(worker, make_tournament, player, staff):
     assert winner.prize == 0 and winner.place == 6
     assert {e.place for e in Entry.objects.filter(tournament=t, user__in=(cheat, absent))} == {6}
     assert Entry.objects.get(tournament=t, place=1).prize == before
+    # The final places mark the disqualified as the entrant list does, with who and why
+    # (they were listed last with no word of it).
+    by = display_names([staff.pk])[staff.pk]
+    final = APIClient().get(f"/api/tournaments/{t.pk}/live/").json()["final"]
+    ruled = {row["unit"]: row["disqualified"] for row in final}
+    assert (ruled[cheat_e.entrant]["by"], ruled[cheat_e.entrant]["reason"]) == (by, "collusion")
+    assert (ruled[winner.entrant]["by"], ruled[winner.entrant]["reason"]) == (by, "audit")
+    assert ruled[absent_e.entrant] is None and len(ruled) == 8
     before_snap = snapshot()
     with pytest.raises(Conflict, match="already disqualified") as e:
         services.disqualify(tournament_id=t.pk, by=staff, user_id=cheat.pk, reason="again")

@@ -391,6 +391,10 @@ class FinalPlaceSerializer(serializers.Serializer):
     name = serializers.CharField()
     prize = serializers.IntegerField(help_text="minor units")
     prize_text = serializers.CharField()
+    disqualified = DisqualifiedSerializer(
+        allow_null=True,
+        help_text="who disqualified the entrant (a team: a member) and why (null: not)",
+    )
 
 
 class DrawSerializer(serializers.Serializer):

@@ -36,6 +36,7 @@ from tournaments.selectors.pages import (
     tournament_detail,
     tournament_exists,
     tournament_list,
+    tournament_names,
     tournament_readable,
     tournaments_by_status,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "teams",
     "tournament_detail",
     "tournament_exists",
+    "tournament_names",
     "tournament_readable",
     "tournament_list",
     "tournaments_by_status",

@@ -7,8 +7,13 @@ from typing import Any
 
 from games.models import MatchRecord, TableStatus
 from tournaments import progress
-from tournaments.models import Entry, Round, RoundTable, Status, Tournament
-from tournaments.selectors.pages import admin_actions, live_version, team_name
+from tournaments.models import Entry, EntryStatus, Round, RoundTable, Status, Tournament
+from tournaments.selectors.pages import (
+    admin_actions,
+    disqualifications,
+    live_version,
+    team_name,
+)
 from wallet.selectors import format_money
 
 
@@ -74,7 +79,8 @@ def bracket(tournament_id: int) -> dict[str, Any]:
     "table_id", "table_status", "table_version", "seats": [{"seat", "unit", "name"}],
     "scores", "deals_played", "result" (recorded rows),
     "advanced": [unit], "no_show": [unit], "disqualified": [unit]}]}], "standings",
-    "final": [{"place", "unit", "name", "prize", "prize_text"}] (once placed),
+    "final": [{"place", "unit", "name", "prize", "prize_text", "disqualified"}] (once
+    placed; ``disqualified`` None or ``{"by", "reason", "at"}``),
     "admin_actions", "draw": {"commitment", "seed", "record_available"}, "started_at",
     "review_ends_at" (when the prizes are paid), "prizes_paid_at", "no_show_without_action"}``.
     A table's ``scores`` (seat -> match total) and ``deals_played``: while it plays, after
@@ -191,18 +197,32 @@ def _table_row(
 
 
 def _final(t: Tournament, names: dict[str, str]) -> list[dict[str, Any]]:
-    """:func:`bracket`'s ``final``: ``[{"place", "unit", "name", "prize", "prize_text"}]``
-    by place once the event is in review or finished (a team's prize is its members'
-    sum), else []."""
+    """:func:`bracket`'s ``final``: ``[{"place", "unit", "name", "prize", "prize_text",
+    "disqualified"}]`` by place once the event is in review or finished (a team's prize is
+    its members' sum), else []. ``disqualified``: None, or who disqualified the entrant (a
+    team: its first member disqualified) and why, ``{"by", "reason", "at"}``
+    (:func:`~tournaments.selectors.pages.disqualifications`)."""
     if t.status not in (Status.REVIEW, Status.FINISHED):
         return []
+    entries = list(Entry.objects.filter(tournament=t, place__isnull=False).order_by("place", "id"))
+    out = [e for e in entries if e.status == EntryStatus.DISQUALIFIED]
+    ruled = disqualifications(t) if out else {}
     by_unit: dict[str, dict[str, Any]] = {}
-    for e in Entry.objects.filter(tournament=t, place__isnull=False).order_by("place", "id"):
+    for e in entries:
         unit = f"T{e.team_id}" if t.team_mode and e.team_id else e.entrant
         row = by_unit.setdefault(
-            unit, {"place": e.place, "unit": unit, "name": names.get(unit, unit), "prize": 0}
+            unit,
+            {
+                "place": e.place,
+                "unit": unit,
+                "name": names.get(unit, unit),
+                "prize": 0,
+                "disqualified": None,
+            },
         )
         row["prize"] += e.prize or 0
+        if e in out and row["disqualified"] is None:
+            row["disqualified"] = ruled.get(e.user_id)
     final = sorted(by_unit.values(), key=lambda r: (r["place"], r["unit"]))
     for row in final:
         row["prize_text"] = format_money(row["prize"])

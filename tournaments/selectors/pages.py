@@ -334,6 +334,13 @@ def live_final_version(tournament_id: int) -> int | None:
     return row
 
 
+def tournament_names(ids: list[int]) -> dict[int, str]:
+    """Tournament id -> its name, for the ids that are past the draft (a draft is read by
+    staff only); one query."""
+    rows = Tournament.objects.filter(pk__in=ids).exclude(status=Status.DRAFT)
+    return dict(rows.values_list("pk", "name"))
+
+
 def tournament_exists(*, tournament_id: int) -> bool:
     """Whether there is a tournament ``tournament_id`` (the API's 404s)."""
     return Tournament.objects.filter(pk=tournament_id).exists()

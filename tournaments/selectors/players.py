@@ -145,14 +145,16 @@ def _invitations(tournament_id: int, uid: int) -> list[dict[str, Any]]:
     return [{"team_id": x.pk, "from": names.get(members.get(x.pk), "")} for x in inviting]
 
 
-def entries_in_progress(user: Any) -> int:
-    """How many tournaments ``user`` is entered in (registered, or disqualified but placed)
-    that are not finished or cancelled (account closure waits for none)."""
-    return (
+def entries_in_progress(user: Any) -> list[int]:
+    """The ids of the tournaments ``user`` is entered in (registered, or disqualified but
+    placed) that are not finished or cancelled, by id (account closure waits for none)."""
+    return list(
         Entry.objects.filter(
             user_id=getattr(user, "pk", user),
             status__in=(EntryStatus.REGISTERED, EntryStatus.DISQUALIFIED),
         )
         .exclude(tournament__status__in=(Status.FINISHED, Status.CANCELLED))
-        .count()
+        .order_by("tournament_id")
+        .values_list("tournament_id", flat=True)
+        .distinct()
     )

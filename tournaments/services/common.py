@@ -3,6 +3,7 @@ record and the live version's bump. Rules: ``docs/tournaments.md``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -74,14 +75,19 @@ def _move_status(
     action: str,
     refusal: str,
     reason: str = "",
+    check: Callable[[Tournament], None] | None = None,
 ) -> Tournament:
     """Lock the tournament, move it from status ``source`` to ``target``, bump its version and
-    record the admin's ``action`` (with ``reason``), in the caller's transaction. Raises
-    :class:`Conflict` (code ``wrong_status``, the message ``refusal`` with ``name`` and
-    ``status``) when it is in another status, and :class:`NotFound`."""
+    record the admin's ``action`` (with ``reason``), in the caller's transaction. ``check``,
+    if given, is called with the locked row once its status is right, and raises to refuse.
+    Raises :class:`Conflict` (code ``wrong_status``, the message ``refusal`` with ``name``
+    and ``status``) when it is in another status, what ``check`` raises, and
+    :class:`NotFound`."""
     t = _lock(tournament_id)
     if t.status != source:
         raise Conflict(refusal % _named(t), "wrong_status")
+    if check is not None:
+        check(t)
     t.status = target
     _save(t, "status")
     _record(t, by, action, reason)

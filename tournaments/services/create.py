@@ -9,10 +9,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import sealing
 from games.services import fairness_log
+from tournaments.errors import Conflict
 from tournaments.models import BASIS_POINTS, Status, Tournament
 from tournaments.services.common import _move_status, _record, _require_staff
 from tournaments.services.parameters import Parameters
@@ -155,8 +157,25 @@ def _insert(
     return t
 
 
+def _check_dates_ahead(t: Tournament) -> None:
+    """Refuse to open draft ``t`` when its registration close time has passed (the start,
+    never before it, may have too): registration would be shut at once and the event
+    cancelled for too few entrants (``docs/tournaments.md``, "Creating"). Raises
+    :class:`Conflict` (code ``dates_passed``)."""
+    if timezone.now() >= t.registration_closes_at:
+        raise Conflict(
+            _(
+                "%(name)s cannot open: its registration close time (%(when)s UTC) has passed;"
+                " edit the dates first"
+            )
+            % {"name": t.name, "when": f"{t.registration_closes_at:%Y-%m-%d %H:%M}"},
+            "dates_passed",
+        )
+
+
 def open_registration(*, tournament_id: int, by: Any) -> Tournament:
-    """A draft tournament opens for registration (staff). Raises :class:`Conflict`."""
+    """A draft tournament opens for registration (staff). Raises :class:`Conflict` (code
+    ``wrong_status``; ``dates_passed`` when its registration close time has passed)."""
     _require_staff(by, _("open registration"))
     with transaction.atomic():
         t = _move_status(
@@ -166,5 +185,6 @@ def open_registration(*, tournament_id: int, by: Any) -> Tournament:
             target=Status.REGISTRATION,
             action="open_registration",
             refusal=_("%(name)s is not a draft (it is %(status)s)"),
+            check=_check_dates_ahead,
         )
     return t

@@ -162,7 +162,8 @@ const ACTIONS = {
   }
 
   function rows(body, items, cells) {
-    fill(body, items.map((item) => el("tr", {}, ...cells(item).map((c) => el("td", c)))));
+    fill(body, items.map((item) => el("tr", {},
+      ...cells(item).map(({ children, ...cell }) => el("td", cell, ...(children || []))))));
   }
 
   function render(d) {
@@ -170,7 +171,8 @@ const ACTIONS = {
     root.dataset.version = String(d.version);
     root.dataset.status = d.status;
     const badge = $("#live-status");
-    badge.textContent = d.status_name;
+    // A label, as the page's first render ("Registration"; capfirst): the API sends the word.
+    badge.textContent = d.status_name.charAt(0).toUpperCase() + d.status_name.slice(1);
     badge.className = "badge status-" + d.status;
     $("#live-line").textContent = interpolate(d.team_mode ? ngettext("%s team", "%s teams", d.registered)
       : ngettext("%s entrant", "%s entrants", d.registered), [d.registered]) + " · " +
@@ -186,7 +188,12 @@ const ACTIONS = {
       { class: "num", text: String(s.opponents_points) }]);
     $("#final-panel").hidden = !d.final.length;
     rows($("#final-body"), d.final, (f) => [
-      { class: "num", text: String(f.place) }, { class: "name", dir: "auto", text: f.name },
+      { class: "num", text: String(f.place) }, { class: "name", children: [
+        el("span", { dir: "auto", text: f.name }),
+        // Marked as in the entrant list, with who and why (listed last, it said nothing).
+        f.disqualified ? el("span", { class: "badge", dataset: { testid: "final-disqualified" }, text: said("disqualified") }) : null,
+        f.disqualified ? el("span", { class: "help" }, " " + interpolate(_("by %s"), [f.disqualified.by || _("the site")]) + ": ",
+          el("bdi", { dir: "auto", text: f.disqualified.reason })) : null] },
       { class: "num", dir: "ltr", text: f.prize_text }]);
     $("#entrant-count").textContent = String(d.entrants.filter((e) => e.status === "registered" || e.status === "disqualified").length);
     fill($("#entrants"), d.entrants.map((e) => el("li", { dataset: { testid: "live-entrant" } },
