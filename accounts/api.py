@@ -66,7 +66,10 @@ class MatchSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=3, help_text="your seat")
     seats = SeatLineSerializer(many=True)
     result = serializers.ChoiceField(history.OUTCOMES)
-    placement = serializers.IntegerField(allow_null=True, help_text="1..4, null until the end")
+    placement = serializers.IntegerField(
+        allow_null=True,
+        help_text="solo 1..4 (ties share), partnership the team's 1 or 2; null until the end",
+    )
     score = serializers.IntegerField(allow_null=True, help_text="your seat's total at the end")
     team_score = serializers.IntegerField(allow_null=True, help_text="partnership: your team's")
     forfeit = serializers.BooleanField(help_text="your seat left the staked match: ranked last")

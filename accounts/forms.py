@@ -85,6 +85,7 @@ class HistoryFilterForm(forms.Form):
             ("lost", _("Lost")),
             ("refunded", _("Stake back")),
             ("drawn", _("Drawn")),
+            ("tournament", _("Tournament table")),
             ("in_progress", _("In progress")),
             ("cancelled", _("Cancelled")),
         ],

@@ -48,7 +48,9 @@ from django.utils.translation import gettext as _
 from accounts.selectors import display_name
 from games.engine import Options
 from games.engine.options import VARIANTS
+from games.engine.results import seat_place
 from games.models import Seat, TableStatus
+from games.policy import TableKind
 from wallet.models import AccountKind, Entry
 from wallet.selectors import net_outcome
 
@@ -58,9 +60,11 @@ from wallet.selectors import net_outcome
 #: whatever the place: a second place paid more than its stake won); at a free match the
 #: place does (``won`` first, shared first included; ``lost`` any other); ``drawn``: a
 #: partnership match ending level (every stake refunded, ``wallet.settlement``);
+#: ``tournament``: a finished tournament table (no stake: the result that counts is the
+#: event's standings and places, docs/tournaments.md, not the table's won or lost);
 #: ``in_progress``: waiting for players or being played; ``cancelled``: cancelled before it
 #: ended (stakes refunded).
-OUTCOMES = ("won", "lost", "refunded", "drawn", "in_progress", "cancelled")
+OUTCOMES = ("won", "lost", "refunded", "drawn", "tournament", "in_progress", "cancelled")
 STAKES = ("staked", "free")
 
 
@@ -123,7 +127,8 @@ class SeatLine:
 class MatchRow:
     """One match of the owner's history. Money in integer minor units (module docstring).
 
-    ``placement`` (1..4, ties share) and ``score`` (the seat's total) are None until the
+    ``placement`` (solo 1..4, ties share; partnership the team's place, 1 or 2:
+    ``games.engine.results.seat_place``) and ``score`` (the seat's total) are None until the
     match is finished; ``team_score`` is the team's total at a finished partnership match;
     ``forfeit`` says the player's own seat forfeited (left a staked match: ranked last).
     ``table_url`` is the table's page, ``verify_url`` its public check (finished only)."""
@@ -239,28 +244,40 @@ def _outcome_q(outcome: str) -> Q:
     # missing key's comparison is NULL, not true.
     not_drawn = ~Q(table__result__has_key="draw") | Q(table__result__draw=False)
     staked, free = Q(table__stake__gt=0), Q(table__stake=0)
+    event = Q(table__kind=TableKind.TOURNAMENT)
+    table = finished & ~event
     return {
-        "won": finished & not_drawn & ((staked & Q(net__gt=0)) | (free & Q(placement=1))),
-        "lost": finished & not_drawn & ((staked & Q(net__lt=0)) | (free & Q(placement__gt=1))),
-        "refunded": finished & not_drawn & staked & Q(net=0),
-        "drawn": finished & drawn,
+        "won": table & not_drawn & ((staked & Q(net__gt=0)) | (free & Q(placement=1))),
+        "lost": table & not_drawn & ((staked & Q(net__lt=0)) | (free & Q(placement__gt=1))),
+        "refunded": table & not_drawn & staked & Q(net=0),
+        "drawn": table & drawn,
+        "tournament": finished & event,
         "in_progress": Q(table__status__in=[TableStatus.OPEN, TableStatus.PLAYING]),
         "cancelled": Q(table__status=TableStatus.CANCELLED),
     }[outcome]
 
 
 def outcome(
-    *, status: str, result: dict | None, stake: int, net: int, placement: int | None
+    *,
+    status: str,
+    result: dict | None,
+    stake: int,
+    net: int,
+    placement: int | None,
+    kind: str = TableKind.CASUAL,
 ) -> str:
     """What a match came to for one seat, one of :data:`OUTCOMES` (the rule is there).
 
-    ``status`` a :class:`games.models.TableStatus`, ``result`` the table's result (``None``
+    ``kind`` a :class:`games.policy.TableKind`, ``status`` a
+    :class:`games.models.TableStatus`, ``result`` the table's result (``None``
     or empty until it ends), ``stake`` the table's stake and ``net`` the seat's net there
     (integer minor units, the ledger's), ``placement`` the seat's place (1..4) or None."""
     if status == TableStatus.CANCELLED:
         return "cancelled"
     if status != TableStatus.FINISHED or not result:
         return "in_progress"
+    if kind == TableKind.TOURNAMENT:
+        return "tournament"
     if result.get("draw"):
         return "drawn"
     if stake > 0:
@@ -287,7 +304,7 @@ def history_rows(*, seats: Any) -> list[MatchRow]:
         finished = table.status == TableStatus.FINISHED and bool(table.result)
         result = table.result if finished else {}
         partnership = Options(variant=table.variant).partnership
-        placement = mine.placement if finished else None
+        placement = seat_place(result, mine.seat) if finished else None
         score = result.get("scores", {}).get(str(mine.seat)) if finished else None
         team = f"{mine.seat % 2}+{mine.seat % 2 + 2}"
         rows.append(
@@ -308,6 +325,7 @@ def history_rows(*, seats: Any) -> list[MatchRow]:
                     stake=table.stake,
                     net=mine.net,
                     placement=placement,
+                    kind=table.kind,
                 ),
                 placement=placement,
                 score=score,

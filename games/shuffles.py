@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from games.fairness import (
     BOT_CLIENT_SEED,
     MatchShuffle,
@@ -108,6 +110,11 @@ def create(match_id: str, deals: int, secret: bytes | None = None) -> tuple[dict
         else MatchShuffle.from_secret(match_id, deals, secret)
     )
     return _store(shuffle), shuffle.commitment
+
+
+#: The client seed's label, by which a sentence names the field (``docs/i18n.md``, Messages):
+#: the API's ``client_seed``.
+CLIENT_SEED_LABEL = gettext_lazy("Your client seed")
 
 
 def clean_client_seed(value: Any) -> str:

@@ -13,6 +13,7 @@ One code per meaning, Django REST framework's own where it has one:
     method_not_allowed   405     the path takes another HTTP method
     conflict             409     the state refuses it now (taken, full, already done)
     too_large            413     the body is larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+    unsupported_media_type 415   the body is not sent as JSON (``Content-Type``)
     throttled            429     too many requests; ``Retry-After`` says when to come back
     unavailable          503     a broker or Redis error reached the request
 
@@ -37,6 +38,7 @@ STATUS: dict[str, int] = {
     "method_not_allowed": 405,
     "conflict": 409,
     "too_large": 413,
+    "unsupported_media_type": 415,
     "throttled": 429,
     "unavailable": 503,
 }

@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 from games import selectors as tables
 from games import services
 from games.errors import NotFound
+from tournaments.selectors import event_of_table
 from web.money import format_money
 from web.names import describe_options, js_names, option_specs, variant_name
 from web.selectors import first_steps, table_payout
@@ -55,6 +56,7 @@ def table(request, pk: int):
         "names": js_names(),
         "shuffle": tables.match_commitment(row.pk),
         "cancel_reason": tables.cancel_reason(row),
+        "event": event_of_table(row.pk),  # None but at a tournament's table
     }
     return render(request, "web/table.html", context)
 

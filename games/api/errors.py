@@ -2,6 +2,7 @@
 
 The codes and their statuses are ``trix_site.errors.STATUS``: 401 ``not_authenticated``
 (whatever the authentication class), 400 ``invalid`` (with ``"fields"``) and ``malformed``,
+415 ``unsupported_media_type`` (a body not sent as JSON),
 429 ``throttled`` (our message with the wait, ``games.api.throttles.throttled_message``), a
 service's error with its own code and status.
 """
@@ -72,6 +73,10 @@ def api_exception_handler(exc, context):
         response.data = {"error": message, "code": code, "fields": exc.detail}
     elif code == "throttled":  # DRF has set Retry-After
         response.data = {"error": throttled_message(context.get("view"), exc.wait), "code": code}
+    elif code == "unsupported_media_type":
+        message = _("Send the body as JSON (Content-Type: application/json), not %(type)s.")
+        sent = getattr(context.get("request"), "content_type", "") or "?"
+        response.data = {"error": message % {"type": sent}, "code": code}
     elif code == "malformed":
         message = _("malformed JSON body: %(detail)s") % {"detail": exc.detail}
         response.data = {"error": message, "code": code}

@@ -13,6 +13,7 @@ from rest_framework.settings import api_settings
 from games.engine import VARIANTS
 from games.engine.bots import BOTS
 from games.models import ACTION_TYPES, TableStatus
+from games.shuffles import CLIENT_SEED_LABEL
 
 
 class WholeNumberField(serializers.IntegerField):
@@ -94,7 +95,7 @@ class BodySerializer(serializers.Serializer):
 #: The labels a refusal's sentence names the fields by (``BodySerializer.is_valid``).
 STAKE = gettext_lazy("Stake")
 SEAT = gettext_lazy("Seat")
-CLIENT_SEED = gettext_lazy("Your client seed")
+CLIENT_SEED = CLIENT_SEED_LABEL
 
 
 class CreateTableSerializer(BodySerializer):
@@ -151,8 +152,26 @@ class SeatBotSerializer(BodySerializer):
     bot = serializers.ChoiceField(choices=sorted(BOTS), default="rules")
 
 
+#: An action's type and the field it needs, in the words of a refusal's sentence (a plain
+#: sentence in the player's language, never the JSON names: ``docs/i18n.md``, Messages).
+MOVES = {
+    "contract": gettext_lazy("choosing a contract"),
+    "select": gettext_lazy("choosing cards"),
+    "double": gettext_lazy("doubling"),
+    "play": gettext_lazy("playing a card"),
+    "pass": gettext_lazy("a pass"),
+}
+NEEDS = {"contract": "contract", "select": "cards", "double": "cards", "play": "card"}
+NEEDED = {
+    "contract": gettext_lazy("the contract"),
+    "cards": gettext_lazy("the cards"),
+    "card": gettext_lazy("the card"),
+}
+
+
 class ActionBodySerializer(serializers.Serializer):
-    """The engine's JSON action without ``seat``."""
+    """The engine's JSON action without ``seat``: ``type`` and the one field it needs
+    (:data:`NEEDS`); anything else is refused (400 ``invalid``)."""
 
     type = serializers.ChoiceField(choices=list(ACTION_TYPES))
     contract = TextField(required=False, max_length=16)
@@ -164,17 +183,15 @@ class ActionBodySerializer(serializers.Serializer):
             raise serializers.ValidationError(_("action must be a JSON object"))
         data_ = super().to_internal_value(data)
         kind = data_["type"]
-        needs = {"contract": "contract", "select": "cards", "double": "cards", "play": "card"}
-        needs = needs.get(kind)
+        needs = NEEDS.get(kind)
         if needs and needs not in data_:
             raise serializers.ValidationError(
-                _("a %(kind)s action needs '%(field)s'") % {"kind": kind, "field": needs}
+                _("%(move)s needs %(what)s.") % {"move": MOVES[kind], "what": NEEDED[needs]}
             )
         extra = set(data) - {"type", needs}
         if extra:
             raise serializers.ValidationError(
-                _("unexpected field(s) for %(kind)s: %(fields)s")
-                % {"kind": kind, "fields": ", ".join(sorted(extra))}
+                _("nothing else is sent with %(move)s.") % {"move": MOVES[kind]}
             )
         return {k: v for k, v in data_.items() if k in ("type", needs)}
 
@@ -182,7 +199,7 @@ class ActionBodySerializer(serializers.Serializer):
 class SubmitActionSerializer(BodySerializer):
     id = serializers.UUIDField(help_text="chosen by the client; a retry reuses it")
     version = WholeNumberField(min_value=0, help_text="the version it was made against")
-    action = ActionBodySerializer()
+    action = ActionBodySerializer(label=gettext_lazy("Your move"))
 
 
 class StateQuerySerializer(serializers.Serializer):

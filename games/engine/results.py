@@ -30,6 +30,19 @@ def placements_by_score(scores: dict[int, int]) -> dict[int, int]:
     return {seat: ordered.index(score) + 1 for seat, score in scores.items()}
 
 
+def seat_place(result: dict[str, Any], seat: int) -> int:
+    """The place of ``seat`` in a finished match's ``result`` (:func:`match_result`'s), the
+    one a page shows: solo the seat's placement (1..4, ties share); partnership the team's
+    place, 1 or 2 (a draw: both teams 1), whatever the per-seat ``placements`` record (which
+    keep competition ranking over four seats, 1 and 3, for the pot's split). Raises KeyError
+    for a result without that seat."""
+    if "teams" in result:
+        if result.get("draw"):
+            return 1
+        return 1 if result.get("winner") == team_of(seat) else 2
+    return int(result["placements"][str(seat)])
+
+
 def match_result(state: MatchState) -> dict[str, Any]:
     """The result: ``scores`` per seat, ``placements`` per seat (1..4, ties share), and in
     partnership ``teams`` totals, ``winner`` (a team key or None) and ``draw``; ``forfeit``

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.selectors import display_name
 from games import options_text, shuffles, signing, state_store
@@ -225,6 +225,12 @@ def _check_hold(table: Table, row: Seat, user) -> None:
 
 #: The label of the address hashes' key (``salted_hmac``'s key salt): the key is derived
 #: from ``TRIX_ADDRESS_SALT``, or from ``SECRET_KEY`` when that is empty, under this label.
+#: The tables whose policy needs the player's own client seed, as a refusal names them.
+_SEEDED_TABLE = {
+    TableKind.STAKED: gettext_lazy("a staked table"),
+    TableKind.TOURNAMENT: gettext_lazy("a tournament table"),
+}
+
 ADDRESS_HASH_LABEL = "trix.games.seat-address"
 
 
@@ -293,11 +299,11 @@ def take_seat(
         if client_seed is None and policy(table.kind).client_seed_required:
             raise BadRequest(
                 _(
-                    "a %(kind)s table needs your client seed: send client_seed (1 to 64 "
-                    "printable ASCII characters you chose; the table page makes one in your "
-                    "browser), so the server alone never decides your cards"
+                    "%(table)s needs your client seed: send “%(field)s” (1 to 64 printable "
+                    "ASCII characters you chose; the table page makes one in your browser), "
+                    "so the server alone never decides your cards"
                 )
-                % {"kind": table.kind},
+                % {"table": _SEEDED_TABLE[table.kind], "field": shuffles.CLIENT_SEED_LABEL},
                 "invalid",
             )
         mine = changes.user_seat(table, user)

@@ -41,11 +41,13 @@ def make_match(
     placements: dict[int, int] | None = None,
     forfeit: int | None = None,
     started: datetime.datetime | None = None,
+    kind: str | None = None,
 ) -> Table:
     """A table with ``players`` in seats 0..3 (a user, or None for a ``rules`` bot).
 
     Finished: ``placements`` (default 1, 2, 3, 4 by seat; in partnership seats 0 and 2 win)
-    and ``scores``; a partnership draw when every placement is 1. Staked (``stake`` minor
+    and ``scores``; a partnership draw when every placement is 1. ``kind``: a
+    ``games.policy.TableKind`` (the model's default if None). Staked (``stake`` minor
     units per human seat): each human is funded, stakes, and at the end the pot is settled by
     ``wallet.services.settle_match`` (refunded if cancelled; left in escrow if unfinished)."""
     partnership = Options(variant=variant).partnership
@@ -60,6 +62,7 @@ def make_match(
         commitment="c" * 64,
         bot_seed="b" * 16,
         seat_kinds=["human" if u else "rules" for u in players],
+        **({"kind": kind} if kind else {}),
         started_at=None if status == TableStatus.OPEN else started,
         finished_at=started + datetime.timedelta(minutes=30)
         if status == TableStatus.FINISHED

@@ -141,6 +141,32 @@ def test_a_partnership_row_shows_the_teams_score_not_the_seats(mine, layla, omar
     assert "score 90" in solo and "team score" not in solo
 
 
+def test_a_partnership_seat_has_its_teams_place_as_the_result_panel_says(mine, layla, omar):
+    """Partnership: the losing team is 2nd (the table's result panel), not the per-seat
+    placement 3 the engine records for the pot's split."""
+    make_match([layla, omar, None, None], variant="trix_partner")  # seats 0 and 2 win
+    (lost,) = history_rows(seats=match_history(user=omar))
+    (won,) = history_rows(seats=match_history(user=layla))
+    assert (lost.outcome, lost.placement, won.placement) == ("lost", 2, 1)
+    client_omar = mine.__class__()
+    client_omar.force_login(omar)
+    (row,) = _rows(client_omar.get(f"/players/{omar.pk}/"))
+    assert "Lost · place 2" in row and "place 3" not in row
+
+
+def test_a_tournament_table_is_labelled_by_the_event_not_won_or_lost(mine, layla, omar):
+    """A tournament table has no stake (net 0): what counts is the event's places, so the
+    row says "Tournament table" and the table's own place, not "Lost · place 4"."""
+    make_match([None, omar, None, layla], variant="complex", kind="tournament")
+    (row,) = history_rows(seats=match_history(user=layla))
+    assert (row.outcome, row.placement, row.net) == ("tournament", 4, 0)
+    (html,) = _rows(mine.get(f"/players/{layla.pk}/"))
+    assert "Tournament table · place 4 at the table" in html and "Lost" not in html
+    for result, count in (("tournament", 1), ("lost", 0), ("won", 0), ("refunded", 0)):
+        assert mine.get("/api/me/matches/", {"result": result}).json()["count"] == count
+    assert mine.get(f"/players/{layla.pk}/", {"result": "tournament"}).status_code == 200
+
+
 def test_a_staked_match_is_labelled_by_its_net_not_its_place(mine, layla, omar, django_user_model):
     """Four stakers of 1.00: the pot of 4.00 pays 60/30/10 by place: first 2.40, second 1.20
     (net +0.20: a win), third 0.40 (net -0.60: a loss, though something came back)."""

@@ -904,3 +904,37 @@ def test_browser_a_full_event_in_arabic_on_a_phone(request, live_server, make_to
     assert "تعادل مجموع الفريقين" not in page.locator("main").inner_text()
     options.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "tournament-solo-options-arabic-phone.png"), full_page=True)
+
+
+def test_a_tournament_tables_page_names_the_bots_seat_and_links_the_event(
+    client, make_tournament, player, staff
+):
+    """A trial saw a tournament table's result panel list «الأول: روبوت 3» and tell a player
+    «حللت في المركز الرابع من 4» where the event's places put them 3rd: the bot played a
+    disqualified entrant's seat, who ranks last in the event. The table page carries what
+    the panel says of it (#trix-event): the event's page for the places that count, and the
+    seat a bot played for whom; another table carries null."""
+    import json
+
+    from accounts.services import set_display_name
+    from games.models import Seat
+
+    t = make_tournament(name="Demo Cup")
+    players = [player() for _ in range(4)]
+    for i, p in enumerate(players):
+        services.register(tournament_id=t.pk, by=p, client_seed=f"seed-{i}")
+    set_display_name(players[2], "Cheat Cara")
+    services.start(tournament_id=t.pk, by=staff, reason="go")
+    services.advance(tournament_id=t.pk)  # round 1 (the worker's task)
+    seat = Seat.objects.get(user=players[2], table__tournament_table__isnull=False)
+    services.disqualify(tournament_id=t.pk, by=staff, user_id=players[2].pk, reason="two accounts")
+    html = client.get(f"/tables/{seat.table_id}/").content.decode()
+    event = json.loads(re.search(r'id="trix-event"[^>]*>(.*?)</script>', html, re.S).group(1))
+    assert event == {
+        "name": "Demo Cup",
+        "url": f"/tournaments/{t.pk}/live/",
+        "round": 1,
+        "replaced": {str(seat.seat): "Cheat Cara"},
+    }
+    assert "two accounts" not in html
+    assert selectors.event_of_table(10**9) is None

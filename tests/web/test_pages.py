@@ -161,6 +161,39 @@ def test_demo_data_is_idempotent(capsys):
 
 
 @pytest.mark.unverified  # the command itself verifies its players
+def test_the_demo_tables_outlive_the_empty_table_expiry(capsys):
+    """A trial saw the demo's staked tables of bots alone cancelled about 3 minutes after
+    ``./dev run`` (``TRIX_EMPTY_TABLE_EXPIRY``: at a staked table nobody waits unless a
+    person sits). Every staked demo table has a demo person seated, their stake in escrow
+    through the ledger; the tables of bots are free. All still open after that expiry."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from wallet.selectors import in_play
+
+    call_command("demo_data")
+    out = capsys.readouterr().out
+    open_ = Table.objects.filter(status="open")
+    assert open_.count() == 3 and out.count("/tables/") == 3
+    staked = [t for t in open_ if t.stake]
+    assert staked
+    for table in staked:
+        people = [s.user for s in table.seats.all() if s.user_id]
+        assert people and not any(s.bot for s in table.seats.all()), table
+        for person in people:
+            assert in_play(person) == table.stake  # escrowed by the ledger's stake
+    for table in open_.filter(stake=0):
+        assert any(s.bot for s in table.seats.all())
+    later = timezone.now() + timedelta(seconds=settings.TRIX_EMPTY_TABLE_EXPIRY + 60)
+    assert tables.expire_open_tables(now=later) == []
+    call_command("demo_data")  # idempotent: nothing new, nobody staked twice
+    assert Table.objects.filter(status="open").count() == 3
+    assert all(in_play(p) == t.stake for t in staked for p in [t.seats.get(seat=0).user])
+
+
+@pytest.mark.unverified  # the command itself verifies its players
 def test_demo_data_has_a_tournament_open_for_registration(client, capsys):
     """The tournaments page is not empty on a demo site: one tournament a player can enter,
     made once however often the command runs."""

@@ -43,6 +43,7 @@ from tournaments.selectors.pages import (
 from tournaments.selectors.players import (
     current_tables,
     entries_in_progress,
+    event_of_table,
     is_registered,
     my_tournaments,
     player_status,
@@ -61,6 +62,7 @@ __all__ = [
     "edit_history",
     "entrants",
     "entries_in_progress",
+    "event_of_table",
     "is_registered",
     "live_final_version",
     "live_page",

@@ -6,10 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q
+from django.urls import reverse
 
 from accounts.selectors import display_names
 from games.models import Seat, TableStatus
-from tournaments.models import Entry, EntryStatus, Status, Team, TeamStatus, Tournament
+from tournaments.models import (
+    AdminAction,
+    Entry,
+    EntryStatus,
+    RoundTable,
+    Status,
+    Team,
+    TeamStatus,
+    Tournament,
+)
 from tournaments.selectors.pages import summary
 from wallet.selectors import format_money
 
@@ -24,6 +34,39 @@ def current_tables(user: Any) -> dict[int, int]:
         table__tournament_table__isnull=False,
     ).values_list("table__tournament_table__round__tournament_id", "table_id")
     return dict(rows)
+
+
+def event_of_table(table_id: int) -> dict[str, Any] | None:
+    """What a tournament table's page says of its event, or None for another table:
+    ``{"name", "url" (the live page: standings and, once over, the final places), "round",
+    "replaced": {"<seat 0..3>": display name}}``, ``replaced`` naming the disqualified
+    entrant whose seat a bot played from the disqualification on (the admin action's record,
+    ``tournaments.services.staff.disqualify``; never its reason). The table's own order is
+    not the event's result: a disqualified entrant ranks last wherever the bot ended
+    (docs/tournaments.md, **Disqualification**)."""
+    rt = (
+        RoundTable.objects.filter(table_id=table_id)
+        .select_related("round__tournament")
+        .only("round__number", "round__tournament__name", "round__tournament_id")
+        .first()
+    )
+    if rt is None:
+        return None
+    t = rt.round.tournament
+    seats: dict[int, int] = {}
+    for details in AdminAction.objects.filter(tournament=t, action="disqualify").values_list(
+        "details", flat=True
+    ):
+        for replaced in details.get("seats", []):
+            if replaced.get("table") == table_id and details.get("user_id") is not None:
+                seats[replaced["seat"]] = details["user_id"]
+    names = display_names(list(seats.values()))
+    return {
+        "name": t.name,
+        "url": reverse("tournaments:live", args=[t.pk]),
+        "round": rt.round.number,
+        "replaced": {str(seat): names.get(uid, "") for seat, uid in sorted(seats.items())},
+    }
 
 
 def my_tournaments(user: Any) -> list[dict[str, Any]]:

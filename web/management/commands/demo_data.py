@@ -1,15 +1,23 @@
 """``python manage.py demo_data``: an admin, players with funded wallets and verified
-identities (the demo verification provider), open tables with bots, and a tournament open
-for registration (so the tournaments page has one to enter).
+identities (the demo verification provider), free open tables with bots, a staked table where
+a demo player waits (seated, the stake in escrow), and a tournament open for registration (so
+the tournaments page has one to enter).
 
-Idempotent: users are created once, deposits carry fixed idempotency keys, the open
-tables are made only when the demo creator has none open, and the tournament only when
-none is open for registration. The passwords are fixed demo
-values printed here, for a local demo site only (never use them on a real deployment).
+A staked table of bots alone would be cancelled within ``TRIX_EMPTY_TABLE_EXPIRY`` (bots never
+stake, so nobody waits there: ``games.services.cancellation``): the tables with bots are free,
+and the staked one has a person waiting, whom a newcomer can join (it waits up to
+``TRIX_OPEN_TABLE_EXPIRY``, like any open table).
+
+Idempotent: users are created once, deposits carry fixed idempotency keys, the free tables
+are made only when the demo creator has none open, the staked one only when the waiting demo
+player has none open, and the tournament only when none is open for registration. The
+passwords are fixed demo values printed here, for a local demo site only (never use them on a
+real deployment).
 """
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -36,11 +44,15 @@ PLAYERS = [
     ("omar", "Omar", "demo-omar-pass", 50_00),
 ]
 TABLES = [
-    # variant, stake, options, bot seats
-    ("complex_partner", 5_00, {}, [1, 2, 3]),
+    # variant, stake, options, bot seats: free tables, made by the first player
+    ("complex_partner", 0, {}, [1, 2, 3]),
     ("trix", 0, {"play_timer": 20}, [1, 3]),
-    ("complex", 2_00, {"doubling": "sequential"}, [2]),
 ]
+#: The demo player who waits at the staked demo table (no password: not a login), with the
+#: deposit (minor units) the stake comes from.
+WAITER = ("layla", "Layla ليلى", 20_00)
+#: The staked demo table (variant, stake in minor units, options): the waiter takes seat 0.
+WAITING_TABLE = ("complex", 2_00, {"doubling": "sequential"})
 
 #: The demo tournament (``tournaments.services.create_tournament``'s parameters, money in
 #: minor units): registration open from now for a week, the start an hour after it closes.
@@ -83,8 +95,29 @@ def demo_tournament(admin) -> None:
     )
 
 
+def demo_player(spec: tuple[str, str, int]):
+    """The demo player ``(username, display name, deposit)`` without a password (nobody logs
+    in as them), funded once (a fixed idempotency key) and verified (may stake)."""
+    username, name, amount = spec
+    user, created = get_user_model().objects.get_or_create(
+        username=username, defaults={"email": f"{username}@example.com"}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save()
+        set_display_name(user, name)
+    wallet_services.deposit(
+        user=user, amount=amount, key=f"demo:deposit:{username}", memo="demo funds"
+    )
+    start_verification(user=user, provider=DemoKycProvider())
+    return user
+
+
 class Command(BaseCommand):
-    help = "Create demo users with funded wallets and open tables with bots (idempotent)."
+    help = (
+        "Create demo users with funded wallets, free tables with bots and a staked table "
+        "where a demo player waits (idempotent)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="URL to print")
@@ -114,6 +147,7 @@ class Command(BaseCommand):
                 )
                 start_verification(user=user, provider=DemoKycProvider())  # may stake
                 players.append(user)
+            waiter = demo_player(WAITER)
         creator = players[0]
         if not table_selectors.tables(TableStatus.OPEN).filter(created_by=creator).exists():
             for variant, stake, opts, bots in TABLES:
@@ -122,6 +156,15 @@ class Command(BaseCommand):
                 )
                 for seat in bots:
                     table_services.seat_bot(user=creator, table_id=table.pk, seat=seat, bot="rules")
+        if not table_selectors.tables(TableStatus.OPEN).filter(created_by=waiter).exists():
+            variant, stake, opts = WAITING_TABLE
+            table = table_services.create_table(
+                user=waiter, variant=variant, stake=stake, options=opts
+            )
+            # The stake goes into the table's escrow through the seat's normal service.
+            table_services.take_seat(
+                user=waiter, table_id=table.pk, seat=0, client_seed=secrets.token_hex(16)
+            )
         demo_tournament(admin)
         out = self.stdout
         out.write(self.style.SUCCESS(f"Trix demo site: {url}"))
@@ -130,11 +173,15 @@ class Command(BaseCommand):
             out.write(
                 f"  player {username} / {password}  wallet {format_money(wallet_balance(user))}"
             )
-        for table in table_selectors.tables(TableStatus.OPEN).filter(created_by=creator):
+        demo_tables = table_selectors.tables(TableStatus.OPEN).filter(
+            created_by__in=[creator, waiter]
+        )
+        for table in demo_tables.order_by("id"):
             free = sum(1 for s in table.seats.all() if s.kind is None)
+            who = f", {WAITER[1]} waiting" if table.created_by_id == waiter.pk else ""
             out.write(
                 f"  table  {url}tables/{table.pk}/  {table.variant}, stake "
-                f"{format_money(table.stake)}, {free} free seat(s)"
+                f"{format_money(table.stake)}, {free} free seat(s){who}"
             )
         for t in open_tournaments():
             out.write(

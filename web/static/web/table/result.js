@@ -3,8 +3,12 @@
    payout with its reason in words (wallet/settlement.py's split_pot: bots never stake, fewer
    than two stakers or a partnership draw give every stake back, a won pot less the house fee
    is split by place, a forfeit ranks the leaver last), the rematch (rematch.js: the same
-   players and bots at a new table) and "Back to the lobby". An ES module of the table page
-   (no build step): main.js starts it. */
+   players and bots at a new table) and "Back to the lobby". At a tournament's table the
+   order is the table's, not the player's result in the event (a disqualified entrant ranks
+   last wherever the bot that took the seat ended, docs/tournaments.md, Disqualification): the
+   panel says so, names the seat a bot played for a disqualified entrant, and links the
+   event's standings and places (#trix-event, tournaments.selectors.event_of_table). An ES
+   module of the table page (no build step): main.js starts it. */
 
 import { gettext as _, interpolate } from "../i18n.js";
 import { followRematch, rematchBox } from "./rematch.js";
@@ -17,6 +21,14 @@ function matchResult() {
   const v = st.view;
   const t = st.table;
   return (v && v.result) || (t && t.result) || null;
+}
+
+/* The tournament of this table (tournaments.selectors.event_of_table: name, url, round,
+   replaced {seat: the disqualified entrant's name}), or null at another table. */
+function tournamentEvent() {
+  const node = document.getElementById("trix-event");
+  const event = node ? JSON.parse(node.textContent) : null;
+  return event && st.table && st.table.kind === "tournament" ? event : null;
 }
 
 function ordinal(place) {
@@ -45,6 +57,7 @@ function signedMoney(net) {
    lost amount, or that the stake came back (a partnership draw: "Draw"); until the pot is
    settled, only that the match is over. */
 function headline(r) {
+  if (st.table.kind === "tournament") return [null, "neutral"]; // the event's places count
   const me = st.mySeat;
   const t = st.table;
   const staker = me !== null && me !== undefined && t.seats[me] && t.seats[me].staked > 0;
@@ -87,13 +100,35 @@ function placeLine(r) {
   if (r.teams || me === null || me === undefined) return null;
   const place = r.placements[String(me)];
   const sharing = [0, 1, 2, 3].filter((s) => s !== me && r.placements[String(s)] === place);
-  const text = interpolate(_("You placed %(place)s of 4"), { place: ordinal(place) }, true) +
+  const format = st.table.kind === "tournament" ? _("Your seat's order at this table: %(place)s of 4")
+    : _("You placed %(place)s of 4");
+  const text = interpolate(format, { place: ordinal(place) }, true) +
     (sharing.length ? " " + interpolate(_("(tied with %s)"), [seatNames(sharing)]) : "");
   return el("p", { class: "place-line", "data-testid": "place-line", text });
 }
 
+/* At a tournament's table: the order is the table's; the seats a bot played for a
+   disqualified entrant; the link to the event's standings and places. */
+function eventLines() {
+  const event = tournamentEvent();
+  if (!event) return [];
+  const out = [el("p", { class: "event-note", "data-testid": "event-note",
+    text: _("This is the order at this table, not the tournament's: your place in the event is in its standings and places.") })];
+  for (const [seat, name] of Object.entries(event.replaced || {})) {
+    out.push(el("p", { class: "event-replaced", "data-testid": "event-replaced",
+      text: interpolate(_("%(bot)s played the seat of %(name)s after the disqualification; in the tournament that seat ranks last."),
+        { bot: isolated(seatName(Number(seat))), name: isolated(name) }, true) }));
+  }
+  out.push(el("p", {}, el("a", { href: event.url, "data-testid": "event-standings",
+    text: interpolate(_("%s: standings and places"), [isolated(event.name)]) })));
+  return out;
+}
+
 function scoresList(r) {
   const out = [];
+  const replaced = (tournamentEvent() || {}).replaced || {};
+  const forName = (s) => replaced[String(s)]
+    ? [el("span", { class: "replaced", text: " (" + interpolate(_("for %s"), [isolated(replaced[String(s)])]) + ")" })] : [];
   if (r.teams) {
     // Partnership: the two teams, the winner first, each with its seats and total.
     const keys = r.winner === "1+3" ? ["1+3", "0+2"] : ["0+2", "1+3"];
@@ -103,7 +138,7 @@ function scoresList(r) {
       const label = key === "0+2" ? _("Team A") : _("Team B");
       const place = r.draw ? _("Draw") : key === r.winner ? _("1st") : _("2nd");
       ul.append(el("li", { class: a === st.mySeat || b === st.mySeat ? "me" : "" },
-        el("span", { class: "place", text: place + ": " }), label + " (", nameEl(a), " + ", nameEl(b), ") — ",
+        el("span", { class: "place", text: place + ": " }), label + " (", nameEl(a), ...forName(a), " + ", nameEl(b), ...forName(b), ") — ",
         el("strong", { class: "num", text: num(r.teams[key]) })));
     }
     out.push(ul);
@@ -113,7 +148,7 @@ function scoresList(r) {
     for (const s of ranking) {
       ol.append(el("li", { class: s === st.mySeat ? "me" : "" },
         el("span", { class: "place", text: ordinal(r.placements[String(s)]) + ": " }),
-        nameEl(s), el("span", { class: "num", text: " — " + num(r.scores[String(s)]) })));
+        nameEl(s), ...forName(s), el("span", { class: "num", text: " — " + num(r.scores[String(s)]) })));
     }
     out.push(ol);
   }
@@ -251,7 +286,9 @@ export function renderResult() {
     box.append(el("h2", { "data-testid": "match-headline", text: text ? _("Match over") + " — " + text : _("Match over") }));
     const place = placeLine(r);
     if (place) box.append(place);
+    if (tournamentEvent()) box.append(el("h3", { text: _("Order at this table") }));
     box.append(...scoresList(r));
+    box.append(...eventLines());
   } else {
     box.append(el("h2", { "data-testid": "match-headline", text: _("Match over") }));
   }
