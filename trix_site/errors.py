@@ -4,18 +4,18 @@ for the API views, :func:`error_response` for the middleware and the live stream
 
 One code per meaning, Django REST framework's own where it has one:
 
-    code                 status  meaning
-    invalid              400     the input breaks a rule: a value out of range, a wrong field
-    malformed            400     the body is not JSON the parser reads
-    not_authenticated    401     not logged in
-    permission_denied    403     logged in, but not the one who may (not your seat, not staff)
-    not_found            404     no such table, tournament, player or URL
-    method_not_allowed   405     the path takes another HTTP method
-    conflict             409     the state refuses it now (taken, full, already done)
-    too_large            413     the body is larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``
-    unsupported_media_type 415   the body is not sent as JSON (``Content-Type``)
-    throttled            429     too many requests; ``Retry-After`` says when to come back
-    unavailable          503     a broker or Redis error reached the request
+    code                    status  meaning
+    invalid                 400     the input breaks a rule: a value out of range, a wrong field
+    malformed               400     the body is not JSON the parser reads
+    not_authenticated       401     not logged in
+    permission_denied       403     logged in, but not the one who may (not your seat, not staff)
+    not_found               404     no such table, tournament, player or URL
+    method_not_allowed      405     the path takes another HTTP method
+    conflict                409     the state refuses it now (taken, full, already done)
+    too_large               413     the body is larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+    unsupported_media_type  415     the body is not sent as JSON (``Content-Type``)
+    throttled               429     too many requests; ``Retry-After`` says when to come back
+    unavailable             503     a broker or Redis error reached the request
 
 A service raises one of the five kinds below (each app subclasses them: ``games.errors``,
 ``tournaments.errors``, ``responsible.errors``), and may name a finer code of its kind that a
