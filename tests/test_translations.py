@@ -252,7 +252,7 @@ def test_the_glossary_bans_synonyms_and_the_check_finds_them():
     rows = glossary()
     assert {"التزام", "وعاء", "اشتراك", "بالواقع"} <= {b for r in rows for b, *_ in r["banned"]}
     assert glossary_breaches("Commitment", "الالتزام", rows)
-    # the verb too (a trial's finding: «التزم الموقع بكل خلطة»), the glossary's is «تعهّد»
+    # the verb too (the failing case: «التزم الموقع بكل خلطة»), the glossary's is «تعهّد»
     assert glossary_breaches("The site has committed to every shuffle", "التزم الموقع", rows)
     assert glossary_breaches("The site commits to the shuffle", "يلتزم الموقع بالخلط", rows)
     assert not glossary_breaches("The site has committed to every shuffle", "تعهّد الموقع", rows)

@@ -1,6 +1,6 @@
-"""The API's ``error`` is the sentence a page shows the player (``docs/api.md``): a trial
-found "stake: Ensure this value…" and "client_seed: This field may not be blank." (the
-serializer's field names) and "log in first (/accounts/login/)" (a path, where the pages make
+"""The API's ``error`` is the sentence a page shows the player (``docs/api.md``), not
+"stake: Ensure this value…" or "client_seed: This field may not be blank." (the
+serializer's field names) or "log in first (/accounts/login/)" (a path, where the pages make
 links only of the paths ``web/links.py`` knows). The sentence names a field by its
 translated label; ``code`` and ``fields`` (by field name) stay for programs."""
 
@@ -47,7 +47,7 @@ def test_the_anonymous_callers_message_links_the_login_page():
 
 
 def test_a_staked_seat_without_a_seed_names_the_field_by_its_label_in_arabic(api):
-    """A trial read «طاولة staked تحتاج بذرتك… أرسل client_seed»: the kind's and the field's
+    """Not «طاولة staked تحتاج بذرتك… أرسل client_seed»: the kind's and the field's
     internal names. The sentence says «برهان» and names the field by its label."""
     ana = api("ana", funds=1000)
     tid = new_table(ana, "complex", stake=300, choose_timer=30, double_timer=30, play_timer=30)[
@@ -73,7 +73,7 @@ def test_a_staked_seat_without_a_seed_names_the_field_by_its_label_in_arabic(api
     ],
 )  # fmt: skip
 def test_a_bad_action_is_a_plain_translated_sentence(api, action, english, arabic):
-    """A trial read «Action: حقول غير متوقعة في إجراء pass: seat»: the label untranslated and
+    """Not «Action: حقول غير متوقعة في إجراء pass: seat»: the label untranslated and
     the action's type and field by their JSON names."""
     ana = api("ana")
     tid = new_table(ana)["id"]

@@ -230,7 +230,7 @@ def test_an_empty_table_expires_after_three_minutes(api, settings):
 
 
 def test_a_staked_table_where_only_bots_sit_expires_as_an_empty_one(api, settings):
-    """A trial's finding: a staked table where the creator seated a bot and no person sat
+    """The failing case: a staked table where the creator seated a bot and no person sat
     stayed open 30 minutes, the bot counted as a seat taken. Bots never stake, so nobody
     waits there: with no person seated for ``TRIX_EMPTY_TABLE_EXPIRY`` it goes as an empty
     table does. A free table with bots is an offer to play them and stays."""

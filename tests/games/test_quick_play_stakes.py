@@ -67,7 +67,7 @@ def test_the_lobbys_staked_quick_play_says_the_table_waits_before_anything_is_st
     """The lobby's quick play (``sit: false``; the table page then sits) is told, before its
     stake is held, that the table waits for players and why, in the player's language.
 
-    A trial's finding: it made the table at once, so the lobby listed an empty table (four
+    The failing case: it made the table at once, so the lobby listed an empty table (four
     free seats) while the player read the notice, and if the "Sit and wait" came late that
     table had gone as an empty one after 3 minutes. Where nobody waits at that stake, no
     table is made before the player sits: the answer says a new one opens when they do."""
@@ -97,7 +97,7 @@ def test_the_lobbys_staked_quick_play_says_the_table_waits_before_anything_is_st
 def test_a_player_waiting_at_a_staked_table_is_told_so_by_quick_play(api, tasks_applied_here):
     """Quick play again while seated at the staked table that waits (the lobby after the
     table page's Sit): that table, and a notice that says the player sits there and how many
-    more it waits for, not the offer to sit (the trial's lobby said "no open tables")."""
+    more it waits for, not the offer to sit (not the "no open tables" it said)."""
     gus = api("gus", funds=1_000)
     table = gus.post(
         "/api/tables/", {"variant": lobby.DEFAULT_VARIANT, "stake": 500}, format="json"

@@ -142,7 +142,7 @@ def test_an_empty_client_seed_is_refused_and_none_gets_one_made_for_the_player(a
 
 
 def test_a_taken_seats_refusal_names_no_other_seat_than_the_one_sent(api):
-    """A trial's finding: asking the API for seat 2 (numbered 0-3) when it was taken
+    """The failing case: asking the API for seat 2 (numbered 0-3) when it was taken
     answered "seat 3 is taken": the message numbered it 1-4 as the pages do. A refusal of
     the seat the caller chose names no number (the page's Sit and the API's ``seat`` each
     know which one they asked for); ``docs/api.md`` says how messages number seats."""

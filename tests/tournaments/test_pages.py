@@ -909,7 +909,7 @@ def test_browser_a_full_event_in_arabic_on_a_phone(request, live_server, make_to
 def test_a_tournament_tables_page_names_the_bots_seat_and_links_the_event(
     client, make_tournament, player, staff
 ):
-    """A trial saw a tournament table's result panel list «الأول: روبوت 3» and tell a player
+    """The failing case: a tournament table's result panel listed «الأول: روبوت 3» and told a player
     «حللت في المركز الرابع من 4» where the event's places put them 3rd: the bot played a
     disqualified entrant's seat, who ranks last in the event. The table page carries what
     the panel says of it (#trix-event): the event's page for the places that count, and the

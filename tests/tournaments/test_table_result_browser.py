@@ -1,4 +1,4 @@
-"""A tournament table's result panel in Chromium (a trial: after a disqualification a bot
+"""A tournament table's result panel in Chromium (the failing case: after a disqualification a bot
 took the entrant's seat and won the table; the panel listed «الأول: روبوت 3» and told a
 player «حللت في المركز الرابع من 4» where the event's places put them 3rd). At a tournament's
 table the panel gives the table's order as the table's, names the seat a bot played for the

@@ -1,4 +1,4 @@
-"""An API refusal as the lobby shows it (a trial's finding: "log in first
+"""An API refusal as the lobby shows it (the failing case: "log in first
 (/accounts/login/)", a path where a link was meant): the sentence in the page's language,
 the login page as a link that says where it goes. Screenshot:
 ``test-artifacts/lobby-logged-out-ar.png``."""

@@ -162,7 +162,7 @@ def test_demo_data_is_idempotent(capsys):
 
 @pytest.mark.unverified  # the command itself verifies its players
 def test_the_demo_tables_outlive_the_empty_table_expiry(capsys):
-    """A trial saw the demo's staked tables of bots alone cancelled about 3 minutes after
+    """The failing case: the demo's staked tables of bots alone cancelled about 3 minutes after
     ``./dev run`` (``TRIX_EMPTY_TABLE_EXPIRY``: at a staked table nobody waits unless a
     person sits). Every staked demo table has a demo person seated, their stake in escrow
     through the ledger; the tables of bots are free. All still open after that expiry."""
