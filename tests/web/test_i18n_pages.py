@@ -55,10 +55,11 @@ class _Visible(HTMLParser):
 
 
 def visible_words(html: str) -> set[str]:
-    """Latin words of two letters or more in a page's visible text and attributes."""
+    """Latin words of two letters or more in a page's visible text and attributes (a
+    no-break hyphen, U+2011, as in «SHA‑256», read as the hyphen it shows)."""
     parser = _Visible()
     parser.feed(html)
-    text = " ".join(parser.parts + parser.attrs)
+    text = " ".join(parser.parts + parser.attrs).replace("\u2011", "-")
     return set(re.findall(r"[A-Za-z][A-Za-z'’-]+", text))
 
 
