@@ -214,3 +214,20 @@ def test_a_changed_stake_takes_the_sit_and_wait_offer_away(
         assert wait.is_hidden() and sit.count() == 0, bad
         page.screenshot(path=str(artifacts / f"lobby-quick-bad-{bad}-ar.png"), full_page=True)
     assert not Table.objects.filter(created_by=rana).exists()
+
+
+def test_the_stake_box_says_empty_is_free(player, new_page, live_server, client, artifacts):
+    """An emptied stake box started a free match without the page saying so: the hint under
+    the box says it (0 or empty: a casual table), and the box shows 0 when empty."""
+    rana = player("rana")
+    page = new_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, rana)
+    page.goto("/")
+    box = page.locator("#quick_stake")
+    box.fill("")
+    hint = page.get_by_test_id("quick-stake-hint")
+    assert hint.is_visible() and hint.inner_text() == "0 أو فارغ: طاولة ودية بلا رهان."
+    assert box.get_attribute("placeholder") == "0"
+    assert box.get_attribute("aria-describedby") == "quick_stake_hint"
+    page.screenshot(path=str(artifacts / "lobby-quick-empty-stake-ar.png"))
