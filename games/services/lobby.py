@@ -84,6 +84,23 @@ def quick_play(
     tables.check_stake_amount(stake)
     if sit and stake and not client_seed:
         raise BadRequest(_("a staked table needs your client seed"), "invalid")
+    if sit:  # each sit locks the person itself; a table made for a refused seat is cancelled
+        return _quick_seat(
+            user=user, stake=stake, client_seed=client_seed, address=address, sit=sit
+        )
+    # The lobby's: the choice and the table made for it are one transaction under the
+    # person's lock, so two presses at once (two tabs) make one table, not one each.
+    with transaction.atomic():
+        live_seats.lock_person(user.pk)
+        return _quick_seat(
+            user=user, stake=stake, client_seed=client_seed, address=address, sit=sit
+        )
+
+
+def _quick_seat(
+    *, user, stake: int, client_seed: str | None, address: str | None, sit: bool
+) -> tuple[Table | None, int]:
+    """:func:`quick_play` once its arguments are checked: the seat found, or the table made."""
     candidates = (
         Table.objects.filter(
             status=TableStatus.OPEN,
@@ -176,12 +193,14 @@ def _quick_table(
             tables.take_seat(
                 user=user, table_id=table.pk, seat=0, client_seed=client_seed, address=address
             )
-        except (BadRequest, NotAllowed):
-            # Refused all the same (the balance or a gate changed since the check): the table
-            # made (or kept) for this seat goes at once, unless someone sat there meanwhile.
-            # Not one transaction with the creation: that would hold the fairness log's lock
-            # while waiting for the wallet.
-            _cancel_if_nobody_sits(table.pk)
+        except (BadRequest, NotAllowed, Conflict) as exc:
+            # Refused all the same (the balance or a gate changed since the check, or a live
+            # seat taken meanwhile by a quick play at once): the table made (or kept) for this
+            # seat goes at once, unless someone sat there meanwhile. Not one transaction with
+            # the creation: that would hold the fairness log's lock while waiting for the
+            # wallet. A seat taken (another Conflict) leaves the table to whoever took it.
+            if not isinstance(exc, Conflict) or exc.code == "live_seat":
+                _cancel_if_nobody_sits(table.pk)
             raise
     if not stake:
         for seat in (1, 2, 3):

@@ -16,6 +16,7 @@ from games import services
 from games.errors import Conflict
 from games.models import Seat, Table
 from games.services import changes, lobby
+from games.services import tables as tables_service
 from tests.factories import UserFactory
 from tests.games.helpers import new_table, wait_until
 from wallet import services as ledger
@@ -225,3 +226,46 @@ def test_a_tournament_table_leaves_other_tournament_tables_alone(make_user, task
     first = _tournament_table(staff, jo)
     second = _tournament_table(staff, jo)
     assert changes.user_seat(first, jo) is not None and changes.user_seat(second, jo) is not None
+
+
+def test_two_lobby_quick_plays_at_once_make_one_free_table(
+    make_user, tasks_applied_here, monkeypatch
+):
+    """Quick play pressed in two tabs at once (the lobby's, ``sit=False``, free): each used
+    to find no table and make its own, so one tab sat at the first and the other was refused
+    at the second, left in the lobby with three bots. Both are held just before a table is
+    made until the other one has got as far as it can (that same point, or a lock wait): one
+    table is made, and both answers name its seat."""
+    fay = make_user("fay")
+    arrived: list[int] = []
+    guard = threading.Lock()
+    real_create_table = tables_service.create_table
+
+    def held_create_table(**kwargs):
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            pid = cur.fetchone()[0]
+        with guard:
+            arrived.append(pid)
+        wait_until(lambda: len(arrived) == 2 or _other_backend_waits_on_a_lock(pid), 30)
+        return real_create_table(**kwargs)
+
+    monkeypatch.setattr(tables_service, "create_table", held_create_table)
+    results: list[object] = []
+
+    def quick():
+        try:
+            table, seat = lobby.quick_play(user=fay, stake=0, sit=False)
+            results.append((table.pk, seat))
+        except Exception as exc:  # noqa: BLE001 - the test reports what went wrong
+            results.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=quick) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert Table.objects.filter(created_by=fay).count() == 1, results
+    assert len(set(results)) == 1, results

@@ -187,3 +187,47 @@ def test_the_staked_quick_plays_wait_is_told_in_arabic(
     page.get_by_test_id("quick-your-table").wait_for()
     assert f"مقعدك على الطاولة {table.pk}" in wait.inner_text()
     page.screenshot(path=str(artifacts / "lobby-quick-play-staked-waiting-ar.png"), full_page=True)
+
+
+def test_a_changed_stake_takes_the_sit_and_wait_offer_away(
+    player, new_page, live_server, client, artifacts
+):
+    """The offer «اجلس وانتظر · الرهان 10.00 USD» stayed on screen under the error of an
+    invalid amount typed next («0.001», «1e3»): one tap staked 10.00 while the box showed
+    another amount. The offer goes as soon as the box changes, and never beside an error."""
+    rana = player("rana", funds=100_00)
+    page = new_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, rana)
+    page.goto("/")
+    box, wait = page.locator("#quick_stake"), page.get_by_test_id("quick-wait")
+    box.fill("١٠")
+    page.get_by_test_id("quick-play").click()
+    sit = page.get_by_test_id("quick-sit-and-wait")
+    sit.wait_for()
+    assert "10.00 USD" in sit.inner_text()
+    for bad in ("0.001", "1e3"):
+        box.fill(bad)
+        assert wait.is_hidden() and sit.count() == 0, bad  # gone with the change, not the tap
+        page.get_by_test_id("quick-play").click()
+        page.locator("#quick-notice").wait_for()
+        assert wait.is_hidden() and sit.count() == 0, bad
+        page.screenshot(path=str(artifacts / f"lobby-quick-bad-{bad}-ar.png"), full_page=True)
+    assert not Table.objects.filter(created_by=rana).exists()
+
+
+def test_the_stake_box_says_empty_is_free(player, new_page, live_server, client, artifacts):
+    """An emptied stake box started a free match without the page saying so: the hint under
+    the box says it (0 or empty: a casual table), and the box shows 0 when empty."""
+    rana = player("rana")
+    page = new_page(width=390, height=844)
+    page.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    log_in(page, live_server.url, client, rana)
+    page.goto("/")
+    box = page.locator("#quick_stake")
+    box.fill("")
+    hint = page.get_by_test_id("quick-stake-hint")
+    assert hint.is_visible() and hint.inner_text() == "0 أو فارغ: طاولة ودية بلا رهان."
+    assert box.get_attribute("placeholder") == "0"
+    assert box.get_attribute("aria-describedby") == "quick_stake_hint"
+    page.screenshot(path=str(artifacts / "lobby-quick-empty-stake-ar.png"))

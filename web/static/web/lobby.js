@@ -295,10 +295,20 @@ const STATUS = {
   /* Quick play: a seat now; a staked table needs this browser's client seed (made here). */
   const quick = document.getElementById("quick-form");
   if (quick) {
+    /* The "Sit and wait" offer is for the amount it names: it goes as soon as the box changes
+       (a tap must never stake an amount the box no longer shows), and with any error. */
+    const dropOffer = () => {
+      const wait = $("#quick-wait");
+      wait.hidden = true;
+      wait.replaceChildren();
+    };
+    quick.stake.addEventListener("input", dropOffer);
     quick.addEventListener("submit", async (e) => {
       e.preventDefault();
       const box = $("#quick-notice");
-      const read = T.readMoney(quick.stake.value || "0", maxStake);
+      dropOffer();
+      const typed = quick.stake.value;
+      const read = T.readMoney(typed || "0", maxStake);
       if (read.error) {
         notice(box, read.message);
         return;
@@ -310,11 +320,17 @@ const STATUS = {
       const button = quick.querySelector("button[type=submit]");
       const wait = $("#quick-wait");
       button.disabled = true;
-      wait.hidden = true;
       notice(box, _("Finding a seat…"));
       try {
         const answer = await T.api("POST", "/api/quick-play/", body);
         if (stake && answer.waiting_for) {
+          if (quick.stake.value !== typed) {
+            // The box changed while the answer was on its way: no offer for an amount it no
+            // longer shows.
+            notice(box, "");
+            button.disabled = false;
+            return;
+          }
           // A staked table waiting for players: the table page's Sit holds the stake, so the
           // player reads what happens first and sits with the button (or, seated there
           // already, is told so and goes to their table).
