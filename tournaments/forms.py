@@ -273,7 +273,7 @@ class CreateTournamentForm(forms.Form):
         params = self.to_parameters()
         for extra in ("draft", "description", "allow_overlap"):
             params.pop(extra)
-        for parameter, message in Parameters(**params).problems().items():
+        for parameter, message in Parameters(**params).problems(named=False).items():
             field = PARAMETER_FIELDS.get(parameter)
             if field is None or field not in self.errors:
                 self.add_error(field, message)
