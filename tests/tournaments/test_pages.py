@@ -211,6 +211,35 @@ def test_staff_controls_work_with_a_reason(client, make_tournament, player, staf
     assert c.post(f"/tournaments/{t.pk}/staff/explode/", {"reason": "x"}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Registration is not open yet."), ("ar", "التسجيل لم يُفتح بعد.")],
+)
+def test_a_drafts_page_says_it_is_not_open_once(client, make_tournament, staff, language, said):
+    """The failing case: a draft's page read «التسجيل لم يُفتح بعد (مسودة (لم تُفتح بعد)).»,
+    brackets in brackets saying the same twice. It says it once."""
+    t = make_tournament(draft=True, name="Quiet draft")
+    c = logged_in(client, staff)
+    html = c.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<p>{said}</p>" in html, html
+
+
+def test_a_percentage_error_is_a_sentence():
+    """«… ليست نسبة مئوية مثل 10 أو 12.5» ended without a full stop; both messages end
+    with one, in both languages."""
+    from django import forms
+    from django.utils import translation
+
+    from tournaments.forms import parse_percent
+
+    for language in ("en", "ar"):
+        with translation.override(language):
+            for typed in ("x", "150"):
+                with pytest.raises(forms.ValidationError) as refused:
+                    parse_percent(typed)
+                assert refused.value.messages[0].endswith("."), refused.value.messages
+
+
 def test_staff_open_a_draft_listed_for_staff_only(client, make_tournament, player, staff):
     t = make_tournament(draft=True, name="Quiet draft")
     assert "Quiet draft" not in client.get("/tournaments/").content.decode()
