@@ -49,7 +49,8 @@ def closure_links(user: Any) -> dict[str, str]:
 
 def closure_blockers(user: Any) -> list[str]:
     """What keeps ``user`` from closing now, as messages (empty: nothing): money in the
-    wallet, seats at tables not over, tournaments in progress, a time-out or self-exclusion
+    wallet, seats at tables not over, tournaments registered for or being played (not yet
+    over: ``entries_in_progress``), a time-out or self-exclusion
     in force (closing could be a way round it: a new account, verified again)."""
     problems = []
     balance = wallet_balance(user)
@@ -80,10 +81,10 @@ def closure_blockers(user: Any) -> list[str]:
         paths = _(", ").join(reverse("tournaments:detail", args=[pk]) for pk in entered)
         problems.append(
             ngettext(
-                "You are entered in %(tournaments)s, a tournament in progress: unregister or "
-                "wait for its end.",
-                "You are entered in %(count)d tournaments in progress, %(tournaments)s: "
-                "unregister or wait for their end.",
+                "You are registered for or playing in %(tournaments)s: unregister before it "
+                "starts, or wait for its end.",
+                "You are registered for or playing in %(count)d tournaments, %(tournaments)s: "
+                "unregister before they start, or wait for their end.",
                 len(entered),
             )
             % {"count": len(entered), "tournaments": paths}

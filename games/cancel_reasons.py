@@ -18,9 +18,11 @@ _FIXED = {
     "the creator's seat was refused": lambda: _("the creator's seat was refused"),
     "everyone declined the rematch": lambda: _("everyone declined the rematch"),
 }
-#: The expiry's reasons (games.services.tables.expire_open_tables) with their duration.
+#: The expiry's reasons (games.services.cancellation.expire_open_tables) with their
+#: duration; "sat at the table for" is the empty table's reason as recorded before it read
+#: "was seated" (it was false of a table a person had left), shown in the new words.
 _EXPIRED = re.compile(
-    r"nobody (?P<what>filled the table within|sat at the table for) "
+    r"nobody (?P<what>filled the table within|(?:was seated|sat) at the table for) "
     r"(?P<count>[0-9.]+) (?P<unit>minutes?|seconds?)"
 )
 
@@ -46,4 +48,4 @@ def reason_text(reason: str) -> str:
     time = _duration(expired["count"], expired["unit"])
     if expired["what"].startswith("filled"):
         return _("nobody filled the table within %(time)s") % {"time": time}
-    return _("nobody sat at the table for %(time)s") % {"time": time}
+    return _("nobody was seated at the table for %(time)s") % {"time": time}

@@ -45,9 +45,9 @@ def parse_percent(text: str, field: str = "") -> int:
     typed = (text or "").strip()
     number = ascii_digits(typed).rstrip("%٪").strip()
     if not _PERCENT.fullmatch(number):
-        message = _("“%(text)s” is not a percentage like 10 or 12.5") % {"text": typed}
+        message = _("“%(text)s” is not a percentage like 10 or 12.5.") % {"text": typed}
     elif not 0 <= (bps := int(Decimal(number) * 100)) <= BASIS_POINTS:
-        message = _("“%(text)s” is not from 0 to 100 %%") % {"text": typed}
+        message = _("“%(text)s” is not from 0 to 100 %%.") % {"text": typed}
     else:
         return bps
     if field:
@@ -273,7 +273,7 @@ class CreateTournamentForm(forms.Form):
         params = self.to_parameters()
         for extra in ("draft", "description", "allow_overlap"):
             params.pop(extra)
-        for parameter, message in Parameters(**params).problems().items():
+        for parameter, message in Parameters(**params).problems(named=False).items():
             field = PARAMETER_FIELDS.get(parameter)
             if field is None or field not in self.errors:
                 self.add_error(field, message)

@@ -96,7 +96,7 @@ def expire_open_tables(*, now=None) -> list[int]:
     - an *empty* open table, where nobody waits (:func:`_nobody_waits`: no seat taken, or
       at a staked table no seat taken by a person), once it has been so for
       ``TRIX_EMPTY_TABLE_EXPIRY`` seconds: created that long ago and no person left a seat
-      there since; reason "nobody sat at the table for 3 minutes". A table's creator is not
+      there since; reason "nobody was seated at the table for 3 minutes". A table's creator is not
       seated by creating it, so the tables people made and never sat at leave the lobby
       quickly instead of piling up there; a free table whose creator seated bots is an
       offer to play them and waits as long as any open table, a staked one is not (bots
@@ -116,7 +116,7 @@ def expire_open_tables(*, now=None) -> list[int]:
     empty = Q(created_at__lt=empty_cutoff) & _nobody_waits() & ~Exists(left)
     due = waiting.filter(Q(created_at__lt=cutoff) | empty).order_by("id")
     old = f"nobody filled the table within {expiry_text()}"
-    unsat = f"nobody sat at the table for {expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
+    unsat = f"nobody was seated at the table for {expiry_text(settings.TRIX_EMPTY_TABLE_EXPIRY)}"
     expired = []
     for table_id in list(due.values_list("pk", flat=True)[:EXPIRY_BATCH]):
         try:

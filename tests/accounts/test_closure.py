@@ -132,9 +132,26 @@ def test_closure_waits_for_a_tournament_in_progress(player, staff, client):
     tournaments.register(tournament_id=t.pk, by=alice, client_seed="s")
     client.force_login(alice)
     r = close_form(client)
-    assert r.status_code == 400 and "tournament in progress" in r.content.decode()
+    assert r.status_code == 400 and "registered for or playing in" in r.content.decode()
     tournaments.unregister(tournament_id=t.pk, by=alice)
     assert close_form(client).status_code == 302
+
+
+def test_closure_does_not_call_a_tournament_open_for_registration_running(player, staff, client):
+    """The failing case: the close page called a tournament still open for registration
+    «بطولة جارية» ("a running tournament"). The words hold for one registered for and one
+    being played; the Arabic has no gendered word for the player («أنت مشترك»)."""
+    from tournaments import services as tournaments
+
+    t = TournamentFactory(by=staff, name="Cup", entry_fee=0, house_fee_bps=0, prize_bps=[10_000])
+    alice = player(funds=0)
+    tournaments.register(tournament_id=t.pk, by=alice, client_seed="s")
+    client.force_login(alice)
+    page = client.get("/accounts/close/").content.decode()
+    assert "registered for or playing in" in page and "tournament in progress" not in page
+    page = client.get("/accounts/close/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "لك تسجيل في" in page
+    assert "جارية" not in page and "مشترك في" not in page
 
 
 def test_the_profile_links_to_closing(player, client):
@@ -241,8 +258,8 @@ def test_closure_names_and_links_the_tournament_it_waits_for(player, staff, clie
     client.force_login(alice)
     link = f'<a href="/tournaments/{t.pk}/">Friday Cup</a>'
     page = client.get("/accounts/close/").content.decode()
-    assert f"You are entered in {link}, a tournament in progress" in page
+    assert f"You are registered for or playing in {link}: unregister before it starts" in page
     r = close_form(client)
     assert r.status_code == 400 and r.content.decode().count(link) == 1
     page = client.get("/accounts/close/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
-    assert f"أنت مشترك في {link}، وهي بطولة جارية" in page
+    assert f"لك تسجيل في {link}، وهي بطولة لم تنتهِ بعد" in page

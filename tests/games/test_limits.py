@@ -218,7 +218,7 @@ def test_an_empty_table_expires_after_three_minutes(api, settings):
 
     last = TableEvent.objects.filter(table_id=nobody["id"]).order_by("-version").first()
     assert last.type == "table_cancelled"
-    assert last.payload["reason"] == "nobody sat at the table for 3 minutes"
+    assert last.payload["reason"] == "nobody was seated at the table for 3 minutes"
     statuses = dict(Table.objects.values_list("pk", "status"))
     assert statuses[someone["id"]] == statuses[left["id"]] == statuses[young["id"]] == "open"
     assert wallet.wallet_balance(bob.user) == 700
@@ -227,6 +227,37 @@ def test_an_empty_table_expires_after_three_minutes(api, settings):
     assert services.expire_open_tables() == [left["id"]]
     assert Table.objects.get(pk=someone["id"]).status == "open"
     assert Table.objects.get(pk=bots_only["id"]).status == "open"
+
+
+def test_a_table_a_person_left_expires_with_a_true_reason(api, settings):
+    """The failing case: a staked table where a person sat and then left, expired by the
+    beat, gave the reason «لم يجلس أحد إلى الطاولة طوال 3 دقائق» ("nobody sat at the table
+    for 3 minutes"), which was false. The reason holds for a table left empty too; a reason
+    recorded in the old words reads in the new ones."""
+    from games.cancel_reasons import reason_text
+
+    settings.TRIX_EMPTY_TABLE_EXPIRY = 180
+    alice, bob = api("alice", funds=300), api("bob", funds=300)
+    table = new_table(alice, stake=300, **TIMERS)
+    r = bob.post(
+        f"/api/tables/{table['id']}/seats/", {"seat": 0, "client_seed": "b"}, format="json"
+    )
+    assert r.status_code == 200, r.content
+    assert bob.post(f"/api/tables/{table['id']}/leave/").status_code == 200
+    made_earlier = timezone.now() - timedelta(seconds=181)
+    Table.objects.filter(pk=table["id"]).update(created_at=made_earlier)
+    TableEvent.objects.filter(table_id=table["id"], type="seat_left").update(
+        created_at=made_earlier
+    )
+
+    assert services.expire_open_tables() == [table["id"]]
+
+    last = TableEvent.objects.filter(table_id=table["id"]).order_by("-version").first()
+    reason = last.payload["reason"]
+    assert reason == "nobody was seated at the table for 3 minutes"
+    with translation.override("ar"):
+        assert reason_text(reason) == "بقيت الطاولة بلا لاعبين 3 دقائق"
+        assert reason_text("nobody sat at the table for 3 minutes") == reason_text(reason)
 
 
 def test_a_staked_table_where_only_bots_sit_expires_as_an_empty_one(api, settings):
@@ -248,7 +279,7 @@ def test_a_staked_table_where_only_bots_sit_expires_as_an_empty_one(api, setting
     assert services.expire_open_tables() == [staked["id"]]
 
     last = TableEvent.objects.filter(table_id=staked["id"]).order_by("-version").first()
-    assert last.payload["reason"] == "nobody sat at the table for 3 minutes"
+    assert last.payload["reason"] == "nobody was seated at the table for 3 minutes"
     assert Table.objects.get(pk=free["id"]).status == "open"
     assert Table.objects.get(pk=young["id"]).status == "open"
 

@@ -209,4 +209,4 @@ def test_staff_are_refused_in_their_language(make_tournament, staff):
         status = Status.REGISTRATION.label  # (lazy: read in Arabic here)
         assert f"لا تُوقف مؤقتًا إلا بطولة جارية (حالة {t.name}: " in paused.value.message
         assert str(status) in paused.value.message and "registration" not in paused.value.message
-        assert bad.value.message.startswith("عدد الجولات: يجب أن تكون القيمة عددًا صحيحًا من 1")
+        assert bad.value.message.startswith("عدد الجولات: القيمة «0» ليست عددًا صحيحًا من 1")

@@ -171,8 +171,8 @@ def test_a_capacity_below_the_minimum_blames_the_capacity(staff):
     r = client_for(staff).post(API, create_body(capacity=3, min_entrants=4), format="json")
     assert r.status_code == 400 and r.json()["code"] == "invalid"
     assert r.json()["error"] == (
-        "capacity (entrants) is 3, below the minimum to start (4): raise the capacity or "
-        "lower the minimum"
+        "capacity (entrants): 3 is below the minimum to start (4): raise the capacity or "
+        "lower the minimum."
     )
     assert snapshot() == before
 
@@ -700,7 +700,7 @@ def test_an_entry_fee_beyond_the_bounds_is_refused_not_a_500(staff, fee):
     before = snapshot()
     r = client_for(staff).post(API, create_body(entry_fee=fee), format="json")
     assert r.status_code == 400, r.content[:300]
-    assert "The entry fee can be at most 10,000.00 USD." in r.json()["error"], r.json()
+    assert "entry fee: Give at most 10,000.00 USD." in r.json()["error"], r.json()
     assert snapshot() == before
 
 

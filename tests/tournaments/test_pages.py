@@ -211,6 +211,35 @@ def test_staff_controls_work_with_a_reason(client, make_tournament, player, staf
     assert c.post(f"/tournaments/{t.pk}/staff/explode/", {"reason": "x"}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Registration is not open yet."), ("ar", "التسجيل لم يُفتح بعد.")],
+)
+def test_a_drafts_page_says_it_is_not_open_once(client, make_tournament, staff, language, said):
+    """The failing case: a draft's page read «التسجيل لم يُفتح بعد (مسودة (لم تُفتح بعد)).»,
+    brackets in brackets saying the same twice. It says it once."""
+    t = make_tournament(draft=True, name="Quiet draft")
+    c = logged_in(client, staff)
+    html = c.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<p>{said}</p>" in html, html
+
+
+def test_a_percentage_error_is_a_sentence():
+    """«… ليست نسبة مئوية مثل 10 أو 12.5» ended without a full stop; both messages end
+    with one, in both languages."""
+    from django import forms
+    from django.utils import translation
+
+    from tournaments.forms import parse_percent
+
+    for language in ("en", "ar"):
+        with translation.override(language):
+            for typed in ("x", "150"):
+                with pytest.raises(forms.ValidationError) as refused:
+                    parse_percent(typed)
+                assert refused.value.messages[0].endswith("."), refused.value.messages
+
+
 def test_staff_open_a_draft_listed_for_staff_only(client, make_tournament, player, staff):
     t = make_tournament(draft=True, name="Quiet draft")
     assert "Quiet draft" not in client.get("/tournaments/").content.decode()
@@ -814,12 +843,39 @@ def test_a_percentage_error_at_its_field_does_not_repeat_its_name(
     html = r.content.decode()
     assert r.status_code == 400
     summary = html[html.index('data-testid="form-errors"') :].split("</div>")[0]
-    form = html.split("<form")[1]
     text = re.sub(r"<[^>]+>", "", summary).lower()
     assert label in summary and text.count(name) == 1, text
     assert "x" in summary and "150" in summary
-    for error in re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', form, re.S):
+    errors = re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', html, re.S)
+    assert len(errors) == 2, errors  # the fields' own lists (the summary's has no class)
+    for error in errors:
         assert f"{name}:" not in error and f"{name.capitalize()}:" not in error, error
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [("en", ("capacity", "entry fee", "start")),
+     ("ar", ("السعة", "رسم الاشتراك", "موعد البداية"))],
+)  # fmt: skip
+def test_a_parameters_error_at_its_field_does_not_repeat_its_name(client, staff, language, names):
+    """«السعة (مشتركون أو فرق): السعة (المشتركين): القيمة 3 أقل من الحد الأدنى»: the
+    parameters' service began its messages with the field's name, and the form put them
+    under the field's label. At its field a message names no field; the API's still does
+    (``test_api``)."""
+    c = logged_in(client, staff)
+    bad = {**NEW_FORM, "capacity": "3", "min_entrants": "20", "entry_fee": "20000",
+           "starts_at": "2200-01-01T11:00"}  # fmt: skip
+    r = c.post("/tournaments/new/", bad, HTTP_ACCEPT_LANGUAGE=language)
+    html = r.content.decode()
+    assert r.status_code == 400
+    errors = [  # the fields' own lists (the summary's list has no class)
+        re.sub(r"<[^>]+>", "", error).strip()
+        for error in re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', html, re.S)
+    ]
+    assert len(errors) == 3, errors
+    for error in errors:
+        assert not error.lower().startswith(names), error
+    assert any("3" in error and "20" in error for error in errors), errors
 
 
 @pytest.mark.browser

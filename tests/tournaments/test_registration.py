@@ -50,8 +50,8 @@ def test_only_staff_create_and_bad_parameters_are_named(player, make_tournament,
 @pytest.mark.parametrize(
     ("team", "capacity", "minimum", "message"),
     [
-        (False, 3, 4, "capacity (entrants) is 3, below the minimum to start (4)"),
-        (True, 2, 3, "capacity (teams) is 2, below the minimum to start (3)"),
+        (False, 3, 4, "capacity (entrants): 3 is below the minimum to start (4)"),
+        (True, 2, 3, "capacity (teams): 2 is below the minimum to start (3)"),
     ],
 )
 def test_a_capacity_below_the_minimum_blames_the_capacity(
@@ -270,13 +270,13 @@ def test_a_start_more_than_a_year_ahead_is_refused(staff, make_tournament):
     end). A start (and so the whole window) is at most 100 years ahead, at creation and
     edit."""
     far = timezone.now() + timedelta(days=100 * 365 + 1)
-    with pytest.raises(BadRequest, match="start must be within 100 years"):
+    with pytest.raises(BadRequest, match="start: Give a time within 100 years"):
         make_tournament(starts_at=far)
-    with pytest.raises(BadRequest, match="start must be within 100 years"):
+    with pytest.raises(BadRequest, match="start: Give a time within 100 years"):
         make_tournament(starts_at=datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC))
     assert not Tournament.objects.exists()
     t = make_tournament()
-    with pytest.raises(BadRequest, match="start must be within 100 years"):
+    with pytest.raises(BadRequest, match="start: Give a time within 100 years"):
         edits.edit_tournament(tournament_id=t.pk, by=staff, reason="later", starts_at=far)
     assert Tournament.objects.get(pk=t.pk).starts_at == t.starts_at
     make_tournament(

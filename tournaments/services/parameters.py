@@ -87,9 +87,11 @@ class Parameters:
             prize_bps=list(self.prize_bps),
         )
 
-    def problems(self) -> dict[str, str]:
+    def problems(self, *, named: bool = True) -> dict[str, str]:
         """Every bad parameter at once: parameter name -> the message :meth:`checked` would
-        give for it, in :meth:`checked`'s order ({} when it passes). Each check runs on its
+        give for it, in :meth:`checked`'s order ({} when it passes); with ``named=False``
+        a message shown at its own field (the create form's) does not begin with the
+        field's name (:class:`FieldProblem`'s ``bare``). Each check runs on its
         own; a parameter that is None (the form could not read it) is left out, with the
         checks that need it (the prize table's places need the capacity). The schedule's
         rules name ``registration_closes_at`` (the order of the times, a window over) or
@@ -102,7 +104,7 @@ class Parameters:
             try:
                 return rule(*args)
             except BadRequest as exc:
-                out[field] = exc.message
+                out[field] = _text(exc, named)
                 return None
 
         if self.name is not None:
@@ -125,7 +127,7 @@ class Parameters:
         if self.refund_bps is not None:
             refund_label = _("refund on unregistering (basis points)")
             check("refund_bps", _whole, self.refund_bps, refund_label, 0, BASIS_POINTS)
-        out.update(_size_problems(self, team_mode, final_table))
+        out.update(_size_problems(self, team_mode, final_table, named))
         if self.review_seconds is not None:
             review_label = _("review window (seconds)")
             check("review_seconds", _whole, self.review_seconds, review_label, 0,
@@ -137,7 +139,7 @@ class Parameters:
                 check("prize_bps", _check_prizes, self.prize_bps, self.capacity, team_mode)
         times = (self.registration_opens_at, self.registration_closes_at, self.starts_at)
         if None not in times:
-            for field, message in _schedule_problems(self).items():
+            for field, message in _schedule_problems(self, named).items():
                 out.setdefault(field, message)
         return out
 
@@ -154,13 +156,29 @@ class Parameters:
         return out
 
 
+class FieldProblem(BadRequest):
+    """A bad parameter: ``message`` names its field (``"capacity (entrants): …"``, for the
+    API, which has no label around it); ``bare`` does not (for a form that shows it at the
+    field, under the field's label)."""
+
+    def __init__(self, field: str, bare: str):
+        super().__init__(_("%(field)s: %(message)s") % {"field": field, "message": bare})
+        self.bare = bare
+
+
+def _text(exc: BadRequest, named: bool) -> str:
+    """``exc``'s message, or its ``bare`` one (a :class:`FieldProblem`) when not ``named``."""
+    return exc.message if named else getattr(exc, "bare", exc.message)
+
+
 def _whole(value: Any, field: str, low: int, high: int) -> int:
     """``value`` if a whole number (not a bool) from ``low`` to ``high``. Raises
-    :class:`BadRequest` naming ``field``."""
+    :class:`FieldProblem` naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadRequest(
-            _("%(field)s must be a whole number from %(low)s to %(high)s")
-            % {"field": field, "low": low, "high": high}
+        raise FieldProblem(
+            field,
+            _("“%(value)s” is not a whole number from %(low)s to %(high)s.")
+            % {"value": value, "low": low, "high": high},
         )
     return value
 
@@ -215,15 +233,17 @@ def _check_shape(p: Parameters, team_mode: bool) -> tuple[int, int, bool]:
 def _check_entry_fee(entry_fee: Any) -> None:
     """0 (free) or whole cents up to ``TRIX_MAX_STAKE``."""
     if isinstance(entry_fee, bool) or not isinstance(entry_fee, int) or entry_fee < 0:
-        raise BadRequest(_("The entry fee must be 0 (free) or a whole number of cents."))
+        raise FieldProblem(_("entry fee"), _("Give 0 (free) or a whole number of cents."))
     if entry_fee > settings.TRIX_MAX_STAKE:
-        raise BadRequest(
-            _("The entry fee can be at most %(amount)s.")
-            % {"amount": format_money(settings.TRIX_MAX_STAKE)}
+        raise FieldProblem(
+            _("entry fee"),
+            _("Give at most %(amount)s.") % {"amount": format_money(settings.TRIX_MAX_STAKE)},
         )
 
 
-def _size_problems(p: Parameters, team_mode: bool, final_table: bool) -> dict[str, str]:
+def _size_problems(
+    p: Parameters, team_mode: bool, final_table: bool, named: bool = True
+) -> dict[str, str]:
     """The problems of ``capacity`` and ``min_entrants`` by field: each from 2 (4 entrants
     for a solo final table) to ``TRIX_TOURNAMENT_MAX_ENTRANTS``, the capacity not below the
     minimum (named on the capacity). A field that is None is left out."""
@@ -242,16 +262,17 @@ def _size_problems(p: Parameters, team_mode: bool, final_table: bool) -> dict[st
         try:
             whole[field] = _whole(value, label, low, most)
         except BadRequest as exc:
-            out[field] = exc.message
+            out[field] = _text(exc, named)
     if len(whole) == 2 and whole["capacity"] < whole["min_entrants"]:
-        out["capacity"] = _(
-            "%(field)s is %(capacity)s, below the minimum to start (%(minimum)s): raise "
-            "the capacity or lower the minimum"
-        ) % {
-            "field": capacity_label,
-            "capacity": whole["capacity"],
-            "minimum": whole["min_entrants"],
-        }
+        problem = FieldProblem(
+            capacity_label,
+            _(
+                "%(capacity)s is below the minimum to start (%(minimum)s): raise the "
+                "capacity or lower the minimum."
+            )
+            % {"capacity": whole["capacity"], "minimum": whole["min_entrants"]},
+        )
+        out["capacity"] = _text(problem, named)
     return out
 
 
@@ -278,9 +299,10 @@ def _check_prizes(prize_bps: Any, capacity: int, team_mode: bool) -> None:
     """:func:`check_prize_table`, paying at most ``capacity`` places."""
     check_prize_table(prize_bps)
     if len(prize_bps) > capacity:
-        raise BadRequest(
-            _("prize table pays %(places)s places; the event takes %(capacity)s %(unit)s")
-            % {"places": len(prize_bps), "capacity": capacity, "unit": _unit(team_mode)}
+        raise FieldProblem(
+            pgettext("tournament field", "prize table"),
+            _("It pays %(places)s places; the event takes %(capacity)s %(unit)s.")
+            % {"places": len(prize_bps), "capacity": capacity, "unit": _unit(team_mode)},
         )
 
 
@@ -288,15 +310,16 @@ def check_not_too_far(when: datetime, field: str) -> None:
     """Refuse a time more than :data:`MAX_AHEAD` from now (``field``: its label), at creation
     and at an edit: an event's play is compared over ``TRIX_TOURNAMENT_SPAN`` after its start
     (``registration._check_overlap``), which must stay within the calendar. Raises
-    :class:`BadRequest`."""
+    :class:`FieldProblem`."""
     if when - timezone.now() > MAX_AHEAD:
-        raise BadRequest(
-            _("%(field)s must be within 100 years from now (%(latest)s UTC at the latest)")
-            % {"field": field, "latest": f"{timezone.now() + MAX_AHEAD:%Y-%m-%d}"}
+        raise FieldProblem(
+            field,
+            _("Give a time within 100 years from now (%(latest)s UTC at the latest).")
+            % {"latest": f"{timezone.now() + MAX_AHEAD:%Y-%m-%d}"},
         )
 
 
-def _schedule_problems(p: Parameters) -> dict[str, str]:
+def _schedule_problems(p: Parameters, named: bool = True) -> dict[str, str]:
     """The schedule's problems by the field they name: the three times aware; registration
     opens before it closes, closes by the start (``registration_closes_at``) and in the
     future (an event created with its window over would be cancelled at once); the start
@@ -311,7 +334,8 @@ def _schedule_problems(p: Parameters) -> dict[str, str]:
         (p.starts_at, "starts_at", pgettext("tournament field", "start")),
     ):  # fmt: skip
         if not isinstance(when, datetime) or timezone.is_naive(when):
-            out[name] = _("%(field)s must be a date and time with its time zone") % {"field": field}
+            problem = FieldProblem(field, _("Give a date and time with its time zone."))
+            out[name] = _text(problem, named)
     if out:
         return out
     if not isinstance(p.no_show_without_action, bool):
@@ -323,7 +347,7 @@ def _schedule_problems(p: Parameters) -> dict[str, str]:
     try:
         check_not_too_far(p.starts_at, pgettext("tournament field", "start"))
     except BadRequest as exc:
-        out["starts_at"] = exc.message
+        out["starts_at"] = _text(exc, named)
     if p.registration_closes_at <= timezone.now() and "registration_closes_at" not in out:
         out["registration_closes_at"] = _(
             "registration must close in the future (a tournament created with its window "
