@@ -85,7 +85,9 @@ def _check_overlap(t: Tournament, user: Any, now: datetime) -> None:
     for other in others:
         running = other.status in (Status.RUNNING, Status.PAUSED)
         ends = max(other.starts_at, now) + span if running else other.starts_at + span
-        if other.starts_at < t.starts_at + span and t.starts_at < ends and running:
+        if not (other.starts_at < t.starts_at + span and t.starts_at < ends):
+            continue
+        if running:
             raise Conflict(
                 _(
                     "You are already playing in %(other)s, which started at %(when)s UTC: "
@@ -99,20 +101,19 @@ def _check_overlap(t: Tournament, user: Any, now: datetime) -> None:
                 },
                 "overlap",
             )
-        if other.starts_at < t.starts_at + span and t.starts_at < ends:
-            raise Conflict(
-                _(
-                    "You are already entered in %(other)s, which starts at %(when)s UTC: its "
-                    "play would overlap %(name)s, and a player takes part in one event at a "
-                    "time. Unregister from %(other)s first, or choose another event."
-                )
-                % {
-                    "other": other.name,
-                    "when": f"{other.starts_at:%Y-%m-%d %H:%M}",
-                    "name": t.name,
-                },
-                "overlap",
+        raise Conflict(
+            _(
+                "You are already entered in %(other)s, which starts at %(when)s UTC: its "
+                "play would overlap %(name)s, and a player takes part in one event at a "
+                "time. Unregister from %(other)s first, or choose another event."
             )
+            % {
+                "other": other.name,
+                "when": f"{other.starts_at:%Y-%m-%d %H:%M}",
+                "name": t.name,
+            },
+            "overlap",
+        )
 
 
 def _require_own_seed(t: Tournament, client_seed: Any) -> None:
