@@ -223,14 +223,14 @@ def _check_hold(table: Table, row: Seat, user) -> None:
         )
 
 
-#: The label of the address hashes' key (``salted_hmac``'s key salt): the key is derived
-#: from ``TRIX_ADDRESS_SALT``, or from ``SECRET_KEY`` when that is empty, under this label.
 #: The tables whose policy needs the player's own client seed, as a refusal names them.
 _SEEDED_TABLE = {
     TableKind.STAKED: gettext_lazy("a staked table"),
     TableKind.TOURNAMENT: gettext_lazy("a tournament table"),
 }
 
+#: The label of the address hashes' key (``salted_hmac``'s key salt): the key is derived
+#: from ``TRIX_ADDRESS_SALT``, or from ``SECRET_KEY`` when that is empty, under this label.
 ADDRESS_HASH_LABEL = "trix.games.seat-address"
 
 
