@@ -1048,6 +1048,12 @@ def main() -> None:
     window = max(elapsed, 1e-9)
     shares = ", ".join(f"{name} {(usage1[name] - usage0[name]) / window:.2f}" for name in usage0)
     print(f"CPU over the window, in cores (of {os.cpu_count()}): {shares}")
+    serving = ("web", "workers", "PostgreSQL", "Redis")
+    spent = sum(usage1[name] - usage0[name] for name in serving)
+    print(
+        f"CPU per action applied (web, workers, PostgreSQL and Redis): "
+        f"{spent / max(1, len(acts)) * 1000:.2f} ms ({spent:.1f} s over {len(acts)} actions)"
+    )
     if humans:
         latency, lost, stages, slowest = [], 0, ([], [], []), []
         other = {}

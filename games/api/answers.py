@@ -247,7 +247,8 @@ class TableStateSerializer(serializers.Serializer):
 
 
 class ActionAcceptedSerializer(serializers.Serializer):
-    """202: the action is queued, or was applied (a retry of its id answers the same)."""
+    """202: the action was applied (a retry of its id answers the same); ``pending`` only for
+    an action an older release queued, until a worker applies it."""
 
     accepted = serializers.BooleanField()
     id = serializers.UUIDField()
@@ -260,8 +261,8 @@ class ActionAcceptedSerializer(serializers.Serializer):
 
 def action_answer(action: TableAction) -> tuple[int, dict[str, Any]]:
     """``(http_status, body)`` for an action id: 202 (:class:`ActionAcceptedSerializer`)
-    while pending or once applied; a rejected action's status (409 stale, else 400) with
-    :class:`ErrorSerializer` and its ``id``."""
+    once applied, or while an older release's queued action is pending; a rejected action's
+    status (409 stale, else 400) with :class:`ErrorSerializer` and its ``id``."""
     if action.status == ActionStatus.REJECTED:
         code = "stale_version" if action.http_status == 409 else "illegal_action"
         return action.http_status or 400, {

@@ -330,7 +330,8 @@ async def table_stream(request, table_id: int):
 
 
 class ActionsView(APIView):
-    """Submit your seat's action; a worker applies it. 202, or the first result of its id.
+    """Submit your seat's action: checked and applied at once. 202 with the version it made,
+    or the first result of its id.
     At most ``TRIX_ACTION_RATE`` a user (429 ``throttled`` above it)."""
 
     permission_classes = [IsAuthenticated]

@@ -1,11 +1,16 @@
-"""A seat's action: submitted by a web request (checked at once, stored pending, handed to a
-worker) and applied by the worker exactly once, by its id and the version it was made
-against (the staleness rule: :func:`_stale`); and a player's "I'm back" (:func:`come_back`,
-the away rule of :mod:`games.services.presence`)."""
+"""A seat's action, checked and applied in one place: the web request that submits it locks
+the table, reads its match state once, checks the action (the staleness rule: :func:`_stale`;
+then the engine's rules), applies it and commits, all in one transaction
+(:func:`submit_action`); the watchers' update goes out on that commit. A refused action
+changes nothing and stores nothing. And a player's "I'm back" (:func:`come_back`, the away
+rule of :mod:`games.services.presence`).
+
+:func:`apply_action` is the worker's side of the same rule for an action stored ``pending``
+(by a web process of a release that queued actions, during a rolling upgrade: the beat's
+sweep re-sends such rows, :func:`games.services.wakes.sweep`): it applies the row once, by
+the same check, or stores why it was refused."""
 
 from __future__ import annotations
-
-import copy
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -13,8 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import state_store
 from games.engine import IllegalAction, apply
-from games.engine.match import check
-from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.errors import BadRequest, Conflict, NotAllowed, NotFound, TableError
 from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableEvent, TableStatus
 from games.services import changes, deadlines, dispatch, picks, presence, tables
 
@@ -46,16 +50,15 @@ def _stale(table: Table, state, version: int) -> str | None:
 
 
 def submit_action(*, user, table_id: int, action_id, version: int, action: dict) -> TableAction:
-    """Check a user's action now and hand it to a worker; return its :class:`TableAction`
-    (``status`` pending; the API answers it with :func:`games.api.answers.action_answer`).
-    A ``select`` (a private doubling pick, :mod:`games.services.picks`) is kept at once
-    instead, under the table's lock (``status`` applied, or rejected if the doubling ended
-    meanwhile): it changes nothing of the table, and no worker's queue carries it.
+    """Check a user's action and apply it now, under the table's lock; return its
+    :class:`TableAction` (``status`` applied, with ``applied_version``; the API answers it
+    with :func:`games.api.answers.action_answer`). A ``select`` (a private doubling pick,
+    :mod:`games.services.picks`) is kept instead: it changes nothing of the table.
 
     ``action`` is the engine's JSON action without ``seat`` (the user's seat is filled in).
     A known ``action_id`` sent again with the same ``version`` and ``action`` returns the
-    first one's row (pending, applied or rejected). Raises :class:`NotFound`,
-    :class:`NotAllowed` (no seat here), :class:`BadRequest` (illegal now, match over),
+    first one's row. Raises :class:`NotFound`, :class:`NotAllowed` (no seat here),
+    :class:`BadRequest` (illegal now: ``illegal_action``; match over or not started),
     :class:`Conflict` (stale version; the id used by someone else, at another table, or for a
     different action or version: code ``duplicate_id``). Nothing is stored on an error."""
     existing = TableAction.objects.filter(pk=action_id).first()
@@ -74,41 +77,19 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
         raise BadRequest(_("action type must be one of %(types)s") % {"types": types}, "invalid")
     if table.status == TableStatus.OPEN:
         raise BadRequest(_("The match has not started yet."), "not_started")
-    if table.status != TableStatus.PLAYING:
-        raise BadRequest(_("The match is over."), "match_over")
-    full = {**action, "seat": seat.seat}
-
-    def trial_of(state):  # under the state store's lock: check reads the state, changes nothing
-        try:
-            check(state, full)
-        except IllegalAction as exc:
-            return copy.copy(state), str(exc)  # a shallow copy: _stale reads phase and options
-        return copy.copy(state), None
-
-    trial, illegal = state_store.read(table, trial_of)
-    why = _stale(table, trial, version)
-    if why:
-        raise Conflict(why, "stale_version")
-    if illegal is not None:
-        raise BadRequest(illegal, "illegal_action")
-    pick = full["type"] == "select"
+    row = TableAction(
+        id=action_id,
+        table=table,
+        seat=seat.seat,
+        user=user,
+        source="user",
+        version=version,
+        action={**action, "seat": seat.seat},
+        submitted_at=timezone.now(),
+    )
     try:
         with transaction.atomic():
-            locked = changes.lock_table(table.pk) if pick else None
-            row = TableAction.objects.create(
-                id=action_id,
-                table=table,
-                seat=seat.seat,
-                user=user,
-                source="user",
-                version=version,
-                action=full,
-                submitted_at=timezone.now(),
-            )
-            if pick:  # private: kept now, not queued behind (or ahead of) anyone's change
-                apply_locked(locked, row)
-            else:
-                dispatch.send_action(row.pk)
+            _apply(changes.lock_table(table.pk), row, stale_check=True)
     except IntegrityError:
         existing = TableAction.objects.get(pk=action_id)
         return _duplicate(existing, user, table_id, version, action)
@@ -136,12 +117,56 @@ def _duplicate(
     return existing
 
 
-def apply_action(*, action_id) -> None:
-    """Worker: apply a submitted action once (a no-op if already applied or rejected).
+def _apply(table: Table, act: TableAction, *, stale_check: bool) -> None:
+    """Check ``act`` against the match at ``table.version`` (the table row locked by the
+    caller) and apply it: the match's events committed with the row (saved or inserted:
+    status applied), or, for a ``select``, the seat's private pick kept. ``stale_check``:
+    refuse an action made against an older version (:func:`_stale`). Raises
+    :class:`BadRequest` (match over: ``match_over``; illegal: ``illegal_action``) or
+    :class:`Conflict` (``stale_version``), the table, its state and ``act`` unchanged."""
+    if table.status != TableStatus.PLAYING:
+        raise BadRequest(_("The match is over."), "match_over")
+    state = state_store.for_write(table)
+    since = state_store.mark(state)
+    try:
+        why = _stale(table, state, act.version) if stale_check else None
+        if why:
+            raise Conflict(why, "stale_version")
+        if act.action.get("type") == "select":
+            _pick(table, state, act)
+            return
+        try:
+            _state, events = apply(state, act.action)
+        except IllegalAction as exc:
+            raise BadRequest(str(exc), "illegal_action") from None
+    except TableError:
+        state_store.put_back(table, state)  # checked, not changed (the engine checks first)
+        raise
+    if act.source == "user":
+        events += presence.acted(table, act.seat)  # acting clears a missed turn, away
+    dispatch.follow(table, changes.commit(table, None, state, since, events, [act]))
 
-    Stale (the table moved on) or illegal by now: the action is rejected with its reason
-    and the table is unchanged. A ``select`` (a doubling pick) is kept privately and
-    changes nothing of the table (:mod:`games.services.picks`)."""
+
+def _pick(table: Table, state, act: TableAction) -> None:
+    """A doubling pick: kept privately (:mod:`games.services.picks`); the table, its state,
+    version, events and timers are left as they are, so nobody else can tell it happened.
+    Raises :class:`BadRequest` (``illegal_action``) as :func:`games.services.picks.store`
+    refuses."""
+    try:
+        picks.store(table, state, act.action)
+    except IllegalAction as exc:
+        raise BadRequest(str(exc), "illegal_action") from None
+    state_store.remember_on_commit(table, state)
+    act.status = ActionStatus.APPLIED
+    act.applied_version = table.version
+    act.applied_at = timezone.now()
+    act.save()
+
+
+def apply_action(*, action_id) -> None:
+    """Worker: apply an action stored ``pending`` once (a no-op if already applied or
+    rejected), as :func:`_apply` does; a forfeit is never stale. Refused (stale, illegal by
+    now, the match over): the row is rejected with its reason and the table is unchanged."""
     try:
         table_id = TableAction.objects.values_list("table_id", flat=True).get(pk=action_id)
     except TableAction.DoesNotExist:
@@ -153,56 +178,18 @@ def apply_action(*, action_id) -> None:
 
 
 def apply_locked(table: Table, act: TableAction) -> None:
-    """Apply ``act`` (its row and the table's locked by the caller) if still pending: as
+    """Apply the pending ``act`` (its row and the table's locked by the caller), as
     :func:`apply_action` describes."""
     if act.status != ActionStatus.PENDING:
         return
-    if table.status != TableStatus.PLAYING:
-        _reject(act, 400, _("the match is over"))
-        return
-    state = state_store.for_write(table)
-    since = state_store.mark(state)
-    forfeit = act.action.get("type") == "forfeit"
-    why = None if forfeit else _stale(table, state, act.version)
-    if why:
-        state_store.remember_on_commit(table, state)
-        _reject(act, 409, why)
-        return
-    if act.action.get("type") == "select":
-        _pick(table, state, act)
-        return
     try:
-        _state, events = apply(state, act.action)
-    except IllegalAction as exc:
-        state_store.remember_on_commit(table, state)
-        _reject(act, 400, str(exc))
-        return
-    if act.source == "user":
-        events += presence.acted(table, act.seat)  # acting clears a missed turn, away
-    dispatch.follow(table, changes.commit(table, None, state, since, events, [act]))
-
-
-def _pick(table: Table, state, act: TableAction) -> None:
-    """A doubling pick: kept privately (:mod:`games.services.picks`); the table, its state,
-    version, events and timers are left as they are, so nobody else can tell it happened."""
-    state_store.remember_on_commit(table, state)
-    try:
-        picks.store(table, state, act.action)
-    except IllegalAction as exc:
-        _reject(act, 400, str(exc))
-        return
-    act.status = ActionStatus.APPLIED
-    act.applied_version = table.version
-    act.applied_at = timezone.now()
-    act.save(update_fields=["status", "applied_version", "applied_at"])
-
-
-def _reject(act: TableAction, status: int, message: str) -> None:
-    act.status = ActionStatus.REJECTED
-    act.http_status = status
-    act.error = message
-    act.applied_at = timezone.now()
-    act.save(update_fields=["status", "http_status", "error", "applied_at"])
+        _apply(table, act, stale_check=act.action.get("type") != "forfeit")
+    except TableError as exc:  # raised before anything is written
+        act.status = ActionStatus.REJECTED
+        act.http_status = exc.status
+        act.error = exc.message
+        act.applied_at = timezone.now()
+        act.save(update_fields=["status", "http_status", "error", "applied_at"])
 
 
 def come_back(*, user, table_id: int) -> Table:

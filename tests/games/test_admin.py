@@ -105,7 +105,7 @@ _DRAW_SECRET = bytes(range(32, 64))
 
 def _live_match(users):
     """A staked-free table of one player and three bots, mid-way through its first deal (the
-    player to act, with a pending action), the shuffle secret known to the test."""
+    player to act), the shuffle secret known to the test."""
     from games import services
     from games.models import Table
 
@@ -130,10 +130,9 @@ def _live_match(users):
             break
         legal = selectors.table_state(table.pk, alice, None)["view"]["legal"]
         action = {k: v for k, v in legal[0].items() if k != "seat"}
-        act = services.submit_action(
+        services.submit_action(
             user=alice, table_id=table.pk, action_id=uuid.uuid4(), version=version, action=action
         )
-        services.apply_action(action_id=act.pk)
     return Table.objects.get(pk=table.pk)
 
 
@@ -171,7 +170,7 @@ def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
     registered model) of a live match shows no card of a hand not yet played, no pick, no
     chain secret or unrevealed seed (hex or bytes), no bot seed, no unpublished client seed
     and no draw secret."""
-    from games import services, shuffles
+    from games import shuffles
     from games.models import MatchRecord, Table, TableAction, TableEvent
     from tests.db_locks import rows_locked
 
@@ -196,18 +195,23 @@ def test_no_admin_page_shows_a_live_hand_or_an_unrevealed_seed(
     unplayed = sorted(
         c for hand in hands.values() for c in hand if c not in played and c not in public
     )
-    # The player's pending action: a legal card of their hand, not yet applied.
+    # The player's pending action (a row a release that queued actions stores until a
+    # worker applies it): a legal card of their hand, not yet applied.
+    from django.utils import timezone
+
     from games import selectors
 
     view = selectors.table_state(table.pk, users[0], None)["view"]
     legal = [a for a in view["legal"] if a["type"] == "play"]
     assert legal, view
-    pending = services.submit_action(
+    pending = TableAction.objects.create(
+        id=uuid.uuid4(),
+        table=table,
+        seat=0,
         user=users[0],
-        table_id=table.pk,
-        action_id=uuid.uuid4(),
         version=table.version,
-        action={"type": "play", "card": legal[0]["card"]},
+        action={"type": "play", "seat": 0, "card": legal[0]["card"]},
+        submitted_at=timezone.now(),
     )
     assert TableAction.objects.get(pk=pending.pk).status == "pending"
     with rows_locked(Table, [table.pk]):  # no worker applies or times out anything meanwhile

@@ -1,6 +1,7 @@
-"""An action accepted before its seat's deadline beats the timeout (found by a new user: a
-double sent 0.34 s before the deadline was answered 202, then the worker applied the timeout
-first and refused the player's own choice as stale). The worker's tasks are run in this
+"""A seat's action is applied by the request that submits it, under the table's lock, so a
+timeout that falls due meanwhile waits for it and then finds the table moved on. An action
+stored pending (by a release that queued actions, during a rolling upgrade) and submitted
+before its seat's deadline still beats the timeout. The worker's tasks are run in this
 process (the tasks it would send are dropped)."""
 
 from __future__ import annotations
@@ -35,15 +36,37 @@ def alice_to_act(tasks_applied_here, make_user):
     raise AssertionError("alice never had to act")
 
 
-def test_an_action_submitted_before_the_deadline_beats_the_timeout(alice_to_act):
+def test_an_action_is_applied_by_the_request_that_submits_it(alice_to_act):
     alice, table, legal = alice_to_act
     action = {k: v for k, v in legal.items() if k != "seat"}
     action_id = uuid.uuid4()
     row = services.submit_action(
         user=alice, table_id=table.pk, action_id=action_id, version=table.version, action=action
     )
-    assert row.pk == action_id and row.status == "pending"
-    submitted = TableAction.objects.get(pk=action_id).submitted_at
+    after = Table.objects.get(pk=table.pk)
+    assert row.pk == action_id and row.status == "applied"
+    assert table.version < row.applied_version <= after.version
+    stored = TableAction.objects.get(pk=action_id)
+    assert (stored.status, stored.applied_version) == ("applied", row.applied_version)
+    # The timer of that turn, if its wake-up still comes, finds the table moved on.
+    services.wake(table_id=table.pk, version=table.version)
+    assert Table.objects.get(pk=table.pk).version == after.version
+    assert not TableAction.objects.filter(table=table, source="timeout").exists()
+
+
+def test_a_pending_action_submitted_before_the_deadline_beats_the_timeout(alice_to_act):
+    alice, table, legal = alice_to_act
+    action_id = uuid.uuid4()
+    submitted = table.deadline - timedelta(seconds=1)
+    TableAction.objects.create(  # stored pending, not yet applied by a worker
+        id=action_id,
+        table=table,
+        seat=0,
+        user=alice,
+        version=table.version,
+        action=dict(legal),
+        submitted_at=submitted,
+    )
     # The deadline passes while the action waits for a worker; the timer fires first.
     Table.objects.filter(pk=table.pk).update(
         deadline=submitted + timedelta(milliseconds=1), wake_at=submitted
@@ -81,8 +104,8 @@ def test_a_refused_pending_action_does_not_stop_the_wake_up(alice_to_act):
 
 def test_submit_action_returns_the_row_and_a_retry_returns_the_first(alice_to_act):
     """``services.submit_action`` returns a domain object (the :class:`TableAction`), the same
-    row for a retried id; the API's ``action_answer`` shapes its answer (202, then the
-    rejection's own status)."""
+    row for a retried id; the API's ``action_answer`` shapes its answer (202 applied, or
+    a rejection's own status)."""
     from games.api.answers import action_answer
 
     alice, table, legal = alice_to_act
@@ -94,7 +117,13 @@ def test_submit_action_returns_the_row_and_a_retry_returns_the_first(alice_to_ac
     assert isinstance(again, TableAction) and again.pk == first.pk
     assert action_answer(again) == (
         202,
-        {"accepted": True, "id": str(action_id), "version": table.version, "status": "pending"},
+        {
+            "accepted": True,
+            "id": str(action_id),
+            "version": table.version,
+            "status": "applied",
+            "applied_version": first.applied_version,
+        },
     )
     TableAction.objects.filter(pk=action_id).update(
         status="rejected", http_status=409, error="stale"

@@ -133,8 +133,8 @@ export async function loadRatings() {
 }
 
 /* My pending card after a new version: gone from my hand (played: confirmed), or, with it
-   still in my hand, no longer my turn (the worker refused it or a timeout played another):
-   back to the hand. Otherwise it stays pending (the worker has not applied it yet). */
+   still in my hand, no longer my turn (a timeout played another first): back to the hand.
+   Otherwise it stays pending (its POST is not answered yet). */
 function settlePending() {
   const p = st.pending;
   if (!p) return;
