@@ -21,7 +21,8 @@ def _services():
 
 @shared_task(name="games.tasks.apply_action")
 def apply_action(action_id: str) -> None:
-    """Apply a submitted seat action (by its id) to its table."""
+    """Apply a seat action stored pending (by its id) to its table: a row an older release
+    queued, re-sent by the sweep."""
     _services().apply_action(action_id=action_id)
 
 

@@ -9,8 +9,11 @@
   (:func:`~games.services.rematch.propose`, :func:`~games.services.rematch.decline`);
 - :mod:`~games.services.live_seats`: one person, one live seat (``TRIX_MAX_LIVE_SEATS``), the
   rule every way of sitting asks, under the person's row lock;
-- :mod:`~games.services.actions`: a seat's action, :func:`submit_action` (a web request)
-  and :func:`apply_action` (a worker), and the staleness rule; :func:`come_back`;
+- :mod:`~games.services.actions`: a person's action, :func:`submit_action` (the web request
+  applies it), :func:`apply_action` (a worker, for a row an older release stored pending);
+  :func:`come_back`;
+- :mod:`~games.services.acting`: a seat's action applied under the table's lock, the one way
+  (the staleness rule, the engine's check, one commit);
 - :mod:`~games.services.deadlines`: the timer arithmetic: the phase timers
   (``PHASE_TIMER``) and their limits, the deadline and wake-up set after each change
   (``schedule``, which returns what must happen next: a ``Next``);
@@ -31,11 +34,11 @@
   service imports ``games.tasks``, which sits above them), ``follow`` (what a commit
   returned) and the ``table_finished`` and ``deal_ended`` announcements.
 
-Web requests check everything they can at once (a clear :class:`~games.errors.TableError`,
-nothing changed) and hand match changes to a worker. Workers (``games.tasks``) lock the
-table row (``SELECT ... FOR UPDATE``), so one change at a time is applied per table, each
-exactly once (an action by its id and the version it was made against). Tasks are sent only
-after the transaction commits.
+Every change locks the table row (``SELECT ... FOR UPDATE``), so one change at a time is
+applied per table, each exactly once (an action by its id and the version it was made
+against): a person's action and leave in the web request (a refusal is a clear
+:class:`~games.errors.TableError`, nothing changed), the timers, bots' turns and payouts in
+the workers (``games.tasks``). Tasks are sent only after the transaction commits.
 
 The names below are the public ones; import them from ``games.services``.
 """

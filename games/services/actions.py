@@ -1,14 +1,13 @@
-"""A seat's action, checked and applied in one place: the web request that submits it locks
-the table, reads its match state once, checks the action (the staleness rule: :func:`_stale`;
-then the engine's rules), applies it and commits, all in one transaction
-(:func:`submit_action`); the watchers' update goes out on that commit. A refused action
-changes nothing and stores nothing. And a player's "I'm back" (:func:`come_back`, the away
-rule of :mod:`games.services.presence`).
+"""A person's action at their seat: the web request that submits it (:func:`submit_action`)
+locks the table and applies it at once (:func:`games.services.acting.apply`: the state read
+once, the staleness rule and the engine's check, one commit; the watchers' update goes out on
+that commit). A refused action changes nothing and stores nothing. And a player's "I'm back"
+(:func:`come_back`, the away rule of :mod:`games.services.presence`).
 
 :func:`apply_action` is the worker's side of the same rule for an action stored ``pending``
 (by a web process of a release that queued actions, during a rolling upgrade: the beat's
 sweep re-sends such rows, :func:`games.services.wakes.sweep`): it applies the row once, by
-the same check, or stores why it was refused."""
+the same :func:`~games.services.acting.apply`, or stores why it was refused."""
 
 from __future__ import annotations
 
@@ -17,36 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import state_store
-from games.engine import IllegalAction, apply
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound, TableError
-from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableEvent, TableStatus
-from games.services import changes, deadlines, dispatch, picks, presence, tables
-
-
-def _stale(table: Table, state, version: int) -> str | None:
-    """Why an action made against ``version`` is stale now, or None.
-
-    While doubling is simultaneous, the only changes are the seats' Ready (their picks change
-    no version), so an answer made since the doubling started still counts."""
-    if version > table.version:
-        return _("version %(version)s is newer than the table's version %(current)s") % {
-            "version": version,
-            "current": table.version,
-        }
-    if version == table.version:
-        return None
-    if state is not None and state.phase == "double" and state.options.doubling == "simultaneous":
-        moved = (
-            TableEvent.objects.filter(table=table, version__gt=version)
-            .exclude(type__in=("double_ready", "double_selected"))  # (older tables' picks)
-            .exists()
-        )
-        if not moved:
-            return None
-    return _(
-        "stale version: the action was made against version %(version)s, the table is at "
-        "version %(current)s; reload the state"
-    ) % {"version": version, "current": table.version}
+from games.models import ACTION_TYPES, ActionStatus, Table, TableAction, TableStatus
+from games.services import acting, changes, deadlines, dispatch, presence, tables
 
 
 def submit_action(*, user, table_id: int, action_id, version: int, action: dict) -> TableAction:
@@ -89,7 +61,7 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
     )
     try:
         with transaction.atomic():
-            _apply(changes.lock_table(table.pk), row, stale_check=True)
+            acting.apply(changes.lock_table(table.pk), row, stale_check=True)
     except IntegrityError:
         existing = TableAction.objects.get(pk=action_id)
         return _duplicate(existing, user, table_id, version, action)
@@ -117,52 +89,6 @@ def _duplicate(
     return existing
 
 
-def _apply(table: Table, act: TableAction, *, stale_check: bool) -> None:
-    """Check ``act`` against the match at ``table.version`` (the table row locked by the
-    caller) and apply it: the match's events committed with the row (saved or inserted:
-    status applied), or, for a ``select``, the seat's private pick kept. ``stale_check``:
-    refuse an action made against an older version (:func:`_stale`). Raises
-    :class:`BadRequest` (match over: ``match_over``; illegal: ``illegal_action``) or
-    :class:`Conflict` (``stale_version``), the table, its state and ``act`` unchanged."""
-    if table.status != TableStatus.PLAYING:
-        raise BadRequest(_("The match is over."), "match_over")
-    state = state_store.for_write(table)
-    since = state_store.mark(state)
-    try:
-        why = _stale(table, state, act.version) if stale_check else None
-        if why:
-            raise Conflict(why, "stale_version")
-        if act.action.get("type") == "select":
-            _pick(table, state, act)
-            return
-        try:
-            _state, events = apply(state, act.action)
-        except IllegalAction as exc:
-            raise BadRequest(str(exc), "illegal_action") from None
-    except TableError:
-        state_store.put_back(table, state)  # checked, not changed (the engine checks first)
-        raise
-    if act.source == "user":
-        events += presence.acted(table, act.seat)  # acting clears a missed turn, away
-    dispatch.follow(table, changes.commit(table, None, state, since, events, [act]))
-
-
-def _pick(table: Table, state, act: TableAction) -> None:
-    """A doubling pick: kept privately (:mod:`games.services.picks`); the table, its state,
-    version, events and timers are left as they are, so nobody else can tell it happened.
-    Raises :class:`BadRequest` (``illegal_action``) as :func:`games.services.picks.store`
-    refuses."""
-    try:
-        picks.store(table, state, act.action)
-    except IllegalAction as exc:
-        raise BadRequest(str(exc), "illegal_action") from None
-    state_store.remember_on_commit(table, state)
-    act.status = ActionStatus.APPLIED
-    act.applied_version = table.version
-    act.applied_at = timezone.now()
-    act.save()
-
-
 def apply_action(*, action_id) -> None:
     """Worker: apply an action stored ``pending`` once (a no-op if already applied or
     rejected), as :func:`_apply` does; a forfeit is never stale. Refused (stale, illegal by
@@ -183,7 +109,7 @@ def apply_locked(table: Table, act: TableAction) -> None:
     if act.status != ActionStatus.PENDING:
         return
     try:
-        _apply(table, act, stale_check=act.action.get("type") != "forfeit")
+        acting.apply(table, act, stale_check=act.action.get("type") != "forfeit")
     except TableError as exc:  # raised before anything is written
         act.status = ActionStatus.REJECTED
         act.http_status = exc.status

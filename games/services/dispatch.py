@@ -16,7 +16,6 @@ wake-up overdue by ``TRIX_SWEEP_LATE``, an action pending for 2 s, a finished ta
   wake-up, the pot's payment, the end of the match or of a deal announced;
 - :func:`send_wake`: look at the table at its ``wake_at`` (a bot's turn, a timeout, the next
   deal; :mod:`games.services.wakes`);
-- :func:`send_action`: apply a submitted seat action (:mod:`games.services.actions`);
 - :func:`send_pay_pot`: pay a finished staked table's pot (:mod:`games.services.money`);
 - :func:`announce_end`: :data:`games.signals.table_finished` for a table that ended.
 - :func:`announce_deal_end`: :data:`games.signals.deal_ended` for a deal that ended while
@@ -40,7 +39,7 @@ from trix_site import worker_timer
 WAKE = "games.tasks.wake"
 """The task of a table's wake-up: ``(table id, version)``."""
 APPLY_ACTION = "games.tasks.apply_action"
-"""The task that applies a seat's action: ``(action id as a string,)``."""
+"""The task that applies a seat's action stored pending: ``(action id as a string,)``."""
 PAY_POT = "games.tasks.pay_pot"
 """The task that pays a finished table's pot: ``(table id,)``."""
 
@@ -85,11 +84,6 @@ def send_wake(table: Table, *, on_this_worker: bool = False) -> None:
     transaction.on_commit(send, robust=True)
 
 
-def send_action(action_id) -> None:
-    """After commit, ask a worker to apply the action ``action_id`` (a UUID)."""
-    transaction.on_commit(lambda: _send(APPLY_ACTION, str(action_id)), robust=True)
-
-
 def send_pay_pot(table_id: int) -> None:
     """After commit, ask a worker to pay table ``table_id``'s pot."""
     transaction.on_commit(lambda: _send(PAY_POT, table_id), robust=True)
@@ -123,7 +117,8 @@ def resend_wake(table_id: int, version: int) -> None:
 
 
 def resend_action(action_id) -> None:
-    """Now: apply the pending action ``action_id`` (the sweep)."""
+    """Now: apply the pending action ``action_id`` (the sweep: a row an older release stored
+    ``pending``, :func:`games.services.actions.apply_action`)."""
     _send(APPLY_ACTION, str(action_id))
 
 

@@ -31,7 +31,6 @@ from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed
 from games.models import (
-    ActionStatus,
     MatchRecord,
     Seat,
     Table,
@@ -39,7 +38,15 @@ from games.models import (
     TableStatus,
 )
 from games.policy import TableKind, kind_for_stake, policy
-from games.services import changes, deadlines, dispatch, fairness_log, live_seats, money
+from games.services import (
+    acting,
+    changes,
+    deadlines,
+    dispatch,
+    fairness_log,
+    live_seats,
+    money,
+)
 from games.services.cancellation import expiry_text
 
 
@@ -453,12 +460,12 @@ def leave(*, user, table_id: int) -> Table:
     """The user leaves their seat for good.
 
     Before the start: the seat is freed and the stake refunded. During a match at a paid
-    table: the forfeit rule (the leaver, with partner, ranks last; the match ends; the wallet
-    settles), applied by a worker; the same player leaving again before then changes nothing,
-    and another player's leave then is refused (their forfeit would not count: the first one
-    ends the match). During a match at a free table: a ``rules`` bot takes the seat over.
-    Raises :class:`NotAllowed` (no seat here), :class:`Conflict` (``match_over``: the match is
-    over, or another seat's forfeit is pending and ends it)."""
+    table: the forfeit rule (the leaver, with partner, ranks last; the match ends; the pot is
+    paid), applied now (:func:`games.services.acting.apply`); the same player leaving again
+    changes nothing, and another player's leave then is refused (their forfeit does not
+    count: the first one ended the match). During a match at a free table: a ``rules`` bot
+    takes the seat over. Raises :class:`NotAllowed` (no seat here), :class:`Conflict`
+    (``match_over``: the match is over, naming the seat whose forfeit ended it)."""
     with transaction.atomic():
         table = changes.lock_table(table_id)
         seat = changes.user_seat(table, user)
@@ -467,23 +474,24 @@ def leave(*, user, table_id: int) -> Table:
         if table.status == TableStatus.OPEN:
             free_open_seat(table, seat)
             return table
+        forfeits = policy(table.kind).leaver_forfeits
+        forfeited = (table.result or {}).get("forfeit") if forfeits else None
+        if table.status == TableStatus.FINISHED and forfeited == seat.seat:
+            return table  # this seat's own forfeit ended the match (a repeated leave)
+        if table.status == TableStatus.FINISHED and forfeited is not None:
+            raise Conflict(
+                _(
+                    "Seat %(seat)s left first: the match ends with that seat's forfeit (it "
+                    "ranks last, with its partner at a partnership table); your leave did "
+                    "not count."
+                )
+                % {"seat": forfeited + 1},  # numbered 1-4, as on the table page
+                "match_over",
+            )
         if table.status != TableStatus.PLAYING:
             raise Conflict(_("the match is over"), "match_over")
-        if policy(table.kind).leaver_forfeits:
-            pending = _pending_forfeit(table)
-            if pending is not None and pending.seat == seat.seat:
-                return table  # this seat's forfeit is already on its way (a repeated leave)
-            if pending is not None:
-                raise Conflict(
-                    _(
-                        "Seat %(seat)s left first: the match ends with that seat's forfeit (it "
-                        "ranks last, with its partner at a partnership table); your leave did "
-                        "not count."
-                    )
-                    % {"seat": pending.seat + 1},  # numbered 1-4, as on the table page
-                    "match_over",
-                )
-            action = TableAction.objects.create(
+        if forfeits:
+            forfeit = TableAction(
                 table=table,
                 seat=seat.seat,
                 user=user,
@@ -492,7 +500,7 @@ def leave(*, user, table_id: int) -> Table:
                 action={"type": "forfeit", "seat": seat.seat},
                 submitted_at=timezone.now(),
             )
-            dispatch.send_action(action.pk)
+            acting.apply(table, forfeit, stale_check=False)
             return table
         bot_takes_over(table, seat, "rules")
     return table
@@ -516,16 +524,6 @@ def free_open_seat(table: Table, seat: Seat) -> None:
     changes.add_events(table, [{"type": "seat_left", "seat": seat.seat}])
     changes.set_kinds(table, changes.seats(table))
     table.save(update_fields=["version", "seat_kinds"])
-
-
-def _pending_forfeit(table: Table) -> TableAction | None:
-    """The forfeit a leave stored at ``table`` (locked) that no worker has applied yet: it
-    ends the match, so no other leave can count (two players leaving at once: the first wins)."""
-    return (
-        TableAction.objects.filter(table=table, status=ActionStatus.PENDING, action__type="forfeit")
-        .order_by("submitted_at")
-        .first()
-    )
 
 
 def bot_takes_over(table: Table, seat: Seat, bot: str) -> None:

@@ -1,9 +1,8 @@
-"""Two players leave a paid table at the same moment (issue 13, item 9). The first leave's
-forfeit ends the match; the second was answered 200 although its forfeit was then refused by
-the worker (the match was over), so that player thought they had left and lost, yet could
-end on the winning side. Now the second leave says what happened: 409 ``match_over``
-naming the seat whose forfeit ends the match. Both leaves run at once in two threads, each
-with its own PostgreSQL connection; the worker's tasks are run here, after both answers."""
+"""Two players leave a paid table at the same moment. The first leave's forfeit ends the
+match (applied by its request, under the table's lock); the second leave says what
+happened: 409 ``match_over`` naming the seat whose forfeit ended the match, never a 200 for
+a leave that did not count. Both leaves run at once in two threads, each with its own
+PostgreSQL connection."""
 
 from __future__ import annotations
 
@@ -61,11 +60,6 @@ def _leave_at_once(table_id: int, users) -> dict:
     return answers
 
 
-def _run_the_worker(table_id: int) -> None:
-    for action in TableAction.objects.filter(table_id=table_id, status="pending"):
-        services.apply_action(action_id=action.pk)
-
-
 @pytest.mark.parametrize("leavers", [(0, 1), (0, 2)], ids=["opponents", "partners"])
 def test_the_second_of_two_simultaneous_leaves_is_told_it_did_not_count(paid_match, leavers):
     table, users = paid_match
@@ -82,22 +76,21 @@ def test_the_second_of_two_simultaneous_leaves_is_told_it_did_not_count(paid_mat
     assert "did not count" in refused["error"]
     # One forfeit was taken: the one that ends the match.
     forfeits = TableAction.objects.filter(table=table, action__type="forfeit")
-    assert [a.seat for a in forfeits] == [first]
-    _run_the_worker(table.pk)
+    assert [(a.seat, a.status) for a in forfeits] == [(first, "applied")]
     done = Table.objects.get(pk=table.pk)
     assert done.status == "finished" and done.result["forfeit"] == first
     assert not TableAction.objects.filter(table=table, status="rejected").exists()
 
 
 def test_a_player_leaving_twice_is_answered_the_same_both_times(paid_match):
-    """The same player's leave sent again before the worker applies it (a double click): their
-    own forfeit is pending, so the second answer is 200 too, and one forfeit is stored."""
+    """The same player's leave sent again (a double click): their own forfeit ended the match,
+    so the second answer is 200 too, nothing changes, and one forfeit is stored."""
     table, users = paid_match
     client = APIClient()
     client.force_login(users[0])
-    for _ in range(2):
-        assert client.post(f"/api/tables/{table.pk}/leave/").status_code == 200
+    assert client.post(f"/api/tables/{table.pk}/leave/").status_code == 200
+    done = Table.objects.get(pk=table.pk)
+    assert done.status == "finished" and done.result["forfeit"] == 0
+    assert client.post(f"/api/tables/{table.pk}/leave/").status_code == 200
+    assert Table.objects.get(pk=table.pk).version == done.version
     assert TableAction.objects.filter(table=table, action__type="forfeit").count() == 1
-    _run_the_worker(table.pk)
-    r = client.post(f"/api/tables/{table.pk}/leave/")
-    assert r.status_code == 409 and r.json()["code"] == "match_over"

@@ -23,7 +23,7 @@ from games import selectors, services, sql, state_store, tasks
 from games.live import listener
 from games.live.sources import TABLES
 from games.live.watchers import Watcher
-from games.models import Deal, Table, TableAction, TableEvent
+from games.models import Deal, Table, TableEvent
 from tests.games.helpers import wait_until, waits_on
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -306,9 +306,6 @@ def test_cached_polls_answer_what_uncached_polls_answer(quiet_tasks, make_user, 
                 action_id=uuid.uuid4(),
                 version=t.version,
                 action=action,
-            )
-            services.apply_action(
-                action_id=TableAction.objects.filter(table=t).latest("submitted_at").pk
             )
         if step % 2 and behind is not None:
             state_store._cache[key] = behind

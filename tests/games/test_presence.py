@@ -66,13 +66,12 @@ def time_out(user) -> Table:
 
 
 def act(user) -> Table:
-    """Alice plays her first legal action herself (submitted, then applied by the worker)."""
+    """Alice plays her first legal action herself (applied by the request that submits it)."""
     t, action = to_her_turn(user)
     action_id = uuid.uuid4()
     services.submit_action(
         user=user, table_id=t.pk, action_id=action_id, version=t.version, action=action
     )
-    services.apply_action(action_id=action_id)
     assert TableAction.objects.get(pk=action_id).status == "applied"
     return Table.objects.get(pk=t.pk)
 

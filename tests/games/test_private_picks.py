@@ -95,14 +95,12 @@ def facts(table_id: int) -> dict:
 
 
 def act(user, table_id: int, action: dict) -> TableAction:
-    """Submit ``action`` for ``user``'s seat and apply it, as the web request and the worker
-    would."""
+    """Submit ``action`` for ``user``'s seat, as the web request does (which applies it)."""
     table = Table.objects.get(pk=table_id)
     action_id = uuid.uuid4()
     services.submit_action(
         user=user, table_id=table_id, action_id=action_id, version=table.version, action=action
     )
-    services.apply_action(action_id=action_id)
     row = TableAction.objects.get(pk=action_id)
     assert row.status == "applied", (action, row.error)
     return row
@@ -425,7 +423,6 @@ def test_the_seat_sees_its_pick_in_every_session_over_the_api(players):
     }
     posted = tab_a.post(url + "actions/", body, format="json")
     assert posted.status_code == 202, posted.content
-    services.apply_action(action_id=body["id"])
     again = tab_a.post(url + "actions/", body, format="json").json()  # the id's result
     assert again["status"] == "applied" and again["applied_version"] == table.version
     mine = tab_b.get(url + "state/", {"since": table.version, "wait": 0}).json()

@@ -93,7 +93,6 @@ def act(players, table_id: int, action: dict | None = None) -> None:
         version=table.version,
         action=action,
     )
-    services.apply_action(action_id=action_id)
     assert TableAction.objects.get(pk=action_id).status == "applied"
 
 
@@ -243,7 +242,7 @@ def test_a_private_pick_sends_nobody_anything(players, live_server):
         version=v,
         action={"type": "double", "cards": []},
     )
-    services.apply_action(action_id=action_id)
+    assert TableAction.objects.get(pk=action_id).status == "applied"
     # The next message anyone gets is the next version's: nothing was sent for the pick.
     for s in (spectator, others, mine):
         m = s.next()

@@ -151,7 +151,9 @@ def test_a_forfeit_reveals_the_unfinished_deals_seed_without_a_record(
         options=TIMERS,
         seats=[{"user": alice, "client_seed": "alice-seed"}] + [{"bot": "rules"}] * 3,
     )
-    services.leave(user=alice, table_id=table.pk)
+    table.refresh_from_db()
+    services.wake(table_id=table.pk, version=table.version)  # deal 1 is dealt
+    services.leave(user=alice, table_id=table.pk)  # and ended by her forfeit at once
     table = _play_out(table.pk)
     assert not Deal.objects.filter(table=table).exists()
     page = Client().get(f"/verify/matches/{table.pk}/").content.decode()

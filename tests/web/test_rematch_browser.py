@@ -16,7 +16,7 @@ from django.test import Client
 
 from accounts.models import Profile
 from games import services
-from games.models import Seat, Table, TableAction
+from games.models import Seat, Table
 from games.services import money
 from tests.games.conftest import tasks_applied_here  # noqa: F401  (a fixture)
 from tests.web.conftest import log_in
@@ -53,8 +53,8 @@ def _person(username: str, name: str):
 @pytest.fixture
 def finished(request):
     """Ana (seat 0) and Ben (seat 2) with two bots at a staked partnership table: the match
-    started, Ben left (a forfeit), the forfeit applied and the pot paid (the worker's tasks
-    are not sent: this test applies them)."""
+    started, Ben left (a forfeit, applied by his leave) and the pot paid (the worker's tasks
+    are not sent: this test pays it)."""
     request.getfixturevalue("tasks_applied_here")
     ana, ben = _person("ana", "Ana"), _person("ben", "Ben")
     table = services.create_table(user=ana, variant="complex_partner", stake=STAKE, options=TIMERS)
@@ -64,9 +64,7 @@ def finished(request):
         services.seat_bot(user=ana, table_id=table.pk, seat=seat, bot="rules")
     table.refresh_from_db()
     services.wake(table_id=table.pk, version=table.version)  # the first deal
-    services.leave(user=ben, table_id=table.pk)
-    forfeit = TableAction.objects.get(table=table, action__type="forfeit")
-    services.apply_action(action_id=forfeit.pk)
+    services.leave(user=ben, table_id=table.pk)  # the forfeit, applied at once
     money.pay_pot(table_id=table.pk)
     table.refresh_from_db()
     assert table.status == "finished" and table.settled
