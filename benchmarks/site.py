@@ -1,6 +1,6 @@
 """The whole stack under load: PostgreSQL, a Redis broker, the web server (uvicorn, ASGI, or
 gunicorn, WSGI), two Celery workers for the tables (solo: one process each, one per core, as
-``trix-worker@.service``; and one beat) plus one worker for people's actions, 50
+``trix-worker@.service``; and one beat; people's actions are applied by the web request), 50
 tables of four bots playing at once for a fixed time, 10 API clients watching table states
 over HTTP, and optionally thousands of watchers and scripted human players.
 
@@ -47,7 +47,7 @@ load average before and after; ``ledger_check`` at the end.
         [--tables 50] [--seconds 60] [--clients 10] [--tables-per-client 1] [--poll-wait 5]
         [--watchers 0] [--watcher-processes 2] [--tournament-watchers 0]
         [--tournament-entrants 64] [--tournament-every 1] [--human-seats 0] [--human-think 0.05]
-        [--bot-delay 0.05] [--pool solo] [--concurrency 2] [--action-concurrency 1]
+        [--bot-delay 0.05] [--pool solo] [--concurrency 2]
         [--database-url URL] [--broker-url URL]
 
 ``--server gunicorn --tables-per-client 5`` reproduces the runs before issue 15 (older
@@ -606,14 +606,8 @@ def main() -> None:
         "--worker-nice",
         type=int,
         default=0,
-        help="niceness added to the tables' workers (bot turns, timers); the web server and "
-        "the actions' worker keep theirs (default 0: all equal, as deploy/systemd)",
-    )
-    parser.add_argument(
-        "--action-concurrency",
-        type=int,
-        default=1,
-        help="processes of the actions' own worker (0: none)",
+        help="niceness added to the tables' workers (bot turns, timers); the web server keeps "
+        "its own (default 0: all equal, as deploy/systemd)",
     )
     parser.add_argument(
         "--workers",
@@ -656,12 +650,6 @@ def main() -> None:
         choices=["prefork", "solo", "threads"],
         help="the two tables' workers' Celery pool (solo: one process each, -c 1, as "
         "trix-worker@.service runs one per core: two on the benchmarks' 2-core machine)",
-    )
-    parser.add_argument(
-        "--action-pool",
-        default="prefork",
-        choices=["prefork", "solo", "threads"],
-        help="Celery pool of the actions' own worker (trix-worker-actions.service's)",
     )
     parser.add_argument(
         "--poll-wait",
@@ -727,20 +715,16 @@ def main() -> None:
     # solo: one task at a time and one message held (-c 1), as trix-worker@.service; Celery
     # would otherwise take the machine's core count, and prefetch that many messages.
     concurrency = 1 if args.pool == "solo" else args.concurrency
-    if args.action_concurrency:  # people's actions alone, as trix-worker-actions.service
-        workers.append(["-n", "actions@%h", "-Q", "trix-actions"])
     for i, extra in enumerate(workers):
         cmd = [
             py, "-m", "celery", "-A", "benchmarks.site_worker", "worker",
-            "-P", args.action_pool if "-Q" in extra else args.pool,
-            "-c", str(args.action_concurrency if "-Q" in extra else concurrency),
+            "-P", args.pool, "-c", str(concurrency),
             "-l", "warning", *extra, "--without-gossip", "--without-mingle",
             "--without-heartbeat",
         ]  # fmt: skip
         if i == 0:
             cmd += ["-B", "-s", str(logs / "beat-schedule")]
-        nice = 0 if "-Q" in extra else args.worker_nice
-        procs.append(start(cmd, e, logs / f"worker{i}.log", nice))
+        procs.append(start(cmd, e, logs / f"worker{i}.log", args.worker_nice))
     children: list[subprocess.Popen] = []
     try:
         time.sleep(2)
@@ -936,8 +920,7 @@ def main() -> None:
     print(
         f"tables: {args.tables} four-bot (complex_partner), bot delay {args.bot_delay}s; "
         f"2 workers x {concurrency} ({args.pool} pool, "
-        f"nice {args.worker_nice}) + "
-        f"actions' worker x {args.action_concurrency} ({args.action_pool}); {server}; "
+        f"nice {args.worker_nice}); {server}; "
         f"{args.clients} API clients "
         f"watching {per} table{'s' if per > 1 else ''} each ({args.clients * per} of "
         f"{args.tables}), {how}"
@@ -1082,8 +1065,8 @@ def main() -> None:
             f"{refused}{': ' if why else ''}{why or ''})"
         )
         print(
-            "  of which: POST -> stored by the web process (submitted_at): "
-            f"{spread(stages[0])}; -> applied by a worker (applied_at): {spread(stages[1])}; "
+            "  of which: POST -> received by the web process (submitted_at): "
+            f"{spread(stages[0])}; -> applied (applied_at): {spread(stages[1])}; "
             f"-> seen by the other seat: {spread(stages[2])}"
         )
         slowest.sort(reverse=True)

@@ -47,10 +47,6 @@ def _keys(unit: str) -> dict[str, str]:
             " --no-proxy-headers --timeout-graceful-shutdown 10 --host 0.0.0.0 --port %i",
         ),
         ("trix-worker@.service", "celery -A trix_site worker -P solo -c 1 -n tables%i@%H -l info"),
-        (
-            "trix-worker-actions.service",
-            "celery -A trix_site worker -Q trix-actions -c 2 -n actions@%H -l info",
-        ),
         ("trix-beat.service", "celery -A trix_site beat -l info"),
     ],
 )
@@ -69,10 +65,7 @@ def test_the_watchdog_restarts_a_stuck_worker_and_beat():
     assert 'systemctl restart "trix-worker@*.service" trix-beat.service' in keys["ExecStart"]
     assert "OnUnitActiveSec" in _keys("trix-watchdog.timer")
     wants = _keys("trix.target")["Wants"].split()
-    assert set(wants) == {
-        "trix-web.service", "trix-worker-actions.service", "trix-beat.service",
-        "trix-watchdog.timer",
-    }  # fmt: skip
+    assert set(wants) == {"trix-web.service", "trix-beat.service", "trix-watchdog.timer"}
     # the table workers' and the streams' instances join the target when enabled (one per
     # core; a stream process's by its port), and every unit starts at boot when enabled alone
     # (a machine that runs only some of them)
@@ -80,8 +73,7 @@ def test_the_watchdog_restarts_a_stuck_worker_and_beat():
     assert "trix.target" in _keys("trix-web-streams@.service")["WantedBy"].split()
     assert not (UNITS / "trix-web-streams.service").exists()  # replaced by the template
     for unit in ("trix-web.service", "trix-web-streams@.service", "trix-worker@.service",
-                 "trix-worker-actions.service", "trix-beat.service",
-                 "trix-watchdog.timer"):  # fmt: skip
+                 "trix-beat.service", "trix-watchdog.timer"):  # fmt: skip
         assert "multi-user.target" in _keys(unit)["WantedBy"].split()
 
 

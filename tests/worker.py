@@ -20,8 +20,6 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
-from trix_site.celery import action_queue
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -96,8 +94,7 @@ def _database_url() -> str:
 
 
 class Worker:
-    """``celery worker -B`` on ``queue`` and its actions' queue (``action_queue``, consumed
-    first) on this process's settings module (``env`` overrides);
+    """``celery worker -B`` on ``queue`` on this process's settings module (``env`` overrides);
     :meth:`stop` ends its process group (``kill=True``: SIGKILL, as a crash would).
     ``app``: the module holding the Celery application (``tests.outage_app`` adds a task of
     the tests' own to the site's); ``beat=False``: no embedded beat (no sweeps)."""
@@ -141,7 +138,7 @@ class Worker:
         }
         cmd = [
             sys.executable, "-m", "celery", "-A", app, "worker",
-            "-Q", f"{action_queue(queue)},{queue}",
+            "-Q", queue,
             "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}@%h",
         ]  # fmt: skip
         if beat:

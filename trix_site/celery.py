@@ -47,34 +47,6 @@ def _close_old_connections(**_):
     close_old_connections()
 
 
-ACTION_TASKS = frozenset({"games.tasks.apply_action"})
-"""The tasks that carry a person's action: routed to :func:`action_queue`."""
-
-
-def action_queue(default_queue: str) -> str:
-    """The queue of people's actions beside ``default_queue`` (``trix`` -> ``trix-actions``,
-    ``TRIX_ACTION_QUEUE_SUFFIX``): a worker consumes it with its default queue (a higher
-    priority: first), and one worker consumes it alone, so an action never waits behind bot
-    turns."""
-    from django.conf import settings
-
-    return default_queue + settings.TRIX_ACTION_QUEUE_SUFFIX
-
-
-def route_task(name, args, kwargs, options, task=None, **_):
-    """Celery's router (``CELERY_TASK_ROUTES``): an action task goes to the
-    :func:`action_queue` of the default queue at the time of sending (a test switches it), at
-    ``TRIX_ACTION_TASK_PRIORITY``; every other task takes the defaults (None)."""
-    if name not in ACTION_TASKS:
-        return None
-    from django.conf import settings
-
-    return {
-        "queue": action_queue(app.conf.task_default_queue),
-        "priority": settings.TRIX_ACTION_TASK_PRIORITY,
-    }
-
-
 @worker_init.connect
 @worker_process_init.connect
 def _freeze_loaded(**_):

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Exchange, Queue
 
 from trix_site.env import (
     env_bool,
@@ -596,18 +595,4 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-sweep": {"task": "ratings.tasks.sweep", "schedule": TRIX_RATINGS_SWEEP_SECONDS},
 }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "trix")
-# A person's action (games.tasks.apply_action) goes to a queue of its own, the default queue's
-# name + TRIX_ACTION_QUEUE_SUFFIX ("trix-actions"; trix_site/celery.py: action_queue,
-# route_task), at TRIX_ACTION_TASK_PRIORITY: ahead of the tables' wake-ups (the bots' turns,
-# priority 6), behind a tournament's tasks (0). A worker started without -Q consumes both
-# queues (CELERY_TASK_QUEUES), and one worker consumes the actions alone (`-Q trix-actions`,
-# deploy/systemd/trix-worker-actions.service), so a person's action never waits in a worker
-# behind the bot turns it already holds (docs/operations.md).
-TRIX_ACTION_QUEUE_SUFFIX = "-actions"
-TRIX_ACTION_TASK_PRIORITY = 3
-CELERY_TASK_ROUTES = ("trix_site.celery.route_task",)
-CELERY_TASK_QUEUES = tuple(
-    Queue(name, Exchange(name), routing_key=name)  # as Celery makes a queue it is sent to
-    for name in (CELERY_TASK_DEFAULT_QUEUE + TRIX_ACTION_QUEUE_SUFFIX, CELERY_TASK_DEFAULT_QUEUE)
-)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
