@@ -447,8 +447,14 @@ def match_verification(table_id: int) -> dict[str, Any]:
     seeds revealed so far and every finished deal's check (``match_verification`` of
     ``games.fairness.verify``), plus ``table_id``, ``receipt`` and ``receipt_signature``
     (``None`` before the match started), ``unrecorded`` (``[{"deal_number", "server_seed"}]``:
-    seeds revealed without a record, a deal ended by a forfeit) and ``partial`` (fewer records
-    than the match's deals: ``trix verify`` needs ``--partial``). Raises
+    seeds revealed without a record, a deal ended by a forfeit), ``partial`` (the match is
+    still running with fewer records than deals: more will come, so the commands the page
+    gives take ``--partial``) and ``ended_early`` (``None``, or for a match that started and
+    ended before its last deal ``{"by": "forfeit" | "cancelled" | None, "records": k,
+    "deals": n}``). Nothing in the records, the receipt or the log marks where a match
+    ended, so the verifiers cannot tell a match that ended early from one still running or
+    from one whose later records are withheld: the page never adds ``--partial`` for a match
+    that ended (docs/fairness.md, "Grouping records into a match; completeness"). Raises
     :class:`NotFound`."""
     from games import shuffles
     from games.models import MatchRecord
@@ -459,7 +465,7 @@ def match_verification(table_id: int) -> dict[str, Any]:
     for item, row in zip(payload["deals"], rows, strict=True):
         item["deal_id"] = row.pk
     payload["table_id"] = table_id
-    table = Table.objects.only("receipt", "receipt_signature").get(pk=table_id)
+    table = Table.objects.only("receipt", "receipt_signature", "status", "result").get(pk=table_id)
     payload["receipt"] = table.receipt
     payload["receipt_signature"] = table.receipt_signature or None
     # A deal a forfeit ended before it was played out: its seed is revealed (the cards it
@@ -472,7 +478,16 @@ def match_verification(table_id: int) -> dict[str, Any]:
         if int(number) not in recorded
     ]
     deals = (payload["match"] or {}).get("deals")
-    payload["partial"] = len(rows) != deals
+    short = deals is not None and len(rows) < deals
+    running = table.status in (TableStatus.OPEN, TableStatus.PLAYING)
+    payload["partial"] = running and short
+    payload["ended_early"] = None
+    if short and not running and table.receipt:
+        if table.status == TableStatus.CANCELLED:
+            by = "cancelled"
+        else:
+            by = "forfeit" if (table.result or {}).get("forfeit") is not None else None
+        payload["ended_early"] = {"by": by, "records": len(rows), "deals": deals}
     return payload
 
 

@@ -342,6 +342,14 @@ class UnrecordedDealSerializer(serializers.Serializer):
     server_seed = serializers.CharField(help_text="hex")
 
 
+class EndedEarlySerializer(serializers.Serializer):
+    by = serializers.ChoiceField(
+        choices=["forfeit", "cancelled"], allow_null=True, help_text="null: not known"
+    )
+    records = serializers.IntegerField(help_text="how many deals have a record (deals 1..records)")
+    deals = serializers.IntegerField(help_text="the receipt's deal count")
+
+
 class MatchVerificationSerializer(serializers.Serializer):
     table_id = serializers.IntegerField()
     match = MatchShuffleSerializer(allow_null=True)
@@ -356,7 +364,14 @@ class MatchVerificationSerializer(serializers.Serializer):
         many=True, help_text="seeds revealed without a record (a deal ended by a forfeit)"
     )
     partial = serializers.BooleanField(
-        help_text="fewer records than deals: `trix verify` needs --partial"
+        help_text="still running with fewer records than deals (more will come): the "
+        "verify commands take --partial"
+    )
+    ended_early = EndedEarlySerializer(
+        allow_null=True,
+        help_text="a match that ended before its last deal; null otherwise. Nothing in the "
+        "records or the log marks the end: the verifiers report the later deals missing "
+        "unless the player adds --partial",
     )
 
 

@@ -261,7 +261,8 @@ def _add_verify_parser(sub: Any) -> None:
     p.add_argument(
         "--partial",
         action="store_true",
-        help="accept a match's first deals only (still running, or ended by a forfeit)",
+        help="accept a match's first deals only (still running, or ended by a forfeit); "
+        "with --log, only if the log holds no other deal record of the match",
     )
     p.set_defaults(func=cmd_verify)
 

@@ -52,6 +52,7 @@ __all__ = [
     "entry_key",
     "find_receipt",
     "logged",
+    "logged_deals",
     "log_head",
     "next_entry",
     "parse_log",
@@ -185,6 +186,16 @@ def admit(
 def logged(entries: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     """``{(kind, entry_key): entry}`` of a log :func:`verify_log` accepted (one per key)."""
     return {(e["kind"], entry_key(e["kind"], e["body"])): dict(e) for e in entries}
+
+
+def logged_deals(entries: Iterable[Mapping[str, Any]], match_id: str) -> list[int]:
+    """The deal numbers of the ``deal-record`` entries of match ``match_id`` in a log
+    :func:`verify_log` accepted, in order (each once: the log admits one per deal)."""
+    return sorted(
+        entry["body"]["deal_number"]
+        for entry in entries
+        if entry["kind"] == "deal-record" and entry["body"]["match_id"] == match_id
+    )
 
 
 def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:

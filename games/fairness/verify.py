@@ -37,9 +37,7 @@ from games.fairness.receipt import (
     receipt_hash,
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
-from games.fairness.transparency import (
-    logged,
-)
+from games.fairness.transparency import logged, logged_deals
 
 RECORD_FORMAT = "trix-deal/1"
 """The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
@@ -391,9 +389,11 @@ def verify_match(
     seeds, deal count, receipt and signature must agree (the receipt binds them for the whole
     match), and the deal numbers must be exactly 1..deals, each once (``deals``: the records'
     deal count; records without one, from before receipts, 1..the highest number).
-    ``partial=True`` accepts 1..k (a match still running, or ended early by a forfeit).
-    A record's place in the match is its deal number: a deal moved to another number fails
-    the commitment (its seed hashes to the commitment in exactly that many steps).
+    ``partial=True`` accepts 1..k (a match still running, or ended early by a forfeit);
+    with ``log``, only when the log holds no other ``deal-record`` entry of the match
+    (:func:`withheld_records` names the deals left out). A record's place in the match is
+    its deal number: a deal moved to another number fails the commitment (its seed hashes to
+    the commitment in exactly that many steps).
     ``log``: the entries of a ``trix-log/1`` log whose chain the caller checked
     (``transparency.verify_log``, which admits one receipt per match, after its commitment):
     the log's ``match-receipt`` entry of the match id must hold the records' receipt and
@@ -430,6 +430,8 @@ def verify_match(
         if isinstance(first.get("receipt"), dict):
             problems.extend(receipt_in_log(first, index))
         problems.extend(records_in_log(records, index))
+        if partial:
+            problems.extend(withheld_records(shuffles, first, log))
     return problems
 
 
@@ -498,6 +500,64 @@ def _completeness(shuffles: list[tuple[int, dict]], first: dict, partial: bool) 
             f"{'' if partial else '; --partial checks the first deals only'})"
         )
     return problems
+
+
+def withheld_records(
+    shuffles: list[tuple[int, dict]], first: dict, log: Sequence[dict[str, Any]]
+) -> list[str]:
+    """Under ``--partial``: the deal numbers of the log's ``deal-record`` entries of the
+    match (``first``'s match id) that no given record carries, as one mismatch naming them
+    (none: nothing the log holds of the match was withheld). The log shows the match
+    finished when it holds a record of every deal 1..the receipt's deal count."""
+    match_id = first.get("match_id")
+    numbers = logged_deals(log, match_id)
+    given = {s.get("deal_number") for _, s in shuffles}
+    missing = [number for number in numbers if number not in given]
+    if not missing:
+        return []
+    deals = first.get("deals")
+    finished = (
+        isinstance(deals, int)
+        and not isinstance(deals, bool)
+        and set(range(1, deals + 1)) <= set(numbers)
+    )
+    many = len(missing) > 1
+    line = (
+        f"log: the log holds deal record{'s' if many else ''} "
+        f"{', '.join(map(str, missing))} of match {match_id!r} that "
+        f"{'were' if many else 'was'} not given: "
+    )
+    if finished:
+        return [line + "a verification of part of a match that the log shows finished is refused"]
+    return [
+        line + "--partial accepts a match's first deals only when they are every deal record "
+        "the log holds of it"
+    ]
+
+
+def partial_note(records: Sequence[Any], logged: bool) -> str:
+    """The ``--partial`` note of one match's verified ``records``: which deals they are of
+    the receipt's count, and what was known of the rest (``logged``: the log was checked
+    and holds no other deal record of the match, :func:`withheld_records`)."""
+    shuffles = [r["shuffle"] for r in records]
+    last = max(s["deal_number"] for s in shuffles)
+    deals = shuffles[0].get("deals")
+    given = f"deal{'s 1-' if last > 1 else ' '}{last}"
+    if isinstance(deals, int) and not isinstance(deals, bool):
+        given += f" of {deals}"
+    if deals == last:
+        return f"--partial: not needed: {given}, the whole match"
+    if logged:
+        return (
+            f"--partial: {given}; the log holds no other deal record of match "
+            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (the log does not "
+            "say whether the match goes on or ended early)"
+        )
+    return (
+        f"--partial: only the first deals were required ({given.split(' ', 1)[1]}); "
+        "completeness could not be checked without the log (--log): later records of this "
+        "match may exist and be withheld"
+    )
 
 
 def _ranges(numbers: list[int]) -> str:

@@ -34,6 +34,7 @@ from games.fairness.transparency import (
 )
 from games.fairness.verify import (
     SEAT_KEYS,
+    partial_note,
     receipt_in_log,
     records_in_log,
     verify_match,
@@ -191,8 +192,9 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
 
-def _notes(records: list[Any], key: Any, log: Any, partial: bool) -> list[str]:
-    """The lines after ``verified``: what was and was not checked."""
+def _notes(records: list[Any], key: Any, log: Any, partial: bool, single: bool) -> list[str]:
+    """The lines after ``verified``: what was and was not checked (``single``: one record
+    was given, checked alone rather than as a match)."""
     shuffles = [r["shuffle"] for r in records if isinstance(r.get("shuffle"), dict)]
     receipts = [s for s in shuffles if "receipt" in s]
     notes = []
@@ -219,8 +221,14 @@ def _notes(records: list[Any], key: Any, log: Any, partial: bool) -> list[str]:
             f"log of {len(entries)} entries, head {head}: a head saved earlier must be the "
             "head of the log's first entries"
         )
-    if partial:
-        notes.append("--partial: only the first deals were required")
+    if partial and single:
+        notes.append("--partial: not used: one record is checked alone, not as a match")
+    elif partial:
+        matches: dict[tuple[str, str], list[Any]] = {}  # grouped as _verify_loaded does
+        for record in records:
+            group = (record["shuffle"]["match_id"], record["shuffle"]["commitment"])
+            matches.setdefault(group, []).append(record)
+        notes.extend(partial_note(group, log is not None) for group in matches.values())
     return notes
 
 
@@ -250,7 +258,9 @@ def verify_cli(
     ``/fairness/public-key.json``): receipts must be signed by it. ``log`` (a file of the
     site's ``/fairness/log.jsonl``): its chain must verify and hold each match's receipt.
     ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
-    must carry them. ``partial``: a match's deals may stop before its deal count. ``head``
+    must carry them. ``partial``: a match's deals may stop before its deal count (with
+    ``log``, only if the log holds no other deal record of the match; without it, a note
+    says completeness was not checked). ``head``
     (with ``log``): a ``trix-log-head/1`` saved earlier; the log's first entries must hash to
     it (a rewritten or shortened log is refused). Prints
     ``verified`` (one record) or ``verified: N deal records`` then ``note: ...`` lines on
@@ -326,7 +336,9 @@ def _verify_deals_cli(
         return 1
     count = len(records)
     print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
-    for note in _notes(records, key, entries, partial) + ([head_note] if head_note else []):
+    single = len(loaded) == 1 and isinstance(loaded[0][1], dict)
+    notes = _notes(records, key, entries, partial, single)
+    for note in notes + ([head_note] if head_note else []):
         print(f"note: {note}", file=stdout)
     return 0
 

@@ -6,11 +6,12 @@ python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--log 
 RECORDS is one record file, a file holding a JSON list of one match's records, a directory of
 one match's *.json records, or - for stdin. A list or a directory is checked as a whole match:
 its deals must be 1..N, each once (N: the receipt's deal count; with --partial 1..k, for a
-match still running or ended by a forfeit). The cards only: the plays are not replayed, but
-with --log each record must be the one logged for its deal (its hash in the log), and the log
-must hold one receipt per match (the records'). --head: a log head saved earlier must be the
-head of the log's first entries. Prints "verified" (then notes) and exits 0, or one line per
-problem and exits 1.
+match still running or ended by a forfeit, and with --log only when the log holds no other
+deal record of the match: records withheld are named and refused). The cards only: the plays
+are not replayed, but with --log each record must be the one logged for its deal (its hash in
+the log), and the log must hold one receipt per match (the records'). --head: a log head
+saved earlier must be the head of the log's first entries. Prints "verified" (then notes) and
+exits 0, or one line per problem and exits 1.
 Spec: docs/fairness.md."""
 
 import argparse
@@ -248,10 +249,11 @@ def verify_match(shuffles, receipt, partial):
     return errors
 
 
-def check_log(lines, receipt, signature, records):
+def check_log(lines, receipt, signature, records, partial=False):
     """Check the log's hash chain, one entry per kind and key (a receipt after its match's
     commitment), that its one receipt of this match is the records' and that each record is
-    the one logged for its deal. Returns (problems, note, the head after each entry)."""
+    the one logged for its deal; partial: that the log holds no deal record of the match the
+    records leave out. Returns (problems, note, the head after each entry)."""
     head, heads, seen = "0" * 64, ["0" * 64], {}
     entries = [strict_json(line) for line in lines if line.strip()]
     for i, e in enumerate(entries):
@@ -267,6 +269,9 @@ def check_log(lines, receipt, signature, records):
             raise Refused(f"log entry {i}: a {e['kind']} body without its fields") from None
         other = seen.get(key, {}).get("index")
         need(other is None, f"log entry {i}: a second {key[0]} of {key[1]!r} (and entry {other})")
+        if e["kind"] == "deal-record":
+            n = e["body"]["deal_number"]
+            need(is_count(n, 2**63), f"log entry {i}: deal_number must be a whole number from 1")
         if e["kind"] == "match-receipt":
             c = seen.get(("match-commitment", key[1]), {"body": {}})["body"]
             same = all(c.get(k) == e["body"]["receipt"].get(k) for k in COMMITTED)
@@ -285,7 +290,48 @@ def check_log(lines, receipt, signature, records):
         e = seen.get(("deal-record", f"{receipt['match_id']}/{n}"), {"body": {}})
         if e["body"].get("record_hash") != sha256(r):
             problems.append(f"deal {n}: log: not the record logged for this deal (plays, scores)")
+    if partial:
+        problems += withheld(entries, receipt, records)
     return problems, f"in the log at entry {at}; log head {head} at size {len(entries)}", heads
+
+
+def withheld(entries, receipt, records):
+    """--partial with --log: the log's deal records of the match that no record given is."""
+    mid, deals = receipt["match_id"], receipt["deals"]
+    kept = [e["body"] for e in entries if e["kind"] == "deal-record"]
+    logged = sorted(b["deal_number"] for b in kept if b["match_id"] == mid)
+    given = {r["shuffle"]["deal_number"] for r in records}
+    missing = [n for n in logged if n not in given]
+    if not missing:
+        return []
+    many = len(missing) > 1
+    line = f"log: the log holds deal record{'s' if many else ''} {', '.join(map(str, missing))}"
+    line += f" of match {mid!r} that {'were' if many else 'was'} not given: "
+    if set(range(1, deals + 1)) <= set(logged):
+        return [line + "a verification of part of a match that the log shows finished is refused"]
+    return [
+        line + "--partial accepts a match's first deals only when they are every deal record "
+        "the log holds of it"
+    ]
+
+
+def partial_note(shuffles, receipt, logged):
+    """The --partial note: which deals were given, and what is known of the rest."""
+    last, deals = max(s["deal_number"] for s in shuffles), (receipt or shuffles[0]).get("deals")
+    given = f"deal{'s 1-' if last > 1 else ' '}{last}" + ("" if deals is None else f" of {deals}")
+    if deals == last:
+        return f"--partial: not needed: {given}, the whole match"
+    if logged:
+        return (
+            f"--partial: {given}; the log holds no other deal record of match "
+            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (the log does not "
+            "say whether the match goes on or ended early)"
+        )
+    return (
+        f"--partial: only the first deals were required ({given.split(' ', 1)[1]}); "
+        "completeness could not be checked without the log (--log): later records of this "
+        "match may exist and be withheld"
+    )
 
 
 def check_head(path, heads, key):
@@ -356,15 +402,20 @@ def check(args):
     problems = [
         f"deal {r['shuffle']['deal_number']}: {line}" for r in records for line in verify(r)
     ]
+    match = isinstance(loaded, list)
     if args.log:
         with open(args.log, encoding="utf-8") as handle:
-            logged, note, heads = check_log(handle.read().splitlines(), receipt, signature, records)
+            lines = handle.read().splitlines()
+        logged, note, heads = check_log(lines, receipt, signature, records, args.partial and match)
         problems += logged
         notes.append(note)
         if args.head:
             notes.append(check_head(args.head, heads, key))
-    if isinstance(loaded, list):
+    if match:
         problems += verify_match(shuffles, receipt, args.partial)
+    if args.partial:
+        one = "--partial: not used: one record is checked alone, not as a match"
+        notes.append(partial_note(shuffles, receipt, bool(args.log)) if match else one)
     return problems, notes
 
 
@@ -375,7 +426,11 @@ def main(argv):
     parser.add_argument("--public-key", help="the site's Ed25519 public key (64 hex digits)")
     parser.add_argument("--log", help="the site's log (/fairness/log.jsonl) saved to a file")
     parser.add_argument("--head", help="a log head saved earlier (/fairness/log-head.json)")
-    parser.add_argument("--partial", action="store_true", help="a match's first deals only")
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="a match's first deals only (with --log: if the log holds no other of its records)",
+    )
     args = parser.parse_args(argv)
     try:
         problems, notes = check(args)

@@ -160,3 +160,91 @@ def test_a_forfeit_reveals_the_unfinished_deals_seed_without_a_record(
     assert 'data-testid="unrecorded"' in page
     assert "Deal 1 was ended by a forfeit before it was played out" in page
     assert 'data-testid="records"' not in page  # nothing to download
+
+
+def _commands(page: str) -> list[str]:
+    """The page's two commands: the standalone verifier's and `trix verify`'s."""
+    return [
+        re.search(rf'data-testid="{name}"><code>(.*?)</code>', page).group(1)
+        for name in ("standalone-command", "command")
+    ]
+
+
+def _alice_and_bots(make_user):
+    alice = make_user("alice")
+    table = services.create_seated_table(
+        created_by=alice,
+        variant="complex",
+        options=TIMERS,
+        seats=[{"user": alice, "client_seed": "alice-seed"}] + [{"bot": "rules"}] * 3,
+    )
+    return alice, table
+
+
+def _play_deals(table_id: int, count: int) -> Table:
+    """Wake the table until ``count`` deals have their records (the match still running)."""
+    for _ in range(5000):
+        table = Table.objects.get(pk=table_id)
+        if Deal.objects.filter(table=table).count() >= count:
+            assert table.status == "playing"
+            return table
+        services.wake(table_id=table_id, version=table.version)
+    raise AssertionError("the deals did not end")
+
+
+def _run_standalone(tmp_path, client, table_id: int, command: str):
+    """Save what the page links under the names its command uses and run the command."""
+    _save(tmp_path, client, "/fairness/verify_standalone.py", "verify_standalone.py")
+    _save(tmp_path, client, f"/verify/matches/{table_id}/records.json",
+          f"table-{table_id}-records.json")  # fmt: skip
+    _save(tmp_path, client, "/fairness/log.jsonl", "log.jsonl")
+    _save(tmp_path, client, "/fairness/log-head.json", "log-head.json")
+    return subprocess.run(
+        [sys.executable, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_matchs_commands_take_partial_and_verify(make_user, tasks_applied_here, tmp_path):
+    """More records will come: the commands take --partial, and what the page links then
+    verifies (the log holds no record of the match that the download leaves out)."""
+    _, table = _alice_and_bots(make_user)
+    table = _play_deals(table.pk, 2)
+    client = Client()
+    page = client.get(f"/verify/matches/{table.pk}/").content.decode()
+    standalone, command = _commands(page)
+    assert standalone.endswith(" --partial") and command.endswith(" --partial")
+    assert 'data-testid="still-running"' in page and 'data-testid="ended-early"' not in page
+    done = _run_standalone(tmp_path, client, table.pk, standalone)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the log holds no other deal record of match" in done.stdout
+    answer = client.get(f"/api/matches/{table.pk}/verification/").json()
+    assert answer["partial"] is True and answer["ended_early"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_ended_by_a_forfeit_gets_no_partial(
+    make_user, tasks_applied_here, tmp_path
+):
+    """A match a forfeit ended after its first deal: nothing in the records, the receipt or
+    the log says it ended, so the page never adds --partial for it; it says the command
+    reports the later deals missing, and that --partial is the player's own to add."""
+    alice, table = _alice_and_bots(make_user)
+    table = _play_deals(table.pk, 1)
+    services.leave(user=alice, table_id=table.pk)  # her forfeit ends the match
+    table = _play_out(table.pk)
+    assert table.status == "finished" and Deal.objects.filter(table=table).count() == 1
+    client = Client()
+    page = client.get(f"/verify/matches/{table.pk}/").content.decode()
+    standalone, command = _commands(page)
+    assert "--partial" not in standalone and "--partial" not in command
+    assert 'data-testid="still-running"' not in page
+    ended = re.search(r'data-testid="ended-early">(.*?)</p>', page, re.S).group(1)
+    assert "This match ended by a forfeit after 1 of its 8 deals" in ended
+    done = _run_standalone(tmp_path, client, table.pk, standalone)
+    assert done.returncode == 1 and "missing [2, 3, 4, 5, 6, 7, 8]" in done.stdout
+    done = _run_standalone(tmp_path, client, table.pk, standalone + " --partial")
+    assert done.returncode == 0, done.stdout + done.stderr
+    answer = client.get(f"/api/matches/{table.pk}/verification/").json()
+    assert answer["partial"] is False
+    assert answer["ended_early"] == {"by": "forfeit", "records": 1, "deals": 8}
