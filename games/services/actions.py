@@ -33,25 +33,33 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
     :class:`BadRequest` (illegal now: ``illegal_action``; match over or not started),
     :class:`Conflict` (stale version; the id used by someone else, at another table, or for a
     different action or version: code ``duplicate_id``). Nothing is stored on an error."""
-    existing = TableAction.objects.filter(pk=action_id).first()
-    if existing is not None:
-        return _duplicate(existing, user, table_id, version, action)
     try:
-        table = Table.objects.get(pk=table_id)
-    except Table.DoesNotExist:
-        raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
-    seat = changes.user_seat(table, user)
+        return _submit(user, table_id, action_id, version, action)
+    except (TableError, IntegrityError):
+        # A known id (a retry: its table has moved on since, or it is the id's own row) is
+        # answered by its first result, looked up only when the action was refused.
+        existing = TableAction.objects.filter(pk=action_id).first()
+        if existing is None:
+            raise
+        return _duplicate(existing, user, table_id, version, action)
+
+
+def _submit(user, table_id: int, action_id, version: int, action: dict) -> TableAction:
+    """:func:`submit_action` for an id not used before: the seat (outside the transaction:
+    :func:`games.services.tables.check_in` remembers what it wrote), then the lock and
+    :func:`games.services.acting.apply`."""
+    seat = changes.user_seat(table_id, user)
     if seat is None:
+        if not Table.objects.filter(pk=table_id).exists():
+            raise NotFound(_("There is no table %(id)s.") % {"id": table_id})
         raise NotAllowed(_("You have no seat at this table."), "not_your_seat")
-    tables.check_in(user=user, table_id=table.pk)
+    tables.check_in(user=user, table_id=table_id)
     if action.get("type") not in ACTION_TYPES:
         types = ", ".join(ACTION_TYPES)
         raise BadRequest(_("action type must be one of %(types)s") % {"types": types}, "invalid")
-    if table.status == TableStatus.OPEN:
-        raise BadRequest(_("The match has not started yet."), "not_started")
     row = TableAction(
         id=action_id,
-        table=table,
+        table_id=table_id,
         seat=seat.seat,
         user=user,
         source="user",
@@ -59,12 +67,12 @@ def submit_action(*, user, table_id: int, action_id, version: int, action: dict)
         action={**action, "seat": seat.seat},
         submitted_at=timezone.now(),
     )
-    try:
-        with transaction.atomic():
-            acting.apply(changes.lock_table(table.pk), row, stale_check=True)
-    except IntegrityError:
-        existing = TableAction.objects.get(pk=action_id)
-        return _duplicate(existing, user, table_id, version, action)
+    with transaction.atomic():
+        table = changes.lock_table(table_id)
+        if table.status == TableStatus.OPEN:
+            raise BadRequest(_("The match has not started yet."), "not_started")
+        row.table = table
+        acting.apply(table, row, stale_check=True)
     return row
 
 

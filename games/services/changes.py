@@ -48,8 +48,9 @@ def seats(table: Table) -> list[Seat]:
     return list(Seat.objects.filter(table=table).order_by("seat"))
 
 
-def user_seat(table: Table, user) -> Seat | None:
-    """The seat ``user`` holds at ``table``, or None (also for an anonymous user)."""
+def user_seat(table: Table | int, user) -> Seat | None:
+    """The seat ``user`` holds at ``table`` (the table or its id), or None (also for an
+    anonymous user)."""
     if user is None or not user.is_authenticated:
         return None
     return Seat.objects.filter(table=table, user=user).first()
