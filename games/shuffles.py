@@ -8,8 +8,9 @@ a :class:`games.models.Deal` row (``trix-deal/1``). (This module was ``games.dea
 
 The commit-reveal shuffle (``games.fairness``): a match-level commitment made when
 the table is created (before any seat is taken), the four client seeds locked when the match
-starts (bots use the fixed public value), each deal's hands from ``trix-shuffle/1``, and a
-deal's server seed revealed only after the deal ended.
+starts (bots use the fixed public value :data:`BOT_CLIENT_SEED`, and the receipt names the
+seats bots hold then), each deal's hands from ``trix-shuffle/1``, and a deal's server seed
+revealed only after the deal ended. A seat a bot takes over later keeps its person's seed.
 
 Every function takes and returns the private shuffle state: plain JSON for
 ``MatchRecord.shuffle`` that never leaves the server. It is ``MatchShuffle.to_dict()`` with
@@ -178,12 +179,19 @@ def announced(private: dict[str, Any]) -> dict[str, Any]:
 
 
 def receipt(
-    private: dict[str, Any], *, variant: str, options: dict[str, Any], issued_at: str
+    private: dict[str, Any],
+    *,
+    variant: str,
+    options: dict[str, Any],
+    issued_at: str,
+    bots: list[int],
 ) -> dict[str, Any]:
     """The match-start receipt ``trix-receipt/1`` of a match whose client seeds are locked:
     match id, algorithm, commitment, deal count, ``variant``, ``options`` (the table's),
-    the four client seeds and ``issued_at`` (``YYYY-MM-DDTHH:MM:SSZ``). Public only; the
-    caller signs it (``games.signing``). Raises ``StateError`` before the seeds lock."""
+    the four client seeds, ``bots`` (the seats bots hold at the start, ascending: their
+    seeds are :data:`BOT_CLIENT_SEED`) and ``issued_at`` (``YYYY-MM-DDTHH:MM:SSZ``). Public
+    only; the caller signs it (``games.signing``). Raises ``FairnessError`` before the seeds
+    lock, or when a seat named a bot has another seed."""
     shuffle = _open(private)
     seeds = shuffle.client_seeds
     if seeds is None:
@@ -197,6 +205,7 @@ def receipt(
         options=options,
         client_seeds=list(seeds),
         issued_at=issued_at,
+        bots=bots,
     )
 
 

@@ -2,11 +2,14 @@
 
 When the fourth seat of a match is taken and its client seeds lock, the site issues a receipt
 naming everything the match's deals depend on (match id, algorithm, commitment, deal count,
-variant and options, the four client seeds, the time) and signs its canonical bytes
+variant and options, the four client seeds, the seats that are bots, the time) and signs its
+canonical bytes
 (``games.fairness.canonical``) with the site's Ed25519 key (RFC 8032). Every deal record of
 the match carries the receipt and its signature, and the public log holds it
 (``games.fairness.transparency``), so a match rebuilt afterwards from its last revealed seed,
-with other client seeds, no longer matches what was signed and logged at the start.
+with other client seeds, no longer matches what was signed and logged at the start. A seat
+the receipt names a bot (``bots``) has the bots' client seed ``BOT_CLIENT_SEED``, so a bot
+seat's seed binds nothing the site could choose (``check_receipt`` refuses any other).
 
 Signatures are 64 bytes written as 128 lower-case hex digits; public keys are the 32 raw
 bytes of RFC 8032 as 64 hex digits. The site's key: ``TRIX_SIGNING_KEY``; its public half is
@@ -26,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
+from games.fairness.match_shuffle import BOT_CLIENT_SEED
 from games.fairness.random_stream import check_index, check_text
 from games.fairness.shuffle import SEATS
 
@@ -45,7 +49,9 @@ __all__ = [
 ]
 
 RECEIPT_FORMAT = "trix-receipt/1"
-"""The receipt's format name; a change to its fields or meaning gets a new name."""
+"""The receipt's format name; a change to the meaning of its fields gets a new name. The one
+field added since, ``bots``, is optional: a receipt without it (issued before receipts named
+their bots) keeps its meaning, and a verifier says which seats were bots is unknown."""
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 _FIELDS = {
@@ -59,6 +65,8 @@ _FIELDS = {
     "client_seeds": dict,
     "issued_at": str,
 }
+_OPTIONAL = {"bots"}
+"""Fields a receipt may lack: receipts issued before them did (``check_receipt``)."""
 
 
 def check_hex(value: object, field: str, digits: int = 64) -> str:
@@ -85,10 +93,12 @@ def build_receipt(
     options: Mapping[str, Any],
     client_seeds: Sequence[str],
     issued_at: str,
+    bots: Sequence[int],
 ) -> dict[str, Any]:
     """The receipt of a match whose client seeds just locked (a dict, see ``docs/fairness.md``).
 
-    ``client_seeds``: the four seats' seeds in seat order (bots ``"bot"``); ``issued_at``:
+    ``client_seeds``: the four seats' seeds in seat order; ``bots``: the seats (0..3) bots hold
+    when the match starts, ascending, whose seeds must be ``BOT_CLIENT_SEED``; ``issued_at``:
     ``YYYY-MM-DDTHH:MM:SSZ``. Raises FairnessError for any malformed field."""
     if isinstance(client_seeds, str | bytes) or len(client_seeds) != SEATS:
         raise FairnessError(f"a receipt needs exactly {SEATS} client seeds")
@@ -101,6 +111,7 @@ def build_receipt(
         "variant": variant,
         "options": dict(options),
         "client_seeds": {str(seat): seed for seat, seed in enumerate(client_seeds)},
+        "bots": list(bots) if isinstance(bots, tuple | range) else bots,
         "issued_at": issued_at,
     }
     check_receipt(receipt)
@@ -109,11 +120,13 @@ def build_receipt(
 
 def check_receipt(receipt: object) -> dict[str, Any]:
     """Return ``receipt`` if it is a well-formed ``trix-receipt/1``, else raise FairnessError
-    naming the first bad field (``receipt.<field>``). Does not check any signature."""
+    naming the first bad field (``receipt.<field>``). ``bots``, when present, lists seats
+    0..3 in ascending order, each once, and each seat it names has the client seed
+    ``BOT_CLIENT_SEED`` (``docs/fairness.md``, section 8). Does not check any signature."""
     if not isinstance(receipt, dict):
         raise FairnessError("receipt must be a JSON object")
     missing = sorted(set(_FIELDS) - set(receipt))
-    extra = sorted(set(receipt) - set(_FIELDS))
+    extra = sorted(set(receipt) - set(_FIELDS) - _OPTIONAL)
     if missing:
         raise FairnessError(f"receipt: missing {', '.join(missing)}")
     if extra:
@@ -135,8 +148,30 @@ def check_receipt(receipt: object) -> dict[str, Any]:
         raise FairnessError(f"receipt.client_seeds must have the seats 0..{SEATS - 1}")
     for seat, seed in seeds.items():
         check_text(seed, f"receipt.client_seeds.{seat}")
+    if "bots" in receipt:
+        _check_bots(receipt["bots"], seeds)
     check_time(receipt["issued_at"], "receipt.issued_at")
     return receipt
+
+
+def _check_bots(bots: object, seeds: Mapping[str, str]) -> None:
+    """``bots`` lists seats 0..3, ascending, each once, each with the bots' client seed."""
+    seats = range(SEATS)
+    if not (
+        isinstance(bots, list)
+        and all(type(seat) is int and seat in seats for seat in bots)
+        and bots == sorted(set(bots))
+    ):
+        raise FairnessError(
+            f"receipt.bots must be a list of seats 0..{SEATS - 1}, ascending, each once"
+        )
+    for seat in bots:
+        seed = seeds[str(seat)]
+        if seed != BOT_CLIENT_SEED:
+            raise FairnessError(
+                f"receipt.client_seeds.{seat}: {seed!r} is not the bots' client seed "
+                f"{BOT_CLIENT_SEED!r}, and receipt.bots names seat {seat} a bot"
+            )
 
 
 def receipt_hash(receipt: Mapping[str, Any]) -> str:

@@ -101,7 +101,10 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
             f"{where}: a {kind} body has the fields {', '.join(sorted(KINDS[kind]))}"
         )
     if kind == "match-receipt":
-        check_receipt(body["receipt"])
+        try:
+            check_receipt(body["receipt"])
+        except FairnessError as error:
+            raise FairnessError(f"{where}: {error}") from None
         check_hex(body["signature"], f"{where}: signature", 128)
     elif kind == "deal-record":
         check_text(body["match_id"], f"{where}: match_id")

@@ -12,10 +12,11 @@ the site's receipt)::
 A record verifies when (1) SHA-256 applied ``deal_number`` times to ``server_seed`` gives
 ``commitment``, (2) the shuffle of those inputs deals exactly the record's hands, (3) the
 rules engine replays the plays (``games.engine.record.replay_record``), and (4) when it
-carries a receipt: the receipt is well formed, names the record's match id, algorithm,
-commitment, client seeds, deal count, variant and options, and (given the site's public key)
-its signature is valid. A match verifies when every record does, they all carry the same
-receipt, and their deal numbers are 1..deals, each once. A record without a receipt (written
+carries a receipt: the receipt is well formed (a seat it names a bot has the bots' client
+seed ``bot``), names the record's match id, algorithm, commitment, client seeds, deal count,
+variant and options, and (given the site's public key) its signature is valid. A match
+verifies when every record does, they all carry the same receipt, and their deal numbers are
+1..deals, each once. A record without a receipt (written
 before receipts existed) verifies as "cards only, no receipt" and is refused when a public key
 or a log is given. Every mismatch is one line naming the field that differs. No Django.
 """
@@ -23,12 +24,13 @@ or a log is given. Every mismatch is one line naming the field that differs. No 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
+from games.fairness.match_shuffle import BOT_CLIENT_SEED
 from games.fairness.random_stream import check_index, check_text, seed_bytes
 from games.fairness.receipt import (
     check_hex,
@@ -558,6 +560,55 @@ def partial_note(records: Sequence[Any], logged: bool) -> str:
         "completeness could not be checked without the log (--log): later records of this "
         "match may exist and be withheld"
     )
+
+
+def seats_note(receipt: dict[str, Any], pinned: Iterable[str]) -> str:
+    """The note on a verified match's seats: the ones its ``receipt`` names bots (their
+    client seed the constant ``BOT_CLIENT_SEED``, which the receipt check requires), the
+    people's, and which of the people's seeds the user pinned (``pinned``: the seats given
+    with ``--client-seed``, ``"0"``..``"3"``). A receipt without ``bots`` was issued before
+    receipts named their bots: the note says which seats were bots is unknown. Pinning
+    every person's seed, with the bots' fixed, fixes all four (``docs/fairness.md``)."""
+    match_id = receipt["match_id"]
+    pins = sorted(set(pinned))
+    if "bots" not in receipt:
+        loose = [seat for seat in SEAT_KEYS if seat not in pins]
+        line = (
+            f"match {match_id!r}: the receipt does not name its bots (issued before receipts "
+            f"named them): which seats were bots is unknown; {_pins(pins, loose)}"
+        )
+        return line + (f" (a bot's seed is {BOT_CLIENT_SEED!r})" if loose else "")
+    bots = [str(seat) for seat in receipt["bots"]]
+    people = [seat for seat in SEAT_KEYS if seat not in bots]
+    line = f"match {match_id!r}: the receipt names "
+    if bots:
+        line += (
+            f"{_seats(bots)} {'bots' if len(bots) > 1 else 'a bot'} (client seed "
+            f"{BOT_CLIENT_SEED!r}, required)"
+        )
+    if not people:
+        return line + ": all four seeds are fixed"
+    loose = [seat for seat in people if seat not in pins]
+    return (
+        f"{line}{'; ' if bots else 'no bots; '}{_seats(people)} "
+        f"{'are people' if len(people) > 1 else 'is a person'}, their seeds their players' "
+        f"own: {_pins(pins, loose)}"
+    )
+
+
+def _pins(pinned: list[str], loose: list[str]) -> str:
+    """Which seats ``--client-seed`` pinned (``pinned``) and which it did not (``loose``)."""
+    parts = [f"pinned by --client-seed: {_seats(pinned)}"] if pinned else []
+    if loose:
+        parts.append(f"not pinned: {_seats(loose)}")
+    else:
+        parts.append("all four seeds are fixed")
+    return "; ".join(parts)
+
+
+def _seats(seats: list[str]) -> str:
+    """``["1", "3"]`` -> ``"seats 1, 3"``; ``["2"]`` -> ``"seat 2"``."""
+    return f"seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}"
 
 
 def _ranges(numbers: list[int]) -> str:

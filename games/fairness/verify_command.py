@@ -37,6 +37,7 @@ from games.fairness.verify import (
     partial_note,
     receipt_in_log,
     records_in_log,
+    seats_note,
     verify_match,
     verify_record,
 )
@@ -192,9 +193,12 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
 
-def _notes(records: list[Any], key: Any, log: Any, partial: bool, single: bool) -> list[str]:
+def _notes(
+    records: list[Any], key: Any, log: Any, partial: bool, single: bool, pinned: Sequence[str]
+) -> list[str]:
     """The lines after ``verified``: what was and was not checked (``single``: one record
-    was given, checked alone rather than as a match)."""
+    was given, checked alone rather than as a match; ``pinned``: the seats whose client seed
+    ``--client-seed`` gave), and, per receipt, which seats were bots and people."""
     shuffles = [r["shuffle"] for r in records if isinstance(r.get("shuffle"), dict)]
     receipts = [s for s in shuffles if "receipt" in s]
     notes = []
@@ -208,9 +212,11 @@ def _notes(records: list[Any], key: Any, log: Any, partial: bool, single: bool) 
         notes.append("receipt signatures not checked: give --public-key")
     elif receipts:
         notes.append(f"receipt signatures valid under key {key_id(key)}")
+    distinct = {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}
+    notes.extend(seats_note(receipt, pinned) for receipt in distinct.values())
     if log is not None:
         entries, head = log
-        for receipt in {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}.values():
+        for receipt in distinct.values():
             entry = find_receipt(entries, receipt["match_id"])
             notes.append(
                 f"receipt {receipt_hash(receipt)[:16]}... in the log at entry {entry['index']}, "
@@ -337,7 +343,7 @@ def _verify_deals_cli(
     count = len(records)
     print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
     single = len(loaded) == 1 and isinstance(loaded[0][1], dict)
-    notes = _notes(records, key, entries, partial, single)
+    notes = _notes(records, key, entries, partial, single, list(checks["client_seeds"]))
     for note in notes + ([head_note] if head_note else []):
         print(f"note: {note}", file=stdout)
     return 0

@@ -9,7 +9,8 @@ its deals must be 1..N, each once (N: the receipt's deal count; with --partial 1
 match still running or ended by a forfeit, and with --log only when the log holds no other
 deal record of the match: records withheld are named and refused). The cards only: the plays
 are not replayed, but with --log each record must be the one logged for its deal (its hash in
-the log), and the log must hold one receipt per match (the records'). --head: a log head
+the log), and the log must hold one receipt per match (the records'). A seat the receipt names
+a bot must have the client seed "bot"; a note says which seats are people. --head: a log head
 saved earlier must be the head of the log's first entries. Prints "verified" (then notes) and
 exits 0, or one line per problem and exits 1.
 Spec: docs/fairness.md."""
@@ -26,7 +27,8 @@ DECK = [rank + suit for suit in "CDHS" for rank in "23456789TJQKA"]  # 2C=0 ... 
 SEATS = ["0", "1", "2", "3"]
 MAX_DEALS = 100_000  # the longest seed chain: bounds the hashing a hostile record asks for
 RECEIPT_FIELDS = ["algorithm", "client_seeds", "commitment", "deals", "format", "issued_at"]
-RECEIPT_FIELDS += ["match_id", "options", "variant"]
+RECEIPT_FIELDS += ["match_id", "options", "variant"]  # and "bots" (older receipts lack it)
+BOT_CLIENT_SEED = "bot"  # the client seed of every seat a receipt names a bot
 ENTRY_FIELDS = ["body", "index", "kind", "logged_at", "prev"]
 COMMITTED = ["match_id", "algorithm", "commitment", "deals"]  # a match-commitment's body
 SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
@@ -170,7 +172,8 @@ def shuffle(server_seed, client_seeds, match_id, deal_number):
 
 # Strict input checks: each raises Refused naming the first bad field.
 def check_receipt(r, where="receipt"):
-    need(isinstance(r, dict) and sorted(r) == RECEIPT_FIELDS, f"{where}: needs {RECEIPT_FIELDS}")
+    fields = isinstance(r, dict) and sorted(set(r) - {"bots"}) == RECEIPT_FIELDS
+    need(fields, f"{where}: needs {RECEIPT_FIELDS}, and may have bots")
     need(r["format"] == "trix-receipt/1", f"{where}.format: must be 'trix-receipt/1'")
     for field in ("match_id", "algorithm", "variant"):
         need(is_text(r[field]), f"{where}.{field}: must be 1 to 64 printable ASCII characters")
@@ -180,7 +183,43 @@ def check_receipt(r, where="receipt"):
     need(seeds_ok(r["client_seeds"]), f'{where}.client_seeds: must map "0".."3" to client seeds')
     issued = isinstance(r["issued_at"], str) and re.fullmatch(r"[\dT:-]{19}Z", r["issued_at"])
     need(issued, f"{where}.issued_at: must be a UTC time YYYY-MM-DDTHH:MM:SSZ")
+    bots = r.get("bots", [])  # the seats bots held at the start (older receipts name none)
+    ok = isinstance(bots, list) and all(type(b) is int and 0 <= b <= 3 for b in bots)
+    need(
+        ok and bots == sorted(set(bots)),
+        f"{where}.bots: must be a list of seats 0..3, ascending, each once",
+    )
+    for seat in bots:  # a bot's seed is the constant: the site cannot choose it
+        seed = r["client_seeds"][str(seat)]
+        need(
+            seed == BOT_CLIENT_SEED,
+            f"{where}.client_seeds.{seat}: {seed!r} is not the bots' "
+            f"client seed {BOT_CLIENT_SEED!r}, and {where}.bots names seat {seat} a bot",
+        )
     canonical(r)
+
+
+def seats(numbers):  # ["1", "3"] -> "seats 1, 3"
+    return f"seat{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+
+
+def seats_note(receipt):
+    """Which seats the receipt names bots (their client seed fixed) and which people."""
+    if "bots" not in receipt:
+        return (
+            "the receipt does not name its bots (issued before receipts named them): which "
+            "seats were bots is unknown"
+        )
+    bots = [str(seat) for seat in receipt["bots"]]
+    people = [seat for seat in SEATS if seat not in bots]
+    note = "the receipt names no bots"
+    if bots:
+        kind = "bots" if len(bots) > 1 else "a bot"
+        note = f"the receipt names {seats(bots)} {kind} (client seed {BOT_CLIENT_SEED!r}, required)"
+    if not people:
+        return note + ": all four seeds are fixed"
+    are = "are people" if len(people) > 1 else "is a person"
+    return f"{note}; {seats(people)} {are}: each seed must be the one its player sent"
 
 
 def check_record(r):
@@ -399,6 +438,8 @@ def check(args):
         notes.append("receipt signed by that public key")
     elif receipt is not None:
         notes.append("receipt signature not checked: give --public-key")
+    if receipt is not None:
+        notes.append(seats_note(receipt))
     problems = [
         f"deal {r['shuffle']['deal_number']}: {line}" for r in records for line in verify(r)
     ]

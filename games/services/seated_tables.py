@@ -282,7 +282,7 @@ def _start_match(
     if row.version != _SEATED_EVENTS:
         raise RuntimeError(f"a seated table's log has {row.version} events")
     private = shuffles.lock_client_seeds(private, client_seeds)
-    logged.append(issue_receipt(row, private, now.replace(microsecond=0)))
+    logged.append(issue_receipt(row, private, now.replace(microsecond=0), table_seats))
     record = MatchRecord(
         table=row,
         state=new_match(parsed).to_json(),

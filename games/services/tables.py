@@ -168,17 +168,20 @@ def _new_table(
     return table
 
 
-def issue_receipt(table: Table, private: dict[str, Any], now) -> tuple:
+def issue_receipt(table: Table, private: dict[str, Any], now, seats: list[Seat]) -> tuple:
     """Issue the match-start receipt of ``table`` whose client seeds just locked in
     ``private``: built, signed with the site's key and kept on the table (the caller saves
-    it), started at ``now``. Returns its ``match-receipt`` log entry for the caller to
-    append in the same transaction."""
+    it), started at ``now``; it names the seats of ``seats`` (the four, filled) that bots
+    hold. Returns its ``match-receipt`` log entry for the caller to append in the same
+    transaction. The receipt is never issued again: a seat a bot takes over later keeps the
+    seed its person gave (``docs/fairness.md``, section 2)."""
     table.started_at = now
     table.receipt = shuffles.receipt(
         private,
         variant=table.variant,
         options=table.options,
         issued_at=fairness_log.stamp(now),
+        bots=sorted(s.seat for s in seats if s.kind == "bot"),
     )
     table.receipt_signature = signing.sign(table.receipt)
     return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)
@@ -435,7 +438,8 @@ def _maybe_start(table: Table) -> None:
         return
     record = MatchRecord.objects.select_for_update().get(table=table)
     record.shuffle = shuffles.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
-    receipt_entry = issue_receipt(table, record.shuffle, timezone.now().replace(microsecond=0))
+    now = timezone.now().replace(microsecond=0)
+    receipt_entry = issue_receipt(table, record.shuffle, now, seats)
     state = new_match(table.options)
     table.status = TableStatus.PLAYING
     changes.add_events(

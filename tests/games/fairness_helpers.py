@@ -45,13 +45,19 @@ ISSUED_AT = "2026-12-01T10:00:00Z"
 LOGGED_AT = "2026-12-01T09:59:00Z"
 
 
-def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT):
+def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT, bots=None):
     """(records, receipt, signature): copies of one match's records whose shuffle objects carry
-    the deal count, the match-start receipt and its signature by ``key``, as the site's do."""
+    the deal count, the match-start receipt and its signature by ``key``, as the site's do.
+    ``bots``: the seats the receipt names as bots (default: the seats whose client seed is
+    ``bot``, as the engine's simulated matches seat them)."""
+    from games.fairness.match_shuffle import BOT_CLIENT_SEED
     from games.fairness.receipt import build_receipt, sign
 
     first = records[0]
     shuffle = first["shuffle"]
+    seeds = [shuffle["client_seeds"][str(seat)] for seat in range(4)]
+    if bots is None:
+        bots = [seat for seat, seed in enumerate(seeds) if seed == BOT_CLIENT_SEED]
     options = Options.from_dict({**first["options"], "variant": first["variant"]})
     receipt = build_receipt(
         match_id=shuffle["match_id"],
@@ -60,13 +66,19 @@ def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT):
         deals=options.deals_per_match,
         variant=first["variant"],
         options=options.to_dict(),  # as the site writes them: every option, defaults filled in
-        client_seeds=[shuffle["client_seeds"][str(seat)] for seat in range(4)],
+        client_seeds=seeds,
         issued_at=issued_at,
+        bots=bots,
     )
-    signature = sign(receipt, key)
-    extra = {"deals": options.deals_per_match, "receipt": receipt, "signature": signature}
+    return carrying(records, receipt, sign(receipt, key))
+
+
+def carrying(records: list[dict], receipt: dict, signature: str):
+    """(records, receipt, signature): copies of ``records`` whose shuffle objects carry
+    ``receipt`` (any dict: a forger's too), ``signature`` and the receipt's deal count."""
+    carried = {"deals": receipt["deals"], "receipt": receipt, "signature": signature}
     out = [
-        {**copy.deepcopy(r), "shuffle": {**copy.deepcopy(r["shuffle"]), **extra}} for r in records
+        {**copy.deepcopy(r), "shuffle": {**copy.deepcopy(r["shuffle"]), **carried}} for r in records
     ]
     return out, receipt, signature
 

@@ -47,6 +47,7 @@ def a_receipt(**changes):
         options={"doubling": True},
         client_seeds=["7f3a9c", "bot", "Zm9v", "bot"],
         issued_at="2026-12-01T10:00:00Z",
+        bots=[1, 3],
     )
     fields.update(changes)
     return build_receipt(**fields)

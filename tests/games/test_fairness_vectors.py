@@ -180,6 +180,7 @@ def test_receipt_vectors_are_the_codes_output():
         options={},
         client_seeds=SHUFFLE_VECTORS[2]["client_seeds"],
         issued_at="2026-12-01T10:00:00Z",
+        bots=[1, 3],
     )
     assert v["receipt"] == receipt
     assert v["receipt_canonical"].encode() == canonical_bytes(receipt)
