@@ -32,6 +32,7 @@ from django.utils import timezone
 from games.fairness import transparency
 from games.fairness.canonical import sha256_hex
 from games.models import LogEntry, LogKey
+from games.services import log_tree
 
 LOCK_KEY = 0x7472_6978_6C6F_67  # "trixlog": pg_advisory_xact_lock's key for the log's head
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -95,6 +96,7 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
             )
         LogEntry.objects.bulk_create(rows)
         LogKey.objects.bulk_create(keys)
+        log_tree.add_nodes([entry for _, entry in entries])
     return rows
 
 
