@@ -5,6 +5,7 @@ and proof endpoints under /fairness/, whose proofs verify against the served che
 from __future__ import annotations
 
 import importlib
+import json
 
 import pytest
 from django.apps import apps
@@ -143,3 +144,58 @@ def test_impossible_proof_requests_are_400(url):
     response = APIClient().get(url)
     assert response.status_code == 400
     assert response.content.decode().endswith("\n")
+
+
+TIMERS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_start(
+    django_user_model, tasks_applied_here, tmp_path
+):
+    """A player saves the checkpoint when they sit, and at the end downloads the newer one,
+    the consistency proof and the inclusion proofs of the receipt and each deal record."""
+    import io
+
+    from games import services
+    from games.engine.cli import main as trix
+    from games.models import Deal, Table
+
+    client = APIClient()
+    alice = django_user_model.objects.create_user(username="alice", password="pw")
+    table = services.create_table(user=alice, variant="complex", options=TIMERS)
+    services.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="alice-seed")
+    saved = tmp_path / "saved-checkpoint"
+    saved.write_bytes(client.get("/fairness/checkpoint").content)  # size 1: the commitment
+    for seat in (1, 2, 3):
+        services.seat_bot(user=alice, table_id=table.pk, seat=seat, bot="rules")
+    services.leave(user=alice, table_id=table.pk)
+    for _ in range(5000):
+        table = Table.objects.get(pk=table.pk)
+        if table.status != "playing":
+            break
+        services.wake(table_id=table.pk, version=table.version)
+    assert table.status == "finished"
+    records = [d.record for d in Deal.objects.filter(table=table).order_by("number")]
+    (tmp_path / "records.json").write_text(json.dumps(records))
+    end = tmp_path / "checkpoint"
+    end.write_bytes(client.get("/fairness/checkpoint").content)
+    size = log_tree.size()
+    assert size == 10  # the commitment, the receipt, 8 deal records
+    (tmp_path / "consistency.json").write_bytes(
+        client.get(f"/fairness/proof/consistency?first=1&second={size}").content
+    )
+    options = ["--checkpoint", str(saved), "--new-checkpoint", str(end)]
+    options += ["--consistency", str(tmp_path / "consistency.json")]
+    for index in range(1, size):
+        path = tmp_path / f"inclusion-{index}.json"
+        path.write_bytes(client.get(f"/fairness/proof/inclusion?index={index}&size={size}").content)
+        options += ["--inclusion", str(path)]
+    key = tmp_path / "key.json"
+    key.write_bytes(client.get("/fairness/public-key.json").content)
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["verify", str(tmp_path / "records.json"), "--public-key", str(key), *options]
+    assert trix(argv, out, err) == 0, err.getvalue()
+    assert f"the receipt of match 'table-{table.pk}' is entry 1: proven" in out.getvalue()
+    assert f"deal table-{table.pk}/8 is entry 9: proven" in out.getvalue()
+    assert "extends the saved one" in out.getvalue()
