@@ -168,7 +168,8 @@ def head() -> dict[str, Any]:
 
 def check() -> list[str]:
     """Every problem of the stored log (``manage.py fairness_log_check``): the chain from
-    entry 0 (``transparency.verify_log``) and each stored hash. Empty when it is whole."""
+    entry 0 (``transparency.verify_log``), each stored hash, then each stored subtree hash
+    of its Merkle tree (``log_tree.check``). Empty when it is whole."""
     from games.fairness.errors import FairnessError
 
     problems = []
@@ -184,4 +185,6 @@ def check() -> list[str]:
         transparency.verify_log(stream())
     except FairnessError as exc:
         problems.append(str(exc))
+    if not problems:  # the Merkle tree's stored subtree hashes, from the same entries
+        problems += log_tree.check(entries())
     return problems

@@ -21,6 +21,7 @@ from games.models import LogEntry, LogTreeNode
 
 __all__ = [
     "add_nodes",
+    "check",
     "checkpoint",
     "checkpoint_extension",
     "consistency_proof",
@@ -73,6 +74,45 @@ def add_nodes(entries: Sequence[Mapping[str, Any]]) -> None:
             known[position(level, number >> 1)] = digest
             rows.append(LogTreeNode(position=position(level, number >> 1), hash=digest.hex()))
     LogTreeNode.objects.bulk_create(rows)
+
+
+def check(entries: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every stored subtree hash recomputed from ``entries`` (the whole log in order, as
+    ``manage.py fairness_log_check`` streams it): one problem per missing or wrong hash,
+    and one if hashes are stored beyond the log. Empty when the tree is whole."""
+    problems: list[str] = []
+    stack: list[tuple[int, bytes]] = []
+    batch: dict[int, bytes] = {}
+
+    def flush() -> None:
+        stored = dict(
+            LogTreeNode.objects.filter(position__in=batch).values_list("position", "hash")
+        )
+        for key, digest in sorted(batch.items()):
+            if stored.get(key) != digest.hex():
+                level, number = key % 64, key // 64
+                state = "missing" if key not in stored else "not the hash of its entries"
+                first, last = number << level, ((number + 1) << level) - 1
+                problems.append(f"log tree: the hash of entries {first}..{last} is {state}")
+        batch.clear()
+
+    count = 0
+    for entry in entries:
+        digest, level, number = transparency.entry_leaf_hash(entry), 0, entry["index"]
+        batch[position(0, number)] = digest
+        while stack and stack[-1][0] == level:
+            digest = merkle.node_hash(stack.pop()[1], digest)
+            level, number = level + 1, number >> 1
+            batch[position(level, number)] = digest
+        stack.append((level, digest))
+        count += 1
+        if len(batch) >= 4000:
+            flush()
+    flush()
+    expected = 2 * count - bin(count).count("1")
+    if LogTreeNode.objects.count() != expected:
+        problems.append(f"log tree: {expected} subtree hashes expected for {count} entries")
+    return problems
 
 
 def size() -> int:

@@ -199,3 +199,24 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     assert f"the receipt of match 'table-{table.pk}' is entry 1: proven" in out.getvalue()
     assert f"deal table-{table.pk}/8 is entry 9: proven" in out.getvalue()
     assert "extends the saved one" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_the_log_check_recomputes_the_stored_tree():
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    _append(7, 0)
+    assert fairness_log.check() == []
+    # A stored subtree hash changed behind the model's back (the 4 entries from 0).
+    LogTreeNode.objects.filter(position=log_tree.position(2, 0)).update(hash="00" * 32)
+    LogTreeNode.objects.filter(position=log_tree.position(0, 6)).delete()
+    with pytest.raises(CommandError):
+        call_command("fairness_log_check", stdout=StringIO())
+    assert fairness_log.check() == [
+        "log tree: the hash of entries 0..3 is not the hash of its entries",
+        "log tree: the hash of entries 6..6 is missing",
+        "log tree: 11 subtree hashes expected for 7 entries",
+    ]
