@@ -91,7 +91,7 @@ def check(entries: Iterable[Mapping[str, Any]]) -> list[str]:
         for key, digest in sorted(batch.items()):
             if stored.get(key) != digest.hex():
                 level, number = key % 64, key // 64
-                state = "missing" if key not in stored else "not the hash of its entries"
+                state = "missing" if key not in stored else "wrong"
                 first, last = number << level, ((number + 1) << level) - 1
                 problems.append(f"log tree: the hash of entries {first}..{last} is {state}")
         batch.clear()

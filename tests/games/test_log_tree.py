@@ -216,7 +216,7 @@ def test_the_log_check_recomputes_the_stored_tree():
     with pytest.raises(CommandError):
         call_command("fairness_log_check", stdout=StringIO())
     assert fairness_log.check() == [
-        "log tree: the hash of entries 0..3 is not the hash of its entries",
+        "log tree: the hash of entries 0..3 is wrong",
         "log tree: the hash of entries 6..6 is missing",
         "log tree: 11 subtree hashes expected for 7 entries",
     ]
