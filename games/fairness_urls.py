@@ -8,5 +8,8 @@ urlpatterns = [
     path("public-key.json", views.public_key, name="fairness-public-key"),
     path("log.jsonl", views.log_lines, name="fairness-log"),
     path("log-head.json", views.log_head, name="fairness-log-head"),
+    path("checkpoint", views.log_checkpoint, name="fairness-checkpoint"),
+    path("proof/inclusion", views.log_inclusion, name="fairness-inclusion"),
+    path("proof/consistency", views.log_consistency, name="fairness-consistency"),
     path("verify_standalone.py", views.standalone_verifier, name="fairness-verifier"),
 ]

@@ -420,3 +420,28 @@ class LogKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.subject}"
+
+
+class LogTreeNode(models.Model):
+    """The hash of one perfect subtree of the log's Merkle tree (``games.fairness.merkle``,
+    RFC 9162): the ``2**level`` entries from index ``number * 2**level``, stored when its last
+    entry is appended (by ``games.services.fairness_log.append``, in the entry's transaction),
+    so a root or a proof reads ``O(log n)`` rows. ``position`` is ``number * 64 + level``;
+    ``hash`` is 64 hex digits. Level 0 holds each entry's leaf hash."""
+
+    position = models.PositiveBigIntegerField(primary_key=True, help_text="number * 64 + level")
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"log tree node {self.position % 64}/{self.position // 64}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("the transparency log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("the transparency log is append-only")

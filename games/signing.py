@@ -38,3 +38,13 @@ def public_key() -> dict[str, str]:
 def sign(payload: dict[str, Any]) -> str:
     """The site's signature (128 hex digits) of ``payload``'s canonical bytes."""
     return receipts.sign(payload, private_key())
+
+
+def sign_bytes(data: bytes) -> bytes:
+    """The site's raw Ed25519 signature (64 bytes) of ``data`` (a checkpoint's note text)."""
+    return private_key().sign(data)
+
+
+def public_key_bytes() -> bytes:
+    """The site's public key, the 32 raw bytes of RFC 8032."""
+    return bytes.fromhex(receipts.public_key_hex(private_key()))

@@ -14,7 +14,7 @@ from django.views.decorators.http import condition, require_GET
 from games import display, fairness, selectors, signing
 from games.errors import NotFound
 from games.fairness.canonical import canonical_bytes
-from games.services import fairness_log
+from games.services import fairness_log, log_tree
 
 #: The standalone verifier (one Python 3 file, the standard library only; docs/fairness.md).
 STANDALONE = Path(fairness.__file__).with_name("verify_standalone.py")
@@ -128,4 +128,78 @@ def log_lines(request):
     response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
     response["X-Log-Size"] = str(size)
     patch_cache_control(response, public=True, max_age=LOG_MAX_AGE)
+    return response
+
+
+def _bad_request(message: str) -> HttpResponse:
+    return HttpResponse(message + "\n", status=400, content_type="text/plain; charset=utf-8")
+
+
+def _sizes(request, *names: str) -> list[int] | str:
+    """The whole-number query parameters ``names``, or the one-line message of the first
+    missing or malformed one."""
+    values = []
+    for name in names:
+        text = request.GET.get(name, "")
+        if not text.isdigit() or len(text) > 19:
+            return f"{name} must be a whole number from 0"
+        values.append(int(text))
+    return values
+
+
+@require_GET
+def log_checkpoint(request):
+    """``GET /fairness/checkpoint``: the log's signed checkpoint now (C2SP
+    ``tlog-checkpoint``, a signed note: origin, size, base64 root hash, ``time ... key-id
+    ...``, a blank line, the site's signature line), as text."""
+    response = HttpResponse(log_tree.checkpoint(), content_type="text/plain; charset=utf-8")
+    patch_cache_control(response, public=True, max_age=LOG_MAX_AGE)
+    return response
+
+
+@require_GET
+def log_inclusion(request):
+    """``GET /fairness/proof/inclusion?index=i&size=n``: ``{"format": "trix-inclusion/1",
+    "index", "size", "entry", "proof": [hex, ...]}``, the entry at ``index`` and the RFC 9162
+    inclusion proof of its leaf in the tree of the log's first ``size`` entries. 400 for a
+    malformed or impossible pair (``index < size <=`` the log's size)."""
+    values = _sizes(request, "index", "size")
+    if isinstance(values, str):
+        return _bad_request(values)
+    index, size = values
+    if not index < size <= log_tree.size():
+        return _bad_request("give index < size <= the log's size (see /fairness/checkpoint)")
+    entry = next(fairness_log.entries(index - 1, index + 1))
+    body = {
+        "format": "trix-inclusion/1",
+        "index": index,
+        "size": size,
+        "entry": entry,
+        "proof": [h.hex() for h in log_tree.inclusion_proof(index, size)],
+    }
+    response = JsonResponse(body)
+    patch_cache_control(response, public=True, max_age=KEY_MAX_AGE)
+    return response
+
+
+@require_GET
+def log_consistency(request):
+    """``GET /fairness/proof/consistency?first=m&second=n``: ``{"format":
+    "trix-consistency/1", "first", "second", "proof": [hex, ...]}``, the RFC 9162 proof that
+    the tree of the first ``m`` entries is the start of the tree of the first ``n``. 400 for a
+    malformed or impossible pair (``m <= n <=`` the log's size)."""
+    values = _sizes(request, "first", "second")
+    if isinstance(values, str):
+        return _bad_request(values)
+    first, second = values
+    if not first <= second <= log_tree.size():
+        return _bad_request("give first <= second <= the log's size (see /fairness/checkpoint)")
+    body = {
+        "format": "trix-consistency/1",
+        "first": first,
+        "second": second,
+        "proof": [h.hex() for h in log_tree.consistency_proof(first, second)],
+    }
+    response = JsonResponse(body)
+    patch_cache_control(response, public=True, max_age=KEY_MAX_AGE)
     return response

@@ -70,6 +70,9 @@ TRIX_SEED_OLD_KEYS = env_keys("TRIX_SEED_OLD_KEYS")
 # games/signing.py): PEM (PKCS#8, parsed by games/checks.py) or 64 hex digits (the raw
 # private key). Its public key is published at /fairness/public-key.json.
 TRIX_SIGNING_KEY = env_key("TRIX_SIGNING_KEY", VAR_DIR / "signing_key", draw=DEBUG, pem=True)
+# The transparency log's origin: the first line of its checkpoints and their signing key's
+# name (C2SP tlog-checkpoint: a unique name, conventionally the log's URL without scheme).
+TRIX_LOG_ORIGIN = env_str("TRIX_LOG_ORIGIN", "trix.localhost/fairness/log")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 

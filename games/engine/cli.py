@@ -9,6 +9,7 @@ network.
   through the engine: one ``PASS``/``FAIL`` line per scenario, exit 1 if any fails, 2 if a
   file cannot be read or is not a suite.
 - ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--head FILE]
+  [--checkpoint FILE [--new-checkpoint FILE --consistency FILE] [--inclusion FILE ...]]
   [--commitment HEX] [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles
   against their commitment, receipt and the log and replays them, or recomputes every
   seating of a ``trix-draw/1`` tournament draw record, whose commitment must be the one
@@ -181,6 +182,10 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         client_seeds=args.client_seed,
         partial=args.partial,
         head=args.head,
+        checkpoint=args.checkpoint,
+        new_checkpoint=args.new_checkpoint,
+        consistency=args.consistency,
+        inclusions=args.inclusion,
     )
 
 
@@ -257,6 +262,30 @@ def _add_verify_parser(sub: Any) -> None:
         metavar="FILE",
         help="a log head you saved earlier (/fairness/log-head.json), with --log: the log's "
         "first entries must still hash to it",
+    )
+    p.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="a log checkpoint you saved earlier (/fairness/checkpoint): with --log the log's "
+        "first entries must have its Merkle root; the proofs below are checked against it",
+    )
+    p.add_argument(
+        "--new-checkpoint",
+        metavar="FILE",
+        help="a newer checkpoint, with --consistency: it must extend the saved one",
+    )
+    p.add_argument(
+        "--consistency",
+        metavar="FILE",
+        help="/fairness/proof/consistency?first=<saved size>&second=<newer size> saved to a file",
+    )
+    p.add_argument(
+        "--inclusion",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="/fairness/proof/inclusion?index=<entry>&size=<a checkpoint's size> saved to a "
+        "file: the records' receipt or a deal record is in the log; repeatable",
     )
     p.add_argument(
         "--partial",

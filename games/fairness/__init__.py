@@ -13,6 +13,7 @@ The construction, its limits and test vectors are in ``docs/fairness.md``.
 - ``canonical``: the canonical JSON bytes that are hashed and signed.
 - ``receipt``: the match-start receipt ``trix-receipt/1`` and the site's Ed25519 signatures.
 - ``transparency``: the public hash-chained log ``trix-log/1`` of commitments, receipts, draws.
+- ``merkle``: the log's RFC 9162 Merkle tree, its proofs and C2SP checkpoints (stdlib only).
 - ``verify``: ``verify_record``, ``verify_match``; ``payloads``: the public verification
   payloads of a deal and a match.
 - ``verify_command``: ``verify_cli``, the ``trix verify`` command.

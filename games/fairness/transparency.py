@@ -36,8 +36,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.fairness.canonical import loads, sha256_hex
+from games.fairness.canonical import canonical_bytes, loads, sha256_hex
 from games.fairness.errors import FairnessError
+from games.fairness.merkle import leaf_hash
 from games.fairness.random_stream import check_text
 from games.fairness.receipt import check_hex, check_receipt, check_time
 
@@ -49,6 +50,7 @@ __all__ = [
     "admit",
     "check_entry",
     "entry_hash",
+    "entry_leaf_hash",
     "entry_key",
     "find_receipt",
     "logged",
@@ -79,6 +81,12 @@ _ENTRY_FIELDS = frozenset({"index", "prev", "kind", "body", "logged_at"})
 def entry_hash(entry: Mapping[str, Any]) -> str:
     """Hex SHA-256 of the entry's canonical bytes (64 digits)."""
     return sha256_hex(dict(entry))
+
+
+def entry_leaf_hash(entry: Mapping[str, Any]) -> bytes:
+    """The entry's leaf hash in the log's Merkle tree (``games.fairness.merkle``):
+    ``SHA-256(0x00 || canonical bytes)``, over the same bytes :func:`entry_hash` hashes."""
+    return leaf_hash(canonical_bytes(dict(entry)))
 
 
 def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:

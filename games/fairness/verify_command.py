@@ -12,7 +12,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from cryptography.exceptions import InvalidSignature
+
+from games.fairness import merkle
 from games.fairness.canonical import loads as strict_loads
+from games.fairness.canonical import sha256_hex
 from games.fairness.draw import ALGORITHM as DRAW_FORMAT
 from games.fairness.draw_record import verify_record as verify_draw_record
 from games.fairness.errors import FairnessError
@@ -22,10 +26,13 @@ from games.fairness.receipt import (
     check_signature,
     key_id,
     load_public_key,
+    public_key_hex,
     receipt_hash,
 )
 from games.fairness.transparency import (
     HEAD_FORMAT,
+    check_entry,
+    entry_leaf_hash,
     find_receipt,
     log_head,
     logged,
@@ -250,6 +257,10 @@ def verify_cli(
     client_seeds: Sequence[str] = (),
     partial: bool = False,
     head: str | None = None,
+    checkpoint: str | None = None,
+    new_checkpoint: str | None = None,
+    consistency: str | None = None,
+    inclusions: Sequence[str] = (),
 ) -> int:
     """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
 
@@ -268,7 +279,14 @@ def verify_cli(
     ``log``, only if the log holds no other deal record of the match; without it, a note
     says completeness was not checked). ``head``
     (with ``log``): a ``trix-log-head/1`` saved earlier; the log's first entries must hash to
-    it (a rewritten or shortened log is refused). Prints
+    it (a rewritten or shortened log is refused). ``checkpoint``: a C2SP checkpoint saved
+    earlier (``/fairness/checkpoint``; with ``log``, the Merkle root of the log's first
+    entries must be its root); ``new_checkpoint`` and ``consistency``: a newer checkpoint and
+    the consistency proof from the saved one to it (``/fairness/proof/consistency``);
+    ``inclusions``: inclusion proofs (``/fairness/proof/inclusion``) against either
+    checkpoint, each of an entry of these records (their receipt or a deal record) that must
+    be the records' (:func:`_tree_checks`); given ``public_key``, checkpoints must be signed
+    by it. Prints
     ``verified`` (one record) or ``verified: N deal records`` then ``note: ...`` lines on
     ``stdout`` and returns 0; or one line per mismatch on ``stderr`` and returns 1 (also for
     an unreadable file, invalid JSON or a broken log); a malformed option value: one line, 2.
@@ -291,9 +309,11 @@ def verify_cli(
         and isinstance(loaded[0][1], dict)
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
-        if key is not None or log or seeds or partial or head:
+        tree = checkpoint or new_checkpoint or consistency or inclusions
+        if key is not None or log or seeds or partial or head or tree:
             print(
-                "--public-key, --log, --head, --client-seed, --partial: for deal records "
+                "--public-key, --log, --head, --checkpoint, --new-checkpoint, --consistency, "
+                "--inclusion, --client-seed, --partial: for deal records "
                 "(a draw record takes --commitment only)",
                 file=stderr,
             )
@@ -305,7 +325,168 @@ def verify_cli(
         "client_seeds": seeds,
         "require_receipt": key is not None or log is not None,
     }
-    return _verify_deals_cli(path, loaded, checks, stdout, stderr, log, head, partial)
+    tree = {
+        "checkpoint": checkpoint,
+        "new_checkpoint": new_checkpoint,
+        "consistency": consistency,
+        "inclusions": list(inclusions),
+    }
+    return _verify_deals_cli(path, loaded, checks, stdout, stderr, log, head, partial, tree)
+
+
+def _read_json(path: str, option: str) -> Any:
+    try:
+        return strict_loads(_read_text(path))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, FairnessError) as error:
+        raise FairnessError(f"{option}: cannot read {path}: {error}") from None
+
+
+def _read_checkpoint(path: str, option: str, key: Any) -> merkle.Checkpoint:
+    """A saved checkpoint (a C2SP signed note); given ``key``, one of its signature lines
+    must be the key's (the origin as the key name) and valid."""
+    try:
+        note = _read_text(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise FairnessError(f"{option}: cannot read {path}: {error}") from None
+    try:
+        text, signatures = merkle.parse_signed_note(note)
+        checkpoint = merkle.parse_checkpoint(text)
+    except merkle.MerkleError as error:
+        raise FairnessError(f"{option}: not a signed checkpoint: {error}") from None
+    if key is None:
+        return checkpoint
+    raw = bytes.fromhex(public_key_hex(key))
+    wanted = merkle.ed25519_key_hash(checkpoint.origin, raw)
+    for name, key_hash, signature in signatures:
+        if name == checkpoint.origin and key_hash == wanted:
+            try:
+                key.verify(signature, text.encode())
+            except InvalidSignature:
+                raise FairnessError(
+                    f"{option}: its signature is not valid under key {key_id(key)}"
+                ) from None
+            return checkpoint
+    raise FairnessError(f"{option}: no signature by key {key_id(key)} ({checkpoint.origin})")
+
+
+def _hashes(values: Any, option: str) -> list[bytes]:
+    if not isinstance(values, list):
+        raise FairnessError(f"{option}: proof must be a list of hex hashes")
+    return [bytes.fromhex(check_hex(value, f"{option}: proof hash")) for value in values]
+
+
+def _tree_checks(
+    tree: dict[str, Any], key: Any, entries: list[dict[str, Any]] | None
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """The saved checkpoint, the newer one and the consistency proof between them, the
+    inclusion proofs, and (given the log's ``entries``) the log's Merkle root at the saved
+    size. Returns (notes, the entries proven included); raises FairnessError with the
+    refusal line."""
+    saved = _read_checkpoint(tree["checkpoint"], "--checkpoint", key)
+    roots = {saved.size: saved.root}
+    notes = [f"the saved checkpoint: {saved.origin}, size {saved.size}"]
+    if key is None:
+        notes.append("checkpoint signatures not checked: give --public-key")
+    if tree["new_checkpoint"] is not None:
+        newer = _read_checkpoint(tree["new_checkpoint"], "--new-checkpoint", key)
+        if newer.origin != saved.origin:
+            raise FairnessError(
+                f"--new-checkpoint: of the log {newer.origin!r}, not {saved.origin!r}"
+            )
+        proof = _read_json(tree["consistency"], "--consistency")
+        if not isinstance(proof, dict) or proof.get("format") != "trix-consistency/1":
+            raise FairnessError("--consistency: not a trix-consistency/1 object")
+        if (proof.get("first"), proof.get("second")) != (saved.size, newer.size):
+            raise FairnessError(
+                f"--consistency: a proof from size {proof.get('first')} to "
+                f"{proof.get('second')}; the checkpoints have sizes {saved.size} and "
+                f"{newer.size}"
+            )
+        hashes = _hashes(proof.get("proof"), "--consistency")
+        try:
+            merkle.verify_consistency(saved.size, newer.size, hashes, saved.root, newer.root)
+        except merkle.MerkleError as error:
+            raise FairnessError(f"--consistency: {error}") from None
+        roots[newer.size] = newer.root
+        notes.append(
+            f"the newer checkpoint (size {newer.size}) extends the saved one: nothing in the "
+            f"first {saved.size} entries changed"
+        )
+    proven = []
+    for path in tree["inclusions"]:
+        proof = _read_json(path, "--inclusion")
+        if not isinstance(proof, dict) or proof.get("format") != "trix-inclusion/1":
+            raise FairnessError(f"--inclusion {path}: not a trix-inclusion/1 object")
+        index, size = proof.get("index"), proof.get("size")
+        if size not in roots or type(size) is not int:
+            raise FairnessError(
+                f"--inclusion {path}: a proof in the tree of {size} entries; the checkpoints "
+                f"have sizes {', '.join(map(str, sorted(roots)))}"
+            )
+        entry = check_entry(proof.get("entry"), f"--inclusion {path}: entry")
+        if entry["index"] != index:
+            raise FairnessError(f"--inclusion {path}: the entry is not at index {index}")
+        hashes = _hashes(proof.get("proof"), f"--inclusion {path}")
+        try:
+            merkle.verify_inclusion(entry_leaf_hash(entry), index, size, hashes, roots[size])
+        except merkle.MerkleError as error:
+            raise FairnessError(f"--inclusion {path}: {error}") from None
+        proven.append(entry)
+    if entries is not None:
+        if saved.size > len(entries):
+            raise FairnessError(
+                f"--checkpoint: the saved checkpoint covers {saved.size} entries, the log has "
+                f"only {len(entries)}: entries were removed"
+            )
+        leaves = [entry_leaf_hash(entry) for entry in entries[: saved.size]]
+        if merkle.tree_root(leaves) != saved.root:
+            raise FairnessError(
+                f"--checkpoint: the Merkle root of the log's first {saved.size} entries is not "
+                "the saved checkpoint's root: the log was rewritten"
+            )
+        notes.append(f"the log's first {saved.size} entries have the saved checkpoint's root")
+    return notes, proven
+
+
+def _proven_notes(proven: list[dict[str, Any]], records: list[Any]) -> list[str]:
+    """Each entry proven included must be the records' receipt or one of their deal
+    records: the notes, or FairnessError naming the entry that is not."""
+    receipts = {}
+    deals = {}
+    for record in records:
+        shuffle = record.get("shuffle") or {}
+        if "receipt" in shuffle:
+            receipts[shuffle["receipt"]["match_id"]] = shuffle
+        deals[f"{shuffle.get('match_id')}/{shuffle.get('deal_number')}"] = record
+    notes = []
+    for entry in proven:
+        body, where = entry["body"], f"--inclusion: entry {entry['index']}"
+        if entry["kind"] == "match-receipt":
+            match_id = body["receipt"]["match_id"]
+            mine = receipts.get(match_id)
+            if mine is None:
+                raise FairnessError(f"{where}: the receipt of match {match_id!r}, not of these")
+            if receipt_hash(body["receipt"]) != receipt_hash(mine["receipt"]) or body[
+                "signature"
+            ] != mine.get("signature"):
+                raise FairnessError(
+                    f"{where}: the log holds another receipt for match {match_id!r} than the "
+                    "records'"
+                )
+            notes.append(f"the receipt of match {match_id!r} is entry {entry['index']}: proven")
+        elif entry["kind"] == "deal-record":
+            deal = f"{body['match_id']}/{body['deal_number']}"
+            if deal not in deals:
+                raise FairnessError(f"{where}: the deal-record of {deal}, not of these records")
+            if sha256_hex(deals[deal]) != body["record_hash"]:
+                raise FairnessError(
+                    f"{where}: the log's record_hash of deal {deal} is not the record's: its "
+                    "contract, plays or scores differ from the deal logged"
+                )
+            notes.append(f"deal {deal} is entry {entry['index']}: proven")
+        else:
+            raise FairnessError(f"{where}: a {entry['kind']} entry, not of these records")
+    return notes
 
 
 def _verify_deals_cli(
@@ -317,17 +498,32 @@ def _verify_deals_cli(
     log: str | None,
     head: str | None,
     partial: bool,
+    tree: dict[str, Any],
 ) -> int:
-    """Deal records (``checks``: ``verify_record``'s keyword checks) against the log and the
-    saved head when given: ``verified`` and the notes, and 0; or the mismatches, and 1 (2 for
-    ``head`` without ``log``)."""
+    """Deal records (``checks``: ``verify_record``'s keyword checks) against the log, the
+    saved head and the checkpoints and proofs (``tree``) when given: ``verified`` and the
+    notes, and 0; or the mismatches, and 1 (2 for ``head`` without ``log``, proofs without
+    ``--checkpoint``)."""
     if head is not None and log is None:
         print("--head: give the log too (--log FILE)", file=stderr)
+        return 2
+    if tree["checkpoint"] is None and (
+        tree["new_checkpoint"] or tree["consistency"] or tree["inclusions"]
+    ):
+        print("--new-checkpoint, --consistency, --inclusion: give --checkpoint too", file=stderr)
+        return 2
+    if (tree["new_checkpoint"] is None) != (tree["consistency"] is None):
+        print("--new-checkpoint and --consistency go together", file=stderr)
         return 2
     key = checks["public_key"]
     try:
         entries = _load_log(log) if log is not None else None
         head_note = _check_head(head, entries[0], key) if head is not None else None
+        tree_notes, proven = (
+            _tree_checks(tree, key, entries[0] if entries else None)
+            if tree["checkpoint"] is not None
+            else ([], [])
+        )
     except FairnessError as error:
         print(error, file=stderr)
         return 1
@@ -340,11 +536,16 @@ def _verify_deals_cli(
         for line in problems:
             print(line, file=stderr)
         return 1
+    try:
+        tree_notes += _proven_notes(proven, records)
+    except FairnessError as error:
+        print(error, file=stderr)
+        return 1
     count = len(records)
     print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
     single = len(loaded) == 1 and isinstance(loaded[0][1], dict)
     notes = _notes(records, key, entries, partial, single, list(checks["client_seeds"]))
-    for note in notes + ([head_note] if head_note else []):
+    for note in notes + ([head_note] if head_note else []) + tree_notes:
         print(f"note: {note}", file=stdout)
     return 0
 

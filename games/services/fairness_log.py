@@ -32,6 +32,7 @@ from django.utils import timezone
 from games.fairness import transparency
 from games.fairness.canonical import sha256_hex
 from games.models import LogEntry, LogKey
+from games.services import log_tree
 
 LOCK_KEY = 0x7472_6978_6C6F_67  # "trixlog": pg_advisory_xact_lock's key for the log's head
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -95,6 +96,7 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
             )
         LogEntry.objects.bulk_create(rows)
         LogKey.objects.bulk_create(keys)
+        log_tree.add_nodes([entry for _, entry in entries])
     return rows
 
 
@@ -166,7 +168,8 @@ def head() -> dict[str, Any]:
 
 def check() -> list[str]:
     """Every problem of the stored log (``manage.py fairness_log_check``): the chain from
-    entry 0 (``transparency.verify_log``) and each stored hash. Empty when it is whole."""
+    entry 0 (``transparency.verify_log``), each stored hash, then each stored subtree hash
+    of its Merkle tree (``log_tree.check``). Empty when it is whole."""
     from games.fairness.errors import FairnessError
 
     problems = []
@@ -182,4 +185,6 @@ def check() -> list[str]:
         transparency.verify_log(stream())
     except FairnessError as exc:
         problems.append(str(exc))
+    if not problems:  # the Merkle tree's stored subtree hashes, from the same entries
+        problems += log_tree.check(entries())
     return problems
