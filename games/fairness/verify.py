@@ -24,22 +24,21 @@ or a log is given. Every mismatch is one line naming the field that differs. No 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.fairness.canonical import sha256_hex
 from games.fairness.chain import MAX_LENGTH, hash_times
 from games.fairness.errors import FairnessError
-from games.fairness.match_shuffle import BOT_CLIENT_SEED
 from games.fairness.random_stream import check_index, check_text, seed_bytes
 from games.fairness.receipt import (
     check_hex,
     check_receipt,
     check_signature,
-    receipt_hash,
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
-from games.fairness.transparency import logged, logged_deals
+from games.fairness.transparency import logged
+from games.fairness.verify_log import deal_label, receipt_in_log, records_in_log, withheld_records
 
 RECORD_FORMAT = "trix-deal/1"
 """The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
@@ -352,16 +351,6 @@ def verify_record(
     return check_deal(record, replay, public_key, commitment, client_seeds, require_receipt)[0]
 
 
-def _deal_label(record: Any, position: int) -> str:
-    try:
-        number = record["shuffle"]["deal_number"]
-    except (TypeError, KeyError):
-        number = None
-    if isinstance(number, int) and not isinstance(number, bool):
-        return f"deal {number}"
-    return f"record {position + 1}"
-
-
 _MATCH_FIELDS = ("algorithm", "match_id", "commitment", "client_seeds", "deals", "receipt")
 
 
@@ -407,7 +396,7 @@ def verify_match(
     require_receipt = require_receipt or log is not None
     problems: list[str] = []
     for position, record in enumerate(records):
-        label = _deal_label(record, position)
+        label = deal_label(record, position)
         lines = verify_record(
             record,
             replay=replay,
@@ -442,9 +431,9 @@ def _agreement(records: Sequence[Any], shuffles: list[tuple[int, dict]]) -> list
     first one's in a field the whole match shares, or in its signature."""
     problems: list[str] = []
     first_position, first = shuffles[0]
-    first_label = _deal_label(records[first_position], first_position)
+    first_label = deal_label(records[first_position], first_position)
     for position, other in shuffles[1:]:
-        label = _deal_label(records[position], position)
+        label = deal_label(records[position], position)
         for field in _MATCH_FIELDS:
             if _field_key(other.get(field)) == _field_key(first.get(field)):
                 continue
@@ -504,113 +493,6 @@ def _completeness(shuffles: list[tuple[int, dict]], first: dict, partial: bool) 
     return problems
 
 
-def withheld_records(
-    shuffles: list[tuple[int, dict]], first: dict, log: Sequence[dict[str, Any]]
-) -> list[str]:
-    """Under ``--partial``: the deal numbers of the log's ``deal-record`` entries of the
-    match (``first``'s match id) that no given record carries, as one mismatch naming them
-    (none: nothing the log holds of the match was withheld). The log shows the match
-    finished when it holds a record of every deal 1..the receipt's deal count."""
-    match_id = first.get("match_id")
-    numbers = logged_deals(log, match_id)
-    given = {s.get("deal_number") for _, s in shuffles}
-    missing = [number for number in numbers if number not in given]
-    if not missing:
-        return []
-    deals = first.get("deals")
-    finished = (
-        isinstance(deals, int)
-        and not isinstance(deals, bool)
-        and set(range(1, deals + 1)) <= set(numbers)
-    )
-    many = len(missing) > 1
-    line = (
-        f"log: the log holds deal record{'s' if many else ''} "
-        f"{', '.join(map(str, missing))} of match {match_id!r} that "
-        f"{'were' if many else 'was'} not given: "
-    )
-    if finished:
-        return [line + "a verification of part of a match that the log shows finished is refused"]
-    return [
-        line + "--partial accepts a match's first deals only when they are every deal record "
-        "the log holds of it"
-    ]
-
-
-def partial_note(records: Sequence[Any], logged: bool) -> str:
-    """The ``--partial`` note of one match's verified ``records``: which deals they are of
-    the receipt's count, and what was known of the rest (``logged``: the log was checked
-    and holds no other deal record of the match, :func:`withheld_records`)."""
-    shuffles = [r["shuffle"] for r in records]
-    last = max(s["deal_number"] for s in shuffles)
-    deals = shuffles[0].get("deals")
-    given = f"deal{'s 1-' if last > 1 else ' '}{last}"
-    if isinstance(deals, int) and not isinstance(deals, bool):
-        given += f" of {deals}"
-    if deals == last:
-        return f"--partial: not needed: {given}, the whole match"
-    if logged:
-        return (
-            f"--partial: {given}; the log holds no other deal record of match "
-            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (the log does not "
-            "say whether the match goes on or ended early)"
-        )
-    return (
-        f"--partial: only the first deals were required ({given.split(' ', 1)[1]}); "
-        "completeness could not be checked without the log (--log): later records of this "
-        "match may exist and be withheld"
-    )
-
-
-def seats_note(receipt: dict[str, Any], pinned: Iterable[str]) -> str:
-    """The note on a verified match's seats: the ones its ``receipt`` names bots (their
-    client seed the constant ``BOT_CLIENT_SEED``, which the receipt check requires), the
-    people's, and which of the people's seeds the user pinned (``pinned``: the seats given
-    with ``--client-seed``, ``"0"``..``"3"``). A receipt without ``bots`` was issued before
-    receipts named their bots: the note says which seats were bots is unknown. Pinning
-    every person's seed, with the bots' fixed, fixes all four (``docs/fairness.md``)."""
-    match_id = receipt["match_id"]
-    pins = sorted(set(pinned))
-    if "bots" not in receipt:
-        loose = [seat for seat in SEAT_KEYS if seat not in pins]
-        line = (
-            f"match {match_id!r}: the receipt does not name its bots (issued before receipts "
-            f"named them): which seats were bots is unknown; {_pins(pins, loose)}"
-        )
-        return line + (f" (a bot's seed is {BOT_CLIENT_SEED!r})" if loose else "")
-    bots = [str(seat) for seat in receipt["bots"]]
-    people = [seat for seat in SEAT_KEYS if seat not in bots]
-    line = f"match {match_id!r}: the receipt names "
-    if bots:
-        line += (
-            f"{_seats(bots)} {'bots' if len(bots) > 1 else 'a bot'} (client seed "
-            f"{BOT_CLIENT_SEED!r}, required)"
-        )
-    if not people:
-        return line + ": all four seeds are fixed"
-    loose = [seat for seat in people if seat not in pins]
-    return (
-        f"{line}{'; ' if bots else 'no bots; '}{_seats(people)} "
-        f"{'are people' if len(people) > 1 else 'is a person'}, their seeds their players' "
-        f"own: {_pins(pins, loose)}"
-    )
-
-
-def _pins(pinned: list[str], loose: list[str]) -> str:
-    """Which seats ``--client-seed`` pinned (``pinned``) and which it did not (``loose``)."""
-    parts = [f"pinned by --client-seed: {_seats(pinned)}"] if pinned else []
-    if loose:
-        parts.append(f"not pinned: {_seats(loose)}")
-    else:
-        parts.append("all four seeds are fixed")
-    return "; ".join(parts)
-
-
-def _seats(seats: list[str]) -> str:
-    """``["1", "3"]`` -> ``"seats 1, 3"``; ``["2"]`` -> ``"seat 2"``."""
-    return f"seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}"
-
-
 def _ranges(numbers: list[int]) -> str:
     """``[1, 2, 3, 5]`` -> ``"1-3, 5"`` (``numbers`` sorted, not empty)."""
     parts = []
@@ -623,63 +505,3 @@ def _ranges(numbers: list[int]) -> str:
         if number is not None:
             start = previous = number
     return ", ".join(parts)
-
-
-def receipt_in_log(
-    first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
-) -> list[str]:
-    """The match's receipt is the one receipt the checked log holds for its match id
-    (``index``: ``transparency.logged``); the log put it after its commitment."""
-    receipt = first["receipt"]
-    try:
-        wanted = receipt_hash(receipt)
-    except FairnessError:
-        return []  # already a mismatch of the record
-    match_id = receipt["match_id"]
-    entry = index.get(("match-receipt", match_id))
-    if entry is None:
-        return [f"log: no match-receipt entry of match {match_id!r} (receipt {wanted})"]
-    if receipt_hash(entry["body"]["receipt"]) != wanted:
-        return [
-            f"log: the log holds another receipt for match {match_id!r} (entry "
-            f"{entry['index']}), not the records' receipt {wanted}"
-        ]
-    if entry["body"].get("signature") != first.get("signature"):
-        return [
-            f"log: entry {entry['index']} holds this receipt with another signature than "
-            "the records'"
-        ]
-    return []
-
-
-def records_in_log(
-    records: Sequence[Any], index: dict[tuple[str, str], dict[str, Any]]
-) -> list[str]:
-    """Each record hashes to the ``record_hash`` of the log's one ``deal-record`` entry of
-    its match id and deal number (binding its contract, plays and scores)."""
-    problems = []
-    for position, record in enumerate(records):
-        shuffle_object = record.get("shuffle") if isinstance(record, dict) else None
-        if not isinstance(shuffle_object, dict):
-            continue
-        match_id, number = shuffle_object.get("match_id"), shuffle_object.get("deal_number")
-        label = _deal_label(record, position)
-        entry = index.get(("deal-record", f"{match_id}/{number}"))
-        if entry is None:
-            problems.append(
-                f"{label}: log: no deal-record entry of match {match_id!r} deal {number}: "
-                "nothing binds its contract, plays and scores"
-            )
-            continue
-        try:
-            mine = sha256_hex(record)
-        except FairnessError as error:
-            problems.append(f"{label}: record: {error}")
-            continue
-        if mine != entry["body"]["record_hash"]:
-            problems.append(
-                f"{label}: log: the record hashes to {mine}, not to the record_hash of entry "
-                f"{entry['index']} ({entry['body']['record_hash']}): its contract, plays or "
-                "scores differ from the deal logged"
-            )
-    return problems

@@ -39,15 +39,9 @@ from games.fairness.transparency import (
     parse_log,
     verify_log,
 )
-from games.fairness.verify import (
-    SEAT_KEYS,
-    partial_note,
-    receipt_in_log,
-    records_in_log,
-    seats_note,
-    verify_match,
-    verify_record,
-)
+from games.fairness.verify import SEAT_KEYS, verify_match, verify_record
+from games.fairness.verify_log import receipt_in_log, records_in_log
+from games.fairness.verify_notes import partial_note, seats_note
 
 
 class _Unreadable(ValueError):

@@ -1,0 +1,120 @@
+"""The records checked against a transparency log the caller verified
+(``transparency.verify_log``; ``index``: ``transparency.logged``): the match's one receipt
+(:func:`receipt_in_log`), each record's ``deal-record`` entry binding its contract, plays
+and scores (:func:`records_in_log`), and, under ``--partial``, no deal record the log holds
+left out (:func:`withheld_records`). No Django."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.fairness.canonical import sha256_hex
+from games.fairness.errors import FairnessError
+from games.fairness.receipt import receipt_hash
+from games.fairness.transparency import logged_deals
+
+
+def deal_label(record: Any, position: int) -> str:
+    """How a mismatch names a record: ``deal N``, or ``record P`` (its place, from 1) when
+    it has no deal number."""
+    try:
+        number = record["shuffle"]["deal_number"]
+    except (TypeError, KeyError):
+        number = None
+    if isinstance(number, int) and not isinstance(number, bool):
+        return f"deal {number}"
+    return f"record {position + 1}"
+
+
+def receipt_in_log(
+    first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> list[str]:
+    """The match's receipt is the one receipt the checked log holds for its match id
+    (``index``: ``transparency.logged``); the log put it after its commitment."""
+    receipt = first["receipt"]
+    try:
+        wanted = receipt_hash(receipt)
+    except FairnessError:
+        return []  # already a mismatch of the record
+    match_id = receipt["match_id"]
+    entry = index.get(("match-receipt", match_id))
+    if entry is None:
+        return [f"log: no match-receipt entry of match {match_id!r} (receipt {wanted})"]
+    if receipt_hash(entry["body"]["receipt"]) != wanted:
+        return [
+            f"log: the log holds another receipt for match {match_id!r} (entry "
+            f"{entry['index']}), not the records' receipt {wanted}"
+        ]
+    if entry["body"].get("signature") != first.get("signature"):
+        return [
+            f"log: entry {entry['index']} holds this receipt with another signature than "
+            "the records'"
+        ]
+    return []
+
+
+def records_in_log(
+    records: Sequence[Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> list[str]:
+    """Each record hashes to the ``record_hash`` of the log's one ``deal-record`` entry of
+    its match id and deal number (binding its contract, plays and scores)."""
+    problems = []
+    for position, record in enumerate(records):
+        shuffle_object = record.get("shuffle") if isinstance(record, dict) else None
+        if not isinstance(shuffle_object, dict):
+            continue
+        match_id, number = shuffle_object.get("match_id"), shuffle_object.get("deal_number")
+        label = deal_label(record, position)
+        entry = index.get(("deal-record", f"{match_id}/{number}"))
+        if entry is None:
+            problems.append(
+                f"{label}: log: no deal-record entry of match {match_id!r} deal {number}: "
+                "nothing binds its contract, plays and scores"
+            )
+            continue
+        try:
+            mine = sha256_hex(record)
+        except FairnessError as error:
+            problems.append(f"{label}: record: {error}")
+            continue
+        if mine != entry["body"]["record_hash"]:
+            problems.append(
+                f"{label}: log: the record hashes to {mine}, not to the record_hash of entry "
+                f"{entry['index']} ({entry['body']['record_hash']}): its contract, plays or "
+                "scores differ from the deal logged"
+            )
+    return problems
+
+
+def withheld_records(
+    shuffles: list[tuple[int, dict]], first: dict, log: Sequence[dict[str, Any]]
+) -> list[str]:
+    """Under ``--partial``: the deal numbers of the log's ``deal-record`` entries of the
+    match (``first``'s match id) that no given record carries, as one mismatch naming them
+    (none: nothing the log holds of the match was withheld). The log shows the match
+    finished when it holds a record of every deal 1..the receipt's deal count."""
+    match_id = first.get("match_id")
+    numbers = logged_deals(log, match_id)
+    given = {s.get("deal_number") for _, s in shuffles}
+    missing = [number for number in numbers if number not in given]
+    if not missing:
+        return []
+    deals = first.get("deals")
+    finished = (
+        isinstance(deals, int)
+        and not isinstance(deals, bool)
+        and set(range(1, deals + 1)) <= set(numbers)
+    )
+    many = len(missing) > 1
+    line = (
+        f"log: the log holds deal record{'s' if many else ''} "
+        f"{', '.join(map(str, missing))} of match {match_id!r} that "
+        f"{'were' if many else 'was'} not given: "
+    )
+    if finished:
+        return [line + "a verification of part of a match that the log shows finished is refused"]
+    return [
+        line + "--partial accepts a match's first deals only when they are every deal record "
+        "the log holds of it"
+    ]

@@ -1,0 +1,85 @@
+"""The notes ``trix verify`` prints after ``verified``: what a ``--partial`` check of a
+match covered (:func:`partial_note`) and which seats its receipt names bots and which seeds
+were pinned (:func:`seats_note`). No Django."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from games.fairness.match_shuffle import BOT_CLIENT_SEED
+from games.fairness.verify import SEAT_KEYS
+
+
+def partial_note(records: Sequence[Any], logged: bool) -> str:
+    """The ``--partial`` note of one match's verified ``records``: which deals they are of
+    the receipt's count, and what was known of the rest (``logged``: the log was checked
+    and holds no other deal record of the match, :func:`withheld_records`)."""
+    shuffles = [r["shuffle"] for r in records]
+    last = max(s["deal_number"] for s in shuffles)
+    deals = shuffles[0].get("deals")
+    given = f"deal{'s 1-' if last > 1 else ' '}{last}"
+    if isinstance(deals, int) and not isinstance(deals, bool):
+        given += f" of {deals}"
+    if deals == last:
+        return f"--partial: not needed: {given}, the whole match"
+    if logged:
+        return (
+            f"--partial: {given}; the log holds no other deal record of match "
+            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (the log does not "
+            "say whether the match goes on or ended early)"
+        )
+    return (
+        f"--partial: only the first deals were required ({given.split(' ', 1)[1]}); "
+        "completeness could not be checked without the log (--log): later records of this "
+        "match may exist and be withheld"
+    )
+
+
+def seats_note(receipt: dict[str, Any], pinned: Iterable[str]) -> str:
+    """The note on a verified match's seats: the ones its ``receipt`` names bots (their
+    client seed the constant ``BOT_CLIENT_SEED``, which the receipt check requires), the
+    people's, and which of the people's seeds the user pinned (``pinned``: the seats given
+    with ``--client-seed``, ``"0"``..``"3"``). A receipt without ``bots`` was issued before
+    receipts named their bots: the note says which seats were bots is unknown. Pinning
+    every person's seed, with the bots' fixed, fixes all four (``docs/fairness.md``)."""
+    match_id = receipt["match_id"]
+    pins = sorted(set(pinned))
+    if "bots" not in receipt:
+        loose = [seat for seat in SEAT_KEYS if seat not in pins]
+        line = (
+            f"match {match_id!r}: the receipt does not name its bots (issued before receipts "
+            f"named them): which seats were bots is unknown; {_pins(pins, loose)}"
+        )
+        return line + (f" (a bot's seed is {BOT_CLIENT_SEED!r})" if loose else "")
+    bots = [str(seat) for seat in receipt["bots"]]
+    people = [seat for seat in SEAT_KEYS if seat not in bots]
+    line = f"match {match_id!r}: the receipt names "
+    if bots:
+        line += (
+            f"{_seats(bots)} {'bots' if len(bots) > 1 else 'a bot'} (client seed "
+            f"{BOT_CLIENT_SEED!r}, required)"
+        )
+    if not people:
+        return line + ": all four seeds are fixed"
+    loose = [seat for seat in people if seat not in pins]
+    return (
+        f"{line}{'; ' if bots else 'no bots; '}{_seats(people)} "
+        f"{'are people' if len(people) > 1 else 'is a person'}, their seeds their players' "
+        f"own: {_pins(pins, loose)}"
+    )
+
+
+def _pins(pinned: list[str], loose: list[str]) -> str:
+    """Which seats ``--client-seed`` pinned (``pinned``) and which it did not (``loose``)."""
+    parts = [f"pinned by --client-seed: {_seats(pinned)}"] if pinned else []
+    if loose:
+        parts.append(f"not pinned: {_seats(loose)}")
+    else:
+        parts.append("all four seeds are fixed")
+    return "; ".join(parts)
+
+
+def _seats(seats: list[str]) -> str:
+    """``["1", "3"]`` -> ``"seats 1, 3"``; ``["2"]`` -> ``"seat 2"``."""
+    return f"seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}"
