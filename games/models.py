@@ -8,7 +8,7 @@ and the private shuffle state). Every change of a table appends :class:`TableEve
 private doubling pick, a :class:`DoublingPick` that changes no version. :class:`TableAction`
 keeps every seat action by its client-chosen id, so an action is applied exactly once.
 :class:`Deal` keeps each finished deal's ``trix-deal/1`` record. :class:`LogEntry` is the
-public transparency log of commitments, receipts and draws.
+public transparency log of commitments, receipts, deals, draws and payouts.
 """
 
 from __future__ import annotations
@@ -369,9 +369,10 @@ class Heartbeat(models.Model):
 
 class LogEntry(models.Model):
     """One entry of the public transparency log ``trix-log/1`` (``games.fairness.transparency``,
-    docs/fairness.md): every match commitment, match-start receipt and tournament draw, each
-    entry holding the hash of the one before. Append-only (:class:`AppendOnlyError`); written
-    by ``games.services.fairness_log.append`` alone, served at ``/fairness/log.jsonl``.
+    docs/fairness.md): every match commitment, match-start receipt, finished deal, tournament
+    draw and payout of an escrow, each entry holding the hash of the one before. Append-only
+    (:class:`AppendOnlyError`); written by ``games.services.fairness_log.append`` alone,
+    served at ``/fairness/log.jsonl``.
 
     ``logged_at`` is whole seconds (UTC); ``hash`` is the entry's hash (kept to read the head
     without rehashing; ``manage.py fairness_log_check`` recomputes every one)."""
@@ -402,8 +403,9 @@ class LogEntry(models.Model):
 class LogKey(models.Model):
     """What a log entry is about (``games.fairness.transparency.entry_key``: the match id,
     the event, or ``"<match id>/<deal number>"``), unique per kind: the log admits one
-    match-commitment and one match-receipt per match, one draw-commitment and one draw-key
-    per event, one deal-record per deal. Written with its entry by
+    match-commitment, one match-receipt and one match-payout per match, one draw-commitment,
+    one draw-key and one event-payout per event, one deal-record per deal. Written with its
+    entry by
     ``games.services.fairness_log.append``; the unique constraint refuses a second one even
     from a racing writer."""
 

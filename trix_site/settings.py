@@ -400,6 +400,13 @@ TRIX_CURRENCY_DECIMALS = env_int("TRIX_CURRENCY_DECIMALS", 2, minimum=0)
 # as AUTH_PASSWORD_VALIDATORS; the account's standing (identity, suspension), then
 # responsible play's limits and breaks. The ledger imports neither app.
 TRIX_WALLET_GATES = ["accounts.standing.AccountGate", "responsible.gates.ResponsiblePlayGate"]
+# What `manage.py ledger_check` checks beyond the ledger itself (wallet.checks): a check's name
+# -> the dotted path of a function returning its problems. The payouts the public log tells
+# (docs/fairness.md, "Payouts") against the ledger's transactions, both ways.
+TRIX_LEDGER_CHECKS = {
+    "table payouts logged as the ledger paid them": "games.ledger_checks.table_payouts",
+    "tournament payouts logged as the ledger paid them": "tournaments.ledger_checks.event_payouts",
+}
 # The payment provider's class (wallet.payments.PaymentProvider), a dotted path.
 TRIX_PAYMENT_PROVIDER = env_str("TRIX_PAYMENT_PROVIDER", "wallet.payments.DemoProvider")
 # The largest amount the demo provider collects or pays out at once, and the largest stake per

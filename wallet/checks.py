@@ -2,12 +2,20 @@
 
 Used by ``python manage.py ledger_check``. Each check returns a list of problems
 (human-readable strings); an empty list means the ledger is sound.
+
+Besides the ledger's own invariants (:data:`CHECKS`), the apps that describe money elsewhere
+check that description against the ledger: ``settings.TRIX_LEDGER_CHECKS`` maps a check's name
+to the dotted path of a function returning its problems (as Django's
+``AUTH_PASSWORD_VALIDATORS``, so the ledger imports none of them): the payouts of tables
+and tournaments in the public transparency log (``games.ledger_checks``,
+``tournaments.ledger_checks``, through ``wallet.payouts``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import Coalesce
@@ -152,8 +160,16 @@ CHECKS: list[tuple[str, Callable[[], list[str]]]] = [
 ]
 
 
+def checks() -> list[tuple[str, Callable[[], list[str]]]]:
+    """:data:`CHECKS`, then those of ``settings.TRIX_LEDGER_CHECKS`` in its order."""
+    from django.utils.module_loading import import_string
+
+    named = settings.TRIX_LEDGER_CHECKS
+    return [*CHECKS, *((name, import_string(path)) for name, path in named.items())]
+
+
 def run_checks() -> dict[str, list[str]]:
-    """Run every check in one repeatable-read snapshot; name -> problems."""
+    """Run every check (:func:`checks`) in one repeatable-read snapshot; name -> problems."""
     from django.db import transaction
 
     outermost = not connection.in_atomic_block
@@ -161,4 +177,4 @@ def run_checks() -> dict[str, list[str]]:
         if connection.vendor == "postgresql" and outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        return {name: check() for name, check in CHECKS}
+        return {name: check() for name, check in checks()}

@@ -1,5 +1,6 @@
 """The public transparency log ``trix-log/1``: an append-only, hash-chained list of every
-match commitment, every match-start receipt and every tournament draw.
+match commitment, every match-start receipt, every finished deal, every tournament draw and
+every payout of a table's or a tournament's escrow.
 
 Each entry holds the hash of the one before, so changing, removing or reordering any entry
 changes every hash after it: a head hash saved by anyone at any time (``log_head``) exposes a
@@ -20,12 +21,26 @@ Kinds and bodies:
   ``entrants_hash`` is ``sha256_hex`` of the draw record's ``entrants`` list);
 - ``deal-record``: ``{"match_id", "deal_number", "record_hash"}`` (a deal ended and its
   ``trix-deal/1`` record was written; ``record_hash`` is ``sha256_hex`` of the whole record,
-  binding its contract, plays and scores).
+  binding its contract, plays and scores);
+- ``match-payout``: ``{"match_id", "reason", "transaction", "stakes", "payouts",
+  "house_fee"}`` (a table's escrow paid out: its pot by the match's result, or every stake
+  back when it was cancelled);
+- ``event-payout``: ``{"event", "reason", "transaction", "stakes", "payouts", "house_fee"}``
+  (a tournament's escrow paid out: its prizes, or every fee back).
+
+A payout's ``reason`` is ``"result"`` (paid by the match's result or the event's final
+places) or ``"refund"`` (every stake or fee back); ``transaction`` is the id of the ledger
+transaction that paid it; ``stakes`` maps each staker (a seat ``"0"``..``"3"`` of the
+match, an entrant id of the event: the names the receipts and draw records use, never an
+account) to what it had in the escrow, ``payouts`` each one paid (amount above 0) to what it
+was paid, and ``house_fee`` is the house's cut, all in integer minor units; what was staked
+is what was paid out: ``sum(stakes) == sum(payouts) + house_fee`` (:func:`check_payout`).
 
 A log admits at most one ``match-commitment`` and one ``match-receipt`` per match id (the
 receipt after its commitment, with the same commitment, algorithm and deal count), one
-``draw-commitment`` and one ``draw-key`` per event, and one ``deal-record`` per match id and
-deal number (:func:`entry_key`, :func:`admit`): "the receipt of match M" is one entry.
+``draw-commitment`` and one ``draw-key`` per event, one ``deal-record`` per match id and
+deal number, and one ``match-payout`` per match id and ``event-payout`` per event (an escrow
+is paid out once) (:func:`entry_key`, :func:`admit`): "the receipt of match M" is one entry.
 
 Pure Python; the site keeps the log in ``games.models`` and serves it at
 ``/fairness/log.jsonl`` with its signed head at ``/fairness/log-head.json``.
@@ -47,8 +62,10 @@ __all__ = [
     "HEAD_FORMAT",
     "KINDS",
     "LOG_FORMAT",
+    "PAYOUT_REASONS",
     "admit",
     "check_entry",
+    "check_payout",
     "entry_hash",
     "entry_leaf_hash",
     "entry_key",
@@ -72,8 +89,18 @@ KINDS: dict[str, frozenset[str]] = {
     "draw-commitment": frozenset({"event", "algorithm", "commitment"}),
     "draw-key": frozenset({"event", "commitment", "server_seed", "entrants_hash"}),
     "deal-record": frozenset({"match_id", "deal_number", "record_hash"}),
+    "match-payout": frozenset(
+        {"match_id", "reason", "transaction", "stakes", "payouts", "house_fee"}
+    ),
+    "event-payout": frozenset({"event", "reason", "transaction", "stakes", "payouts", "house_fee"}),
 }
 """Each kind of entry and the exact fields of its body."""
+
+PAYOUT_REASONS = ("result", "refund")
+"""A payout's ``reason``: paid by the result (a match's places, an event's final places), or
+every stake or fee given back (a table or event cancelled, nobody who may be paid)."""
+
+_SEAT_NAMES = frozenset({"0", "1", "2", "3"})
 
 _ENTRY_FIELDS = frozenset({"index", "prev", "kind", "body", "logged_at"})
 
@@ -114,6 +141,8 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
         except FairnessError as error:
             raise FairnessError(f"{where}: {error}") from None
         check_hex(body["signature"], f"{where}: signature", 128)
+    elif kind in ("match-payout", "event-payout"):
+        check_payout(body, where)
     elif kind == "deal-record":
         check_text(body["match_id"], f"{where}: match_id")
         number = body["deal_number"]
@@ -138,6 +167,55 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
     return entry
 
 
+def _amount(value: object, field: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise FairnessError(f"{field} must be a whole number of minor units from {least}")
+    return value
+
+
+def _amounts(value: object, field: str, seats: bool) -> dict[str, int]:
+    """``value`` if it maps seats ``"0"``..``"3"`` (``seats``) or entrant ids to amounts of 1
+    minor unit or more, else FairnessError naming ``field``."""
+    if not isinstance(value, dict):
+        raise FairnessError(f"{field} must be a JSON object")
+    for name, amount in value.items():
+        if seats and name not in _SEAT_NAMES:
+            raise FairnessError(f"{field}: {name!r} is not a seat 0..3")
+        check_text(name, f"{field}: a name")
+        _amount(amount, f"{field}.{name}", 1)
+    return value
+
+
+def check_payout(body: Mapping[str, Any], where: str = "payout") -> None:
+    """Raise FairnessError unless the body of a ``match-payout`` (recipients: seats) or
+    ``event-payout`` (recipients: entrant ids) is well formed: a subject, a ``reason`` of
+    :data:`PAYOUT_REASONS`, a ``transaction`` id from 1, at least one staker, every payee a
+    staker, every amount a whole number of minor units (stakes and payouts from 1, the house
+    fee from 0), and nothing created or lost: ``sum(stakes) == sum(payouts) + house_fee``; a
+    refund gives each staker exactly its stake and the house nothing."""
+    seats = "match_id" in body
+    check_text(body["match_id"] if seats else body["event"], f"{where}: subject")
+    if body["reason"] not in PAYOUT_REASONS:
+        raise FairnessError(f"{where}: reason must be one of {', '.join(PAYOUT_REASONS)}")
+    _amount(body["transaction"], f"{where}: transaction", 1)
+    stakes = _amounts(body["stakes"], f"{where}: stakes", seats)
+    payouts = _amounts(body["payouts"], f"{where}: payouts", seats)
+    fee = _amount(body["house_fee"], f"{where}: house_fee", 0)
+    if not stakes:
+        raise FairnessError(f"{where}: stakes must name at least one staker")
+    strangers = sorted(set(payouts) - set(stakes))
+    if strangers:
+        raise FairnessError(f"{where}: payouts to {', '.join(strangers)}, who staked nothing")
+    staked, paid = sum(stakes.values()), sum(payouts.values())
+    if staked != paid + fee:
+        raise FairnessError(
+            f"{where}: the stakes ({staked}) are not the payouts ({paid}) plus the house fee "
+            f"({fee})"
+        )
+    if body["reason"] == "refund" and (payouts != stakes or fee):
+        raise FairnessError(f"{where}: a refund gives each staker its stake, the house nothing")
+
+
 def next_entry(
     *, prev: Mapping[str, Any] | None, kind: str, body: Mapping[str, Any], logged_at: str
 ) -> dict[str, Any]:
@@ -155,15 +233,21 @@ def next_entry(
 
 def entry_key(kind: str, body: Mapping[str, Any]) -> str:
     """What an entry of ``kind`` is about, unique per kind in a log: the match id (match
-    entries), the event (draw entries), ``"<match id>/<deal number>"`` (a deal record)."""
+    entries, a match's payout), the event (draw entries, an event's payout),
+    ``"<match id>/<deal number>"`` (a deal record)."""
     if kind == "match-receipt":
         return body["receipt"]["match_id"]
     if kind == "deal-record":
         return f"{body['match_id']}/{body['deal_number']}"
-    return body["event"] if kind.startswith("draw-") else body["match_id"]
+    return body["event"] if "event" in KINDS[kind] else body["match_id"]
 
 
-_NAMES = {"match-commitment": "match", "match-receipt": "match", "deal-record": "deal"}
+_NAMES = {
+    "match-commitment": "match",
+    "match-receipt": "match",
+    "deal-record": "deal",
+    "match-payout": "match",
+}
 
 
 def admit(
@@ -215,7 +299,8 @@ def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
     Raises FairnessError naming the first entry that is malformed, out of place (index not
     0, 1, 2, ...), whose ``prev`` is not the hash of the entry before it, or that the log
     does not admit (:func:`admit`: a second entry of its kind for its match, event or deal,
-    naming both entries; a receipt without its commitment before it)."""
+    naming both entries; a receipt without its commitment before it; a second payout of a
+    match or event)."""
     head, expected = GENESIS, 0
     seen: dict[tuple[str, str], Mapping[str, Any]] = {}
     for entry in entries:

@@ -41,6 +41,8 @@ LOG_KEYS = {  # what each kind of log entry is about: the log admits one entry p
     "draw-commitment": lambda b: b["event"],
     "draw-key": lambda b: b["event"],
     "deal-record": lambda b: f"{b['match_id']}/{b['deal_number']}",
+    "match-payout": lambda b: b["match_id"],
+    "event-payout": lambda b: b["event"],
 }
 
 
@@ -67,6 +69,16 @@ def is_hex(v, digits=64):
 
 def seeds_ok(v):  # exactly the seats "0".."3", each a client seed
     return isinstance(v, dict) and sorted(v) == SEATS and all(map(is_text, v.values()))
+
+
+def payout_ok(b):  # whole minor units; what was staked is what was paid out, to stakers
+    stakes, paid, fee = b.get("stakes"), b.get("payouts"), b.get("house_fee")
+    if not (isinstance(stakes, dict) and stakes and isinstance(paid, dict)):
+        return False
+    amounts = [*stakes.values(), *paid.values()]
+    if not all(type(v) is int and v > 0 for v in amounts) or not (type(fee) is int and fee >= 0):
+        return False
+    return set(paid) <= set(stakes) and sum(stakes.values()) == sum(paid.values()) + fee
 
 
 def no_floats(obj):
@@ -311,6 +323,8 @@ def check_log(lines, receipt, signature, records, partial=False):
         if e["kind"] == "deal-record":
             n = e["body"]["deal_number"]
             need(is_count(n, 2**63), f"log entry {i}: deal_number must be a whole number from 1")
+        if e["kind"] in ("match-payout", "event-payout"):
+            need(payout_ok(e["body"]), f"log entry {i}: its stakes are not its payouts and fee")
         if e["kind"] == "match-receipt":
             c = seen.get(("match-commitment", key[1]), {"body": {}})["body"]
             same = all(c.get(k) == e["body"]["receipt"].get(k) for k in COMMITTED)

@@ -67,7 +67,7 @@ def _cancel_locked(table: Table, reason: str, by) -> None:
     seats = changes.seats(table)
     if any(s.staked for s in seats):
         try:
-            money.refund_all(table_ref=table.ref, key=f"cancel:{table.ref}")
+            money.refund_all(table=table, key=f"cancel:{table.ref}")
         except money.StakeError as exc:
             raise Conflict(str(exc), "ledger") from None
     table.status = TableStatus.CANCELLED

@@ -3,7 +3,8 @@
 
 :func:`append` adds entries at the head inside the caller's transaction, so an entry is
 logged exactly when what it records is committed (a table and its commitment, a match start
-and its receipt, a tournament and its draw commitment, a draw and its key). Appends are
+and its receipt, a tournament and its draw commitment, a draw and its key, an escrow's
+ledger transaction and its payout entry). Appends are
 serialised: on PostgreSQL a transaction-scoped advisory lock (:data:`LOCK_KEY`) is taken
 before the head is read and held until the caller commits; SQLite serialises writing
 transactions itself (the embedded default takes the write lock when a transaction starts).
@@ -11,18 +12,20 @@ The log's unique index on ``index`` and ``hash`` refuses a fork even so.
 
 The log admits one entry per kind and subject (``transparency.admit``: one match-commitment
 and one match-receipt per match, the receipt after its commitment; one draw-commitment and
-one draw-key per event; one deal-record per deal): :func:`append` refuses another
+one draw-key per event; one deal-record per deal; one payout per match and per event):
+:func:`append` refuses another
 (``FairnessError``, nothing appended), and each entry's :class:`~games.models.LogKey`, unique
 per kind and subject, refuses it in the database too.
 
 The bodies are made here (:func:`match_commitment`, :func:`match_receipt`,
-:func:`draw_commitment`, :func:`draw_key`, :func:`deal_record`) from public values only: the
-log is public.
+:func:`draw_commitment`, :func:`draw_key`, :func:`deal_record`, :func:`match_payout`,
+:func:`event_payout`) from public values only: the log is public (a payout names seats and
+entrant ids, never an account or a person).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -138,6 +141,63 @@ def deal_record(*, match_id: str, deal_number: int, record: dict[str, Any]) -> t
     binding its contract choices, plays and scores."""
     body = {"match_id": match_id, "deal_number": deal_number, "record_hash": sha256_hex(record)}
     return ("deal-record", body)
+
+
+def _payout(
+    reason: str,
+    transaction: int,
+    stakes: Mapping[Any, int],
+    payouts: Mapping[Any, int],
+    house_fee: int,
+) -> dict[str, Any]:
+    return {
+        "reason": reason,
+        "transaction": transaction,
+        "stakes": {str(who): amount for who, amount in sorted(stakes.items())},
+        "payouts": {str(who): amount for who, amount in sorted(payouts.items()) if amount},
+        "house_fee": house_fee,
+    }
+
+
+def match_payout(
+    *,
+    match_id: str,
+    reason: str,
+    transaction: int,
+    stakes: Mapping[int, int],
+    payouts: Mapping[int, int],
+    house_fee: int,
+) -> tuple:
+    """A ``match-payout`` entry (table's escrow paid out by ledger transaction
+    ``transaction``): ``reason`` ``"result"`` (the pot split by the match's result) or
+    ``"refund"`` (the table cancelled: every stake back); ``stakes`` and ``payouts`` map seat
+    (0..3) -> minor units (payouts of 0 are left out), ``house_fee`` minor units."""
+    body = {"match_id": match_id, **_payout(reason, transaction, stakes, payouts, house_fee)}
+    return ("match-payout", body)
+
+
+def event_payout(
+    *,
+    event: str,
+    reason: str,
+    transaction: int,
+    stakes: Mapping[str, int],
+    payouts: Mapping[str, int],
+    house_fee: int,
+) -> tuple:
+    """An ``event-payout`` entry (a tournament's escrow paid out by ledger transaction
+    ``transaction``): ``reason`` ``"result"`` (the prizes) or ``"refund"`` (every fee back);
+    ``stakes`` and ``payouts`` map entrant id (``"E12"``, as the draw record names entrants)
+    -> minor units (payouts of 0 are left out), ``house_fee`` minor units."""
+    body = {"event": event, **_payout(reason, transaction, stakes, payouts, house_fee)}
+    return ("event-payout", body)
+
+
+def entries_of(kind: str):
+    """The log's entries of ``kind``, in order, as JSON objects (an iterator reading in
+    chunks)."""
+    for row in LogEntry.objects.filter(kind=kind).order_by("index").iterator(chunk_size=2000):
+        yield entry_of(row)
 
 
 def entries(after: int = -1, before: int | None = None):

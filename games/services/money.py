@@ -10,6 +10,13 @@ table, the seat and the join, so a retried task or request moves money once:
 - :func:`pay_pot` (a worker) exactly once when the match ends (normally or by forfeit): the
   pot is split by ``wallet.settlement.split_pot`` inside ``wallet.services.settle_match``.
 
+The two that pay the escrow out (:func:`pay_pot`, :func:`refund_all`) append the
+``match-payout`` entry of the public log in the same database transaction as the ledger's:
+the match id, the ledger transaction's id, per seat the stake and the amount paid, and the
+house fee, read back from the ledger transaction itself (``wallet.payouts``; docs/fairness.md,
+"Payouts"). ``manage.py ledger_check`` compares every such entry with the ledger
+(``games.ledger_checks``).
+
 :func:`format_money` (the ledger's) writes amounts in messages. Free tables (stake 0) never
 touch the ledger. Errors come out as :class:`StakeError` with
 the ledger's message, or for a short wallet one a player can act on ("Your wallet holds
@@ -26,9 +33,10 @@ from django.utils.translation import gettext as _
 
 from games.engine import Options
 from games.errors import NotFound
-from games.models import TableStatus
-from games.services import changes
-from wallet import gates
+from games.fairness.errors import FairnessError
+from games.models import MatchRecord, Table, TableStatus
+from games.services import changes, fairness_log
+from wallet import gates, payouts
 from wallet import services as _wallet
 from wallet.errors import InsufficientFunds, LedgerError, Refused, UnknownAccount
 from wallet.selectors import format_money, wallet_balance
@@ -125,32 +133,83 @@ def refund(*, user: Any, table_ref: str, amount: int, key: str) -> None:
         raise StakeError(_("cannot refund: %(reason)s") % {"reason": exc}) from exc
 
 
-def refund_all(*, table_ref: str, key: str) -> None:
-    """Give every staker back their stake and close the escrow (table cancelled)."""
+def refund_all(*, table: Table, key: str) -> None:
+    """Give every staker of the locked ``table`` back their stake and close the escrow (table
+    cancelled); the refund enters the log as the match's ``match-payout`` (reason
+    ``refund``)."""
     try:
-        _require_wallet().refund_all(escrow_ref=table_ref, key=key, memo="table cancelled")
+        paid = _require_wallet().refund_all(escrow_ref=table.ref, key=key, memo="table cancelled")
     except LedgerError as exc:
         raise StakeError(_("cannot refund the table: %(reason)s") % {"reason": exc}) from exc
+    _log_payout(table, paid.pk, "refund")
+
+
+def _match_id(table: Table) -> str | None:
+    """The id the log and the receipts name ``table``'s match by (None for a table without a
+    match record, which the site never makes)."""
+    if table.receipt:
+        return table.receipt["match_id"]
+    rows = MatchRecord.objects.filter(table=table).values_list("shuffle__match_id", flat=True)
+    return rows.first()
+
+
+def _log_payout(table: Table, transaction_id: int, reason: str) -> None:
+    """Append the ``match-payout`` entry of ledger transaction ``transaction_id``, which just
+    paid the escrow of the locked ``table`` out, in the caller's database transaction: seats
+    for accounts (the receipt's names, never a person's). Raises :class:`StakeError` when a
+    staker holds no seat or the ledger moved money the entry cannot say (nothing is then
+    committed: not the payout either)."""
+    mid = _match_id(table)
+    if mid is None:
+        return
+    payout = payouts.read([transaction_id]).get(transaction_id)
+    seat_of = {s.user_id: s.seat for s in changes.seats(table) if s.user_id is not None}
+    try:
+        if payout is None:
+            raise FairnessError(f"transaction {transaction_id} is not a payout")
+        unseated = sorted((set(payout.stakes) | set(payout.paid)) - set(seat_of))
+        if payout.stray or unseated:
+            raise FairnessError(
+                f"transaction {transaction_id}: moves {list(payout.stray)}, pays users "
+                f"{unseated} holding no seat"
+            )
+        fairness_log.append(
+            [
+                fairness_log.match_payout(
+                    match_id=mid,
+                    reason=reason,
+                    transaction=transaction_id,
+                    stakes={seat_of[u]: amount for u, amount in payout.stakes.items()},
+                    payouts={seat_of[u]: amount for u, amount in payout.paid.items()},
+                    house_fee=payout.house_fee,
+                )
+            ]
+        )
+    except FairnessError as exc:
+        raise StakeError(_("cannot log the payout: %(reason)s") % {"reason": exc}) from exc
 
 
 def _settle_match(
     table_ref: str, seat_users: dict[int, Any], result: dict[str, Any], team_mode: bool, key: str
-) -> None:
+) -> int:
     """Pay the pot out by the engine's ``result`` (placements, forfeit) once, and close the
-    escrow. ``seat_users`` maps seat -> user (None for a bot). Raises StakeError."""
+    escrow. ``seat_users`` maps seat -> user (None for a bot). Returns the ledger
+    transaction's id. Raises StakeError."""
     try:
-        _require_wallet().settle_match(
+        paid = _require_wallet().settle_match(
             table_ref=table_ref, seat_users=seat_users, result=result, team_mode=team_mode, key=key
         )
     except LedgerError as exc:
         raise StakeError(_("cannot settle: %(reason)s") % {"reason": exc}) from exc
+    return paid.pk
 
 
 def pay_pot(*, table_id: int) -> None:
     """Worker: pay a finished staked table's pot by its result, exactly once (idempotency key
-    ``settle:table:<id>``; the ``settled`` event records the pot in minor units). A no-op
-    for an unknown, unfinished, free or already paid table. Raises :class:`StakeError` (the
-    task retries)."""
+    ``settle:table:<id>``; the ``settled`` event records the pot in minor units), and log it
+    (``match-payout``, reason ``result``) in the same database transaction. A no-op for an
+    unknown, unfinished, free or already paid table. Raises :class:`StakeError` (the task
+    retries)."""
     with transaction.atomic():
         try:
             table = changes.lock_table(table_id)
@@ -161,13 +220,14 @@ def pay_pot(*, table_id: int) -> None:
         seats = changes.seats(table)
         seat_users = {s.seat: s.user_id for s in seats if s.user_id and s.staked}
         if seat_users:
-            _settle_match(
+            paid = _settle_match(
                 table.ref,
                 seat_users,
                 table.result,
                 Options(variant=table.variant).partnership,
                 f"settle:{table.ref}",
             )
+            _log_payout(table, paid, "result")
         table.settled = True
         changes.add_events(table, [{"type": "settled", "pot": sum(s.staked for s in seats)}])
         table.save(update_fields=["settled", "version"])

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services as games
 from games.fairness.draw_record import verify_record
 from games.models import Seat, Table
+from games.services import fairness_log
 from tournaments import selectors
 from tournaments.models import Entry, EntryStatus, Round, RoundTable, Status, Tournament
 from wallet.models import Transaction
@@ -63,7 +64,7 @@ def end_review_now(tournament_id: int) -> None:
 
 def check_finished(t: Tournament) -> None:
     """A finished tournament: each round opened once, every entrant placed, prizes sum to the
-    pool less the house fee and were paid once, the seating record verifies."""
+    pool less the house fee and were paid once and logged so, the seating record verifies."""
     t.refresh_from_db()
     assert t.status == Status.FINISHED
     rounds = list(Round.objects.filter(tournament=t).order_by("number"))
@@ -83,6 +84,19 @@ def check_finished(t: Tournament) -> None:
     assert prizes == t.pool - t.house_fee
     paid = Transaction.objects.filter(reference=t.ref, kind="prizes")
     assert paid.count() == (1 if t.pool else 0)
+    # The prizes are in the public log: the ledger transaction, each entrant's prize.
+    logged = [
+        e["body"]
+        for e in fairness_log.entries_of("event-payout")
+        if e["body"]["event"] == t.ref and e["body"]["reason"] == "result"
+    ]
+    if t.pool:
+        prized = {e.entrant: e.prize for e in taking_part if e.prize}
+        assert [(b["transaction"], b["payouts"], b["house_fee"]) for b in logged] == [
+            (paid.get().pk, prized, t.house_fee)
+        ]
+    else:
+        assert logged == []
     assert is_escrow_closed(t.ref) or not t.pool
     summary = verify_record(selectors.draw_record(t.pk))
     assert summary["rounds"] == len(rounds) == summary["played"]

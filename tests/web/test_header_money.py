@@ -44,13 +44,12 @@ def test_the_header_balance_after_stake_refund_and_payout(client):
     assert _header_balance(client).endswith("50.00 USD") and _in_play_text(sam) == ""
     tables.take_seat(user=sam, table_id=table.pk, seat=0, client_seed="s")
     tables.take_seat(user=kim, table_id=table.pk, seat=1, client_seed="k")
-    # The pot paid by placements (sam first of two stakers: 100 %), the escrow closed.
-    wallet_services.settle_match(
-        table_ref=table.ref,
-        seat_users={0: sam.pk, 1: kim.pk},
-        result={"placements": {"0": 1, "1": 2, "2": 3, "3": 4}, "forfeit": None},
-        team_mode=False,
-        key="test:settle",
-    )
+    for seat in (2, 3):
+        tables.seat_bot(user=sam, table_id=table.pk, seat=seat, bot="rules")
+    table.refresh_from_db()
+    tables.wake(table_id=table.pk, version=table.version)  # the first deal
+    tables.leave(user=kim, table_id=table.pk)  # kim forfeits: last
+    # The pot paid as the site pays it (sam first of two stakers: 100 %), the escrow closed.
+    tables.pay_pot(table_id=table.pk)
     assert _header_balance(client).endswith("55.00 USD") and _in_play_text(sam) == ""
     assert _in_play_text(kim) == ""

@@ -1,5 +1,5 @@
 """The end of a tournament: final places and prizes, the review window, the prizes paid
-out of the escrow exactly once."""
+out of the escrow exactly once, and logged (:func:`log_payout`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games.fairness.errors import FairnessError
+from games.services import fairness_log
 from tournaments import dispatch, progress
 from tournaments.models import Entry, RoundTable, Status, Tournament
 from tournaments.services.common import _lock, _save
 from tournaments.services.units import _members, _rounds_with_tables
+from wallet import payouts
 from wallet import services as wallet
 from wallet.selectors import escrow_balance, is_escrow_closed
 from wallet.settlement import house_fee_for
@@ -64,27 +67,65 @@ def _finish_locked(t: Tournament) -> None:
     dispatch.send_on_commit("pay_prizes", t.pk, countdown=t.review_seconds + 0.5)
 
 
+def log_payout(t: Tournament, transaction_id: int, reason: str) -> None:
+    """Append the ``event-payout`` entry of ledger transaction ``transaction_id``, which just
+    paid the escrow of the locked ``t`` out, in the caller's database transaction
+    (docs/fairness.md, "Payouts"): ``reason`` ``"result"`` (the prizes) or ``"refund"``
+    (every fee back); per entrant id (``E<entry id>``, as the draw record names entrants,
+    never a person) the fee it had in the escrow and what it was paid, and the house fee,
+    read back from the ledger transaction (``wallet.payouts``). Raises FairnessError when the
+    ledger paid someone with no entry or moved money the entry cannot say (nothing is then
+    committed, the payout neither)."""
+    payout = payouts.read([transaction_id]).get(transaction_id)
+    entrant = dict(Entry.objects.filter(tournament=t).values_list("user_id", "pk"))
+    if payout is None:
+        raise FairnessError(f"transaction {transaction_id} is not a payout")
+    strangers = sorted((set(payout.stakes) | set(payout.paid)) - set(entrant))
+    if payout.stray or strangers:
+        raise FairnessError(
+            f"transaction {transaction_id}: moves {list(payout.stray)}, pays users "
+            f"{strangers} with no entry in {t.ref}"
+        )
+    fairness_log.append(
+        [
+            fairness_log.event_payout(
+                event=t.ref,
+                reason=reason,
+                transaction=transaction_id,
+                stakes={f"E{entrant[u]}": amount for u, amount in payout.stakes.items()},
+                payouts={f"E{entrant[u]}": amount for u, amount in payout.paid.items()},
+                house_fee=payout.house_fee,
+            )
+        ]
+    )
+
+
 def pay_prizes(*, tournament_id: int) -> Tournament:
     """After the review window: pay every prize and the house fee out of the escrow, exactly
     once (one idempotency key per tournament, ``tournament:<id>:prizes``), places and prizes
-    recomputed first (a disqualification during the review counts). Before the window ends,
-    or when not in review, returns the tournament as is."""
+    recomputed first (a disqualification during the review counts), and log the payout
+    (:func:`log_payout`) in the same database transaction. Before the window ends, or when
+    not in review, returns the tournament as is."""
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status != Status.REVIEW or timezone.now() < t.review_ends_at:
             return t
         _compute_final(t)
-        payouts = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
-        if t.pool and payouts:
-            wallet.award_prizes(
+        prizes = {e.user_id: e.prize for e in Entry.objects.filter(tournament=t, prize__gt=0)}
+        if t.pool and prizes:
+            paid = wallet.award_prizes(
                 tournament_ref=t.ref,
-                prizes=payouts,
+                prizes=prizes,
                 key=f"{t.ref}:prizes",
                 house_fee=t.house_fee,
                 memo=t.name[:100],
             )
+            log_payout(t, paid.pk, "result")
         elif t.pool:  # every unit disqualified: nobody may win, so every fee goes back
-            wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:prizes", memo="no unit may be paid")
+            paid = wallet.refund_all(
+                escrow_ref=t.ref, key=f"{t.ref}:prizes", memo="no unit may be paid"
+            )
+            log_payout(t, paid.pk, "refund")
             t.pool = t.house_fee = 0
         t.status = Status.FINISHED
         t.prizes_paid_at = timezone.now()

@@ -25,7 +25,7 @@ from tournaments.services.common import (
     _require_staff,
     _save,
 )
-from tournaments.services.finish import _compute_final
+from tournaments.services.finish import _compute_final, log_payout
 from wallet import services as wallet
 from wallet.errors import EscrowClosed
 from wallet.selectors import escrow_balance, is_escrow_closed
@@ -75,9 +75,11 @@ def _cancel_locked(t: Tournament, reason: str, details: dict | None = None) -> N
         cancel_table(table_id=rt.table_id, reason=f"tournament cancelled: {reason}")
     if not is_escrow_closed(t.ref) and escrow_balance(t.ref) > 0:
         try:
-            wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:cancel", memo=reason[:100])
+            paid = wallet.refund_all(escrow_ref=t.ref, key=f"{t.ref}:cancel", memo=reason[:100])
         except EscrowClosed:
             pass
+        else:
+            log_payout(t, paid.pk, "refund")
     for e in Entry.objects.filter(tournament=t, status__in=TAKING_PART):
         e.refunded = e.paid
         if e.status == EntryStatus.REGISTERED:
@@ -95,7 +97,8 @@ def _cancel_locked(t: Tournament, reason: str, details: dict | None = None) -> N
 
 def cancel(*, tournament_id: int, by: Any, reason: str) -> Tournament:
     """Call the tournament off (staff): tables still playing are cancelled, every entry fee
-    is refunded (the whole escrow, ``refund_all``). Not once the prizes are paid. Raises
+    is refunded (the whole escrow, ``refund_all``, logged as the event's ``event-payout``:
+    ``finish.log_payout``). Not once the prizes are paid. Raises
     :class:`Conflict`."""
     _require_staff(by, _("cancel tournaments"))
     reason = _reason(reason)
