@@ -29,7 +29,8 @@ from wallet.models import TransactionKind
 LIMIT = 50  # problems listed; the count is always exact
 BATCH = 500  # log entries compared per round of queries
 
-_KIND = {"result": TransactionKind.SETTLEMENT, "refund": TransactionKind.REFUND}
+KIND_OF_REASON = {"result": TransactionKind.SETTLEMENT, "refund": TransactionKind.REFUND}
+"""The ledger transaction kind of a payout entry's ``reason``."""
 
 
 def comparable(body: Any, *, seats: bool) -> bool:
@@ -102,7 +103,7 @@ def _compare(batch: list[dict[str, Any]]) -> list[str]:
             continue
         described = payouts.Payout(
             transaction=body["transaction"],
-            kind=_KIND[body["reason"]],
+            kind=KIND_OF_REASON[body["reason"]],
             escrow=paid.escrow,
             stakes={users[int(s)]: amount for s, amount in body["stakes"].items()},
             paid={users[int(s)]: amount for s, amount in body["payouts"].items()},

@@ -27,7 +27,8 @@ from tournaments.models import Entry, Tournament
 from wallet import payouts
 from wallet.models import TransactionKind
 
-_KIND = {"result": TransactionKind.PRIZES, "refund": TransactionKind.ENTRY_FEE_REFUND}
+KIND_OF_REASON = {"result": TransactionKind.PRIZES, "refund": TransactionKind.ENTRY_FEE_REFUND}
+"""The ledger transaction kind of a payout entry's ``reason``."""
 
 
 def _entry_id(entrant: str) -> int | None:
@@ -75,7 +76,7 @@ def _compare(batch: list[dict[str, Any]]) -> list[str]:
             continue
         described = payouts.Payout(
             transaction=body["transaction"],
-            kind=_KIND[body["reason"]],
+            kind=KIND_OF_REASON[body["reason"]],
             escrow=event,
             stakes={users[who]: amount for who, amount in body["stakes"].items()},
             paid={users[who]: amount for who, amount in body["payouts"].items()},

@@ -141,7 +141,7 @@ def refund_all(*, table: Table, key: str) -> None:
         paid = _require_wallet().refund_all(escrow_ref=table.ref, key=key, memo="table cancelled")
     except LedgerError as exc:
         raise StakeError(_("cannot refund the table: %(reason)s") % {"reason": exc}) from exc
-    _log_payout(table, paid.pk, "refund")
+    log_payout(table, paid.pk, "refund")
 
 
 def _match_id(table: Table) -> str | None:
@@ -153,7 +153,7 @@ def _match_id(table: Table) -> str | None:
     return rows.first()
 
 
-def _log_payout(table: Table, transaction_id: int, reason: str) -> None:
+def log_payout(table: Table, transaction_id: int, reason: str) -> None:
     """Append the ``match-payout`` entry of ledger transaction ``transaction_id``, which just
     paid the escrow of the locked ``table`` out, in the caller's database transaction: seats
     for accounts (the receipt's names, never a person's). Raises :class:`StakeError` when a
@@ -227,7 +227,7 @@ def pay_pot(*, table_id: int) -> None:
                 Options(variant=table.variant).partnership,
                 f"settle:{table.ref}",
             )
-            _log_payout(table, paid, "result")
+            log_payout(table, paid, "result")
         table.settled = True
         changes.add_events(table, [{"type": "settled", "pot": sum(s.staked for s in seats)}])
         table.save(update_fields=["settled", "version"])

@@ -224,3 +224,29 @@ def test_ledger_check_names_a_payout_entry_that_lost_its_match(tasks_applied_her
     where = f"log entry {entry['index']} (match-payout of None)"
     assert f"{where}: a match-payout body has the fields" in out
     assert f"{where}: transaction {body['transaction']} pays out {table.ref}, whose match" in out
+
+
+def test_log_past_payouts_logs_a_tables_pot_paid_before_the_log_held_payouts(
+    tasks_applied_here, make_user
+):
+    """The pot of a table settled before payouts were logged (straight through the ledger,
+    as an older release did): ``log_past_payouts`` appends its ``match-payout`` by seat and
+    ``ledger_check`` passes."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    table, users = _staked_table(make_user, ["jo", "kim"])
+    paid = ledger.settle_match(
+        table_ref=table.ref,
+        seat_users={0: users[0].pk, 1: users[1].pk},
+        result={"placements": {"0": 1, "1": 2, "2": 3, "3": 4}, "forfeit": None},
+        team_mode=False,
+        key="before-the-log",
+    )
+    call_command("log_past_payouts", stdout=(out := StringIO()))
+    assert "payouts logged: 1; not logged: 0" in out.getvalue()
+    [entry] = _payouts()
+    assert entry["body"]["transaction"] == paid.pk and entry["body"]["reason"] == "result"
+    ok, report = _ledger_check()
+    assert ok, report

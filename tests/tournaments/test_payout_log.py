@@ -148,3 +148,34 @@ def test_ledger_check_names_prizes_paid_without_a_log_entry(make_tournament, pla
         f"ledger transaction {paid.pk} pays out {t.ref}: the log holds no event-payout entry "
         "of it" in out
     )
+
+
+def test_payouts_made_before_the_log_held_them_are_logged_once_by_the_command(
+    make_tournament, player
+):
+    """A database older than payout logging: its prizes paid without an entry fail
+    ``ledger_check``; ``log_past_payouts`` appends the entry (a second run adds nothing) and
+    the check passes, the log still verifying."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.fairness import transparency
+    from games.services import fairness_log
+
+    t = make_tournament()
+    users = [player(f"old{i}") for i in range(2)]
+    for i, user in enumerate(users):
+        services.register(tournament_id=t.pk, by=user, client_seed=f"seed-{i}")
+    paid = ledger.award_prizes(tournament_ref=t.ref, prizes={users[0].pk: 200}, key="before")
+    assert not _ledger_check()[0]
+    out = StringIO()
+    call_command("log_past_payouts", stdout=out)
+    assert "payouts logged: 1; not logged: 0" in out.getvalue()
+    call_command("log_past_payouts", stdout=(again := StringIO()))
+    assert "payouts logged: 0; not logged: 0" in again.getvalue()
+    ok, report = _ledger_check()
+    assert ok, report
+    [entry] = list(fairness_log.entries_of("event-payout"))
+    assert entry["body"]["transaction"] == paid.pk and entry["body"]["reason"] == "result"
+    transparency.verify_log(list(fairness_log.entries()))
