@@ -23,7 +23,7 @@ from games.cancel_reasons import reason_text
 from games.engine import Options, spectator_view, view
 from games.errors import NotFound
 from games.live import long_poll
-from games.models import Deal, DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
+from games.models import DoublingPick, Heartbeat, Seat, Table, TableEvent, TableStatus
 from games.policy import policy
 from games.services.presence import EVENT_TYPES as PRESENCE_EVENTS
 from games.services.presence import SEAT_BACK, away_seats
@@ -375,21 +375,6 @@ def table_over(table_id: int) -> int | None:
     return row["version"]
 
 
-def deal(deal_id: int) -> Deal:
-    """A finished deal (its record is public: its seed is revealed). Raises NotFound."""
-    try:
-        return Deal.objects.select_related("table").get(pk=deal_id)
-    except Deal.DoesNotExist:
-        raise NotFound(_("There is no finished deal %(id)s.") % {"id": deal_id}) from None
-
-
-def deals_of(table_id: int) -> list[Deal]:
-    """The finished deals of a table, in order. Raises NotFound for an unknown table."""
-    if not Table.objects.filter(pk=table_id).exists():
-        raise NotFound(_("There is no table %(id)s.") % {"id": table_id})
-    return list(Deal.objects.filter(table_id=table_id).order_by("number"))
-
-
 def rebuild_from_events(table_id: int):
     """Rebuild a table's match state from its event log alone (hands from the ``hand``
     events, seat actions from the public events), as an audit of the stored state.
@@ -429,88 +414,6 @@ def rebuild_from_events(table_id: int):
     if not deals:
         return new_match(options)
     return rebuild(options, deals, actions)
-
-
-def deal_verification(deal_id: int) -> dict[str, Any]:
-    """The public check of one finished deal (``games.fairness.deal_verification``) with its
-    table and deal ids. Raises :class:`NotFound`."""
-    from games import shuffles
-
-    row = deal(deal_id)
-    payload = shuffles.deal_verification(row.record)
-    payload.update({"deal_id": row.pk, "table_id": row.table_id, "number": row.number})
-    return payload
-
-
-def match_verification(table_id: int) -> dict[str, Any]:
-    """The public check of a table's match so far: the commitment, the client seeds, the
-    seeds revealed so far and every finished deal's check (``match_verification`` of
-    ``games.fairness.verify``), plus ``table_id``, ``receipt`` and ``receipt_signature``
-    (``None`` before the match started), ``unrecorded`` (``[{"deal_number", "server_seed"}]``:
-    seeds revealed without a record, a deal ended by a forfeit), ``partial`` (the match is
-    still running with fewer records than deals: more will come, so the commands the page
-    gives take ``--partial``) and ``ended_early`` (``None``, or for a match that started and
-    ended before its last deal ``{"by": "forfeit" | "cancelled" | None, "records": k,
-    "deals": n}``). Nothing in the records, the receipt or the log marks where a match
-    ended, so the verifiers cannot tell a match that ended early from one still running or
-    from one whose later records are withheld: the page never adds ``--partial`` for a match
-    that ended (docs/fairness.md, "Grouping records into a match; completeness"). Raises
-    :class:`NotFound`."""
-    from games import shuffles
-    from games.models import MatchRecord
-
-    rows = deals_of(table_id)
-    private = MatchRecord.objects.values_list("shuffle", flat=True).get(table_id=table_id)
-    payload = shuffles.match_verification([d.record for d in rows], shuffles.public(private))
-    for item, row in zip(payload["deals"], rows, strict=True):
-        item["deal_id"] = row.pk
-    payload["table_id"] = table_id
-    table = Table.objects.only("receipt", "receipt_signature", "status", "result").get(pk=table_id)
-    payload["receipt"] = table.receipt
-    payload["receipt_signature"] = table.receipt_signature or None
-    # A deal a forfeit ended before it was played out: its seed is revealed (the cards it
-    # dealt can be checked), but it has no record (no plays, nothing to replay or log).
-    recorded = {row.number for row in rows}
-    revealed = (payload["match"] or {}).get("revealed_seeds") or {}
-    payload["unrecorded"] = [
-        {"deal_number": int(number), "server_seed": seed}
-        for number, seed in sorted(revealed.items(), key=lambda item: int(item[0]))
-        if int(number) not in recorded
-    ]
-    deals = (payload["match"] or {}).get("deals")
-    short = deals is not None and len(rows) < deals
-    running = table.status in (TableStatus.OPEN, TableStatus.PLAYING)
-    payload["partial"] = running and short
-    payload["ended_early"] = None
-    if short and not running and table.receipt:
-        if table.status == TableStatus.CANCELLED:
-            by = "cancelled"
-        else:
-            by = "forfeit" if (table.result or {}).get("forfeit") is not None else None
-        payload["ended_early"] = {"by": by, "records": len(rows), "deals": deals}
-    return payload
-
-
-def match_records(table_id: int) -> list[dict[str, Any]]:
-    """The ``trix-deal/1`` records of a table's finished deals, in deal order: one JSON list
-    that ``trix verify FILE`` checks as a whole match. Raises :class:`NotFound`."""
-    return [row.record for row in deals_of(table_id)]
-
-
-def match_commitment(table_id: int) -> dict[str, Any]:
-    """What a player must see before taking a seat, and what their browser keeps to check
-    every deal later: ``{"algorithm": "trix-shuffle/1", "match_id": str,
-    "deals": int, "commitment": 64 lower hex}``. Public at any time (no seed in it).
-    Raises :class:`NotFound`."""
-    from games import shuffles
-    from games.models import MatchRecord
-
-    try:
-        private = MatchRecord.objects.values_list("shuffle", flat=True).get(table_id=table_id)
-    except MatchRecord.DoesNotExist:
-        raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
-    public = shuffles.public(private)
-    return {key: public[key] for key in ("algorithm", "match_id", "deals", "commitment")}
 
 
 def table_for_invite(token: str, user=None) -> tuple[Table, int | None]:

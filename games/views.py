@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_GET
 
-from games import display, fairness, selectors, signing
+from games import display, fairness, fairness_selectors, signing
 from games.errors import NotFound
 from games.fairness.canonical import canonical_bytes
 from games.services import fairness_log, log_tree
@@ -26,7 +26,7 @@ KEY_MAX_AGE = 3600
 
 def verify_deal(request, deal_id: int):
     try:
-        check = selectors.deal_verification(deal_id)
+        check = fairness_selectors.deal_verification(deal_id)
     except NotFound as exc:
         raise Http404(str(exc)) from None
     context = {
@@ -39,7 +39,7 @@ def verify_deal(request, deal_id: int):
 
 def verify_match(request, table_id: int):
     try:
-        check = selectors.match_verification(table_id)
+        check = fairness_selectors.match_verification(table_id)
     except NotFound as exc:
         raise Http404(str(exc)) from None
     receipt_rows = [  # each field of the receipt, objects as compact JSON
@@ -59,7 +59,7 @@ def verify_match_records(request, table_id: int):
     """``GET /verify/matches/<id>/records.json``: the match's finished deals' records as
     one JSON list (what ``trix verify FILE`` checks as a whole match), downloaded."""
     try:
-        records = selectors.match_records(table_id)
+        records = fairness_selectors.match_records(table_id)
     except NotFound as exc:
         raise Http404(str(exc)) from None
     response = JsonResponse(records, safe=False, json_dumps_params={"indent": 1})

@@ -10,8 +10,8 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 
+from games import fairness_selectors, services
 from games import selectors as tables
-from games import services
 from games.errors import NotFound
 from tournaments.selectors import event_of_table
 from web.money import format_money
@@ -54,7 +54,7 @@ def table(request, pk: int):
         "variant_text": variant_name(row.variant),
         "options_text": describe_options(row.options),
         "names": js_names(),
-        "shuffle": tables.match_commitment(row.pk),
+        "shuffle": fairness_selectors.match_commitment(row.pk),
         "cancel_reason": tables.cancel_reason(row),
         "event": event_of_table(row.pk),  # None but at a tournament's table
     }

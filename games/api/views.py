@@ -13,7 +13,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services, waits
+from games import fairness_selectors, selectors, services, waits
 from games.api import answers as a
 from games.api import serializers as s
 from games.api import throttles
@@ -365,7 +365,7 @@ class DealVerificationView(APIView):
 
     @extend_schema(responses={200: a.DealVerificationSerializer, **_errors(404)})
     def get(self, request, deal_id: int):
-        return Response(selectors.deal_verification(deal_id))
+        return Response(fairness_selectors.deal_verification(deal_id))
 
 
 class MatchVerificationView(APIView):
@@ -375,7 +375,7 @@ class MatchVerificationView(APIView):
 
     @extend_schema(responses={200: a.MatchVerificationSerializer, **_errors(404)})
     def get(self, request, table_id: int):
-        return Response(selectors.match_verification(table_id))
+        return Response(fairness_selectors.match_verification(table_id))
 
 
 class DealRecordView(APIView):
@@ -385,7 +385,7 @@ class DealRecordView(APIView):
 
     @extend_schema(responses={200: a.DealRecordSerializer, **_errors(404)})
     def get(self, request, deal_id: int):
-        row = selectors.deal(deal_id)
+        row = fairness_selectors.deal(deal_id)
         response = JsonResponse(row.record, json_dumps_params={"indent": 2})
         name = f"table-{row.table_id}-deal-{row.number}.json"
         response["Content-Disposition"] = f'attachment; filename="{name}"'

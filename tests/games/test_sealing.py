@@ -113,7 +113,7 @@ def test_the_stored_shuffle_state_holds_no_secret():
 def test_the_database_shows_no_secret_while_the_match_runs(django_user_model, tasks_applied_here):
     """The raw columns (read with SQL) hold neither the chain secret nor any unrevealed seed,
     in hex or as bytes, at every step of a match; the match plays to its end and verifies."""
-    from games import selectors
+    from games import fairness_selectors
 
     alice = django_user_model.objects.create_user(username="alice", password="pw")
     table = services.create_seated_table(
@@ -139,7 +139,7 @@ def test_the_database_shows_no_secret_while_the_match_runs(django_user_model, ta
         steps += 1
         assert steps < 2000
     assert table.status == "finished"
-    check = selectors.match_verification(table.pk)
+    check = fairness_selectors.match_verification(table.pk)
     assert len(check["deals"]) == deals and check["verified"], check["mismatches"]
     revealed = check["match"]["revealed_seeds"]
     assert revealed == {str(n): seed.hex() for n, seed in seeds.items()}

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.fairness_selectors import match_commitment
 from games.models import Seat, Table
-from games.selectors import match_commitment
 from tests.web.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
