@@ -134,6 +134,7 @@ class Server:
         self.posted: list[dict] = []
         self.held: list = []
         self.mode = "accept"  # "hold": keep the POST unanswered; "refuse": 409
+        self.applied_version = None  # the 202's applied_version (None: not in the answer)
         table_id = answer["table"]["id"]
         page.route(f"**/api/tables/{table_id}/state/**", self.on_state)
         no_stream(page, table_id)  # these answers come from the long poll (its fallback)
@@ -157,6 +158,8 @@ class Server:
 
     def accept(self, route):
         body = {"accepted": True, "id": self.posted[-1]["id"], "version": 6}
+        if self.applied_version is not None:  # as the API answers an applied action
+            body.update(status="applied", applied_version=self.applied_version)
         route.fulfill(status=202, content_type="application/json", body=json.dumps(body))
 
 
@@ -331,6 +334,50 @@ def test_a_refused_card_goes_back_to_the_hand_with_the_reason(table_id, open_pag
     assert page.locator("[data-testid=pending-card]").count() == 0
     assert page.locator(f"#hand .card[data-card='{card}']").is_visible()
     assert page.locator(f"[data-testid=trick] .card[data-card='{card}']").count() == 0
+
+
+def test_a_tap_after_an_applied_card_waits_for_the_version_it_made(table_id, open_page):
+    """The actions POST answers 202 applied with the version the card made before the live
+    update brings that version: a second tap meanwhile (the page still offers the cards of
+    the version before) sends nothing and shows no error; once the new version arrives, the
+    page plays on."""
+    state = match_at(contract="complex", plays=5)
+    me = state.to_act()[0]
+    page = open_page(PHONE)
+    server = Server(page, answer(table_id, state, "complex_partner", me))
+    server.applied_version = 6
+    page.goto(f"/tables/{table_id}/")
+    playable = page.locator("#hand .card.playable")
+    playable.first.wait_for()
+    first = playable.first.get_attribute("data-card")
+    playable.first.click()
+    page.wait_for_function("() => document.getElementById('table-app').dataset.awaiting === '6'")
+    assert page.evaluate("document.getElementById('table-app').dataset.version") == "5"
+    # A second card, tapped while the page still shows version 5: no POST leaves the page.
+    sent = page.evaluate(
+        """() => {
+          const app = document.getElementById("table-app");
+          const card = document.querySelector("#hand .card.playable");
+          let posts = 0;
+          const fetch = window.fetch;
+          window.fetch = (url, init) => {
+            if (init && init.method === "POST") posts += 1;
+            return fetch(url, init);
+          };
+          card.click();  // the page's send() calls fetch in the click's own task, if at all
+          window.fetch = fetch;
+          return { posts, card: card.dataset.card, sending: app.classList.contains("sending") };
+        }"""
+    )
+    assert sent["posts"] == 0 and not sent["sending"], sent
+    assert len(server.posted) == 1 and server.posted[0]["action"]["card"] == first
+    assert page.locator("#notice").is_hidden() or page.locator("#notice").inner_text() == ""
+    # The version the card made arrives: the page leaves the wait.
+    after = copy.deepcopy(state)
+    apply(after, {"type": "play", "seat": me, "card": first})
+    server.answer = answer(table_id, after, "complex_partner", me, version=6)
+    page.wait_for_function("() => document.getElementById('table-app').dataset.version === '6'")
+    assert page.evaluate("document.getElementById('table-app').dataset.awaiting") is None
 
 
 def test_a_taken_trick_goes_to_its_taker_unless_motion_is_reduced(table_id, open_page):

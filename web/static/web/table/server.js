@@ -28,6 +28,9 @@ export function stillLegal(action) {
 
 export async function send(action) {
   if (st.sending) return;
+  // My last action is applied (its answer said so) and the page has not yet shown the
+  // version it made: what the page offers is from before it, so a tap now is not sent.
+  if (st.awaiting !== null && st.version < st.awaiting) return;
   st.sending = true;
   st.actions += 1;
   root.classList.add("sending");
@@ -37,15 +40,26 @@ export async function send(action) {
     redraw.all();
   }
   try {
+    let answer;
     try {
-      await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+      answer = await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
     } catch (err) {
       if (err.status !== 409) throw err;
       // The table moved on since our last state (a bot, a Ready, a pick): catch up, and
-      // send again only if the move is still legal.
+      // send again only if the move is still legal; if not, the page now shows why.
       absorb(await T.api("GET", cfg.stateUrl + "?since=" + st.version + "&wait=0"));
-      if (!stillLegal(action)) throw err;
-      await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+      if (!stillLegal(action)) {
+        if (st.pending) {
+          st.pending = null;
+          redraw.all();
+        }
+        return;
+      }
+      answer = await T.api("POST", cfg.actionsUrl, { id: T.uuid(), version: st.version, action });
+    }
+    if (answer && answer.applied_version > st.version) {
+      st.awaiting = answer.applied_version;
+      root.dataset.awaiting = String(answer.applied_version);
     }
     notice("");
   } catch (err) {
@@ -158,6 +172,10 @@ export function absorb(data) {
     return;
   }
   st.version = data.version;
+  if (st.awaiting !== null && st.version >= st.awaiting) {
+    st.awaiting = null;
+    delete root.dataset.awaiting;
+  }
   st.table = data.table || st.table;
   st.view = data.view;
   st.mySeat = data.my_seat === undefined ? null : data.my_seat;

@@ -34,6 +34,7 @@ export const st = {
   summaryClosed: false,
   summaryAt: 0, // when this browser first showed it (Date.now())
   sending: false,
+  awaiting: null, // the version my last applied action made: taps wait until the page has it (server.js)
   actions: 0, // the actions this page has sent for its seat (server.js): the player is playing
   pending: null, // {seat, card, version}: my card shown in the trick before the server has it (server.js)
   stopped: false,
