@@ -11,6 +11,8 @@ the same :func:`~games.services.acting.apply`, or stores why it was refused."""
 
 from __future__ import annotations
 
+import json
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -91,7 +93,7 @@ def _duplicate(
                 "action id %(id)s was already used for a different action (%(action)s at "
                 "version %(version)s); use a new id for a new action"
             )
-            % {"id": existing.pk, "action": stored, "version": existing.version},
+            % {"id": existing.pk, "action": json.dumps(stored), "version": existing.version},
             "duplicate_id",
         )
     return existing

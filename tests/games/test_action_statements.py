@@ -43,3 +43,18 @@ def test_a_retried_id_is_answered_by_its_first_result(alice_to_act):  # noqa: F8
     again = services.submit_action(**kwargs, action=action)  # the table moved on: not stale
     assert again.pk == first.pk and again.status == "applied"
     assert TableAction.objects.filter(pk=first.pk).count() == 1
+
+
+def test_an_id_reused_for_another_action_names_the_first_as_json(alice_to_act):  # noqa: F811
+    """The refusal quotes the first action as the API takes it (JSON), not as Python."""
+    from games.errors import Conflict
+
+    alice, table, legal = alice_to_act
+    action = {k: v for k, v in legal.items() if k != "seat"}
+    kwargs = dict(user=alice, table_id=table.pk, action_id=uuid.uuid4(), version=table.version)
+    services.submit_action(**kwargs, action=action)
+    with pytest.raises(Conflict) as refused:
+        services.submit_action(**kwargs, action={**action, "type": "pass"})
+    assert refused.value.code == "duplicate_id"
+    assert f'"type": "{action["type"]}"' in refused.value.message
+    assert "'type'" not in refused.value.message
