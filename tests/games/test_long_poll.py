@@ -115,8 +115,17 @@ def test_a_since_beyond_the_tables_version_is_answered_at_once(open_table):
     assert r.json()["version"] == table.version and r.json()["events"] == []
 
 
+def listening(table) -> None:
+    """This process's listener started and connected: a wait measured after this is woken
+    by notifications alone, not by the listener's own (re)connection (which wakes every
+    wait to look again, ``games.live.long_poll.watch``)."""
+    selectors._wait_for_version(table.pk, table.version, 0.01)  # starts the listener
+    wait_until(listener.connected, 10, 0.01)
+
+
 def test_a_waiting_poll_makes_no_query_until_the_notification(open_table):
     table, _ = open_table
+    listening(table)
     changer = later(0.5, lambda: bump(table.pk))
     with CaptureQueriesContext(connection) as queries:
         fields = selectors._wait_for_version(table.pk, table.version, 4)
@@ -127,6 +136,7 @@ def test_a_waiting_poll_makes_no_query_until_the_notification(open_table):
 
 def test_a_rolled_back_change_does_not_end_the_wait(open_table):
     table, _ = open_table
+    listening(table)
     changer = later(0.2, lambda: bump_and_roll_back(table.pk))
     start = time.monotonic()
     with CaptureQueriesContext(connection) as queries:
