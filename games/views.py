@@ -70,7 +70,8 @@ def verify_match_records(request, table_id: int):
 def _after(request) -> int | None:
     """``?after=i`` (a whole number from -1; -1 = the whole log), or None when malformed."""
     text = request.GET.get("after", "-1")
-    if not text.lstrip("-").isdigit() or len(text) > 20 or int(text) < -1:
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(text) > 20 or int(text) < -1:
         return None
     return int(text)
 
@@ -141,7 +142,7 @@ def _sizes(request, *names: str) -> list[int] | str:
     values = []
     for name in names:
         text = request.GET.get(name, "")
-        if not text.isdigit() or len(text) > 19:
+        if not (text.isascii() and text.isdigit()) or len(text) > 19:  # 0-9 only: "²" is a digit
             return f"{name} must be a whole number from 0"
         values.append(int(text))
     return values

@@ -137,6 +137,10 @@ def test_the_endpoints_serve_a_signed_checkpoint_and_proofs_that_verify_against_
         "/fairness/proof/consistency?first=3&second=2",
         "/fairness/proof/consistency?first=0&second=4",
         "/fairness/proof/consistency?first=x&second=2",
+        "/fairness/proof/inclusion?index=%C2%B2&size=3",  # a superscript two: isdigit() says yes
+        "/fairness/proof/inclusion?index=%D9%A1&size=3",  # an Arabic-Indic one
+        "/fairness/proof/consistency?first=%EF%BC%91&second=2",  # a fullwidth one
+        "/fairness/log.jsonl?after=%C2%B2",
     ],
 )
 def test_impossible_proof_requests_are_400(url):
