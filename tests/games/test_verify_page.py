@@ -248,3 +248,26 @@ def test_a_finished_match_ended_by_a_forfeit_gets_no_partial(
     answer = client.get(f"/api/matches/{table.pk}/verification/").json()
     assert answer["partial"] is False
     assert answer["ended_early"] == {"by": "forfeit", "records": 1, "deals": 8}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_with_no_ended_deal_offers_no_command(make_user, tasks_applied_here):
+    """A match ended by a forfeit before its first deal ended has no record: the page says
+    so instead of "All 0 finished deals verified", and gives no command naming a records
+    file it does not offer."""
+    alice = make_user("alice")
+    table = services.create_seated_table(
+        created_by=alice,
+        variant="trix",
+        options=TIMERS,
+        seats=[{"user": alice, "client_seed": "alice-seed"}] + [{"bot": "rules"}] * 3,
+    )
+    services.leave(user=alice, table_id=table.pk)  # before deal 1 is dealt: the match ends
+    assert Table.objects.get(pk=table.pk).status == "finished"
+    assert not Deal.objects.filter(table=table).exists()
+    page = Client().get(f"/verify/matches/{table.pk}/").content.decode()
+    assert "No deal of this match was played to its end" in page
+    assert "finished deals verified" not in page
+    assert 'data-testid="standalone-command"' not in page
+    assert 'data-testid="command"' not in page
+    assert f"table-{table.pk}-records.json" not in page
