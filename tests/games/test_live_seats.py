@@ -116,8 +116,11 @@ def test_the_refusal_is_in_arabic(api, tasks_applied_here):
 
 
 def _other_backend_waits_on_a_lock(my_pid: int) -> bool:
-    """Whether another connection to this test's database waits for a lock now."""
+    """Whether another connection to this test's database waits for a lock now. Inside a
+    transaction PostgreSQL answers ``pg_stat_activity`` from a snapshot taken at its first
+    read, so the snapshot is dropped first: each call looks anew."""
     with connections["default"].cursor() as cur:
+        cur.execute("SELECT pg_stat_clear_snapshot()")
         cur.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND wait_event_type = 'Lock' AND pid <> %s",
