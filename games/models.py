@@ -367,7 +367,24 @@ class Heartbeat(models.Model):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
-class LogEntry(models.Model):
+class TransparencyLogRow(models.Model):
+    """A row of the transparency log (an entry, a node of its tree): written once, by
+    ``games.services.fairness_log.append``, never changed or deleted
+    (:class:`AppendOnlyError`)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("the transparency log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("the transparency log is append-only")
+
+
+class LogEntry(TransparencyLogRow):
     """One entry of the public transparency log ``trix-log/1`` (``games.fairness.transparency``,
     docs/fairness.md): every match commitment, match-start receipt, finished deal, tournament
     draw and payout of an escrow, each entry holding the hash of the one before. Append-only
@@ -390,14 +407,6 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"log entry {self.index} ({self.kind})"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnlyError("the transparency log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError("the transparency log is append-only")
 
 
 class LogKey(models.Model):
@@ -424,7 +433,7 @@ class LogKey(models.Model):
         return f"{self.kind} {self.subject}"
 
 
-class LogTreeNode(models.Model):
+class LogTreeNode(TransparencyLogRow):
     """The hash of one perfect subtree of the log's Merkle tree (``games.fairness.merkle``,
     RFC 9162): the ``2**level`` entries from index ``number * 2**level``, stored when its last
     entry is appended (by ``games.services.fairness_log.append``, in the entry's transaction),
@@ -439,11 +448,3 @@ class LogTreeNode(models.Model):
 
     def __str__(self) -> str:
         return f"log tree node {self.position % 64}/{self.position // 64}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnlyError("the transparency log is append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError("the transparency log is append-only")
