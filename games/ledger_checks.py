@@ -16,6 +16,7 @@ Both ways:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
@@ -116,22 +117,38 @@ def _compare(batch: list[dict[str, Any]]) -> list[str]:
 def table_payouts() -> list[str]:
     """Every difference between the log's ``match-payout`` entries and the ledger, and every
     payout of a table's escrow the log does not hold (at most :data:`LIMIT` listed)."""
+
+    def made(escrows: set[str]) -> set[str]:  # the escrows of tables the site made
+        ids = {_table_id(escrow) for escrow in escrows}
+        found = MatchRecord.objects.filter(table_id__in=ids).values_list("table_id", flat=True)
+        return {f"table:{table_id}" for table_id in found}
+
+    return reconcile("match-payout", "table:", _compare, made)
+
+
+def reconcile(
+    kind: str,
+    prefix: str,
+    compare: Callable[[list[dict[str, Any]]], list[str]],
+    made: Callable[[set[str]], set[str]],
+) -> list[str]:
+    """The payout problems of one kind of log entry (``match-payout``, ``event-payout``):
+    ``compare``'s for each batch of the log's entries of ``kind``, then every payout of an
+    escrow named ``prefix...`` that no entry names, where ``made`` (given those escrows)
+    says the site made the escrow (the wallet's tests post to escrows of no table or event);
+    at most :data:`LIMIT` listed, their count always exact."""
     problems: list[str] = []
     logged: set[Any] = set()
-    entries = fairness_log.entries_of("match-payout")
+    entries = fairness_log.entries_of(kind)
     while batch := list(islice(entries, BATCH)):
         logged |= {e["body"].get("transaction") for e in batch if isinstance(e["body"], dict)}
-        problems += _compare(batch)
-    unlogged = [(tid, escrow) for tid, escrow in payouts.of_escrows("table:") if tid not in logged]
-    made = set(
-        MatchRecord.objects.filter(
-            table_id__in={_table_id(escrow) for _, escrow in unlogged}
-        ).values_list("table_id", flat=True)
-    )
+        problems += compare(batch)
+    unlogged = [(tid, escrow) for tid, escrow in payouts.of_escrows(prefix) if tid not in logged]
+    ours = made({escrow for _, escrow in unlogged})
     problems += [
-        f"ledger transaction {tid} pays out {escrow}: the log holds no match-payout entry of it"
+        f"ledger transaction {tid} pays out {escrow}: the log holds no {kind} entry of it"
         for tid, escrow in unlogged
-        if _table_id(escrow) in made
+        if escrow in ours
     ]
     total = len(problems)
     if total > LIMIT:

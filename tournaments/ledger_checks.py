@@ -16,13 +16,11 @@ Both ways:
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 from games.fairness import transparency
 from games.fairness.errors import FairnessError
-from games.ledger_checks import BATCH, LIMIT, comparable
-from games.services import fairness_log
+from games.ledger_checks import comparable, reconcile
 from tournaments.models import Entry, Tournament
 from wallet import payouts
 from wallet.models import TransactionKind
@@ -90,27 +88,9 @@ def _compare(batch: list[dict[str, Any]]) -> list[str]:
 def event_payouts() -> list[str]:
     """Every difference between the log's ``event-payout`` entries and the ledger, and every
     payout of a tournament's escrow the log does not hold (at most ``LIMIT`` listed)."""
-    problems: list[str] = []
-    logged: set[Any] = set()
-    entries = fairness_log.entries_of("event-payout")
-    while batch := list(islice(entries, BATCH)):
-        logged |= {e["body"].get("transaction") for e in batch if isinstance(e["body"], dict)}
-        problems += _compare(batch)
-    unlogged = [
-        (tid, escrow) for tid, escrow in payouts.of_escrows("tournament:") if tid not in logged
-    ]
-    held = {
-        t.ref
-        for t in Tournament.objects.filter(
-            pk__in={int(e.partition(":")[2]) for _, e in unlogged if e.partition(":")[2].isdigit()}
-        ).only("pk")
-    }
-    problems += [
-        f"ledger transaction {tid} pays out {escrow}: the log holds no event-payout entry of it"
-        for tid, escrow in unlogged
-        if escrow in held
-    ]
-    total = len(problems)
-    if total > LIMIT:
-        problems = [*problems[:LIMIT], f"... and {total - LIMIT} more payout problems"]
-    return problems
+
+    def made(escrows: set[str]) -> set[str]:  # the escrows of tournaments the site made
+        ids = {int(n) for n in (e.partition(":")[2] for e in escrows) if n.isdigit()}
+        return {t.ref for t in Tournament.objects.filter(pk__in=ids).only("pk")}
+
+    return reconcile("event-payout", "tournament:", _compare, made)
