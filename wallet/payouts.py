@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Q
 
@@ -111,6 +112,30 @@ def _stakes_before(escrows: set[str]):
         return {owner: amount for owner, amount in sorted(held.items()) if amount > 0}
 
     return stakes
+
+
+class UndescribedPayout(ValueError):
+    """A payout the given keys cannot describe (:func:`keyed`)."""
+
+
+def keyed(
+    transaction_id: int, keys: Mapping[int, Any], unknown: str
+) -> tuple[dict[Any, int], dict[Any, int], int]:
+    """``(stakes, paid, house_fee)`` of payout ``transaction_id`` (:func:`read`), each user id
+    replaced by its key in ``keys`` (a seat, an entrant id: how the log names them). Raises
+    :class:`UndescribedPayout` when the keys cannot say it: no such payout, money moved to another
+    account, or a user ``keys`` lacks (``unknown`` says why, e.g. ``"holding no seat"``)."""
+    payout = read([transaction_id]).get(transaction_id)
+    if payout is None:
+        raise UndescribedPayout(f"transaction {transaction_id} is not a payout")
+    strangers = sorted((set(payout.stakes) | set(payout.paid)) - set(keys))
+    if payout.stray or strangers:
+        raise UndescribedPayout(
+            f"transaction {transaction_id}: moves {list(payout.stray)}, pays users "
+            f"{strangers} {unknown}"
+        )
+    stakes = {keys[user]: amount for user, amount in payout.stakes.items()}
+    return stakes, {keys[user]: amount for user, amount in payout.paid.items()}, payout.house_fee
 
 
 def of_escrows(prefix: str) -> Iterator[tuple[int, str]]:

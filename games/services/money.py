@@ -162,30 +162,22 @@ def log_payout(table: Table, transaction_id: int, reason: str) -> None:
     mid = _match_id(table)
     if mid is None:
         return
-    payout = payouts.read([transaction_id]).get(transaction_id)
     seat_of = {s.user_id: s.seat for s in changes.seats(table) if s.user_id is not None}
     try:
-        if payout is None:
-            raise FairnessError(f"transaction {transaction_id} is not a payout")
-        unseated = sorted((set(payout.stakes) | set(payout.paid)) - set(seat_of))
-        if payout.stray or unseated:
-            raise FairnessError(
-                f"transaction {transaction_id}: moves {list(payout.stray)}, pays users "
-                f"{unseated} holding no seat"
-            )
+        stakes, paid, house_fee = payouts.keyed(transaction_id, seat_of, "holding no seat")
         fairness_log.append(
             [
                 fairness_log.match_payout(
                     match_id=mid,
                     reason=reason,
                     transaction=transaction_id,
-                    stakes={seat_of[u]: amount for u, amount in payout.stakes.items()},
-                    payouts={seat_of[u]: amount for u, amount in payout.paid.items()},
-                    house_fee=payout.house_fee,
+                    stakes=stakes,
+                    payouts=paid,
+                    house_fee=house_fee,
                 )
             ]
         )
-    except FairnessError as exc:
+    except (payouts.UndescribedPayout, FairnessError) as exc:
         raise StakeError(_("cannot log the payout: %(reason)s") % {"reason": exc}) from exc
 
 

@@ -76,25 +76,25 @@ def log_payout(t: Tournament, transaction_id: int, reason: str) -> None:
     read back from the ledger transaction (``wallet.payouts``). Raises FairnessError when the
     ledger paid someone with no entry or moved money the entry cannot say (nothing is then
     committed, the payout neither)."""
-    payout = payouts.read([transaction_id]).get(transaction_id)
-    entrant = dict(Entry.objects.filter(tournament=t).values_list("user_id", "pk"))
-    if payout is None:
-        raise FairnessError(f"transaction {transaction_id} is not a payout")
-    strangers = sorted((set(payout.stakes) | set(payout.paid)) - set(entrant))
-    if payout.stray or strangers:
-        raise FairnessError(
-            f"transaction {transaction_id}: moves {list(payout.stray)}, pays users "
-            f"{strangers} with no entry in {t.ref}"
+    entrant = {
+        user_id: f"E{pk}"
+        for user_id, pk in Entry.objects.filter(tournament=t).values_list("user_id", "pk")
+    }
+    try:
+        stakes, paid, house_fee = payouts.keyed(
+            transaction_id, entrant, f"with no entry in {t.ref}"
         )
+    except payouts.UndescribedPayout as exc:
+        raise FairnessError(str(exc)) from exc
     fairness_log.append(
         [
             fairness_log.event_payout(
                 event=t.ref,
                 reason=reason,
                 transaction=transaction_id,
-                stakes={f"E{entrant[u]}": amount for u, amount in payout.stakes.items()},
-                payouts={f"E{entrant[u]}": amount for u, amount in payout.paid.items()},
-                house_fee=payout.house_fee,
+                stakes=stakes,
+                payouts=paid,
+                house_fee=house_fee,
             )
         ]
     )
