@@ -149,6 +149,7 @@ def test_a_rolled_back_change_does_not_end_the_wait(open_table):
 
 def test_an_update_that_keeps_the_version_notifies_nothing(open_table):
     table, _ = open_table
+    listening(table)
     changer = later(0.2, lambda: Table.objects.filter(pk=table.pk).update(wake_at=None))
     with CaptureQueriesContext(connection) as queries:
         selectors._wait_for_version(table.pk, table.version, 0.6)
