@@ -411,9 +411,10 @@ class LogEntry(TransparencyLogRow):
 
 class LogKey(models.Model):
     """What a log entry is about (``games.fairness.transparency.entry_key``: the match id,
-    the event, or ``"<match id>/<deal number>"``), unique per kind: the log admits one
-    match-commitment, one match-receipt and one match-payout per match, one draw-commitment,
-    one draw-key and one event-payout per event, one deal-record per deal. Written with its
+    the event, ``"<match id>/<deal number>"`` or ``"<match id>/<seat>/<seed hash>"``), unique
+    per kind: the log admits one match-commitment, one match-receipt and one match-payout per
+    match, one seat-seed per match, seat and seed, one draw-commitment, one draw-key and one
+    event-payout per event, one deal-record per deal. Written with its
     entry by
     ``games.services.fairness_log.append``; the unique constraint refuses a second one even
     from a racing writer."""
@@ -422,7 +423,7 @@ class LogKey(models.Model):
         LogEntry, on_delete=models.DO_NOTHING, primary_key=True, related_name="key"
     )
     kind = models.CharField(max_length=32)
-    subject = models.CharField(max_length=80)
+    subject = models.CharField(max_length=160)
 
     class Meta:
         constraints = [

@@ -121,6 +121,13 @@ class TakeSeatSerializer(BodySerializer):
         help_text="a string of 1 to 64 printable ASCII characters you chose; required at a "
         "staked table (400 without it); at a casual table omit it and the server makes one",
     )
+    commitment = serializers.RegexField(
+        r"^[0-9a-f]{64}\Z",
+        required=False,
+        label=gettext_lazy("Commitment"),
+        help_text="the table's commitment as you saw and kept it before sending your seed "
+        "(64 lower-case hex digits); another table commitment: 409 commitment_changed",
+    )
 
 
 class QuickPlayBodySerializer(BodySerializer):

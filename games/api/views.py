@@ -86,7 +86,9 @@ class TableDetailView(APIView):
 
 
 class SeatsView(APIView):
-    """Take a seat with your client seed; the stake moves through the wallet. A staked seat
+    """Take a seat with your client seed (and the table's ``commitment`` you kept before
+    sending it: another one is 409 ``commitment_changed``); the seed enters the fairness log
+    after the commitment; the stake moves through the wallet. A staked seat
     needs a verified identity and an account not suspended (403 ``kyc_required``,
     ``suspended``); at a staked table one IP address holds one seat (409 ``same_address``,
     unless ``TRIX_SAME_ADDRESS_SEATS``). Taking and leaving seats: at most
@@ -107,6 +109,7 @@ class SeatsView(APIView):
             table_id=table_id,
             seat=body.validated_data["seat"],
             client_seed=body.validated_data.get("client_seed"),
+            commitment=body.validated_data.get("commitment"),
             address=throttles.client_address(request),
         )
         return Response(_table(table_id, request))
@@ -136,8 +139,10 @@ class QuickPlayView(APIView):
     for and what that means (``waiting_for``, ``notice``). A staked table needs your
     ``client_seed``; ``sit: false`` only chooses the seat (the lobby page: the table page
     then sits there), and at a stake where no table waits makes none (``table`` and ``url``
-    null: the page creates it when the player sits). Counted with taking seats
-    (``TRIX_SEAT_RATE``)."""
+    null: the page creates it when the player sits). A ``client_seed`` is taken only at a
+    table made before the call: where a new one would be made for it, 409
+    ``commitment_first`` and nothing is made (the commitment is logged before any seed).
+    Counted with taking seats (``TRIX_SEAT_RATE``)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [throttles.SeatThrottle]

@@ -27,6 +27,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from games.fairness import event_tables
 from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.match_shuffle import BOT_CLIENT_SEED
@@ -49,9 +50,11 @@ __all__ = [
 ]
 
 RECEIPT_FORMAT = "trix-receipt/1"
-"""The receipt's format name; a change to the meaning of its fields gets a new name. The one
-field added since, ``bots``, is optional: a receipt without it (issued before receipts named
-their bots) keeps its meaning, and a verifier says which seats were bots is unknown."""
+"""The receipt's format name; a change to the meaning of its fields gets a new name. The
+fields added since are optional: a receipt without ``bots`` (issued before receipts named
+their bots) keeps its meaning, and a verifier says which seats were bots is unknown; one
+without ``commitment_entry`` and ``seed_entries`` (issued before the log held each seat's
+seed, or a table whose seats were assigned with it) cannot show its commitment came first."""
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 _FIELDS = {
@@ -65,7 +68,7 @@ _FIELDS = {
     "client_seeds": dict,
     "issued_at": str,
 }
-_OPTIONAL = {"bots"}
+_OPTIONAL = {"bots", "commitment_entry", "seed_entries", "tables_commitment"}
 """Fields a receipt may lack: receipts issued before them did (``check_receipt``)."""
 
 
@@ -94,12 +97,19 @@ def build_receipt(
     client_seeds: Sequence[str],
     issued_at: str,
     bots: Sequence[int],
+    order: tuple[int, Mapping[str, int]] | None = None,
+    tables_commitment: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The receipt of a match whose client seeds just locked (a dict, see ``docs/fairness.md``).
 
     ``client_seeds``: the four seats' seeds in seat order; ``bots``: the seats (0..3) bots hold
     when the match starts, ascending, whose seeds must be ``BOT_CLIENT_SEED``; ``issued_at``:
-    ``YYYY-MM-DDTHH:MM:SSZ``. Raises FairnessError for any malformed field."""
+    ``YYYY-MM-DDTHH:MM:SSZ``; ``order``: ``(commitment_entry, seed_entries)``, the log index
+    of the match's commitment and of each seat's ``seat-seed`` entry (every seat not a bot,
+    ``"0"``..``"3"``), when the log holds them (``docs/fairness.md``, "Commit first");
+    ``tables_commitment``: ``{"event", "entry"}`` for a tournament's table, whose secret
+    comes from the event's committed key (``games.fairness.event_tables``). Raises
+    FairnessError for any malformed field."""
     if isinstance(client_seeds, str | bytes) or len(client_seeds) != SEATS:
         raise FairnessError(f"a receipt needs exactly {SEATS} client seeds")
     receipt = {
@@ -114,6 +124,10 @@ def build_receipt(
         "bots": list(bots) if isinstance(bots, tuple | range) else bots,
         "issued_at": issued_at,
     }
+    if order is not None:
+        receipt["commitment_entry"], receipt["seed_entries"] = order[0], dict(order[1])
+    if tables_commitment is not None:
+        receipt["tables_commitment"] = dict(tables_commitment)
     check_receipt(receipt)
     return receipt
 
@@ -150,8 +164,56 @@ def check_receipt(receipt: object) -> dict[str, Any]:
         check_text(seed, f"receipt.client_seeds.{seat}")
     if "bots" in receipt:
         _check_bots(receipt["bots"], seeds)
+    if "commitment_entry" in receipt or "seed_entries" in receipt:
+        _check_order(receipt)
+    if "tables_commitment" in receipt:
+        _check_tables(receipt)
     check_time(receipt["issued_at"], "receipt.issued_at")
     return receipt
+
+
+def _check_tables(receipt: Mapping[str, Any]) -> None:
+    """A tournament table's ``tables_commitment``: ``{"event", "entry"}``, the event its
+    match id names (``games.fairness.event_tables``) and the log index of that event's
+    ``tables-commitment`` entry; never with ``commitment_entry`` (its seeds are not logged
+    one by one)."""
+    tables = receipt["tables_commitment"]
+    if "commitment_entry" in receipt:
+        raise FairnessError("receipt: tables_commitment and commitment_entry exclude each other")
+    if not (isinstance(tables, dict) and set(tables) == {"event", "entry"}):
+        raise FairnessError("receipt.tables_commitment must be an object with event and entry")
+    check_text(tables["event"], "receipt.tables_commitment.event")
+    if type(tables["entry"]) is not int or tables["entry"] < 0:
+        raise FairnessError("receipt.tables_commitment.entry must be a log index")
+    if event_tables.event_of(receipt["match_id"]) != tables["event"]:
+        raise FairnessError(
+            f"receipt.match_id {receipt['match_id']!r} is not a table of event "
+            f"{tables['event']!r} (<event>/round:<n>/table:<i>)"
+        )
+
+
+def _check_order(receipt: Mapping[str, Any]) -> None:
+    """``commitment_entry`` and ``seed_entries`` come together (with ``bots``): a log index,
+    and the log index of every seat's ``seat-seed`` entry that is not a bot, each after the
+    commitment's (commit first: ``docs/fairness.md``)."""
+    if not {"commitment_entry", "seed_entries", "bots"} <= set(receipt):
+        raise FairnessError("receipt: commitment_entry, seed_entries and bots come together")
+    first = receipt["commitment_entry"]
+    if type(first) is not int or first < 0:
+        raise FairnessError("receipt.commitment_entry must be a log index (a whole number from 0)")
+    entries = receipt["seed_entries"]
+    people = [str(seat) for seat in range(SEATS) if seat not in receipt["bots"]]
+    if not isinstance(entries, dict) or sorted(entries) != people:
+        raise FairnessError(
+            "receipt.seed_entries must name exactly the seats that are not bots"
+            + (f" ({', '.join(people)})" if people else " (none)")
+        )
+    for seat, index in entries.items():
+        if type(index) is not int or index <= first:
+            raise FairnessError(
+                f"receipt.seed_entries.{seat} must be a log index after the commitment's "
+                f"({first}): the commitment is logged before any client seed"
+            )
 
 
 def _check_bots(bots: object, seeds: Mapping[str, str]) -> None:

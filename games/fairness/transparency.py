@@ -13,12 +13,21 @@ rewritten past. Entries (``docs/fairness.md``, "The transparency log")::
 Kinds and bodies:
 
 - ``match-commitment``: ``{"match_id", "algorithm", "commitment", "deals"}`` (a table created);
+- ``seat-seed``: ``{"match_id", "seat", "client_seed", "source"}`` (a seat taken before its
+  match started, with that client seed: ``source`` ``"player"``, the seat's person sent it,
+  or ``"server"``, a casual seat whose person sent none and the server made it);
 - ``match-receipt``: ``{"receipt": {...}, "signature": hex}`` (a match started;
-  ``games.fairness.receipt``);
+  ``games.fairness.receipt``; its ``commitment_entry`` and ``seed_entries`` name the
+  entries above, so the log shows the commitment came before every seat's seed);
 - ``draw-commitment``: ``{"event", "algorithm": "trix-draw/1", "commitment"}`` (a tournament
   created);
 - ``draw-key``: ``{"event", "commitment", "server_seed", "entrants_hash"}`` (its draw made;
   ``entrants_hash`` is ``sha256_hex`` of the draw record's ``entrants`` list);
+- ``tables-commitment``: ``{"event", "algorithm": "trix-tables/1", "commitment"}`` (a
+  tournament created: the commitment of the key its tables' secrets come from,
+  ``games.fairness.event_tables``);
+- ``tables-key``: ``{"event", "commitment", "key"}`` (that key revealed when the event
+  ended);
 - ``deal-record``: ``{"match_id", "deal_number", "record_hash"}`` (a deal ended and its
   ``trix-deal/1`` record was written; ``record_hash`` is ``sha256_hex`` of the whole record,
   binding its contract, plays and scores);
@@ -37,8 +46,11 @@ was paid, and ``house_fee`` is the house's cut, all in integer minor units; what
 is what was paid out: ``sum(stakes) == sum(payouts) + house_fee`` (:func:`check_payout`).
 
 A log admits at most one ``match-commitment`` and one ``match-receipt`` per match id (the
-receipt after its commitment, with the same commitment, algorithm and deal count), one
-``draw-commitment`` and one ``draw-key`` per event, one ``deal-record`` per match id and
+receipt after its commitment, with the same commitment, algorithm and deal count, and the
+commitment and seat-seed entries it names at the indexes it names), a ``seat-seed`` only
+after its match's commitment and before its receipt (one per match, seat and seed), one
+``draw-commitment``, one ``draw-key``, one ``tables-commitment`` and one ``tables-key``
+(after its commitment, hashing to it) per event, one ``deal-record`` per match id and
 deal number, and one ``match-payout`` per match id and ``event-payout`` per event (an escrow
 is paid out once) (:func:`entry_key`, :func:`admit`): "the receipt of match M" is one entry.
 
@@ -48,9 +60,11 @@ Pure Python; the site keeps the log in ``games.models`` and serves it at
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from games.fairness import event_tables
 from games.fairness.canonical import canonical_bytes, loads, sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.merkle import leaf_hash
@@ -63,6 +77,7 @@ __all__ = [
     "KINDS",
     "LOG_FORMAT",
     "PAYOUT_REASONS",
+    "SEED_SOURCES",
     "admit",
     "check_entry",
     "check_payout",
@@ -75,6 +90,8 @@ __all__ = [
     "log_head",
     "next_entry",
     "parse_log",
+    "references",
+    "seat_seed_key",
     "verify_log",
 ]
 
@@ -85,9 +102,12 @@ GENESIS = "0" * 64
 
 KINDS: dict[str, frozenset[str]] = {
     "match-commitment": frozenset({"match_id", "algorithm", "commitment", "deals"}),
+    "seat-seed": frozenset({"match_id", "seat", "client_seed", "source"}),
     "match-receipt": frozenset({"receipt", "signature"}),
     "draw-commitment": frozenset({"event", "algorithm", "commitment"}),
     "draw-key": frozenset({"event", "commitment", "server_seed", "entrants_hash"}),
+    "tables-commitment": frozenset({"event", "algorithm", "commitment"}),
+    "tables-key": frozenset({"event", "commitment", "key"}),
     "deal-record": frozenset({"match_id", "deal_number", "record_hash"}),
     "match-payout": frozenset(
         {"match_id", "reason", "transaction", "stakes", "payouts", "house_fee"}
@@ -99,6 +119,10 @@ KINDS: dict[str, frozenset[str]] = {
 PAYOUT_REASONS = ("result", "refund")
 """A payout's ``reason``: paid by the result (a match's places, an event's final places), or
 every stake or fee given back (a table or event cancelled, nobody who may be paid)."""
+
+SEED_SOURCES = ("player", "server")
+"""Who chose a ``seat-seed`` entry's client seed: the seat's person, or the server (a casual
+seat taken without one; the server then chose that seat's part of the shuffle)."""
 
 _SEAT_NAMES = frozenset({"0", "1", "2", "3"})
 
@@ -143,6 +167,13 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
         check_hex(body["signature"], f"{where}: signature", 128)
     elif kind in ("match-payout", "event-payout"):
         check_payout(body, where)
+    elif kind == "seat-seed":
+        check_text(body["match_id"], f"{where}: match_id")
+        if type(body["seat"]) is not int or not 0 <= body["seat"] <= 3:
+            raise FairnessError(f"{where}: seat must be 0..3")
+        check_text(body["client_seed"], f"{where}: client_seed")
+        if body["source"] not in SEED_SOURCES:
+            raise FairnessError(f"{where}: source must be one of {', '.join(SEED_SOURCES)}")
     elif kind == "deal-record":
         check_text(body["match_id"], f"{where}: match_id")
         number = body["deal_number"]
@@ -161,6 +192,10 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
             check_text(body["event"], f"{where}: event")
         if kind == "draw-commitment" and body["algorithm"] != "trix-draw/1":
             raise FairnessError(f"{where}: algorithm must be 'trix-draw/1'")
+        if kind == "tables-commitment" and body["algorithm"] != event_tables.ALGORITHM:
+            raise FairnessError(f"{where}: algorithm must be {event_tables.ALGORITHM!r}")
+        if kind == "tables-key":
+            check_hex(body["key"], f"{where}: key")
         if kind == "draw-key":
             check_hex(body["server_seed"], f"{where}: server_seed")
             check_hex(body["entrants_hash"], f"{where}: entrants_hash")
@@ -239,11 +274,43 @@ def entry_key(kind: str, body: Mapping[str, Any]) -> str:
         return body["receipt"]["match_id"]
     if kind == "deal-record":
         return f"{body['match_id']}/{body['deal_number']}"
+    if kind == "seat-seed":
+        return seat_seed_key(body["match_id"], body["seat"], body["client_seed"])
     return body["event"] if "event" in KINDS[kind] else body["match_id"]
+
+
+def seat_seed_key(match_id: str, seat: int, client_seed: str) -> str:
+    """The :func:`entry_key` of a ``seat-seed`` entry: ``"<match id>/<seat>/<hex SHA-256 of
+    the seed's UTF-8>"`` (the same seat retaken with the same seed is one entry)."""
+    return f"{match_id}/{seat}/{hashlib.sha256(client_seed.encode()).hexdigest()}"
+
+
+def references(kind: str, body: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The ``(kind, key)`` of every earlier entry :func:`admit` looks up for an entry of
+    ``kind``: a receipt's commitment and the seat-seed entries it names, a seat-seed's
+    commitment and receipt."""
+    if kind == "match-receipt":
+        receipt = body["receipt"]
+        seeds = receipt["client_seeds"]
+        tables = receipt.get("tables_commitment")
+        return (
+            [("match-commitment", receipt["match_id"])]
+            + [
+                ("seat-seed", seat_seed_key(receipt["match_id"], int(seat), seeds[seat]))
+                for seat in receipt.get("seed_entries", {})
+            ]
+            + ([("tables-commitment", tables["event"])] if tables else [])
+        )
+    if kind == "seat-seed":
+        return [("match-commitment", body["match_id"]), ("match-receipt", body["match_id"])]
+    if kind == "tables-key":
+        return [("tables-commitment", body["event"])]
+    return []
 
 
 _NAMES = {
     "match-commitment": "match",
+    "seat-seed": "seat",
     "match-receipt": "match",
     "deal-record": "deal",
     "match-payout": "match",
@@ -256,7 +323,9 @@ def admit(
     """Raise FairnessError unless a well-formed ``entry`` may follow the entries before it.
     ``earlier(kind, key)`` is the entry of that kind and :func:`entry_key` before it, or
     ``None``. One entry per kind and key; a match-receipt after its match's commitment, with
-    its commitment, algorithm and deal count."""
+    its commitment, algorithm and deal count, and with the commitment and seat-seed entries
+    its ``commitment_entry`` and ``seed_entries`` name at those indexes; a seat-seed after
+    its match's commitment and before its receipt."""
     kind, body = entry["kind"], entry["body"]
     key = entry_key(kind, body)
     where = f"log entry {entry['index']}"
@@ -275,6 +344,65 @@ def admit(
             raise FairnessError(
                 f"{where}: the match-receipt of match {key!r} has no match-commitment entry "
                 "before it with its commitment, algorithm and deal count"
+            )
+        _admit_order(receipt, commitment, earlier, where)
+    if kind == "tables-key":
+        committed = earlier("tables-commitment", body["event"])
+        if committed is None or committed["body"]["commitment"] != body["commitment"]:
+            raise FairnessError(
+                f"{where}: the tables-key of event {body['event']!r} has no tables-commitment "
+                "entry before it with its commitment"
+            )
+        if event_tables.commitment(body["key"]) != body["commitment"]:
+            raise FairnessError(
+                f"{where}: the key of event {body['event']!r} does not hash to its commitment"
+            )
+    if kind == "seat-seed":
+        if earlier("match-commitment", body["match_id"]) is None:
+            raise FairnessError(
+                f"{where}: a client seed of match {body['match_id']!r} before its "
+                "match-commitment: the commitment is logged before any seed"
+            )
+        if earlier("match-receipt", body["match_id"]) is not None:
+            raise FairnessError(
+                f"{where}: a client seed of match {body['match_id']!r} after its receipt"
+            )
+
+
+def _admit_order(
+    receipt: Mapping[str, Any],
+    commitment: Mapping[str, Any],
+    earlier: Callable[[str, str], Mapping[str, Any] | None],
+    where: str,
+) -> None:
+    """A receipt's ``commitment_entry`` is its commitment's index, and each of its
+    ``seed_entries`` the index of the ``seat-seed`` entry of that seat and client seed."""
+    tables = receipt.get("tables_commitment")
+    if tables is not None:
+        entry = earlier("tables-commitment", tables["event"])
+        if entry is None or entry["index"] != tables["entry"]:
+            raise FairnessError(
+                f"{where}: the receipt of match {receipt['match_id']!r} names entry "
+                f"{tables['entry']} for the tables commitment of event {tables['event']!r}, "
+                "but the log holds none there"
+            )
+    if "commitment_entry" not in receipt:
+        return
+    match_id = receipt["match_id"]
+    if receipt["commitment_entry"] != commitment["index"]:
+        raise FairnessError(
+            f"{where}: the receipt of match {match_id!r} names commitment entry "
+            f"{receipt['commitment_entry']}, but its match-commitment is entry "
+            f"{commitment['index']}"
+        )
+    for seat, index in receipt["seed_entries"].items():
+        seed = receipt["client_seeds"][seat]
+        entry = earlier("seat-seed", seat_seed_key(match_id, int(seat), seed))
+        if entry is None or entry["index"] != index:
+            raise FairnessError(
+                f"{where}: the receipt of match {match_id!r} names entry {index} for seat "
+                f"{seat}'s client seed, but the log holds no seat-seed of that seat and seed "
+                "there"
             )
 
 
@@ -314,7 +442,7 @@ def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
             raise FairnessError(f"{where}: prev is not the hash of entry {expected - 1}")
         admit(entry, lambda kind, key: seen.get((kind, key)))
         kept = {"index": entry["index"]}  # a commitment's body too: its receipt is checked on it
-        if entry["kind"] == "match-commitment":
+        if entry["kind"] in ("match-commitment", "seat-seed", "tables-commitment"):
             kept["body"] = entry["body"]
         seen[(entry["kind"], entry_key(entry["kind"], entry["body"]))] = kept
         head, expected = entry_hash(entry), expected + 1

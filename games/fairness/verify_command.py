@@ -41,7 +41,7 @@ from games.fairness.transparency import (
 )
 from games.fairness.verify import SEAT_KEYS, verify_match, verify_record
 from games.fairness.verify_log import receipt_in_log, records_in_log
-from games.fairness.verify_notes import partial_note, seats_note
+from games.fairness.verify_notes import order_note, partial_note, seats_note
 
 
 class _Unreadable(ValueError):
@@ -215,6 +215,9 @@ def _notes(
         notes.append(f"receipt signatures valid under key {key_id(key)}")
     distinct = {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}
     notes.extend(seats_note(receipt, pinned) for receipt in distinct.values())
+    notes.extend(
+        order_note(receipt, None if log is None else log[0]) for receipt in distinct.values()
+    )
     if log is not None:
         entries, head = log
         for receipt in distinct.values():

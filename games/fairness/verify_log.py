@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.fairness import event_tables
 from games.fairness.canonical import sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.receipt import receipt_hash
@@ -51,6 +52,27 @@ def receipt_in_log(
             f"log: entry {entry['index']} holds this receipt with another signature than "
             "the records'"
         ]
+    return table_key_problems(receipt, index)
+
+
+def table_key_problems(
+    receipt: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> list[str]:
+    """A tournament table's receipt (``tables_commitment``) once the log holds its event's
+    revealed key (``tables-key``): its commitment must be the one that key gives its match
+    id (``games.fairness.event_tables``); nothing to check before the key is revealed."""
+    tables = receipt.get("tables_commitment")
+    if not tables:
+        return []
+    key = index.get(("tables-key", tables["event"]))
+    if key is None:
+        return []
+    try:
+        event_tables.check_match(
+            key["body"]["key"], receipt["match_id"], receipt["deals"], receipt["commitment"]
+        )
+    except FairnessError as error:
+        return [f"log: {error} (the key is entry {key['index']})"]
     return []
 
 

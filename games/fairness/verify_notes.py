@@ -1,6 +1,7 @@
 """The notes ``trix verify`` prints after ``verified``: what a ``--partial`` check of a
-match covered (:func:`partial_note`) and which seats its receipt names bots and which seeds
-were pinned (:func:`seats_note`). No Django."""
+match covered (:func:`partial_note`), which seats its receipt names bots and which seeds
+were pinned (:func:`seats_note`), and whether the match's commitment came before its client
+seeds (:func:`order_note`). No Django."""
 
 from __future__ import annotations
 
@@ -83,3 +84,64 @@ def _pins(pinned: list[str], loose: list[str]) -> str:
 def _seats(seats: list[str]) -> str:
     """``["1", "3"]`` -> ``"seats 1, 3"``; ``["2"]`` -> ``"seat 2"``."""
     return f"seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}"
+
+
+def order_note(receipt: dict[str, Any], entries: Sequence[dict[str, Any]] | None) -> str:
+    """The note on whether match ``receipt``'s commitment was logged before every seat's
+    client seed (commit first, ``docs/fairness.md``): with ``entries`` (a log
+    ``transparency.verify_log`` accepted, which admits a receipt only with the
+    ``commitment_entry`` and ``seed_entries`` it names), the entries and the seats whose seed
+    the server made; without the log, what the receipt names, unchecked. A receipt without
+    ``commitment_entry`` cannot show the order: the site could have drawn its secret after
+    it saw the seeds."""
+    match_id = receipt["match_id"]
+    if "tables_commitment" in receipt:
+        return _tables_note(receipt, entries)
+    if "commitment_entry" not in receipt:
+        return (
+            f"match {match_id!r}: the receipt does not show that its commitment came before "
+            "the client seeds (a tournament table, whose seats came with it, or a receipt "
+            "from before seeds entered the log): the site could have drawn its secret after "
+            "it saw them"
+        )
+    first, seeds = receipt["commitment_entry"], receipt["seed_entries"]
+    where = "; ".join(f"seat {seat}: entry {index}" for seat, index in sorted(seeds.items()))
+    if entries is None:
+        return (
+            f"match {match_id!r}: the receipt names its commitment at log entry {first} and "
+            f"the client seeds after it ({where or 'no person'}); not checked: give --log"
+        )
+    by_index = {entry["index"]: entry for entry in entries}
+    made = sorted(
+        seat for seat, index in seeds.items() if by_index[index]["body"]["source"] == "server"
+    )
+    line = f"match {match_id!r}: commit first: its commitment (log entry {first})"
+    line += f" came before every person's client seed ({where})" if seeds else "; all bots"
+    if made:
+        line += (
+            f"; the server made the seed of {_seats(made)} (its player sent none): the server "
+            "chose that part of the shuffle"
+        )
+    return line
+
+
+def _tables_note(receipt: dict[str, Any], entries: Sequence[dict[str, Any]] | None) -> str:
+    """:func:`order_note` for a tournament's table: its secret comes from the event's key,
+    committed before anyone registered (``games.fairness.event_tables``); with the log, the
+    key's reveal checked (``verify_log.table_key_problems``) or awaited."""
+    tables = receipt["tables_commitment"]
+    line = (
+        f"match {receipt['match_id']!r}: a table of {tables['event']!r}, whose secret comes "
+        f"from the event's key committed at log entry {tables['entry']}, before anyone could "
+        "register"
+    )
+    if entries is None:
+        return line + "; not checked: give --log"
+    revealed = [
+        entry
+        for entry in entries
+        if entry["kind"] == "tables-key" and entry["body"]["event"] == tables["event"]
+    ]
+    if revealed:
+        return line + f"; the key (log entry {revealed[0]['index']}) gives this commitment"
+    return line + "; the key is revealed when the event ends: this commitment is checked then"

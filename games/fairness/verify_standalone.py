@@ -10,7 +10,9 @@ match still running or ended by a forfeit, and with --log only when the log hold
 deal record of the match: records withheld are named and refused). The cards only: the plays
 are not replayed, but with --log each record must be the one logged for its deal (its hash in
 the log), and the log must hold one receipt per match (the records'). A seat the receipt names
-a bot must have the client seed "bot"; a note says which seats are people. --head: a log head
+a bot must have the client seed "bot"; a note says which seats are people. With --log, the
+receipt's commitment must come before its seeds in the log (commit first), and a tournament
+table's commitment must be the one its event's revealed key gives. --head: a log head
 saved earlier must be the head of the log's first entries. Prints "verified" (then notes) and
 exits 0, or one line per problem and exits 1.
 Spec: docs/fairness.md."""
@@ -38,12 +40,23 @@ SHUFFLE_FIELDS |= {"client_seeds", "deals", "receipt", "signature"}
 LOG_KEYS = {  # what each kind of log entry is about: the log admits one entry per kind and key
     "match-commitment": lambda b: b["match_id"],
     "match-receipt": lambda b: b["receipt"]["match_id"],
+    "seat-seed": lambda b: f"{b['match_id']}/{b['seat']}/{sha256_text(b['client_seed'])}",
     "draw-commitment": lambda b: b["event"],
     "draw-key": lambda b: b["event"],
+    "tables-commitment": lambda b: b["event"],
+    "tables-key": lambda b: b["event"],
     "deal-record": lambda b: f"{b['match_id']}/{b['deal_number']}",
     "match-payout": lambda b: b["match_id"],
     "event-payout": lambda b: b["event"],
 }
+
+
+def sha256_text(text):  # a seat-seed entry's key names its seed by this hash
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def sha256_text_of(hex_text):  # a revealed key's commitment: SHA-256 of its 32 bytes
+    return hashlib.sha256(bytes.fromhex(hex_text)).hexdigest() if is_hex(hex_text) else None
 
 
 class Refused(Exception):
@@ -184,8 +197,9 @@ def shuffle(server_seed, client_seeds, match_id, deal_number):
 
 # Strict input checks: each raises Refused naming the first bad field.
 def check_receipt(r, where="receipt"):
-    fields = isinstance(r, dict) and sorted(set(r) - {"bots"}) == RECEIPT_FIELDS
-    need(fields, f"{where}: needs {RECEIPT_FIELDS}, and may have bots")
+    optional = {"bots", "commitment_entry", "seed_entries", "tables_commitment"}
+    fields = isinstance(r, dict) and sorted(set(r) - optional) == RECEIPT_FIELDS
+    need(fields, f"{where}: needs {RECEIPT_FIELDS}, and may have {sorted(optional)}")
     need(r["format"] == "trix-receipt/1", f"{where}.format: must be 'trix-receipt/1'")
     for field in ("match_id", "algorithm", "variant"):
         need(is_text(r[field]), f"{where}.{field}: must be 1 to 64 printable ASCII characters")
@@ -208,6 +222,20 @@ def check_receipt(r, where="receipt"):
             f"{where}.client_seeds.{seat}: {seed!r} is not the bots' "
             f"client seed {BOT_CLIENT_SEED!r}, and {where}.bots names seat {seat} a bot",
         )
+    if "commitment_entry" in r or "seed_entries" in r:  # commit first: the log's order
+        first, entries = r.get("commitment_entry"), r.get("seed_entries")
+        need("bots" in r and type(first) is int and first >= 0, f"{where}.commitment_entry")
+        people = [seat for seat in SEATS if int(seat) not in bots]
+        need(isinstance(entries, dict) and sorted(entries) == people, f"{where}.seed_entries")
+        for seat, index in entries.items():
+            need(type(index) is int and index > first, f"{where}.seed_entries.{seat}: not after")
+    if "tables_commitment" in r:  # a tournament's table: its secret from the event's key
+        t = r["tables_commitment"]
+        ok = isinstance(t, dict) and sorted(t) == ["entry", "event"] and is_text(t["event"])
+        need(ok and type(t["entry"]) is int and t["entry"] >= 0, f"{where}.tables_commitment")
+        need("commitment_entry" not in r, f"{where}: tables_commitment with commitment_entry")
+        mine = re.fullmatch(r"(.+)/round:[1-9]\d*/table:(0|[1-9]\d*)", r["match_id"])
+        need(mine and mine.group(1) == t["event"], f"{where}.match_id: not a table of the event")
     canonical(r)
 
 
@@ -316,7 +344,7 @@ def check_log(lines, receipt, signature, records, partial=False):
         try:
             key = (e["kind"], LOG_KEYS[e["kind"]](e["body"]))
             hash(key)
-        except (KeyError, TypeError):
+        except (KeyError, TypeError, AttributeError):
             raise Refused(f"log entry {i}: a {e['kind']} body without its fields") from None
         other = seen.get(key, {}).get("index")
         need(other is None, f"log entry {i}: a second {key[0]} of {key[1]!r} (and entry {other})")
@@ -326,9 +354,22 @@ def check_log(lines, receipt, signature, records, partial=False):
         if e["kind"] in ("match-payout", "event-payout"):
             need(payout_ok(e["body"]), f"log entry {i}: its stakes are not its payouts and fee")
         if e["kind"] == "match-receipt":
-            c = seen.get(("match-commitment", key[1]), {"body": {}})["body"]
-            same = all(c.get(k) == e["body"]["receipt"].get(k) for k in COMMITTED)
+            c = seen.get(("match-commitment", key[1]), {"body": {}, "index": None})
+            same = all(c["body"].get(k) == e["body"]["receipt"].get(k) for k in COMMITTED)
             need(same, f"log entry {i}: no match-commitment of {key[1]!r} before its receipt")
+            check_order(e["body"]["receipt"], c["index"], seen, i)
+        if e["kind"] == "tables-key":  # the event's key, revealed: it hashes to its commitment
+            b, c = e["body"], seen.get(("tables-commitment", key[1]), {"body": {}})["body"]
+            need(c.get("commitment") == b["commitment"], f"log entry {i}: no tables-commitment")
+            need(sha256_text_of(b["key"]) == b["commitment"], f"log entry {i}: key not committed")
+        if e["kind"] == "seat-seed":
+            b = e["body"]
+            need(type(b["seat"]) is int and 0 <= b["seat"] <= 3, f"log entry {i}: seat")
+            need(b["source"] in ("player", "server"), f"log entry {i}: source")
+            first = ("match-commitment", b["match_id"]) in seen
+            need(first, f"log entry {i}: a client seed of {b['match_id']!r} before its commitment")
+            late = ("match-receipt", b["match_id"]) in seen
+            need(not late, f"log entry {i}: a client seed of {b['match_id']!r} after its receipt")
         seen[key] = e
         head = sha256(e)
         heads.append(head)
@@ -337,6 +378,17 @@ def check_log(lines, receipt, signature, records, partial=False):
     mine = sha256({"receipt": receipt, "signature": signature})
     at = logged["index"]
     need(sha256(logged["body"]) == mine, f"log: the log holds another receipt for the match ({at})")
+    tables = receipt.get("tables_commitment")
+    if tables:  # a tournament's table: once its event's key is revealed, it gives the commitment
+        c = seen.get(("tables-commitment", tables["event"]), {}).get("index")
+        need(c == tables["entry"], f"log: no tables-commitment of {tables['event']!r} there")
+        revealed = seen.get(("tables-key", tables["event"]))
+        if revealed:
+            k = bytes.fromhex(revealed["body"]["key"])
+            h = hmac.new(k, receipt["match_id"].encode(), hashlib.sha256).digest()
+            for _ in range(receipt["deals"]):
+                h = hashlib.sha256(h).digest()
+            need(h.hex() == receipt["commitment"], "log: the event's key gives another commitment")
     problems = []
     for r in records:
         n = r["shuffle"]["deal_number"]
@@ -346,6 +398,45 @@ def check_log(lines, receipt, signature, records, partial=False):
     if partial:
         problems += withheld(entries, receipt, records)
     return problems, f"in the log at entry {at}; log head {head} at size {len(entries)}", heads
+
+
+def check_order(receipt, commitment_index, seen, i):
+    """A receipt naming commitment_entry and seed_entries: the log holds the match's
+    commitment and each seat's seat-seed entry (that seat, that seed) at those indexes."""
+    if "commitment_entry" not in receipt:
+        return
+    mid = receipt["match_id"]
+    need(receipt["commitment_entry"] == commitment_index, f"log entry {i}: commitment_entry")
+    for seat, index in receipt["seed_entries"].items():
+        seed = receipt["client_seeds"][seat]
+        key = LOG_KEYS["seat-seed"]({"match_id": mid, "seat": int(seat), "client_seed": seed})
+        got = seen.get(("seat-seed", key), {}).get("index")
+        need(got == index, f"log entry {i}: no seat-seed of seat {seat} at entry {index}")
+
+
+def order_note(receipt, entries):
+    """Whether the match's commitment came before its client seeds (commit first)."""
+    if "tables_commitment" in receipt:
+        t = receipt["tables_commitment"]
+        note = f"a table of {t['event']!r}: its secret from the key committed at entry {t['entry']}"
+        if entries is None:
+            return note + ": give --log to check"
+        keys = [
+            e for e in entries if e["kind"] == "tables-key" and e["body"]["event"] == t["event"]
+        ]
+        return note + ("; its revealed key gives this commitment" if keys else "; key not yet out")
+    if "commitment_entry" not in receipt:
+        return (
+            "the receipt does not show that its commitment came before the client seeds (a "
+            "tournament table, or a receipt from before seeds entered the log)"
+        )
+    first, seeds = receipt["commitment_entry"], receipt["seed_entries"]
+    where = "; ".join(f"seat {seat}: entry {index}" for seat, index in sorted(seeds.items()))
+    if entries is None:
+        return f"the receipt names commitment entry {first}, seeds {where}: give --log to check"
+    made = [s for s, n in sorted(seeds.items()) if entries[n]["body"]["source"] == "server"]
+    note = f"commit first: the commitment (entry {first}) came before each seed ({where})"
+    return note + (f"; the server made the seed of {seats(made)}" if made else "")
 
 
 def withheld(entries, receipt, records):
@@ -454,6 +545,8 @@ def check(args):
         notes.append("receipt signature not checked: give --public-key")
     if receipt is not None:
         notes.append(seats_note(receipt))
+        if not args.log:
+            notes.append(order_note(receipt, None))
     problems = [
         f"deal {r['shuffle']['deal_number']}: {line}" for r in records for line in verify(r)
     ]
@@ -464,6 +557,7 @@ def check(args):
         logged, note, heads = check_log(lines, receipt, signature, records, args.partial and match)
         problems += logged
         notes.append(note)
+        notes.append(order_note(receipt, [strict_json(line) for line in lines if line.strip()]))
         if args.head:
             notes.append(check_head(args.head, heads, key))
     if match:

@@ -32,7 +32,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.fairness import transparency
+from games.fairness import event_tables, transparency
 from games.fairness.canonical import sha256_hex
 from games.models import LogEntry, LogKey
 from games.services import log_tree
@@ -75,12 +75,14 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
         for kind, body in items:
             prev = transparency.next_entry(prev=prev, kind=kind, body=body, logged_at=logged_at)
             entries.append((transparency.entry_key(kind, prev["body"]), prev))
-        # What the log holds already about these matches, events and deals: one query.
+        # What the log holds already about these matches, events, deals and seats, and the
+        # entries they name: one query.
+        subjects = {subject for subject, _ in entries}
+        for _, entry in entries:
+            subjects.update(key for _, key in transparency.references(entry["kind"], entry["body"]))
         known = {
             (row.key.kind, row.key.subject): entry_of(row)
-            for row in LogEntry.objects.filter(
-                key__subject__in={subject for subject, _ in entries}
-            ).select_related("key")
+            for row in LogEntry.objects.filter(key__subject__in=subjects).select_related("key")
         }
         rows, keys = [], []
         for subject, entry in entries:
@@ -109,6 +111,34 @@ def match_commitment(*, match_id: str, algorithm: str, commitment: str, deals: i
     return ("match-commitment", body)
 
 
+def seat_seed(*, match_id: str, seat: int, client_seed: str, source: str) -> tuple:
+    """A ``seat-seed`` entry (a seat taken before its match started, with ``client_seed``;
+    ``source``: ``"player"`` or ``"server"``, who chose it)."""
+    body = {"match_id": match_id, "seat": seat, "client_seed": client_seed, "source": source}
+    return ("seat-seed", body)
+
+
+def receipt_order(*, match_id: str, seeds: Mapping[int, str]) -> tuple[int, dict[str, int]] | None:
+    """A receipt's ``order`` (``games.fairness.receipt.build_receipt``): the log index of
+    match ``match_id``'s commitment and of the ``seat-seed`` entry of each seat and client
+    seed of ``seeds`` (the seats that are not bots); None when the log holds one of them not
+    (a tournament's seats, assigned with their seeds when the table was made). One query."""
+    wanted = {("match-commitment", match_id): None}
+    for seat, seed in seeds.items():
+        wanted[("seat-seed", transparency.seat_seed_key(match_id, seat, seed))] = seat
+    found = {
+        (kind, subject): index
+        for kind, subject, index in LogKey.objects.filter(
+            kind__in={kind for kind, _ in wanted}, subject__in={key for _, key in wanted}
+        ).values_list("kind", "subject", "entry_id")
+        if (kind, subject) in wanted
+    }
+    if len(found) != len(wanted):
+        return None
+    entries = {str(seat): found[key] for key, seat in wanted.items() if seat is not None}
+    return found[("match-commitment", match_id)], entries
+
+
 def match_receipt(*, receipt: dict[str, Any], signature: str) -> tuple:
     """A ``match-receipt`` entry (a match started: its signed receipt)."""
     return ("match-receipt", {"receipt": receipt, "signature": signature})
@@ -132,6 +162,25 @@ def draw_key(*, event: str, commitment: str, server_seed: str, entrants: list) -
         "entrants_hash": sha256_hex(entrants),
     }
     return ("draw-key", body)
+
+
+def tables_commitment(*, event: str, commitment: str) -> tuple:
+    """A ``tables-commitment`` entry (a tournament created: the commitment of the key its
+    tables' secrets come from, ``games.fairness.event_tables``)."""
+    body = {"event": event, "algorithm": event_tables.ALGORITHM, "commitment": commitment}
+    return ("tables-commitment", body)
+
+
+def tables_key(*, event: str, commitment: str, key: str) -> tuple:
+    """A ``tables-key`` entry (the event ended: its table key revealed, 64 hex digits)."""
+    return ("tables-key", {"event": event, "commitment": commitment, "key": key})
+
+
+def entry_index(kind: str, subject: str) -> int | None:
+    """The log index of the entry of ``kind`` about ``subject``
+    (``transparency.entry_key``), or None when the log holds none."""
+    rows = LogKey.objects.filter(kind=kind, subject=subject).values_list("entry_id", flat=True)
+    return rows.first()
 
 
 def deal_record(*, match_id: str, deal_number: int, record: dict[str, Any]) -> tuple:

@@ -64,7 +64,10 @@ def quick_play(
     :func:`waiting_for`, :func:`waiting_notice`). Returns ``(table, seat)``. Already seated
     at such an open table: that one; holding a live seat anywhere else
     (:mod:`games.services.live_seats`): :class:`Conflict` ``live_seat``, nothing made. At a
-    staked table ``client_seed`` is required (the page makes it; 1..64 printable ASCII);
+    staked table ``client_seed`` is required (the page makes it; 1..64 printable ASCII),
+    and is taken only at a table made before this call: where a new table would be made for
+    it, :class:`Conflict` ``commitment_first`` and nothing is made (commit first: the
+    commitment is logged before the server sees any seed of the match, ``docs/fairness.md``);
     ``address`` is the request's IP address, as :func:`games.services.tables.take_seat`
     takes it. Raises :class:`BadRequest` (bad stake or seed, ``insufficient_funds``),
     :class:`NotAllowed` (the stake's gates: ``kyc_required``, ``suspended``...), asked
@@ -186,6 +189,17 @@ def _quick_table(
     """``table`` (the creator's own staked one, nobody seated), else a new table of the
     default variant at ``stake``: ``user`` at seat 0 (``sit``; else seat 0 left free for
     them), and at a free table ``rules`` bots on seats 1..3."""
+    if table is None and sit and client_seed is not None:
+        raise Conflict(
+            _(
+                "No table waits for you, and your client seed cannot come with the request "
+                "that makes a new one: the server publishes a table's commitment before it "
+                "sees any seed. Ask again with “sit”: false and no seed, make the table if "
+                "none is offered (POST /api/tables/), keep its commitment, then take the seat "
+                "with your client seed and that commitment (POST /api/tables/<id>/seats/)."
+            ),
+            "commitment_first",
+        )
     if table is None:
         table = tables.create_table(user=user, variant=DEFAULT_VARIANT, stake=stake, options={})
     if sit:

@@ -121,7 +121,14 @@ _SEATED_EVENTS = 6
 """The events a table created with its seats assigned starts with: ``table_created``, one
 ``seat_taken`` or ``bot_seated`` per seat, ``match_started``."""
 
-_TABLE_KEYS = {"seats", "origin", "bot_seed", "shuffle_secret", "shuffle_match_id"}
+_TABLE_KEYS = {
+    "seats",
+    "origin",
+    "bot_seed",
+    "shuffle_secret",
+    "shuffle_match_id",
+    "tables_commitment",
+}
 
 
 @dataclass(frozen=True)
@@ -133,6 +140,7 @@ class _Planned:
     bot_seed: str | None
     shuffle_secret: bytes | None
     shuffle_match_id: str | None
+    tables_commitment: dict[str, Any] | None
 
 
 def _named(index: int | None, problem: str) -> str:
@@ -167,7 +175,13 @@ def _plan(item: Any, index: int | None) -> _Planned:
         specs = _seat_specs(item["seats"])
     except BadRequest as exc:
         raise BadRequest(_named(index, str(exc)), exc.code) from None
-    return _Planned(specs, origin, bot_seed, secret, match_id)
+    tables = item.get("tables_commitment")
+    if tables is not None and (secret is None or match_id is None):
+        raise BadRequest(
+            _named(index, _("tables_commitment comes with shuffle_secret and shuffle_match_id")),
+            "invalid",
+        )
+    return _Planned(specs, origin, bot_seed, secret, match_id, tables)
 
 
 def _create_seated(
@@ -282,7 +296,16 @@ def _start_match(
     if row.version != _SEATED_EVENTS:
         raise RuntimeError(f"a seated table's log has {row.version} events")
     private = shuffles.lock_client_seeds(private, client_seeds)
-    logged.append(issue_receipt(row, private, now.replace(microsecond=0), table_seats))
+    logged.append(
+        issue_receipt(
+            row,
+            private,
+            now.replace(microsecond=0),
+            table_seats,
+            logged_seeds=False,
+            tables_commitment=p.tables_commitment,
+        )
+    )
     record = MatchRecord(
         table=row,
         state=new_match(parsed).to_json(),

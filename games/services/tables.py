@@ -168,20 +168,40 @@ def _new_table(
     return table
 
 
-def issue_receipt(table: Table, private: dict[str, Any], now, seats: list[Seat]) -> tuple:
+def issue_receipt(
+    table: Table,
+    private: dict[str, Any],
+    now,
+    seats: list[Seat],
+    *,
+    logged_seeds: bool,
+    tables_commitment: dict[str, Any] | None = None,
+) -> tuple:
     """Issue the match-start receipt of ``table`` whose client seeds just locked in
     ``private``: built, signed with the site's key and kept on the table (the caller saves
     it), started at ``now``; it names the seats of ``seats`` (the four, filled) that bots
-    hold. Returns its ``match-receipt`` log entry for the caller to append in the same
-    transaction. The receipt is never issued again: a seat a bot takes over later keeps the
-    seed its person gave (``docs/fairness.md``, section 2)."""
+    hold and, ``logged_seeds`` (each person's seed entered the log when the seat was taken),
+    the log entries of the commitment and those seeds (commit first), or
+    ``tables_commitment`` (a tournament's table: ``{"event", "entry"}``, the entry of the
+    event's key commitment its secret comes from, ``games.fairness.event_tables``). Returns its
+    ``match-receipt`` log entry for the caller to append in the same transaction. The
+    receipt is never issued again: a seat a bot takes over later keeps the seed its person
+    gave (``docs/fairness.md``, section 2)."""
     table.started_at = now
+    bots = sorted(s.seat for s in seats if s.kind == "bot")
     table.receipt = shuffles.receipt(
         private,
         variant=table.variant,
         options=table.options,
         issued_at=fairness_log.stamp(now),
-        bots=sorted(s.seat for s in seats if s.kind == "bot"),
+        bots=bots,
+        order=fairness_log.receipt_order(
+            match_id=private["match_id"],
+            seeds={s.seat: s.client_seed for s in seats if s.seat not in bots},
+        )
+        if logged_seeds
+        else None,
+        tables_commitment=tables_commitment,
     )
     table.receipt_signature = signing.sign(table.receipt)
     return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)
@@ -282,8 +302,15 @@ def take_seat(
     seat: int,
     client_seed: str | None = None,
     address: str | None = None,
+    commitment: str | None = None,
 ) -> Table:
     """Seat ``user`` at ``seat`` (0..3) with their client seed, staking the table's stake.
+
+    The match's commitment was logged when the table was made, before this seed reached the
+    server; the seed enters the log now (a ``seat-seed`` entry the receipt names: commit
+    first, ``docs/fairness.md``). ``commitment``, when given, is the one the player saw and
+    kept before sending the seed: another one is refused (:class:`Conflict`
+    ``commitment_changed``, nothing taken).
 
     ``client_seed`` is required where the table's policy says so (staked tables: the server
     never chooses a staked seat's seed); at a casual table the server makes one if it is
@@ -322,9 +349,19 @@ def take_seat(
                 _("you already sit at seat %(seat)s of this table") % {"seat": mine.seat + 1},
                 "seated",
             )
+        if commitment is not None and commitment != table.commitment:
+            raise Conflict(
+                _(
+                    "this table's commitment is %(commitment)s, not the one you sent: reload "
+                    "the table and check it before you send your client seed"
+                )
+                % {"commitment": table.commitment},
+                "commitment_changed",
+            )
         _check_hold(table, row, user)
         digest = _check_address(table, user, address)
         _sit(table, row, user, seed, digest)
+        _log_seed(table, row, source="server" if client_seed is None else "player")
         _maybe_start(table)
         table.save()
     return table
@@ -359,6 +396,22 @@ def _sit(table: Table, row: Seat, user, seed: str, digest: str) -> None:
             }
         ],
     )
+
+
+def _log_seed(table: Table, row: Seat, *, source: str) -> None:
+    """Log the client seed of seat ``row`` just taken at ``table`` (``source``: who chose it,
+    ``"player"`` or ``"server"``), after the match's commitment; the same seat retaken with
+    the same seed before the start is the entry logged already."""
+    match_id = MatchRecord.objects.values_list("shuffle__match_id", flat=True).get(table=table)
+    seeds = {row.seat: row.client_seed}
+    if fairness_log.receipt_order(match_id=match_id, seeds=seeds) is None:
+        fairness_log.append(
+            [
+                fairness_log.seat_seed(
+                    match_id=match_id, seat=row.seat, client_seed=row.client_seed, source=source
+                )
+            ]
+        )
 
 
 def check_stake_amount(stake: Any) -> None:
@@ -439,7 +492,7 @@ def _maybe_start(table: Table) -> None:
     record = MatchRecord.objects.select_for_update().get(table=table)
     record.shuffle = shuffles.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
     now = timezone.now().replace(microsecond=0)
-    receipt_entry = issue_receipt(table, record.shuffle, now, seats)
+    receipt_entry = issue_receipt(table, record.shuffle, now, seats, logged_seeds=True)
     state = new_match(table.options)
     table.status = TableStatus.PLAYING
     changes.add_events(

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from games import services as tables
 from games.errors import Conflict
 from games.models import Seat
+from games.services import lobby
 from games.services.tables import ADDRESS_HASH_LABEL, address_hash
 from tests.accounts.helpers import api_for, free_table, sit, staked_table
 from wallet.models import Transaction
@@ -70,11 +71,16 @@ def test_the_address_is_freed_when_its_seat_is_left(player):
 
 
 def test_quick_play_passes_the_address(player):
-    alice = player(funds=1_000)
+    """Quick play sits a player with a client seed only at a table made before it (commit
+    first): carol's, where she waits; alice's seat there keeps her address's hash."""
+    alice, carol = player(funds=1_000), player(funds=1_000)
+    waiting = tables.create_table(user=carol, variant=lobby.DEFAULT_VARIANT, stake=200)
+    assert sit(api_for(carol, "198.51.100.99"), waiting.pk, 0).status_code == 200
     body = {"stake": 200, "client_seed": "quick"}
     r = api_for(alice, HOME).post("/api/quick-play/", body, format="json")
     assert r.status_code == 200, r.content
     first = r.json()["table"]["id"]
+    assert first == waiting.pk
     seat = Seat.objects.get(table_id=first, user=alice)
     assert seat.address_hash == address_hash(HOME)
 

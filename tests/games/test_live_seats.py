@@ -47,9 +47,14 @@ def test_quick_play_at_a_second_stake_is_refused_while_the_first_match_runs(
     make_user, tasks_applied_here
 ):
     """The players' report: quick play at 10.50 (the match started), then quick play at
-    10.00 from the lobby: refused, nothing made, nothing staked."""
+    10.00 from the lobby: refused, nothing made, nothing staked. Nobody waits at 10.50, so
+    the first table is opened as the lobby does it (commit first: quick play makes no table
+    for a client seed): quick play without sitting, the table made, then the seat taken."""
     ali = _funded(make_user, "ali")
-    first, seat = lobby.quick_play(user=ali, stake=1050, client_seed="seed-one")
+    assert lobby.quick_play(user=ali, stake=1050, sit=False) == (None, 0)
+    first = services.create_table(user=ali, variant=lobby.DEFAULT_VARIANT, stake=1050)
+    services.take_seat(user=ali, table_id=first.pk, seat=0, client_seed="seed-one")
+    seat = changes.user_seat(first, ali).seat
     _fill_by_quick_play(first, 1050)
     assert Table.objects.get(pk=first.pk).status == "playing" and seat == 0
     tables_before = Table.objects.count()
@@ -209,7 +214,9 @@ def test_a_tournament_table_takes_priority_over_a_match_being_played(make_user, 
     staked one the seat is marked away (played at once), its stake and result its player's."""
     hal, ida, staff = _funded(make_user, "hal"), _funded(make_user, "ida"), make_user("staff")
     free, _ = lobby.quick_play(user=hal)
-    staked, _ = lobby.quick_play(user=ida, stake=200, client_seed="ida-seed")
+    # Quick play makes no table for a client seed (commit first): ida opens hers, then sits.
+    staked = services.create_table(user=ida, variant=lobby.DEFAULT_VARIANT, stake=200)
+    services.take_seat(user=ida, table_id=staked.pk, seat=0, client_seed="ida-seed")
     _fill_by_quick_play(staked, 200)
     staked.refresh_from_db()
     assert {free.status, staked.status} == {"playing"}

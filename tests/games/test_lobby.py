@@ -161,37 +161,36 @@ def test_quick_play_checks_the_stake_before_the_player(api, tasks_applied_here, 
 def test_a_seat_refused_after_the_check_cancels_only_an_empty_new_table(
     api, tasks_applied_here, monkeypatch
 ):
-    """Between quick play's check and its seat the balance may change: the table made for
-    the seat is cancelled; but not when another player sat there meanwhile (it is listed
+    """Between quick play's check and its seat the seat may be refused all the same (a live
+    seat taken meanwhile by a quick play in another tab, the balance changed): the table made
+    for the seat is cancelled; but not when another player sat there meanwhile (it is listed
     from its creation; a review cancelled one under a seated player), and a seat taken
-    meanwhile (a Conflict) cancels nothing."""
+    meanwhile (a Conflict) cancels nothing. Quick play makes a new table only for a player
+    who sent no client seed (commit first): a free one here; at a stake, the player's own
+    empty table made earlier is the one kept for the seat, and it goes the same way."""
     from games.errors import BadRequest, Conflict
     from games.services import tables
 
     kim, lee = api("kim"), api("lee")
-    for who in (kim, lee):
-        ledger.deposit(
-            user=who.user, amount=500, key=f"fund:{who.user.pk}", provider=DemoProvider()
-        )
+    ledger.deposit(user=kim.user, amount=500, key=f"fund:{kim.user.pk}", provider=DemoProvider())
     real = tables.take_seat
-    body = {"stake": 100, "client_seed": "s-1"}
 
-    def short_meanwhile(**kw):
-        raise BadRequest("your balance changed", "insufficient_funds")
+    def live_meanwhile(**kw):
+        raise Conflict("you sit at table 1 already", "live_seat")
 
-    monkeypatch.setattr(tables, "take_seat", short_meanwhile)
-    r = kim.post("/api/quick-play/", body, format="json")
-    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    monkeypatch.setattr(tables, "take_seat", live_meanwhile)
+    r = kim.post("/api/quick-play/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "live_seat", r.content
     made = Table.objects.filter(created_by=kim.user).latest("id")
     assert made.status == "cancelled"
 
     def lee_sits_first(**kw):
-        real(user=lee.user, table_id=kw["table_id"], seat=1, client_seed="lee")
-        raise BadRequest("your balance changed", "insufficient_funds")
+        real(user=lee.user, table_id=kw["table_id"], seat=1)
+        raise Conflict("you sit at table 1 already", "live_seat")
 
     monkeypatch.setattr(tables, "take_seat", lee_sits_first)
-    r = kim.post("/api/quick-play/", body, format="json")
-    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    r = kim.post("/api/quick-play/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "live_seat", r.content
     kept = Table.objects.filter(created_by=kim.user).latest("id")
     assert kept.status == "open" and kept.seats.filter(user=lee.user).exists()
 
@@ -199,6 +198,18 @@ def test_a_seat_refused_after_the_check_cancels_only_an_empty_new_table(
         raise Conflict("seat 1 is taken", "seat_taken")
 
     monkeypatch.setattr(tables, "take_seat", taken)
-    r = kim.post("/api/quick-play/", {**body, "stake": 200}, format="json")
-    assert r.status_code == 409, r.content
-    assert Table.objects.filter(created_by=kim.user).latest("id").status == "open"
+    r = kim.post("/api/quick-play/", {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "seat_taken", r.content
+    left = Table.objects.filter(created_by=kim.user).latest("id")
+    assert left.pk != kept.pk and left.status == "open"
+
+    # At a stake: kim's own table nobody sits at, made before the quick play with her seed.
+    own = new_table(kim, variant=lobby.DEFAULT_VARIANT, stake=100)
+
+    def short_meanwhile(**kw):
+        raise BadRequest("your balance changed", "insufficient_funds")
+
+    monkeypatch.setattr(tables, "take_seat", short_meanwhile)
+    r = kim.post("/api/quick-play/", {"stake": 100, "client_seed": "s-1"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "insufficient_funds", r.content
+    assert Table.objects.get(pk=own["id"]).status == "cancelled"

@@ -170,7 +170,9 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     table = services.create_table(user=alice, variant="complex", options=TIMERS)
     services.take_seat(user=alice, table_id=table.pk, seat=0, client_seed="alice-seed")
     saved = tmp_path / "saved-checkpoint"
-    saved.write_bytes(client.get("/fairness/checkpoint").content)  # size 1: the commitment
+    saved.write_bytes(client.get("/fairness/checkpoint").content)
+    saved_size = log_tree.size()
+    assert saved_size == 2  # the commitment, then alice's seat-seed entry (logged as she sat)
     for seat in (1, 2, 3):
         services.seat_bot(user=alice, table_id=table.pk, seat=seat, bot="rules")
     services.leave(user=alice, table_id=table.pk)
@@ -185,13 +187,13 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     end = tmp_path / "checkpoint"
     end.write_bytes(client.get("/fairness/checkpoint").content)
     size = log_tree.size()
-    assert size == 10  # the commitment, the receipt, 8 deal records
+    assert size == 11  # the commitment, alice's seat-seed entry, the receipt, 8 deal records
     (tmp_path / "consistency.json").write_bytes(
-        client.get(f"/fairness/proof/consistency?first=1&second={size}").content
+        client.get(f"/fairness/proof/consistency?first={saved_size}&second={size}").content
     )
     options = ["--checkpoint", str(saved), "--new-checkpoint", str(end)]
     options += ["--consistency", str(tmp_path / "consistency.json")]
-    for index in range(1, size):
+    for index in range(2, size):  # the receipt (entry 2, after the seat-seed) and the deals
         path = tmp_path / f"inclusion-{index}.json"
         path.write_bytes(client.get(f"/fairness/proof/inclusion?index={index}&size={size}").content)
         options += ["--inclusion", str(path)]
@@ -200,8 +202,8 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     out, err = io.StringIO(), io.StringIO()
     argv = ["verify", str(tmp_path / "records.json"), "--public-key", str(key), *options]
     assert trix(argv, out, err) == 0, err.getvalue()
-    assert f"the receipt of match 'table-{table.pk}' is entry 1: proven" in out.getvalue()
-    assert f"deal table-{table.pk}/8 is entry 9: proven" in out.getvalue()
+    assert f"the receipt of match 'table-{table.pk}' is entry 2: proven" in out.getvalue()
+    assert f"deal table-{table.pk}/8 is entry 10: proven" in out.getvalue()
     assert "extends the saved one" in out.getvalue()
 
 

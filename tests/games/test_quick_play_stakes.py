@@ -10,8 +10,10 @@ from __future__ import annotations
 import pytest
 
 from games import services
+from games.errors import Conflict
 from games.models import Seat, Table
 from games.services import lobby
+from tests.games.helpers import new_table
 from wallet.selectors import wallet_balance
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,9 +23,31 @@ def _bots(table: Table) -> int:
     return Seat.objects.filter(table=table).exclude(bot="").count()
 
 
+def _open_staked(who, stake: int, seed: str) -> Table:
+    """What the lobby does where no table waits at ``stake`` (commit first): quick play
+    without sitting offers none, the player makes the table, keeps its commitment, then
+    sits at seat 0 with their client seed and that commitment."""
+    assert lobby.quick_play(user=who, stake=stake, sit=False) == (None, 0)
+    table = services.create_table(user=who, variant=lobby.DEFAULT_VARIANT, stake=stake)
+    services.take_seat(
+        user=who, table_id=table.pk, seat=0, client_seed=seed, commitment=table.commitment
+    )
+    return Table.objects.get(pk=table.pk)
+
+
 def test_a_staked_quick_play_opens_a_table_that_waits_for_players(make_user, tasks_applied_here):
+    """No staked table waits: quick play makes none for a client seed (commit first: 409
+    ``commitment_first``); the player opens one, which waits for players with no bots."""
     ali = make_user("ali", funds=1_000)
+    tables_before = Table.objects.count()
+    with pytest.raises(Conflict) as refused:
+        lobby.quick_play(user=ali, stake=500, client_seed="ali-seed")
+    assert refused.value.code == "commitment_first"
+    assert Table.objects.count() == tables_before and wallet_balance(ali) == 1_000
+    opened = _open_staked(ali, 500, "ali-seed")
+    # Her quick play now (the lobby after the Sit): the table she opened and waits at.
     table, seat = lobby.quick_play(user=ali, stake=500, client_seed="ali-seed")
+    assert table.pk == opened.pk
     table.refresh_from_db()
     assert (table.status, table.stake, seat) == ("open", 500, 0)
     assert _bots(table) == 0 and Seat.objects.get(table=table, seat=0).user == ali
@@ -34,9 +58,12 @@ def test_a_staked_quick_play_opens_a_table_that_waits_for_players(make_user, tas
 
 
 def test_staked_quick_plays_fill_a_table_with_people_who_all_stake(make_user, tasks_applied_here):
+    """The first player opens the table (quick play makes none for a seed: commit first);
+    the next three players' staked quick plays fill it."""
     people = [make_user(f"p{n}", funds=1_000) for n in range(4)]
-    made, waits = set(), []
-    for n, who in enumerate(people):
+    first = _open_staked(people[0], 500, "seed-0")
+    made, waits = {first.pk}, [lobby.waiting_for(first, 0)]
+    for n, who in enumerate(people[1:], start=1):
         table, seat = lobby.quick_play(user=who, stake=500, client_seed=f"seed-{n}")
         made.add(table.pk)
         waits.append(lobby.waiting_for(table, seat))
@@ -49,14 +76,22 @@ def test_staked_quick_plays_fill_a_table_with_people_who_all_stake(make_user, ta
 
 def test_a_staked_quick_play_never_joins_a_table_where_a_bot_sits(make_user, tasks_applied_here):
     """A creator's staked table with a bot seated: a quick player there could end up the
-    creator's partner against bots (nothing to win) or alone with them; quick play opens a
-    table of its own instead. A free quick play still fills its table with bots."""
+    creator's partner against bots (nothing to win) or alone with them; quick play never
+    offers it: alone, it offers no table (the player opens one), and it joins a table where
+    people alone wait, though the bot's table has more seats taken. A free quick play still
+    fills its table with bots."""
     host, guest = make_user("host", funds=1_000), make_user("guest", funds=1_000)
     with_bot = services.create_table(user=host, variant=lobby.DEFAULT_VARIANT, stake=500)
     services.take_seat(user=host, table_id=with_bot.pk, seat=0, client_seed="host-seed")
     services.seat_bot(user=host, table_id=with_bot.pk, seat=1, bot="rules")
+    assert lobby.quick_play(user=guest, stake=500, sit=False) == (None, 0)
+    with pytest.raises(Conflict) as refused:  # no table made for its seed (commit first)
+        lobby.quick_play(user=guest, stake=500, client_seed="guest-seed")
+    assert refused.value.code == "commitment_first"
+    assert not Seat.objects.filter(user=guest).exists()
+    people_only = _open_staked(make_user("pat", funds=1_000), 500, "pat-seed")
     table, seat = lobby.quick_play(user=guest, stake=500, client_seed="guest-seed")
-    assert table.pk != with_bot.pk and _bots(table) == 0 and seat == 0
+    assert table.pk == people_only.pk != with_bot.pk and _bots(table) == 0 and seat == 1
     free, _ = lobby.quick_play(user=make_user("cy"))
     assert _bots(free) == 3 and Table.objects.get(pk=free.pk).status == "playing"
 
@@ -123,10 +158,20 @@ def test_a_player_waiting_at_a_staked_table_is_told_so_by_quick_play(api, tasks_
 
 def test_the_apis_staked_quick_play_says_the_stake_waits_with_the_player(api, tasks_applied_here):
     """``POST /api/quick-play/`` (sitting): the answer says how many players the table waits
-    for; the second staker joins the first's table; a free quick play starts at once."""
+    for; the second staker joins the first's table; a free quick play starts at once. The
+    first staker, whom no table waits for, opens one (commit first: quick play makes no table
+    for a client seed): ``sit: false``, then ``POST /api/tables/`` and its seat with the seed
+    and the commitment kept."""
     ana, ben = api("ana", funds=1_000), api("ben", funds=1_000)
+    offer = ana.post("/api/quick-play/", {"stake": 200, "sit": False}, format="json").json()
+    assert (offer["table"], offer["waiting_for"]) == (None, 3)
+    made = new_table(ana, variant=lobby.DEFAULT_VARIANT, stake=200)
+    body = {"seat": 0, "client_seed": "ana", "commitment": made["commitment"]}
+    r = ana.post(f"/api/tables/{made['id']}/seats/", body, format="json")
+    assert r.status_code == 200, r.content
     first = ana.post("/api/quick-play/", {"stake": 200, "client_seed": "ana"}, format="json")
     assert first.status_code == 200, first.content
+    assert (first.json()["table"]["id"], first.json()["seat"]) == (made["id"], 0)
     assert first.json()["waiting_for"] == 3 and "3 more players" in first.json()["notice"]
     second = ben.post("/api/quick-play/", {"stake": 200, "client_seed": "ben"}, format="json")
     assert second.json()["table"]["id"] == first.json()["table"]["id"]

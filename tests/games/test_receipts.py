@@ -90,11 +90,19 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     assert shown["receipt"] == receipt and shown["receipt_signature"] == signature
     state = client.get(f"/api/tables/{table.pk}/state/").json()
     assert state["table"]["receipt"] == receipt
-    # Logged in the same transaction as the start.
+    # Logged in the same transaction as the start, after the commitment and alice's
+    # seat-seed entry (logged when she sat; the bots' seats have none), which it names.
     entries = _log()
-    assert [e["kind"] for e in entries] == ["match-commitment", "match-receipt"]
-    assert entries[1]["body"] == {"receipt": receipt, "signature": signature}
-    assert transparency.find_receipt(entries, receipt["match_id"]) == entries[1]
+    assert [e["kind"] for e in entries] == ["match-commitment", "seat-seed", "match-receipt"]
+    assert entries[1]["body"] == {
+        "match_id": f"table-{table.pk}",
+        "seat": 0,
+        "client_seed": "alice-browser-seed",
+        "source": "player",
+    }
+    assert (receipt["commitment_entry"], receipt["seed_entries"]) == (0, {"0": 1})
+    assert entries[2]["body"] == {"receipt": receipt, "signature": signature}
+    assert transparency.find_receipt(entries, receipt["match_id"]) == entries[2]
 
     services.leave(user=alice, table_id=table.pk)  # a bot plays her seat (a free table)
     table = _play_out(table.pk)
@@ -115,10 +123,10 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     entries = _log()
     assert transparency.find_receipt(entries, receipt["match_id"])["body"]["receipt"] == receipt
     # Each ended deal's record logged, in order, by the hash of the record served.
-    assert [e["kind"] for e in entries] == ["match-commitment", "match-receipt"] + [
+    assert [e["kind"] for e in entries] == ["match-commitment", "seat-seed", "match-receipt"] + [
         "deal-record"
     ] * 8
-    for entry, record in zip(entries[2:], records, strict=True):
+    for entry, record in zip(entries[3:], records, strict=True):
         assert entry["body"] == {
             "match_id": f"table-{table.pk}",
             "deal_number": record["deal_number"],

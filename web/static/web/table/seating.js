@@ -189,7 +189,11 @@ async function sit(seat) {
   try {
     $("#seed-used").textContent = seed;
     saveBeforeSit(seat, seed);
-    const ok = await tableCall(cfg.seatsUrl, { seat, client_seed: seed });
+    // The commitment kept above goes with the seed: the server refuses the seat if the
+    // table's commitment is not the one this page showed and kept.
+    const body = { seat, client_seed: seed };
+    if (shown().commitment) body.commitment = shown().commitment;
+    const ok = await tableCall(cfg.seatsUrl, body);
     if (ok === false) forgetSit();
   } finally {
     sitting = false;
