@@ -112,6 +112,22 @@ class Tournament(models.Model):
     draw_commitment = models.CharField(max_length=128, editable=False)
     draw_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     draw_key = models.CharField(max_length=64, blank=True, default="", editable=False)
+    tables_secret = models.CharField(
+        max_length=200,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="server-only, sealed (games.sealing, context tables:tournament:<id>): the "
+        "key of the tables' secrets (games.fairness.event_tables); empty for events made "
+        "before it",
+    )
+    tables_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="that key, revealed when the event ended (hex)",
+    )
     entrants = models.JSONField(default=list, blank=True, editable=False)
     pool = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
     house_fee = models.PositiveBigIntegerField(null=True, blank=True, editable=False)

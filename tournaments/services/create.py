@@ -16,6 +16,7 @@ from games import sealing
 from games.services import fairness_log
 from tournaments.errors import Conflict
 from tournaments.models import BASIS_POINTS, Status, Tournament
+from tournaments.services import table_keys
 from tournaments.services.common import _move_status, _record, _require_staff
 from tournaments.services.parameters import Parameters
 
@@ -37,17 +38,20 @@ def open_draw_secret(t: Tournament) -> bytes:
 
 
 def reseal_draw_secrets(**_signal) -> int:
-    """Seal every draw secret not sealed under the current ``TRIX_SEED_KEY`` anew (a key
-    rotation; ``manage.py reseal_secrets`` sends ``games.signals.reseal_requested``);
-    returns how many. Raises :class:`games.sealing.SealError` when one does not open."""
+    """Seal every draw secret and table key not sealed under the current ``TRIX_SEED_KEY``
+    anew (a key rotation; ``manage.py reseal_secrets`` sends
+    ``games.signals.reseal_requested``); returns how many tournaments. Raises
+    :class:`games.sealing.SealError` when one does not open."""
     count = 0
     for pk in Tournament.objects.values_list("pk", flat=True).iterator():
         with transaction.atomic():
             t = Tournament.objects.select_for_update().get(pk=pk)
-            if not sealing.needs_resealing(t.draw_secret):
+            tables = table_keys.reseal(t)
+            if not sealing.needs_resealing(t.draw_secret) and not tables:
                 continue
-            t.draw_secret = seal_draw_secret(t, open_draw_secret(t))
-            t.save(update_fields=["draw_secret"])
+            if sealing.needs_resealing(t.draw_secret):
+                t.draw_secret = seal_draw_secret(t, open_draw_secret(t))
+            t.save(update_fields=["draw_secret", "tables_secret"])
             count += 1
     return count
 
@@ -131,8 +135,9 @@ def _insert(
     draw_secret: bytes | None,
 ) -> Tournament:
     """Insert a tournament of checked ``parameters`` with a new draw secret (or the test's
-    ``draw_secret``): the secret sealed for its id, its commitment appended to the public
-    fairness log, the creation recorded. Raises :class:`BadRequest` (the description)."""
+    ``draw_secret``) and table key (:mod:`~tournaments.services.table_keys`): both sealed
+    for its id, their commitments appended to the public fairness log before anyone can
+    register, the creation recorded. Raises :class:`BadRequest` (the description)."""
     from games.fairness import draw
     from tournaments.edits import check_description
 
@@ -149,9 +154,10 @@ def _insert(
         )
         # Sealed for this tournament: its id (the associated data) is known after the INSERT.
         t.draw_secret = seal_draw_secret(t, secret)
-        t.save(update_fields=["draw_secret"])
+        tables = table_keys.commit(t)
+        t.save(update_fields=["draw_secret", "tables_secret"])
         fairness_log.append(
-            [fairness_log.draw_commitment(event=t.ref, commitment=t.draw_commitment)]
+            [fairness_log.draw_commitment(event=t.ref, commitment=t.draw_commitment), tables]
         )
         _record(t, by, "create", "", name=t.name)
     return t

@@ -12,6 +12,7 @@ from games.fairness.errors import FairnessError
 from games.services import fairness_log
 from tournaments import dispatch, progress
 from tournaments.models import Entry, RoundTable, Status, Tournament
+from tournaments.services import table_keys
 from tournaments.services.common import _lock, _save
 from tournaments.services.units import _members, _rounds_with_tables
 from wallet import payouts
@@ -63,7 +64,8 @@ def _finish_locked(t: Tournament) -> None:
     t.status = Status.REVIEW
     t.finished_at = now
     t.review_ends_at = now + timedelta(seconds=t.review_seconds)
-    _save(t, "status", "finished_at", "review_ends_at", "pool", "house_fee")
+    table_keys.reveal(t)  # every table of the event has ended
+    _save(t, "status", "finished_at", "review_ends_at", "pool", "house_fee", "tables_key")
     dispatch.send_on_commit("pay_prizes", t.pk, countdown=t.review_seconds + 0.5)
 
 

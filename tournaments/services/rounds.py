@@ -17,6 +17,7 @@ from games.models import ACTION_TYPES, ActionStatus, Seat, Table, TableAction, T
 from tournaments import progress
 from tournaments.errors import Conflict
 from tournaments.models import Entry, Round, RoundStatus, RoundTable, Status, Tournament
+from tournaments.services import table_keys
 from tournaments.services.common import FILL_BOT, _lock, _save
 from tournaments.services.finish import _finish_locked
 from tournaments.services.units import _members, _rounds_with_tables
@@ -61,6 +62,7 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
     members = _members(t)
     out = t.disqualified_units()
     items, units = [], []
+    dealt = table_keys.table_items(t, number, len(seating.tables))
     for index, table_units in enumerate(seating.tables):
         seats, per_seat = _seats_for(t, list(table_units), members, out)
         items.append(
@@ -68,6 +70,7 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
                 "seats": seats,
                 "origin": f"{t.ref}/round:{number}/table:{index}",
                 "bot_seed": hashlib.sha256(f"{t.draw_key}:{number}:{index}".encode()).hexdigest(),
+                **dealt[index],
             }
         )
         units.append(per_seat)

@@ -14,6 +14,7 @@ from games.models import Seat, TableStatus
 from tournaments import dispatch
 from tournaments.errors import Conflict, NotFound
 from tournaments.models import AdminAction, Entry, EntryStatus, RoundTable, Status, Tournament
+from tournaments.services import table_keys
 from tournaments.services.common import (
     FILL_BOT,
     TAKING_PART,
@@ -88,7 +89,8 @@ def _cancel_locked(t: Tournament, reason: str, details: dict | None = None) -> N
         e.save(update_fields=["status", "refunded", "place", "prize"])
     t.status = Status.CANCELLED
     t.cancelled_at = timezone.now()
-    _save(t, "status", "cancelled_at")
+    table_keys.reveal(t)  # every table of the event was cancelled above, or had ended
+    _save(t, "status", "cancelled_at", "tables_key")
     if not AdminAction.objects.filter(tournament=t, action="cancel").exists():
         AdminAction.objects.create(
             tournament=t, by=None, action="cancel", reason=reason, details=details or {}
