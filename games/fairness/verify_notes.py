@@ -109,7 +109,7 @@ def order_note(receipt: dict[str, Any], entries: Sequence[dict[str, Any]] | None
     if entries is None:
         return (
             f"match {match_id!r}: the receipt names its commitment at log entry {first} and "
-            f"the client seeds after it ({where or 'no person'}); not checked: give --log"
+            f"the client seeds after it ({where or 'no person'}): give --log to see them there"
         )
     by_index = {entry["index"]: entry for entry in entries}
     made = sorted(
@@ -136,7 +136,7 @@ def _tables_note(receipt: dict[str, Any], entries: Sequence[dict[str, Any]] | No
         "register"
     )
     if entries is None:
-        return line + "; not checked: give --log"
+        return line + "; give --log to see it there"
     revealed = [
         entry
         for entry in entries

@@ -138,7 +138,7 @@ def test_without_the_log_the_note_says_the_order_is_unchecked(tmp_path, site_mat
     given, _ = _files(tmp_path, records, site_match[3])
     out, err = io.StringIO(), io.StringIO()
     assert trix(["verify", given, "--public-key", SITE_PUBLIC], out, err) == 0, err.getvalue()
-    assert "not checked: give --log" in out.getvalue()
+    assert "give --log to see them there" in out.getvalue()
 
 
 def test_a_seed_logged_before_its_commitment_is_refused(tmp_path, site_match):

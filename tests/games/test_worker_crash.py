@@ -44,14 +44,19 @@ def _log(table_id: int) -> list:
 
 
 def _records(table_id: int) -> list:
-    """The deal records less what names the table or the moment: the table number, and the
-    receipt's issue time and hence its signature (the receipt is otherwise the same)."""
+    """The deal records less what names the table or the moment: the table number, the
+    receipt's issue time and its commitment's place in the log (the second table's entries
+    come after the first's), hence its signature (the receipt is otherwise the same)."""
     out = []
     for d in Deal.objects.filter(table_id=table_id).order_by("number"):
         record = {k: v for k, v in d.record.items() if k != "match"}
         shuffle = dict(record["shuffle"])
         shuffle.pop("signature")
-        shuffle["receipt"] = {k: v for k, v in shuffle["receipt"].items() if k != "issued_at"}
+        shuffle["receipt"] = {
+            k: v
+            for k, v in shuffle["receipt"].items()
+            if k not in ("issued_at", "commitment_entry", "seed_entries")
+        }
         out.append({**record, "shuffle": shuffle})
     return out
 
