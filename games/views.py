@@ -46,11 +46,7 @@ def verify_match(request, table_id: int):
         (field, value if isinstance(value, str | int) else json.dumps(value, sort_keys=True))
         for field, value in (check["receipt"] or {}).items()
     ]
-    context = {
-        "check": check,
-        "receipt_rows": receipt_rows,
-        "public_key": signing.public_key()["public_key"],  # 64 hex, for the command line
-    }
+    context = {"check": check, "receipt_rows": receipt_rows}
     return render(request, "games/verify_match.html", context)
 
 

@@ -5,6 +5,7 @@ seed revealed without a record."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shlex
@@ -32,6 +33,30 @@ def _play_out(table_id: int) -> Table:
     raise AssertionError("the match did not end")
 
 
+def _saved_at_start(tmp_path, client, table: Table) -> dict[str, str]:
+    """What the player's browser keeps when they sit (web/static/web/table/fairness.js), as
+    the page's commands name it: the commitment, their seat and seed, the site's public key,
+    the log's checkpoint and the receipt issued at the start (saved as files here)."""
+    table.refresh_from_db()
+    _save(tmp_path, client, "/fairness/checkpoint", "saved-checkpoint.txt")
+    receipt = {"receipt": table.receipt, "signature": table.receipt_signature}
+    (tmp_path / "saved-receipt.json").write_text(json.dumps(receipt))
+    return {
+        "SAVED-COMMITMENT": table.commitment,
+        "SEAT=YOUR-SEED": "0=alice-seed",
+        "SAVED-KEY": client.get("/fairness/public-key.json").json()["public_key"],
+        "SAVED-RECEIPT.json": "saved-receipt.json",
+        "SAVED-CHECKPOINT.txt": "saved-checkpoint.txt",
+    }
+
+
+def _filled(command: str, saved: dict[str, str]) -> str:
+    """The page's ``command`` with the player's saved values in place of its capitals."""
+    for token, value in saved.items():
+        command = command.replace(token, value)
+    return command
+
+
 def _save(tmp_path, client, url, name):
     response = client.get(url)
     assert response.status_code == 200, url
@@ -51,32 +76,35 @@ def test_the_page_downloads_every_record_and_gives_the_command(
         options=TIMERS,
         seats=[{"user": alice, "client_seed": "alice-seed"}] + [{"bot": "rules"}] * 3,
     )
+    client = Client()
+    saved = _saved_at_start(tmp_path, client, table)
     services.replace_with_bot(table_id=table.pk, seat=0, reason="away")  # her seed stays
     table = _play_out(table.pk)
-    client = Client()
     page = client.get(f"/verify/matches/{table.pk}/").content.decode()
-    for link in ("/fairness/public-key.json", "/fairness/log.jsonl", "/fairness/log-head.json"):
-        assert f'href="{link}"' in page
+    assert 'href="/fairness/log.jsonl"' in page
     assert f'href="/verify/matches/{table.pk}/records.json"' in page
     assert table.receipt_signature in page and table.receipt["issued_at"] in page
     assert "alice-seed" in page and "&quot;show_twos&quot;: true" in page
-    command = (
-        f"trix verify table-{table.pk}-records.json --public-key public-key.json --log "
-        f"log.jsonl --head log-head.json --commitment {table.commitment} "
-        "--client-seed SEAT=YOUR-SEED</code>"
+    # The commands name what the player saved, never the site's current values.
+    standalone_command, command = _commands(page)
+    assert command == (
+        f"trix verify table-{table.pk}-records.json --public-key SAVED-KEY --log log.jsonl "
+        "--checkpoint SAVED-CHECKPOINT.txt --commitment SAVED-COMMITMENT "
+        "--client-seed SEAT=YOUR-SEED"
     )
-    assert command in page and "unrecorded" not in page
+    assert table.commitment not in command and "log-head" not in command
+    assert "unrecorded" not in page
     records = _save(tmp_path, client, f"/verify/matches/{table.pk}/records.json", "records.json")
     assert json.loads(open(records).read()) == [
         d.record for d in Deal.objects.filter(table=table).order_by("number")
     ]
-    argv = ["verify", records, "--client-seed", "0=alice-seed"]
-    argv += ["--commitment", table.commitment]
-    argv += ["--public-key", _save(tmp_path, client, "/fairness/public-key.json", "key.json")]
-    argv += ["--log", _save(tmp_path, client, "/fairness/log.jsonl", "log.jsonl")]
-    argv += ["--head", _save(tmp_path, client, "/fairness/log-head.json", "head.json")]
+    _save(tmp_path, client, f"/verify/matches/{table.pk}/records.json",
+          f"table-{table.pk}-records.json")  # fmt: skip
+    _save(tmp_path, client, "/fairness/log.jsonl", "log.jsonl")
+    argv = shlex.split(_filled(command, saved))[1:]
     out, err = StringIO(), StringIO()
-    assert trix(argv, out, err) == 0, err.getvalue()
+    with contextlib.chdir(tmp_path):
+        assert trix(argv, out, err) == 0, err.getvalue()
     assert out.getvalue().startswith("verified: 8 deal records\n")
     assert client.get("/verify/matches/99999/records.json").status_code == 404
 
@@ -85,11 +113,7 @@ def test_the_page_downloads_every_record_and_gives_the_command(
     assert 'href="/fairness/verify_standalone.py"' in page
     verifier = _save(tmp_path, client, "/fairness/verify_standalone.py", "verify_standalone.py")
     assert open(verifier, "rb").read() == STANDALONE.read_bytes()
-    command = re.search(r'data-testid="standalone-command"><code>(.*?)</code>', page).group(1)
-    _save(tmp_path, client, f"/verify/matches/{table.pk}/records.json",
-          f"table-{table.pk}-records.json")  # fmt: skip
-    _save(tmp_path, client, "/fairness/log.jsonl", "log.jsonl")
-    _save(tmp_path, client, "/fairness/log-head.json", "log-head.json")
+    command = _filled(standalone_command, saved)
     assert command.startswith("python3 verify_standalone.py ")
     done = subprocess.run(
         [sys.executable, *shlex.split(command)[1:]],
@@ -165,7 +189,7 @@ def test_a_forfeit_reveals_the_unfinished_deals_seed_without_a_record(
 def _commands(page: str) -> list[str]:
     """The page's two commands: the standalone verifier's and `trix verify`'s."""
     return [
-        re.search(rf'data-testid="{name}"><code>(.*?)</code>', page).group(1)
+        re.search(rf'data-testid="{name}"><code data-command>(.*?)</code>', page).group(1)
         for name in ("standalone-command", "command")
     ]
 
@@ -192,16 +216,15 @@ def _play_deals(table_id: int, count: int) -> Table:
     raise AssertionError("the deals did not end")
 
 
-def _run_standalone(tmp_path, client, table_id: int, command: str):
-    """Save what the page links under the names its command uses and run the command."""
+def _run_standalone(tmp_path, client, table_id: int, command: str, saved: dict[str, str]):
+    """Save what the page links under the names its command uses and run the command with
+    what the player ``saved`` at the start (:func:`_saved_at_start`)."""
     _save(tmp_path, client, "/fairness/verify_standalone.py", "verify_standalone.py")
     _save(tmp_path, client, f"/verify/matches/{table_id}/records.json",
           f"table-{table_id}-records.json")  # fmt: skip
     _save(tmp_path, client, "/fairness/log.jsonl", "log.jsonl")
-    _save(tmp_path, client, "/fairness/log-head.json", "log-head.json")
-    return subprocess.run(
-        [sys.executable, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True
-    )
+    argv = shlex.split(_filled(command, saved))[1:]
+    return subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -209,13 +232,14 @@ def test_a_running_matchs_commands_take_partial_and_verify(make_user, tasks_appl
     """More records will come: the commands take --partial, and what the page links then
     verifies (the log holds no record of the match that the download leaves out)."""
     _, table = _alice_and_bots(make_user)
-    table = _play_deals(table.pk, 2)
     client = Client()
+    saved = _saved_at_start(tmp_path, client, table)
+    table = _play_deals(table.pk, 2)
     page = client.get(f"/verify/matches/{table.pk}/").content.decode()
     standalone, command = _commands(page)
     assert standalone.endswith(" --partial") and command.endswith(" --partial")
     assert 'data-testid="still-running"' in page and 'data-testid="ended-early"' not in page
-    done = _run_standalone(tmp_path, client, table.pk, standalone)
+    done = _run_standalone(tmp_path, client, table.pk, standalone, saved)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the log holds no other deal record of match" in done.stdout
     answer = client.get(f"/api/matches/{table.pk}/verification/").json()
@@ -230,20 +254,21 @@ def test_a_finished_match_ended_by_a_forfeit_gets_no_partial(
     the log says it ended, so the page never adds --partial for it; it says the command
     reports the later deals missing, and that --partial is the player's own to add."""
     alice, table = _alice_and_bots(make_user)
+    client = Client()
+    saved = _saved_at_start(tmp_path, client, table)
     table = _play_deals(table.pk, 1)
     services.leave(user=alice, table_id=table.pk)  # her forfeit ends the match
     table = _play_out(table.pk)
     assert table.status == "finished" and Deal.objects.filter(table=table).count() == 1
-    client = Client()
     page = client.get(f"/verify/matches/{table.pk}/").content.decode()
     standalone, command = _commands(page)
     assert "--partial" not in standalone and "--partial" not in command
     assert 'data-testid="still-running"' not in page
     ended = re.search(r'data-testid="ended-early">(.*?)</p>', page, re.S).group(1)
     assert "This match ended by a forfeit after 1 of its 8 deals" in ended
-    done = _run_standalone(tmp_path, client, table.pk, standalone)
+    done = _run_standalone(tmp_path, client, table.pk, standalone, saved)
     assert done.returncode == 1 and "missing [2, 3, 4, 5, 6, 7, 8]" in done.stdout
-    done = _run_standalone(tmp_path, client, table.pk, standalone + " --partial")
+    done = _run_standalone(tmp_path, client, table.pk, standalone + " --partial", saved)
     assert done.returncode == 0, done.stdout + done.stderr
     answer = client.get(f"/api/matches/{table.pk}/verification/").json()
     assert answer["partial"] is False

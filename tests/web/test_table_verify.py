@@ -16,8 +16,9 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.fairness import merkle
 from games.models import Deal, Seat
-from games.services import create_table
+from games.services import create_table, fairness_log
 from tests.web.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -286,3 +287,96 @@ def test_a_hand_kept_while_the_first_record_is_fetched_is_not_lost(seated, worke
     assert {"1", "2"} <= set(entry["hands"])
     check = page.locator("[data-testid=deal-check-2]")
     assert "verified" in check.get_attribute("class").split(), check.inner_text()
+
+
+def _entry_has(page, *fields: str) -> None:
+    """Wait until the browser's saved entry of the match has ``fields`` (kept in the
+    background: the checkpoint and key at the Sit, the receipt at the start)."""
+    page.wait_for_function(
+        "([prefix, fields]) => Object.keys(localStorage).some((k) => k.startsWith(prefix)"
+        " && fields.every((f) => JSON.parse(localStorage.getItem(k))[f] !== undefined))",
+        arg=[PREFIX, list(fields)],
+        timeout=60_000,
+    )
+
+
+def test_the_verify_page_fills_its_commands_with_what_the_browser_saved(
+    seated, worker, artifacts, live_server
+):
+    """At the Sit the browser sends the commitment it kept with the seed, and keeps the log's
+    checkpoint and the site's key; at the start, the receipt the table served. The match
+    check page then fills its commands with those (never with what it shows now) and offers
+    the saved checkpoint and receipt as files; a saved commitment that is not the page's is
+    called out. In Arabic on a phone, and on a desktop."""
+    page, table = seated
+    posts = []
+    page.on(
+        "request",
+        lambda r: (
+            posts.append(json.loads(r.post_data))
+            if r.method == "POST" and "/seats/" in r.url
+            else None
+        ),
+    )
+    page.locator("#client-seed").fill("it's my seed")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    assert posts == [{"seat": 0, "client_seed": "it's my seed", "commitment": table.commitment}]
+    _entry_has(page, "checkpoint", "public_key")
+    seat_bots(page)
+    _entry_has(page, "receipt", "signature")
+    page.wait_for_selector("[data-testid=deal-check-1].verified", timeout=60_000)
+    table.refresh_from_db()
+    (entry,) = kept(page).values()
+    assert (entry["receipt"], entry["signature"]) == (table.receipt, table.receipt_signature)
+    # The checkpoint kept at the Sit covers the table's commitment (logged when it was made).
+    body, _ = merkle.parse_signed_note(entry["checkpoint"])
+    made = fairness_log.entry_index("match-commitment", f"table-{table.pk}")
+    assert merkle.parse_checkpoint(body).size > made
+
+    check = page.context.new_page()  # the same browser: it sees what the table page kept
+    check.context.add_cookies([{"name": "django_language", "value": "ar", "url": live_server.url}])
+    check.set_viewport_size(PHONE)
+    check.goto(f"/verify/matches/{table.pk}/")
+    check.locator("[data-testid=saved-found]").wait_for()
+    assert check.locator("[data-testid=saved-mismatch]").is_hidden()
+    commands = check.locator("code[data-command]").all_inner_texts()
+    assert len(commands) == 2 and all("SAVED-" not in c and "YOUR-SEED" not in c for c in commands)
+    standalone, trix_command = commands
+    assert f"--receipt saved-receipt-{table.pk}.json" in standalone
+    assert f"--public-key {entry['public_key']}" in standalone
+    assert f"--commitment {table.commitment} --client-seed '0=it'\\''s my seed'" in trix_command
+    assert f"--checkpoint saved-checkpoint-{table.pk}.txt" in trix_command
+    link = check.locator("[data-saved=checkpoint]")
+    assert link.get_attribute("download") == f"saved-checkpoint-{table.pk}.txt"
+    downloaded = check.evaluate(
+        "(url) => fetch(url).then((r) => r.text())", link.get_attribute("href")
+    )
+    assert downloaded == entry["checkpoint"]
+    receipt = check.evaluate(
+        "(url) => fetch(url).then((r) => r.json())",
+        check.locator("[data-saved=receipt]").get_attribute("href"),
+    )
+    assert receipt == {"receipt": table.receipt, "signature": table.receipt_signature}
+    check.locator("[data-testid=saved-values]").scroll_into_view_if_needed()
+    check.screenshot(path=str(artifacts / "verify-saved-values-ar-phone.png"), full_page=True)
+
+    # What the browser saved is changed, as if the site had shown another commitment then:
+    # the page says so, and its command carries the saved one (which the records refuse).
+    other = "0f" * 32
+    check.evaluate(
+        """([prefix, other]) => {
+            const key = Object.keys(localStorage).find((k) => k.startsWith(prefix));
+            const entry = JSON.parse(localStorage.getItem(key));
+            entry.commitment = other;
+            localStorage.setItem(key, JSON.stringify(entry));
+        }""",
+        [PREFIX, other],
+    )
+    check.context.clear_cookies()
+    check.set_viewport_size(DESKTOP)
+    check.reload()
+    check.locator("[data-testid=saved-mismatch]").wait_for()
+    assert f"--commitment {other}" in check.locator("code[data-command]").all_inner_texts()[1]
+    check.locator("[data-testid=saved-values]").scroll_into_view_if_needed()
+    check.screenshot(path=str(artifacts / "verify-saved-mismatch.png"))

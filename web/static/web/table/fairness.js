@@ -5,8 +5,12 @@
    public record (/api/deals/{id}/record.json) against them.
    Kept in localStorage under "trix.fairness/1:<match id>:<commitment>", one JSON object:
      {match_id, commitment, deals, algorithm, table_id, seat, client_seed, saved_at,
-      hands: {"<deal>": [13 codes]}, receipt?, signature?}
-   (the receipt and its signature as the first deal checked carried them, once records do).
+      hands: {"<deal>": [13 codes]}, checkpoint?, public_key?, receipt?, signature?}
+   checkpoint: the log's signed checkpoint (/fairness/checkpoint, its text) and public_key
+   (/fairness/public-key.json's hex) fetched as the Sit is sent; receipt and signature: the
+   match-start receipt as the table served it when the match started (else as the first deal
+   checked carried it). The verify page (web/static/web/verify_saved.js) puts them in its
+   commands: what the player saved, never what the site shows later.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { T, cfg, redraw, st } from "./state.js";
@@ -101,6 +105,52 @@ export function saveBeforeSit(seat, clientSeed) {
     saved_at: new Date().toISOString(), hands });
   const s = store();
   if (s) prune(s);
+  keepLogState(key); // not awaited: the Sit does not wait for it
+}
+
+/* Add fields to the saved entry ``key`` unless it already has them (it may be gone). */
+function keep(key, fields) {
+  const s = store();
+  if (!s) return;
+  let entry;
+  try {
+    entry = JSON.parse(s.getItem(key));
+  } catch (err) {
+    return;
+  }
+  if (!entry || typeof entry !== "object") return;
+  const added = Object.fromEntries(Object.entries(fields).filter(([k]) => entry[k] === undefined));
+  if (Object.keys(added).length) write({ key, ...entry, ...added });
+}
+
+/* The log's checkpoint and the site's public key as they are at the Sit: a later log must
+   still hold this checkpoint's entries (trix verify --checkpoint). Best effort. */
+async function keepLogState(key) {
+  try {
+    const [checkpoint, keyInfo] = await Promise.all([
+      fetch("/fairness/checkpoint", { credentials: "same-origin" }).then((r) => (r.ok ? r.text() : null)),
+      T.api("GET", "/fairness/public-key.json"),
+    ]);
+    if (checkpoint) keep(key, { checkpoint });
+    if (keyInfo && keyInfo.public_key) keep(key, { public_key: keyInfo.public_key });
+  } catch (err) {
+    console.warn("checkpoint not saved:", err.message);
+  }
+}
+
+/* The match started: keep its receipt as the table serves it now, the one issued at the start
+   (later records must carry the same). Best effort. */
+async function keepReceipt() {
+  const entry = saved();
+  if (!entry || entry.receipt || entry.commitment !== shown().commitment) return;
+  try {
+    const table = await T.api("GET", "/api/tables/" + cfg.tableId + "/");
+    if (table && table.receipt && table.receipt.commitment === entry.commitment) {
+      keep(entry.key, { receipt: table.receipt, signature: table.receipt_signature });
+    }
+  } catch (err) {
+    console.warn("receipt not saved:", err.message);
+  }
 }
 
 /* A Sit the server refused: forget what was kept for it (nothing was dealt under it). */
@@ -114,7 +164,9 @@ let queue = Promise.resolve();
 
 /* An event of the state poll (server.js's absorb, in order): deals, our hands, revealed seeds. */
 export function noteEvent(ev) {
-  if (ev.type === "deal_started") {
+  if (ev.type === "match_started") {
+    queue = queue.then(keepReceipt);
+  } else if (ev.type === "deal_started") {
     st.dealNow = ev.deal;
   } else if (ev.type === "hand" && ev.seat === st.mySeat && st.dealNow) {
     const entry = saved();
