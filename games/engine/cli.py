@@ -229,7 +229,8 @@ def _add_verify_parser(sub: Any) -> None:
         "seat 3. Exit 0 verified, 1 refused, 2 a malformed option value.",
     )
     p.add_argument(
-        "file", help="a record, a JSON list of one match's records, a directory, or - (stdin)"
+        "file",
+        help="a record, a JSON list of one match's records, a directory of downloads, or - (stdin)",
     )
     p.add_argument(
         "--public-key",

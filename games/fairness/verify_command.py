@@ -267,10 +267,12 @@ def verify_cli(
     ``verified: ...`` line and 0, or one ``trix-draw/1: ...`` error line on ``stderr`` and 1.
 
     ``path`` is a record file, ``-`` for stdin, a file holding a JSON list of one match's
-    records, or a directory of ``*.json`` records (grouped into matches by match id and
-    commitment). ``public_key`` (64 hex digits, PEM, or a file holding either or the site's
-    ``/fairness/public-key.json``): receipts must be signed by it. ``log`` (a file of the
-    site's ``/fairness/log.jsonl``): its chain must verify and hold each match's receipt.
+    records, or a directory of ``*.json`` files of any shape the site serves (a record, a
+    match's "all records" list, a ``trix-draw/1`` record, each checked by its own rules; the
+    records grouped into matches by match id and commitment). ``public_key`` (64 hex
+    digits, PEM, or a file holding either or the site's ``/fairness/public-key.json``):
+    receipts must be signed by it. ``log`` (a file of the site's ``/fairness/log.jsonl``):
+    its chain must verify and hold each match's receipt.
     ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
     must carry them. ``partial``: a match's deals may stop before its deal count (with
     ``log``, only if the log holds no other deal record of the match; without it, a note
@@ -567,7 +569,15 @@ def _verify_loaded(
         return verify_match(records, **checks, partial=partial, log=log), records
     problems: list[str] = []
     matches: dict[tuple[Any, Any], list[Any]] = {}
-    for name, record in loaded:
+    deals = []
+    for name, record in _flattened(loaded):
+        if isinstance(record, dict) and record.get("format") == DRAW_FORMAT:
+            try:  # a tournament's seating draw downloaded beside its matches
+                verify_draw_record(record)
+            except FairnessError as error:
+                problems.append(f"{name}: {DRAW_FORMAT}: {error}")
+            continue
+        deals.append((name, record))
         try:
             group = (record["shuffle"]["match_id"], record["shuffle"]["commitment"])
             hash(group)
@@ -575,7 +585,22 @@ def _verify_loaded(
             problems.extend(f"{name}: {line}" for line in verify_record(record, **checks))
             continue
         matches.setdefault(group, []).append(record)
+    if not deals and not problems:
+        problems.append("no deal records among the files given")
     for (match_id, _), records in matches.items():
         lines = verify_match(records, **checks, partial=partial, log=log)
         problems.extend(f"match {match_id}: {line}" for line in lines)
-    return problems, [record for _, record in loaded]
+    return problems, [record for _, record in deals]
+
+
+def _flattened(loaded: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A directory's files as records: a file holding a JSON list (a match's "all records"
+    download, ``/verify/matches/<id>/records.json``) gives each of its items, named
+    ``file[i]``; any other file is one record."""
+    out = []
+    for name, value in loaded:
+        if isinstance(value, list):
+            out.extend((f"{name}[{i}]", item) for i, item in enumerate(value))
+        else:
+            out.append((name, value))
+    return out

@@ -278,6 +278,35 @@ def test_verify_cli_on_a_file_stdin_a_list_and_a_directory(tmp_path, complex_mat
     assert _cli(folder) == (0, f"verified: 8 deal records\n{eight}\n", "")
 
 
+def test_verify_cli_reads_a_directory_of_downloads_of_any_shape(
+    tmp_path, complex_match, trix_match
+):
+    """An auditor's folder as the site serves things: one match's "all records" list file,
+    another match's records one file each, and a tournament's seating draw: each match is
+    checked as a whole, the draw by its own rules; a changed draw is refused by name."""
+    folder = tmp_path / "day"
+    folder.mkdir()
+    (folder / "table-1-records.json").write_text(json.dumps(complex_match))
+    for number, record in enumerate(trix_match, start=1):
+        (folder / f"deal-{number:02d}.json").write_text(json.dumps(record))
+    draw = json.loads((REPO / "docs" / "example-draw.json").read_text())
+    (folder / "draw.json").write_text(json.dumps(draw))
+    code, out, err = _cli(folder)
+    assert (code, err) == (0, ""), err
+    assert out.startswith(f"verified: {len(complex_match) + len(trix_match)} deal records\n")
+    changed = copy.deepcopy(draw)
+    changed["rounds"][0]["tables"][0] = list(reversed(draw["rounds"][0]["tables"][0]))
+    (folder / "draw.json").write_text(json.dumps(changed))
+    code, out, err = _cli(folder)
+    assert code == 1 and err.startswith("draw.json: trix-draw/1: round 1, table 1: "), err
+    (folder / "draw.json").write_text(json.dumps(draw))
+    tampered = copy.deepcopy(complex_match)
+    tampered[2]["shuffle"]["client_seeds"]["0"] = "mallory"
+    (folder / "table-1-records.json").write_text(json.dumps(tampered))
+    code, _, err = _cli(folder)
+    assert code == 1 and "hands: no seat holds the hand dealt by this" in err, err
+
+
 def test_verify_cli_prints_the_mismatch_and_exits_1(tmp_path, record):
     record["shuffle"]["client_seeds"]["0"] = "mallory"
     path = tmp_path / "deal.json"
