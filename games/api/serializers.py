@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
@@ -121,9 +122,12 @@ class TakeSeatSerializer(BodySerializer):
         help_text="a string of 1 to 64 printable ASCII characters you chose; required at a "
         "staked table (400 without it); at a casual table omit it and the server makes one",
     )
-    commitment = serializers.RegexField(
-        r"^[0-9a-f]{64}\Z",
+    commitment = TextField(
         required=False,
+        trim_whitespace=False,
+        validators=[
+            RegexValidator(r"\A[0-9a-f]{64}\Z", gettext_lazy("must be 64 lower-case hex digits"))
+        ],
         label=gettext_lazy("Commitment"),
         help_text="the table's commitment as you saw and kept it before sending your seed "
         "(64 lower-case hex digits); another table commitment: 409 commitment_changed",
@@ -134,7 +138,7 @@ class QuickPlayBodySerializer(BodySerializer):
     stake = WholeNumberField(
         min_value=0, default=0, label=STAKE, help_text="minor units per seat; 0: free"
     )
-    client_seed = serializers.CharField(
+    client_seed = TextField(
         required=False,
         label=CLIENT_SEED,
         max_length=64,

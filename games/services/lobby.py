@@ -27,6 +27,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import shuffles
 from games.engine import Options
 from games.errors import BadRequest, Conflict, NotAllowed, TableError
 from games.fairness.shuffle import SEATS
@@ -85,6 +86,11 @@ def quick_play(
     empty table is listed, and left to expire, while the player reads
     :func:`waiting_notice`."""
     tables.check_stake_amount(stake)
+    if client_seed is not None:  # a seed the seat would refuse is refused first, by its rule
+        try:
+            shuffles.validate_client_seed(client_seed)
+        except shuffles.FairnessError as exc:
+            raise BadRequest(str(exc), "invalid") from None
     if sit and stake and not client_seed:
         raise BadRequest(_("a staked table needs your client seed"), "invalid")
     if sit:  # each sit locks the person itself; a table made for a refused seat is cancelled

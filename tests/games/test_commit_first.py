@@ -131,8 +131,29 @@ def test_the_api_refuses_a_seat_with_another_or_a_malformed_commitment(api, task
     r = dee.post(url, {**body, "commitment": "xyz"}, format="json")
     assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
     assert "commitment" in r.json()["error"].lower()
+    # Only the commitment as it is: not padded with a newline or spaces, not a JSON number
+    # of 64 digits, not in capitals (the trial's inputs).
+    for odd in (table["commitment"] + "\n", f" {table['commitment']} ", int("1" * 64)):
+        r = dee.post(url, {**body, "commitment": odd}, format="json")
+        assert r.status_code == 400 and r.json()["code"] == "invalid", (odd, r.content)
+    r = dee.post(url, {**body, "commitment": table["commitment"].upper()}, format="json")
+    assert r.status_code == 400, r.content
     assert Seat.objects.get(table_id=table["id"], seat=0).user is None
     assert _counts(dee.user) == before
     r = dee.post(url, {**body, "commitment": table["commitment"]}, format="json")
     assert r.status_code == 200, r.content
     assert Seat.objects.get(table_id=table["id"], seat=0).user == dee.user
+
+
+def test_quick_play_takes_a_client_seed_as_a_json_string_only(api, tasks_applied_here):
+    """The trial's input: ``"client_seed": 5`` sat a player with the seed ``"5"`` where
+    docs/api.md says a number is 400, as ``POST .../seats/`` answers. A seed the seat would
+    refuse (not printable ASCII) is named as such, not answered with commitment_first."""
+    eve = api("eve", funds=1_000)
+    before = _counts(eve.user)
+    r = eve.post("/api/quick-play/", {"stake": 0, "client_seed": 5}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
+    r = eve.post("/api/quick-play/", {"stake": 0, "client_seed": "caf\u00e9"}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid", r.content
+    assert "printable ASCII" in r.json()["error"], r.content
+    assert _counts(eve.user) == before

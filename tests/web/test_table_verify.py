@@ -380,3 +380,42 @@ def test_the_verify_page_fills_its_commands_with_what_the_browser_saved(
     assert f"--commitment {other}" in check.locator("code[data-command]").all_inner_texts()[1]
     check.locator("[data-testid=saved-values]").scroll_into_view_if_needed()
     check.screenshot(path=str(artifacts / "verify-saved-mismatch.png"))
+
+
+def test_what_the_browser_could_not_keep_is_named_and_a_fresh_browser_is_told(
+    seated, player, worker, artifacts
+):
+    """The trial's case: the log's checkpoint could not be fetched as the Sit went (nor
+    later): the key is kept all the same, and the verify page names what stays in capitals
+    instead of saying everything was kept. A browser that kept nothing is told so, and how
+    to go on."""
+    page, table = seated
+    page.route("**/fairness/checkpoint", lambda route: route.abort())
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    _entry_has(page, "public_key")
+    seat_bots(page)
+    _entry_has(page, "receipt")
+    page.wait_for_selector("[data-testid=deal-check-1].verified", timeout=60_000)
+    (entry,) = kept(page).values()
+    assert "checkpoint" not in entry
+    check = page.context.new_page()
+    check.goto(f"/verify/matches/{table.pk}/")
+    check.locator("[data-testid=saved-found]").wait_for()
+    missing = check.locator("[data-testid=saved-missing]")
+    assert missing.is_visible() and missing.locator("code").inner_text() == "SAVED-CHECKPOINT.txt"
+    assert check.locator("[data-saved=checkpoint]").is_hidden()
+    assert check.locator("[data-testid=saved-none]").is_hidden()
+    assert (
+        f"--public-key {entry['public_key']}"
+        in check.locator("code[data-command]").first.inner_text()
+    )
+
+    fresh = player()  # another browser: it kept nothing of this match
+    fresh.set_viewport_size(PHONE)
+    fresh.goto(f"/verify/matches/{table.pk}/")
+    assert "kept nothing for this match" in fresh.locator("[data-testid=saved-none]").inner_text()
+    assert fresh.locator("#saved").is_hidden()
+    assert "SAVED-COMMITMENT" in fresh.locator("code[data-command]").last.inner_text()
+    fresh.locator("[data-testid=saved-none]").scroll_into_view_if_needed()
+    fresh.screenshot(path=str(artifacts / "verify-nothing-saved-phone.png"))

@@ -7,6 +7,9 @@
    commitment is not the one the page shows. Nothing is sent anywhere. */
 
 const PREFIX = "trix.fairness/1:";
+/* The words in capitals the page's commands hold until what was saved replaces them. */
+const TOKENS = ["SAVED-KEY", "SAVED-RECEIPT.json", "SAVED-CHECKPOINT.txt", "SAVED-COMMITMENT",
+  "SEAT=YOUR-SEED"];
 
 function store() {
   try {
@@ -52,7 +55,10 @@ function fill() {
   const box = document.getElementById("saved");
   if (!box) return;
   const entry = savedEntry(box.dataset.matchId, box.dataset.commitment);
-  if (!entry || typeof entry.commitment !== "string") return;
+  // Only a well-formed saved commitment is put in a command (it is typed into a shell).
+  if (!entry || typeof entry.commitment !== "string" || !/^[0-9a-f]{64}$/.test(entry.commitment)) {
+    return;
+  }
   const table = box.dataset.tableId;
   const values = {
     "SAVED-COMMITMENT": entry.commitment,
@@ -74,11 +80,19 @@ function fill() {
     values["SAVED-CHECKPOINT.txt"] = name;
     offer(box.querySelector('[data-saved="checkpoint"]'), entry.checkpoint, "text/plain");
   }
+  const left = new Set();
   for (const code of document.querySelectorAll("code[data-command]")) {
     let text = code.textContent;
     for (const [token, value] of Object.entries(values)) text = text.split(token).join(value);
     code.textContent = text;
+    for (const token of TOKENS) if (text.includes(token)) left.add(token);
   }
+  // What this browser did not keep stays in capitals, and the page names it.
+  const missing = box.querySelector('[data-testid="saved-missing"]');
+  missing.querySelector("code").textContent = [...left].join(" ");
+  missing.hidden = left.size === 0;
+  const none = document.querySelector('[data-testid="saved-none"]');
+  if (none) none.hidden = true;
   box.hidden = false;
   box.querySelector('[data-testid="saved-mismatch"]').hidden =
     entry.commitment === box.dataset.commitment;

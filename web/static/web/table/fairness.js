@@ -126,27 +126,31 @@ function keep(key, fields) {
 /* The log's checkpoint and the site's public key as they are at the Sit: a later log must
    still hold this checkpoint's entries (trix verify --checkpoint). Best effort. */
 async function keepLogState(key) {
-  try {
-    const [checkpoint, keyInfo] = await Promise.all([
-      fetch("/fairness/checkpoint", { credentials: "same-origin" }).then((r) => (r.ok ? r.text() : null)),
-      T.api("GET", "/fairness/public-key.json"),
-    ]);
-    if (checkpoint) keep(key, { checkpoint });
-    if (keyInfo && keyInfo.public_key) keep(key, { public_key: keyInfo.public_key });
-  } catch (err) {
-    console.warn("checkpoint not saved:", err.message);
+  const [checkpoint, keyInfo] = await Promise.allSettled([
+    fetch("/fairness/checkpoint", { credentials: "same-origin" }).then((r) => (r.ok ? r.text() : null)),
+    T.api("GET", "/fairness/public-key.json"),
+  ]);
+  // Each kept on its own: one that fails does not lose the other.
+  if (checkpoint.status === "fulfilled" && checkpoint.value) keep(key, { checkpoint: checkpoint.value });
+  if (keyInfo.status === "fulfilled" && keyInfo.value && keyInfo.value.public_key) {
+    keep(key, { public_key: keyInfo.value.public_key });
   }
 }
 
 /* The match started: keep its receipt as the table serves it now, the one issued at the start
-   (later records must carry the same). Best effort. */
+   (later records must carry the same), if it names the commitment and, for the seat, the seed
+   this browser kept; and the checkpoint and key if the Sit could not keep them. Best effort. */
 async function keepReceipt() {
   const entry = saved();
-  if (!entry || entry.receipt || entry.commitment !== shown().commitment) return;
+  if (!entry || entry.commitment !== shown().commitment) return;
+  if (entry.checkpoint === undefined || entry.public_key === undefined) await keepLogState(entry.key);
+  if (entry.receipt) return;
   try {
     const table = await T.api("GET", "/api/tables/" + cfg.tableId + "/");
-    if (table && table.receipt && table.receipt.commitment === entry.commitment) {
-      keep(entry.key, { receipt: table.receipt, signature: table.receipt_signature });
+    const r = table && table.receipt;
+    const mine = r && r.client_seeds && r.client_seeds[String(entry.seat)] === entry.client_seed;
+    if (r && r.commitment === entry.commitment && mine) {
+      keep(entry.key, { receipt: r, signature: table.receipt_signature });
     }
   } catch (err) {
     console.warn("receipt not saved:", err.message);
