@@ -326,6 +326,8 @@ def test_the_verify_page_fills_its_commands_with_what_the_browser_saved(
     seat_bots(page)
     _entry_has(page, "receipt", "signature")
     page.wait_for_selector("[data-testid=deal-check-1].verified", timeout=60_000)
+    # The browser checked the receipt's signature under the key it kept, and all four hands.
+    page.locator("[data-testid=checks-signed]").wait_for()
     table.refresh_from_db()
     (entry,) = kept(page).values()
     assert (entry["receipt"], entry["signature"]) == (table.receipt, table.receipt_signature)

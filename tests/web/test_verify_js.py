@@ -92,7 +92,7 @@ def test_every_deal_of_a_site_match_is_verified_and_deals_as_games_fairness(page
     for number in range(1, 9):
         rec = record(shuffle, number)
         result = check(page, rec, saved(shuffle, rec), number)
-        assert result == {"status": "verified", "problems": []}, number
+        assert result == {"status": "verified", "problems": [], "signature": "unchecked"}, number
         deck = run(
             page,
             "return await v.shuffle(arg.server_seed, [0,1,2,3].map((s) => arg.client_seeds[s]),"
@@ -124,7 +124,9 @@ def test_each_disagreement_with_what_the_browser_saved_is_named(page):
     assert keys(check(page, rec, saved(shuffle, rec, match_id="table-8"), 2)) == ["match_id"]
     forged = json.loads(json.dumps(rec))
     forged["shuffle"]["match_id"] = "table-8"
-    assert keys(check(page, forged, saved(shuffle, forged), 2)) == ["match_id", "hand"]
+    # (and every seat's hand the record lists is not the one that shuffle deals)
+    every = ["record_hands"] * 4
+    assert keys(check(page, forged, saved(shuffle, forged), 2)) == ["match_id", *every, "hand"]
     # The hand we saw is not the one the seed deals (one card differs).
     seen = list(rec["hands"][str(SEAT)])
     spare = next(c for c in rec["hands"]["0"] if c not in seen)
@@ -135,7 +137,7 @@ def test_each_disagreement_with_what_the_browser_saved_is_named(page):
     # Another seat's client seed changed in the record: another shuffle.
     forged = json.loads(json.dumps(rec))
     forged["shuffle"]["client_seeds"]["0"] = "not bot"
-    assert keys(check(page, forged, saved(shuffle, rec), 2)) == ["hand"]
+    assert keys(check(page, forged, saved(shuffle, rec), 2)) == [*every, "hand"]
     # Deal 2's record shown as deal 1 or 3; deal 1's seed given for deal 2.
     assert keys(check(page, rec, saved(shuffle, rec), 3)) == ["deal_number", "seed_chain"]
     forged = json.loads(json.dumps(rec))
@@ -200,6 +202,7 @@ def test_without_the_hand_or_without_web_crypto(page, new_page):
     assert check(page, rec, saved(shuffle, rec, hand=None), 1) == {
         "status": "seen-no-hand",
         "problems": [],
+        "signature": "unchecked",
     }
     plain = new_page()
     # As on plain http at a non-localhost address: no crypto.subtle.
@@ -230,3 +233,66 @@ def test_client_seed_rule_is_the_servers(page, seed, problem):
     else:
         with pytest.raises(FairnessError):
             validate_client_seed(seed)
+
+
+def _site_receipt(shuffle: MatchShuffle) -> dict:
+    """A receipt as the site issues it (games.fairness.receipt), seats 0, 1 and 3 bots."""
+    from games.fairness.receipt import build_receipt
+
+    return build_receipt(
+        match_id=shuffle.match_id,
+        algorithm="trix-shuffle/1",
+        commitment=shuffle.commitment,
+        deals=shuffle.deals,
+        variant="trix",
+        options={"variant": "trix"},
+        client_seeds=["bot", "bot", MY_SEED, "bot"],
+        issued_at="2026-12-01T10:00:00Z",
+        bots=[0, 1, 3],
+    )
+
+
+def test_the_receipts_signature_is_checked_with_the_key_saved_at_the_sit(page):
+    """Web Crypto's Ed25519 checks the receipt's signature over its canonical bytes, under
+    the site's key this browser kept when it sat: the site's signature is valid; another
+    key's, or a receipt changed after signing, is named."""
+    from games.fairness.receipt import new_private_key, public_key_hex, sign
+
+    site, other = new_private_key(), new_private_key()
+    shuffle = match()
+    rec = record(shuffle, 1)
+    receipt = _site_receipt(shuffle)
+    rec["shuffle"].update(deals=20, receipt=receipt, signature=sign(receipt, site))
+    kept = saved(shuffle, rec, public_key=public_key_hex(site))
+    assert check(page, rec, kept, 1) == {"status": "verified", "problems": [], "signature": "valid"}
+    rec["shuffle"]["signature"] = sign(receipt, other)
+    assert keys(check(page, rec, kept, 1)) == ["receipt_signature"]
+    rec["shuffle"].update(
+        receipt={**receipt, "issued_at": "2026-12-01T11:00:00Z"}, signature=sign(receipt, site)
+    )
+    assert keys(check(page, rec, kept, 1)) == ["receipt_signature"]
+    # Without a saved key there is nothing to check it against: unchecked, not refused.
+    rec["shuffle"].update(receipt=receipt, signature=sign(receipt, other))
+    assert check(page, rec, saved(shuffle, rec), 1)["signature"] == "unchecked"
+
+
+def test_every_seats_hand_and_the_bots_seeds_are_checked(page):
+    """Not only the browser's own 13 cards: each seat's hand in the record must be the one
+    the shuffle dealt it, and a seat the receipt names a bot must have the seed "bot"."""
+    shuffle = match()
+    rec = record(shuffle, 1)
+    receipt = _site_receipt(shuffle)
+    rec["shuffle"].update(deals=20, receipt=receipt, signature="00" * 64)
+    kept = saved(shuffle, rec)
+    assert check(page, rec, kept, 1)["status"] == "verified"
+    swapped = json.loads(json.dumps(rec))
+    swapped["hands"]["0"], swapped["hands"]["3"] = rec["hands"]["3"], rec["hands"]["0"]
+    got = check(page, swapped, kept, 1)
+    assert [(p["key"], p["n"]) for p in got["problems"]] == [
+        ("record_hands", 1),
+        ("record_hands", 4),
+    ]
+    forged = json.loads(json.dumps(rec))
+    forged["shuffle"]["receipt"]["bots"] = [0, 1, 2, 3]
+    got = check(page, forged, kept, 1)
+    assert [(p["key"], p["n"]) for p in got["problems"]] == [("receipt_bot", 3)]

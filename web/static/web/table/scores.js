@@ -108,5 +108,8 @@ function browserChecks() {
     ul.append(li);
   }
   wrap.append(ul);
+  if (deals.some((d) => st.checks[d].status === "verified" && st.checks[d].signature === "valid")) {
+    wrap.append(el("p", { class: "help", "data-testid": "checks-signed", text: text("check_signed") }));
+  }
   return wrap;
 }

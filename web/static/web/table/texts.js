@@ -43,6 +43,10 @@ export const TEXTS = {
   problem_receipt_client_seed: _("the receipt's client seed for your seat is {got}; you sent {saved}"),
   problem_hand: _("the shuffle deals your seat cards you did not hold ({extra}) and not cards you held ({missing})"),
   problem_record_hand: _("the record lists your hand as {got}; your browser saw {saved}"),
+  problem_record_hands: _("the record's hand of Seat {n} is not the one the shuffle dealt it"),
+  problem_receipt_bot: _("the receipt names Seat {n} a bot but gives it another client seed than “bot”"),
+  problem_receipt_signature: _("the receipt's signature is not valid under the site's key your browser saved when you sat"),
+  check_signed: _("The receipt is signed by the site's key your browser saved when you sat, and every seat's hand is the one the shuffle dealt."),
   none: _("none"),
   // seats, the felt, the trick and the layout
   seat_n: _("Seat {n}"),

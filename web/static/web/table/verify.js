@@ -18,6 +18,7 @@ export const ALGORITHM = "trix-shuffle/1";
 export const SEATS = 4;
 export const DECK = Array.from("CDHS").flatMap((suit) => Array.from("23456789TJQKA", (rank) => rank + suit));
 const HEX64 = /^[0-9a-f]{64}$/;
+const BOT_SEED = "bot"; // the client seed of every seat a receipt names a bot (docs/fairness.md)
 const WORD = 2 ** 32;
 
 /* True when this browser can check here: crypto.subtle exists only in a secure context
@@ -179,6 +180,7 @@ function isSeed(value) {
 export async function checkDeal(record, saved, deal) {
   if (!cryptoAvailable()) return { status: "unavailable", problems: [] };
   const problems = [];
+  let signature = "unchecked"; // the receipt's, with the key this browser saved at the Sit
   const s = record && typeof record === "object" ? record.shuffle : null;
   if (!s || typeof s !== "object") {
     return { status: "mismatch", problems: [{ key: "malformed", field: "shuffle" }] };
@@ -219,6 +221,15 @@ export async function checkDeal(record, saved, deal) {
     if (saved.receipt && (canonical(saved.receipt) !== canonical(r) || saved.signature !== s.signature)) {
       problems.push({ key: "receipt_changed" }); // not the receipt an earlier deal of this match carried
     }
+    const bots = r && Array.isArray(r.bots) ? r.bots : [];
+    for (const bot of bots) {
+      // A seat the receipt names a bot has the bots' seed: nothing the site could choose.
+      if (rSeeds[String(bot)] !== BOT_SEED) problems.push({ key: "receipt_bot", n: Number(bot) + 1 });
+    }
+    if (r && typeof r === "object" && saved.public_key) {
+      signature = await receiptSigned(saved.public_key, r, s.signature);
+      if (signature === "invalid") problems.push({ key: "receipt_signature" });
+    }
   }
   const seedOk = typeof s.server_seed === "string" && HEX64.test(s.server_seed.toLowerCase());
   const numberOk = Number.isInteger(s.deal_number) && s.deal_number >= 1 && s.deal_number < WORD &&
@@ -233,8 +244,19 @@ export async function checkDeal(record, saved, deal) {
     if (top !== saved.commitment) problems.push({ key: "seed_chain", got: top, saved: saved.commitment, times });
   }
   const canShuffle = seedOk && numberOk && seedList.every(isSeed) && typeof s.match_id === "string" && s.match_id.length;
-  if (canShuffle && saved.hand) {
-    const dealt = handOf(await shuffle(s.server_seed, seedList, s.match_id, s.deal_number), saved.seat);
+  const deck = canShuffle ? await shuffle(s.server_seed, seedList, s.match_id, s.deal_number) : null;
+  if (deck) {
+    // Every seat's hand in the record is the one the shuffle dealt it, not only ours.
+    for (let seat = 0; seat < SEATS; seat++) {
+      const listed = record.hands && record.hands[String(seat)];
+      const dealt = sorted(handOf(deck, seat)).join(" ");
+      if (!Array.isArray(listed) || sorted(listed).join(" ") !== dealt) {
+        problems.push({ key: "record_hands", n: seat + 1 });
+      }
+    }
+  }
+  if (deck && saved.hand) {
+    const dealt = handOf(deck, saved.seat);
     const mine = new Set(saved.hand);
     const extra = sorted(dealt.filter((c) => !mine.has(c)));
     const missing = sorted(saved.hand.filter((c) => !dealt.includes(c)));
@@ -248,6 +270,28 @@ export async function checkDeal(record, saved, deal) {
     const b = sorted(saved.hand).join(" ");
     if (a !== b) problems.push({ key: "record_hand", got: a, saved: b });
   }
-  if (problems.length) return { status: "mismatch", problems };
-  return { status: saved.hand ? "verified" : "seen-no-hand", problems };
+  if (problems.length) return { status: "mismatch", problems, signature };
+  return { status: saved.hand ? "verified" : "seen-no-hand", problems, signature };
+}
+
+/* Whether ``signature`` (128 hex) is the site's Ed25519 signature of ``receipt``'s canonical
+   bytes under ``publicKey`` (64 hex, as this browser saved it at the Sit): "valid",
+   "invalid", or "unchecked" where this browser's Web Crypto has no Ed25519. */
+export async function receiptSigned(publicKey, receipt, signature) {
+  if (!HEX64.test(String(publicKey)) || !/^[0-9a-f]{128}$/.test(String(signature))) return "invalid";
+  let key;
+  try {
+    key = await crypto.subtle.importKey("raw", bytes(publicKey), { name: "Ed25519" }, false, ["verify"]);
+  } catch (err) {
+    return "unchecked";
+  }
+  const message = new TextEncoder().encode(canonical(receipt));
+  const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, bytes(signature), message);
+  return ok ? "valid" : "invalid";
+}
+
+function bytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return out;
 }
