@@ -421,3 +421,31 @@ def test_what_the_browser_could_not_keep_is_named_and_a_fresh_browser_is_told(
     assert "SAVED-COMMITMENT" in fresh.locator("code[data-command]").last.inner_text()
     fresh.locator("[data-testid=saved-none]").scroll_into_view_if_needed()
     fresh.screenshot(path=str(artifacts / "verify-nothing-saved-phone.png"))
+
+
+def test_the_signed_sentence_goes_once_a_later_deal_fails(seated, worker, artifacts):
+    """The second trial's finding: after deal 1 verified with a valid signature, later
+    deals whose records had other hands still showed "The receipt is signed ... and every
+    seat's hand is the one the shuffle dealt". Deal 2's record is served here with two
+    seats' hands swapped: its check names them, and the sentence is no longer said."""
+
+    def swap_from_deal_two(route):
+        response = route.fetch()
+        record = response.json()
+        if record["shuffle"]["deal_number"] >= 2:
+            record["hands"]["0"], record["hands"]["1"] = record["hands"]["1"], record["hands"]["0"]
+        route.fulfill(response=response, json=record)
+
+    page, table = seated
+    page.route("**/api/deals/*/record.json", swap_from_deal_two)
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    _entry_has(page, "public_key")
+    seat_bots(page)
+    page.wait_for_selector("[data-testid=deal-check-1].verified", timeout=60_000)
+    page.wait_for_selector("[data-testid=deal-check-2].mismatch", timeout=60_000)
+    text = page.locator("[data-testid=deal-check-2]").inner_text()
+    assert "the record's hand of Seat 1 is not the one the shuffle dealt it" in text
+    assert "the record's hand of Seat 2 is not the one the shuffle dealt it" in text
+    assert page.locator("[data-testid=checks-signed]").count() == 0
+    page.screenshot(path=str(artifacts / "table-check-later-deal-fails.png"), full_page=True)

@@ -296,3 +296,31 @@ def test_every_seats_hand_and_the_bots_seeds_are_checked(page):
     forged["shuffle"]["receipt"]["bots"] = [0, 1, 2, 3]
     got = check(page, forged, kept, 1)
     assert [(p["key"], p["n"]) for p in got["problems"]] == [("receipt_bot", 3)]
+
+
+def test_a_record_dealt_from_other_seeds_than_the_receipts_is_named(page):
+    """The second trial's finding: a record whose bot seat's seed was changed (the hands
+    dealt again from it, so they agree with the record's own seeds) under the real, signed
+    receipt passed as verified. The record's seeds must be the receipt's, every seat."""
+    from games.fairness import shuffle as deal_cards
+
+    shuffle = match()
+    rec = record(shuffle, 1)
+    receipt = _site_receipt(shuffle)
+    rec["shuffle"].update(deals=20, receipt=receipt, signature="00" * 64)
+    ground = json.loads(json.dumps(rec))
+    ground["shuffle"]["client_seeds"]["1"] = "grind-1234"
+    seeds = [ground["shuffle"]["client_seeds"][str(s)] for s in range(4)]
+    deck = deal_cards(ground["shuffle"]["server_seed"], seeds, "table-7", 1)
+    ground["hands"] = {str(s): sorted(deck[s::4]) for s in range(4)}
+    kept = saved(shuffle, ground, hand=ground["hands"][str(SEAT)])
+    got = check(page, ground, kept, 1)
+    assert [(p["key"], p.get("n")) for p in got["problems"]] == [("receipt_seeds", 2)]
+
+
+def test_a_record_without_the_receipt_the_browser_kept_is_named(page):
+    shuffle = match()
+    rec = record(shuffle, 1)
+    receipt = _site_receipt(shuffle)
+    kept = saved(shuffle, rec, receipt=receipt, signature="00" * 64)
+    assert keys(check(page, rec, kept, 1)) == ["receipt_missing"]

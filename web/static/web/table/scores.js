@@ -108,7 +108,9 @@ function browserChecks() {
     ul.append(li);
   }
   wrap.append(ul);
-  if (deals.some((d) => st.checks[d].status === "verified" && st.checks[d].signature === "valid")) {
+  // Said only while no deal's check found a mismatch: a later deal may fail on this point.
+  const signed = deals.some((d) => st.checks[d].status === "verified" && st.checks[d].signature === "valid");
+  if (signed && !deals.some((d) => st.checks[d].status === "mismatch")) {
     wrap.append(el("p", { class: "help", "data-testid": "checks-signed", text: text("check_signed") }));
   }
   return wrap;

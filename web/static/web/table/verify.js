@@ -203,6 +203,9 @@ export async function checkDeal(record, saved, deal) {
     problems.push({ key: "client_seed", got: String(seedList[saved.seat]), saved: saved.client_seed });
   }
   if (!seedList.every(isSeed)) problems.push({ key: "malformed", field: "shuffle.client_seeds" });
+  if (saved.receipt && (s.receipt === undefined || s.receipt === null)) {
+    problems.push({ key: "receipt_missing" }); // the browser kept one at the start: records carry it
+  }
   if (s.receipt !== undefined && s.receipt !== null) {
     const r = s.receipt;
     const rSeeds = r && typeof r === "object" && r.client_seeds && typeof r.client_seeds === "object" ? r.client_seeds : {};
@@ -220,6 +223,12 @@ export async function checkDeal(record, saved, deal) {
     }
     if (saved.receipt && (canonical(saved.receipt) !== canonical(r) || saved.signature !== s.signature)) {
       problems.push({ key: "receipt_changed" }); // not the receipt an earlier deal of this match carried
+    }
+    for (let seat = 0; seat < SEATS; seat++) {
+      // The cards are dealt from the record's seeds: they must be the ones the receipt signed.
+      if (seat !== saved.seat && seedList[seat] !== rSeeds[String(seat)]) {
+        problems.push({ key: "receipt_seeds", n: seat + 1 });
+      }
     }
     const bots = r && Array.isArray(r.bots) ? r.bots : [];
     for (const bot of bots) {
