@@ -62,7 +62,8 @@ def create_seated_table(
     "random"}``. A user appears at most once. ``options`` are :class:`games.engine.Options`
     fields; the kind's timer rule applies (:mod:`games.policy`). ``stake`` must be 0 (tables
     with assigned seats hold no stakes). ``bot_seed``, ``shuffle_secret`` and
-    ``shuffle_match_id`` are for tests and replays (a tournament gives its ``bot_seed``).
+    ``shuffle_match_id`` are for tests and replays (a tournament's tables take them from the
+    event's key, ``games.fairness.event_tables``).
     Raises :class:`BadRequest`; nothing is written then."""
     if stake != 0:
         raise BadRequest(
@@ -99,10 +100,11 @@ def create_seated_tables(
 
     Each item of ``tables`` is ``{"seats": [4 seat dicts as create_seated_table takes],
     "origin": str (at most 64 characters; "" if missing), "bot_seed": str (1 to 64
-    characters) or None (drawn)}``, and for tests and replays ``"shuffle_secret"`` (32
-    bytes) and ``"shuffle_match_id"`` (str). Everything is checked first, by
-    :func:`create_seated_table`'s rules and messages with the item's index in front
-    (``table 3: seat 1: unknown bot ...``); :class:`BadRequest` then, and nothing is written.
+    characters) or None (drawn)}``, and ``"shuffle_secret"`` (32 bytes) and
+    ``"shuffle_match_id"`` (str) for a tournament's tables, dealt from the event's key.
+    Everything is checked first, by :func:`create_seated_table`'s rules and messages with
+    the item's index in front (``table 3: seat 1: unknown bot ...``); :class:`BadRequest`
+    then, and nothing is written.
     Each table's wake-up (its first deal) is sent after the commit. A person seated here
     holding a seat at a player-made table whose match has not ended, beyond
     ``TRIX_MAX_LIVE_SEATS``, is moved out of it first (:func:`_give_way`): these seats take

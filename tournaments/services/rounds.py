@@ -4,7 +4,6 @@ complete."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
 from typing import Any
 
@@ -69,7 +68,6 @@ def _open_round_locked(t: Tournament, number: int, plan: Any) -> Round:
             {
                 "seats": seats,
                 "origin": f"{t.ref}/round:{number}/table:{index}",
-                "bot_seed": hashlib.sha256(f"{t.draw_key}:{number}:{index}".encode()).hexdigest(),
                 **dealt[index],
             }
         )
