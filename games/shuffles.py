@@ -187,14 +187,15 @@ def receipt(
     bots: list[int],
     order: tuple[int, dict[str, int]] | None = None,
     tables_commitment: dict[str, Any] | None = None,
+    bot_play: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The match-start receipt ``trix-receipt/1`` of a match whose client seeds are locked:
     match id, algorithm, commitment, deal count, ``variant``, ``options`` (the table's),
     the four client seeds, ``bots`` (the seats bots hold at the start, ascending: their
     seeds are :data:`BOT_CLIENT_SEED`), ``issued_at`` (``YYYY-MM-DDTHH:MM:SSZ``) and, when the
     log holds them, ``order``: the log index of the commitment and of each seat's
-    ``seat-seed`` entry, or a tournament table's ``tables_commitment``
-    (``games.fairness.receipt.build_receipt``). Public only; the caller
+    ``seat-seed`` entry, or a tournament table's ``tables_commitment``, and the bots'
+    ``bot_play`` (``games.fairness.receipt.build_receipt``). Public only; the caller
     signs it (``games.signing``). Raises ``FairnessError`` before the seeds lock, or when a
     seat named a bot has another seed."""
     shuffle = _open(private)
@@ -213,6 +214,7 @@ def receipt(
         bots=bots,
         order=order,
         tables_commitment=tables_commitment,
+        bot_play=bot_play,
     )
 
 

@@ -27,8 +27,8 @@ from .cards import (
     cards_of,
     codes_of,
 )
-from .match import PHASE_CHOOSE, PHASE_DOUBLE, PHASE_PLAY
-from .observation import Observation
+from .match import PHASE_CHOOSE, PHASE_DOUBLE, PHASE_PLAY, MatchState
+from .observation import Observation, observe
 
 _bits = cards_of
 
@@ -302,4 +302,40 @@ def make_bot(kind: str) -> Bot:
         raise ValueError(f"unknown bot {kind!r} (choose from {', '.join(BOTS)})") from None
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "RulesBot", "make_bot"]
+DECISIONS = "trix-bots/1"
+"""The name of the rule by which the site's bots decide: the policies of :data:`BOTS` and
+:func:`decision_rng`. A change to either that alters any decision gets a new name; a match's
+receipt names the rule its bots followed (``docs/fairness.md``, "Bots' moves")."""
+
+
+def decision_rng(seed: str, deal_number: int, step: int, seat: int) -> random.Random:
+    """The random source of one bot decision: ``random.Random`` seeded with the text
+    ``"{seed}:{deal_number}:{step}:{seat}"`` (Python's seeding of a string: SHA-512 of its
+    UTF-8 bytes), where ``step`` is the number of cards played and passes made in the deal so
+    far (0 while the owner chooses and while seats double). Each part is read from the
+    match's deal records, so whoever knows ``seed`` repeats every decision
+    (:func:`games.fairness.bot_play.check_bot_moves`)."""
+    return random.Random(f"{seed}:{deal_number}:{step}:{seat}")
+
+
+def bot_action(state: MatchState, seat: int, kind: str, seed: str) -> dict:
+    """The JSON action a bot of ``kind`` takes for ``seat`` (to act now in ``state``), its
+    randomness drawn from :func:`decision_rng` of the match's bot ``seed``: the one way the
+    server and the verifier ask a bot for a move. Raises ``ValueError`` for an unknown
+    ``kind`` or a seat with nothing to decide."""
+    deal = state.deal
+    step = len(deal.plays) if deal is not None and state.phase == PHASE_PLAY else 0
+    rng = decision_rng(seed, state.deal_number, step, seat)
+    return make_bot(kind).act(observe(state, seat), rng)
+
+
+__all__ = [
+    "BOTS",
+    "DECISIONS",
+    "Bot",
+    "RandomBot",
+    "RulesBot",
+    "bot_action",
+    "decision_rng",
+    "make_bot",
+]

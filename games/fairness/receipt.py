@@ -27,6 +27,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from games.fairness import bot_play as bot_plays
 from games.fairness import event_tables
 from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
@@ -54,7 +55,9 @@ RECEIPT_FORMAT = "trix-receipt/1"
 fields added since are optional: a receipt without ``bots`` (issued before receipts named
 their bots) keeps its meaning, and a verifier says which seats were bots is unknown; one
 without ``commitment_entry`` and ``seed_entries`` (issued before the log held each seat's
-seed, or a table whose seats were assigned with it) cannot show its commitment came first."""
+seed, or a table whose seats were assigned with it) cannot show its commitment came first;
+one with bots but without ``bot_play`` (issued before the bots' seed was committed) cannot
+have its bots' moves checked."""
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 _FIELDS = {
@@ -68,7 +71,7 @@ _FIELDS = {
     "client_seeds": dict,
     "issued_at": str,
 }
-_OPTIONAL = {"bots", "commitment_entry", "seed_entries", "tables_commitment"}
+_OPTIONAL = {"bots", "bot_play", "commitment_entry", "seed_entries", "tables_commitment"}
 """Fields a receipt may lack: receipts issued before them did (``check_receipt``)."""
 
 
@@ -99,6 +102,7 @@ def build_receipt(
     bots: Sequence[int],
     order: tuple[int, Mapping[str, int]] | None = None,
     tables_commitment: Mapping[str, Any] | None = None,
+    bot_play: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The receipt of a match whose client seeds just locked (a dict, see ``docs/fairness.md``).
 
@@ -108,8 +112,9 @@ def build_receipt(
     of the match's commitment and of each seat's ``seat-seed`` entry (every seat not a bot,
     ``"0"``..``"3"``), when the log holds them (``docs/fairness.md``, "Commit first");
     ``tables_commitment``: ``{"event", "entry"}`` for a tournament's table, whose secret
-    comes from the event's committed key (``games.fairness.event_tables``). Raises
-    FairnessError for any malformed field."""
+    comes from the event's committed key (``games.fairness.event_tables``); ``bot_play``:
+    the bots' rule, kinds and seed commitment (``games.fairness.bot_play.build``), when
+    bots hold seats. Raises FairnessError for any malformed field."""
     if isinstance(client_seeds, str | bytes) or len(client_seeds) != SEATS:
         raise FairnessError(f"a receipt needs exactly {SEATS} client seeds")
     receipt = {
@@ -128,6 +133,8 @@ def build_receipt(
         receipt["commitment_entry"], receipt["seed_entries"] = order[0], dict(order[1])
     if tables_commitment is not None:
         receipt["tables_commitment"] = dict(tables_commitment)
+    if bot_play is not None:
+        receipt["bot_play"] = dict(bot_play)
     check_receipt(receipt)
     return receipt
 
@@ -136,7 +143,8 @@ def check_receipt(receipt: object) -> dict[str, Any]:
     """Return ``receipt`` if it is a well-formed ``trix-receipt/1``, else raise FairnessError
     naming the first bad field (``receipt.<field>``). ``bots``, when present, lists seats
     0..3 in ascending order, each once, and each seat it names has the client seed
-    ``BOT_CLIENT_SEED`` (``docs/fairness.md``, section 8). Does not check any signature."""
+    ``BOT_CLIENT_SEED`` (``docs/fairness.md``, section 8); ``bot_play``, when present, names
+    exactly those seats (``games.fairness.bot_play.check``). Does not check any signature."""
     if not isinstance(receipt, dict):
         raise FairnessError("receipt must be a JSON object")
     missing = sorted(set(_FIELDS) - set(receipt))
@@ -164,6 +172,10 @@ def check_receipt(receipt: object) -> dict[str, Any]:
         check_text(seed, f"receipt.client_seeds.{seat}")
     if "bots" in receipt:
         _check_bots(receipt["bots"], seeds)
+    if "bot_play" in receipt:
+        if "bots" not in receipt:
+            raise FairnessError("receipt: bot_play needs bots")
+        bot_plays.check(receipt["bot_play"], receipt["bots"])
     if "commitment_entry" in receipt or "seed_entries" in receipt:
         _check_order(receipt)
     if "tables_commitment" in receipt:

@@ -35,7 +35,9 @@ Kinds and bodies:
   "house_fee"}`` (a table's escrow paid out: its pot by the match's result, or every stake
   back when it was cancelled);
 - ``event-payout``: ``{"event", "reason", "transaction", "stakes", "payouts", "house_fee"}``
-  (a tournament's escrow paid out: its prizes, or every fee back).
+  (a tournament's escrow paid out: its prizes, or every fee back);
+- ``bot-seed``: ``{"match_id", "seed"}`` (a match with bots ended: the seed its bots drew
+  from, which its receipt's ``bot_play`` committed to; ``games.fairness.bot_play``).
 
 A payout's ``reason`` is ``"result"`` (paid by the match's result or the event's final
 places) or ``"refund"`` (every stake or fee back); ``transaction`` is the id of the ledger
@@ -51,8 +53,10 @@ commitment and seat-seed entries it names at the indexes it names), a ``seat-see
 after its match's commitment and before its receipt (one per match, seat and seed), one
 ``draw-commitment``, one ``draw-key``, one ``tables-commitment`` and one ``tables-key``
 (after its commitment, hashing to it) per event, one ``deal-record`` per match id and
-deal number, and one ``match-payout`` per match id and ``event-payout`` per event (an escrow
-is paid out once) (:func:`entry_key`, :func:`admit`): "the receipt of match M" is one entry.
+deal number, one ``match-payout`` per match id and ``event-payout`` per event (an escrow
+is paid out once), and one ``bot-seed`` per match id, after its receipt and hashing to the
+receipt's ``bot_play.seed_commitment`` (:func:`entry_key`, :func:`admit`): "the receipt of
+match M" is one entry.
 
 Pure Python; the site keeps the log in ``games.models`` and serves it at
 ``/fairness/log.jsonl`` with its signed head at ``/fairness/log-head.json``.
@@ -64,7 +68,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.fairness import event_tables
+from games.fairness import bot_play, event_tables
 from games.fairness.canonical import canonical_bytes, loads, sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.merkle import leaf_hash
@@ -113,6 +117,7 @@ KINDS: dict[str, frozenset[str]] = {
         {"match_id", "reason", "transaction", "stakes", "payouts", "house_fee"}
     ),
     "event-payout": frozenset({"event", "reason", "transaction", "stakes", "payouts", "house_fee"}),
+    "bot-seed": frozenset({"match_id", "seed"}),
 }
 """Each kind of entry and the exact fields of its body."""
 
@@ -174,6 +179,9 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
         check_text(body["client_seed"], f"{where}: client_seed")
         if body["source"] not in SEED_SOURCES:
             raise FairnessError(f"{where}: source must be one of {', '.join(SEED_SOURCES)}")
+    elif kind == "bot-seed":
+        check_text(body["match_id"], f"{where}: match_id")
+        check_text(body["seed"], f"{where}: seed")
     elif kind == "deal-record":
         check_text(body["match_id"], f"{where}: match_id")
         number = body["deal_number"]
@@ -305,6 +313,8 @@ def references(kind: str, body: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [("match-commitment", body["match_id"]), ("match-receipt", body["match_id"])]
     if kind == "tables-key":
         return [("tables-commitment", body["event"])]
+    if kind == "bot-seed":
+        return [("match-receipt", body["match_id"])]
     return []
 
 
@@ -314,6 +324,7 @@ _NAMES = {
     "match-receipt": "match",
     "deal-record": "deal",
     "match-payout": "match",
+    "bot-seed": "match",
 }
 
 
@@ -356,6 +367,14 @@ def admit(
         if event_tables.commitment(body["key"]) != body["commitment"]:
             raise FairnessError(
                 f"{where}: the key of event {body['event']!r} does not hash to its commitment"
+            )
+    if kind == "bot-seed":
+        receipt = earlier("match-receipt", body["match_id"])
+        block = receipt.get("body", {}).get("receipt", {}).get("bot_play") if receipt else None
+        if block is None or bot_play.seed_commitment(body["seed"]) != block["seed_commitment"]:
+            raise FairnessError(
+                f"{where}: the bots' seed of match {body['match_id']!r} has no match-receipt "
+                "before it whose bot_play commits to it"
             )
     if kind == "seat-seed":
         if earlier("match-commitment", body["match_id"]) is None:
@@ -444,6 +463,9 @@ def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
         kept = {"index": entry["index"]}  # a commitment's body too: its receipt is checked on it
         if entry["kind"] in ("match-commitment", "seat-seed", "tables-commitment"):
             kept["body"] = entry["body"]
+        elif entry["kind"] == "match-receipt" and "bot_play" in entry["body"]["receipt"]:
+            # of a receipt, only what a bot-seed entry is checked on
+            kept["body"] = {"receipt": {"bot_play": entry["body"]["receipt"]["bot_play"]}}
         seen[(entry["kind"], entry_key(entry["kind"], entry["body"]))] = kept
         head, expected = entry_hash(entry), expected + 1
     return head

@@ -38,7 +38,13 @@ from games.fairness.receipt import (
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
 from games.fairness.transparency import logged
-from games.fairness.verify_log import deal_label, receipt_in_log, records_in_log, withheld_records
+from games.fairness.verify_log import (
+    bot_moves,
+    deal_label,
+    receipt_in_log,
+    records_in_log,
+    withheld_records,
+)
 
 RECORD_FORMAT = "trix-deal/1"
 """The tournament seating draw record (``games.fairness.draw.ALGORITHM``)."""
@@ -389,7 +395,10 @@ def verify_match(
     (``transparency.verify_log``, which admits one receipt per match, after its commitment):
     the log's ``match-receipt`` entry of the match id must hold the records' receipt and
     signature, and each record must hash to the ``record_hash`` of the log's ``deal-record``
-    entry of its match id and deal number (a record without a receipt is refused).
+    entry of its match id and deal number (a record without a receipt is refused); once
+    the log holds the match's ``bot-seed`` (it ended), every move of a seat the receipt
+    names a bot must be that bot's (:func:`verify_log.bot_moves`, run when nothing else is
+    wrong: it replays the whole match).
     """
     if isinstance(records, dict) or not isinstance(records, Sequence) or not records:
         return ["records: expected a non-empty list of deal records"]
@@ -423,6 +432,8 @@ def verify_match(
         problems.extend(records_in_log(records, index))
         if partial:
             problems.extend(withheld_records(shuffles, first, log))
+        if not problems:
+            problems.extend(bot_moves(records, first, index)[0])
     return problems
 
 

@@ -40,8 +40,8 @@ from games.fairness.transparency import (
     verify_log,
 )
 from games.fairness.verify import SEAT_KEYS, verify_match, verify_record
-from games.fairness.verify_log import receipt_in_log, records_in_log
-from games.fairness.verify_notes import order_note, partial_note, seats_note
+from games.fairness.verify_log import bot_moves, receipt_in_log, records_in_log
+from games.fairness.verify_notes import bots_note, order_note, partial_note, seats_note
 
 
 class _Unreadable(ValueError):
@@ -218,6 +218,11 @@ def _notes(
     notes.extend(
         order_note(receipt, None if log is None else log[0]) for receipt in distinct.values()
     )
+    for receipt in distinct.values():
+        mine = [record for record in records if _receipt_of(record) == receipt]
+        note = bots_note(receipt, mine, None if log is None else log[0], single)
+        if note:
+            notes.append(note)
     if log is not None:
         entries, head = log
         for receipt in distinct.values():
@@ -240,6 +245,11 @@ def _notes(
             matches.setdefault(group, []).append(record)
         notes.extend(partial_note(group, log is not None) for group in matches.values())
     return notes
+
+
+def _receipt_of(record: Any) -> Any:
+    shuffle = record.get("shuffle") if isinstance(record, dict) else None
+    return shuffle.get("receipt") if isinstance(shuffle, dict) else None
 
 
 def verify_cli(
@@ -448,8 +458,9 @@ def _tree_checks(
 
 
 def _proven_notes(proven: list[dict[str, Any]], records: list[Any]) -> list[str]:
-    """Each entry proven included must be the records' receipt or one of their deal
-    records: the notes, or FairnessError naming the entry that is not."""
+    """Each entry proven included must be the records' receipt, one of their deal records or
+    their match's bots' seed (whose bots' moves are then replayed): the notes, or
+    FairnessError naming the entry that is not."""
     receipts = {}
     deals = {}
     for record in records:
@@ -483,9 +494,29 @@ def _proven_notes(proven: list[dict[str, Any]], records: list[Any]) -> list[str]
                     "contract, plays or scores differ from the deal logged"
                 )
             notes.append(f"deal {deal} is entry {entry['index']}: proven")
+        elif entry["kind"] == "bot-seed" and body["match_id"] in receipts:
+            notes.append(_proven_bots(entry, receipts[body["match_id"]], records))
         else:
             raise FairnessError(f"{where}: a {entry['kind']} entry, not of these records")
     return notes
+
+
+def _proven_bots(entry: dict[str, Any], first: dict[str, Any], records: list[Any]) -> str:
+    """A ``bot-seed`` entry proven included, of the match whose first record's shuffle is
+    ``first``: every bot move of the match's ``records`` replayed from it
+    (``verify_log.bot_moves``). The note, or FairnessError with the first mismatch."""
+    match_id = entry["body"]["match_id"]
+    where = f"--inclusion: entry {entry['index']}"
+    if "bot_play" not in first["receipt"]:
+        raise FairnessError(f"{where}: a bots' seed of match {match_id!r}, whose receipt has none")
+    mine = [record for record in records if _receipt_of(record) == first["receipt"]]
+    problems, done = bot_moves(mine, first, {("bot-seed", match_id): entry})
+    if problems:
+        raise FairnessError(f"{where}: {problems[0]}")
+    return (
+        f"the bots' seed of match {match_id!r} is entry {entry['index']}: proven; every move "
+        f"of its bots is the bot's ({done['checked']} decisions replayed)"
+    )
 
 
 def _verify_deals_cli(

@@ -2,14 +2,15 @@
 (``transparency.verify_log``; ``index``: ``transparency.logged``): the match's one receipt
 (:func:`receipt_in_log`), each record's ``deal-record`` entry binding its contract, plays
 and scores (:func:`records_in_log`), and, under ``--partial``, no deal record the log holds
-left out (:func:`withheld_records`). No Django."""
+left out (:func:`withheld_records`), and the bots' moves replayed from the seed the log
+revealed (:func:`bot_moves`). No Django."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from games.fairness import event_tables
+from games.fairness import bot_play, event_tables
 from games.fairness.canonical import sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.receipt import receipt_hash
@@ -140,3 +141,30 @@ def withheld_records(
         line + "--partial accepts a match's first deals only when they are every deal record "
         "the log holds of it"
     ]
+
+
+def bot_moves(
+    records: Sequence[Any], first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> tuple[list[str], dict[str, Any] | None]:
+    """The bots' moves of a match whose records (deals 1..k, checked already) carry a
+    receipt with ``bot_play``, once the log (``index``: ``transparency.logged``) holds its
+    ``bot-seed`` entry (the match ended): every bot decision replayed
+    (``games.fairness.bot_play.check_bot_moves``). Returns ``(mismatches, done)``:
+    ``done`` is ``{"checked", "entry"}`` (decisions compared, the seed's log index) when
+    the check ran, None when there is nothing to check yet (no ``bot_play``, or the seed
+    not revealed)."""
+    receipt = first.get("receipt")
+    block = receipt.get("bot_play") if isinstance(receipt, dict) else None
+    if not isinstance(block, dict):
+        return [], None
+    entry = index.get(("bot-seed", receipt["match_id"]))
+    if entry is None:
+        return [], None
+    ordered = sorted(records, key=lambda record: record["shuffle"]["deal_number"])
+    try:
+        seed = bot_play.check_seed(block, entry["body"]["seed"])
+        result = bot_play.check_bot_moves(ordered, block, seed)
+    except FairnessError as error:
+        return [f"bots: {error}"], None
+    problems = [f"bots: {line}" for line in result["problems"]]
+    return problems, {"checked": result["checked"], "entry": entry["index"]}

@@ -1,7 +1,8 @@
 """The notes ``trix verify`` prints after ``verified``: what a ``--partial`` check of a
 match covered (:func:`partial_note`), which seats its receipt names bots and which seeds
-were pinned (:func:`seats_note`), and whether the match's commitment came before its client
-seeds (:func:`order_note`). No Django."""
+were pinned (:func:`seats_note`), whether the match's commitment came before its client
+seeds (:func:`order_note`), and whether its bots' moves were replayed (:func:`bots_note`).
+No Django."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.fairness.match_shuffle import BOT_CLIENT_SEED
+from games.fairness.transparency import logged
 from games.fairness.verify import SEAT_KEYS
+from games.fairness.verify_log import bot_moves
 
 
 def partial_note(records: Sequence[Any], logged: bool) -> str:
@@ -145,3 +148,44 @@ def _tables_note(receipt: dict[str, Any], entries: Sequence[dict[str, Any]] | No
     if revealed:
         return line + f"; the key (log entry {revealed[0]['index']}) gives this commitment"
     return line + "; the key is revealed when the event ends: this commitment is checked then"
+
+
+def bots_note(
+    receipt: dict[str, Any],
+    records: Sequence[Any],
+    entries: Sequence[dict[str, Any]] | None,
+    single: bool = False,
+) -> str | None:
+    """The note on match ``receipt``'s bots' moves (``records``: its deal records, verified):
+    replayed from the seed the log revealed, how many decisions; or why not (no log given,
+    the match not over, a receipt from before the bots' seed was committed, ``single``: one
+    record checked alone). None for a match without bots."""
+    match_id = receipt["match_id"]
+    if not receipt.get("bots"):
+        return None
+    if single:
+        return (
+            f"match {match_id!r}: its bots' moves are replayed from the whole match's records "
+            "with --log"
+        )
+    block = receipt.get("bot_play")
+    if block is None:
+        return (
+            f"match {match_id!r}: bots' moves not checked: the receipt commits to no bots' "
+            "seed (issued before receipts did)"
+        )
+    seats = _seats([str(seat) for seat in receipt["bots"]])
+    if entries is None:
+        return f"match {match_id!r}: bots' moves not checked: give --log (it reveals their seed)"
+    first = {"receipt": receipt}
+    _, done = bot_moves(records, first, logged(entries))
+    if done is None:
+        return (
+            f"match {match_id!r}: bots' moves not checked yet: the log reveals the seed of "
+            f"{seats} when the match ends"
+        )
+    return (
+        f"match {match_id!r}: every move of the bots ({seats}, {block['decisions']}) is the "
+        f"bot's: {done['checked']} decisions replayed from the seed logged at entry "
+        f"{done['entry']}, committed in the receipt"
+    )

@@ -74,6 +74,7 @@ def _cancel_locked(table: Table, reason: str, by) -> None:
     table.finished_at = timezone.now()
     table.deadline = None
     table.wake_at = None
+    changes.reveal_bot_seed(table)
     event = {"type": "table_cancelled", "reason": reason.strip()[:200]}
     if by is not None:
         event["by"] = display_name(by)

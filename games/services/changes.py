@@ -119,6 +119,8 @@ def commit(
             record = MatchRecord.objects.get(table=table)
         for number in ended:
             _record_ended_deal(table, record, state, number)
+        if any(e["type"] == "match_ended" for e in events):
+            reveal_bot_seed(table)
         record.state = state.to_json()
         record.state_version = table.version
         record.save(update_fields=["state", "state_version", "shuffle"])
@@ -138,6 +140,18 @@ def commit(
     if ended and state.phase != "over":
         then = dataclasses.replace(then, deal_ended=ended[-1])
     return then
+
+
+def reveal_bot_seed(table: Table) -> None:
+    """The match of ``table`` ended (over, forfeited or called off): log the seed its bots
+    drew from (a ``bot-seed`` entry), in this transaction, when its receipt committed to one
+    (``bot_play``; ``games.fairness.bot_play``). A match without bots, or that never
+    started, logs nothing."""
+    receipt = table.receipt or {}
+    if "bot_play" in receipt:
+        fairness_log.append(
+            [fairness_log.bot_seed(match_id=receipt["match_id"], seed=table.bot_seed)]
+        )
 
 
 def _record_ended_deal(table: Table, record: MatchRecord, state, number: int) -> None:

@@ -144,6 +144,12 @@ def match_receipt(*, receipt: dict[str, Any], signature: str) -> tuple:
     return ("match-receipt", {"receipt": receipt, "signature": signature})
 
 
+def bot_seed(*, match_id: str, seed: str) -> tuple:
+    """A ``bot-seed`` entry (a match whose receipt committed to its bots' seed ended: the
+    seed, ``games.fairness.bot_play``)."""
+    return ("bot-seed", {"match_id": match_id, "seed": seed})
+
+
 def draw_commitment(*, event: str, commitment: str) -> tuple:
     """A ``draw-commitment`` entry (a tournament created, before anyone registers)."""
     return (

@@ -5,21 +5,20 @@ seat at an ``auto_play_forced`` table. Applied to the match state only: the call
 (:func:`games.services.wakes.wake`, :func:`games.services.fast_turn.try_bot_turn`) stores
 them.
 
-A bot's action is drawn from ``random.Random(f"{bot_seed}:{version}:{seat}")``, so a replay
-repeats it. Rules of timeouts and forfeits: ``shared/trix-rules.md``
-(004_918501b053ed3a2d.txt).
+A bot's action comes from :func:`games.engine.bots.bot_action` with the table's
+``bot_seed``: a function of the match's public record and that seed, so whoever knows the
+seed (revealed when the match ends) repeats it. Rules of timeouts and forfeits:
+``shared/trix-rules.md`` (004_918501b053ed3a2d.txt).
 """
 
 from __future__ import annotations
 
-import random
 import uuid
 
 from django.utils import timezone
 
 from games.engine import apply
-from games.engine.bots import make_bot
-from games.engine.observation import observe
+from games.engine.bots import bot_action
 from games.engine.turns import default_action, forced_action
 from games.models import Table, TableAction
 from games.services import deadlines, picks, presence
@@ -36,8 +35,7 @@ def turn(table: Table, state, now) -> tuple[list[dict], list[TableAction]] | Non
     bots = [s for s in to_act if kinds[s] != "human"]
     if bots:
         seat = bots[0]
-        rng = random.Random(f"{table.bot_seed}:{table.version}:{seat}")
-        action = make_bot(kinds[seat] or "rules").act(observe(state, seat), rng)
+        action = bot_action(state, seat, kinds[seat] or "rules", table.bot_seed)
         _, events = apply(state, action)
         return events, [_own_action(table, seat, "bot", action, table.wake_at)]
     if deadlines.deadline_passed(table, now):

@@ -30,6 +30,7 @@ from games import options_text, shuffles, signing, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed
+from games.fairness import bot_play as bot_plays
 from games.models import (
     MatchRecord,
     Seat,
@@ -183,7 +184,9 @@ def issue_receipt(
     hold and, ``logged_seeds`` (each person's seed entered the log when the seat was taken),
     the log entries of the commitment and those seeds (commit first), or
     ``tables_commitment`` (a tournament's table: ``{"event", "entry"}``, the entry of the
-    event's key commitment its secret comes from, ``games.fairness.event_tables``). Returns its
+    event's key commitment its secret comes from, ``games.fairness.event_tables``), and, when
+    bots hold seats, their kinds and the commitment of the table's bot seed
+    (``games.fairness.bot_play``, revealed when the match ends). Returns its
     ``match-receipt`` log entry for the caller to append in the same transaction. The
     receipt is never issued again: a seat a bot takes over later keeps the seed its person
     gave (``docs/fairness.md``, section 2)."""
@@ -202,6 +205,11 @@ def issue_receipt(
         if logged_seeds
         else None,
         tables_commitment=tables_commitment,
+        bot_play=bot_plays.build(
+            {s.seat: s.bot or "rules" for s in seats if s.kind == "bot"}, table.bot_seed
+        )
+        if bots
+        else None,
     )
     table.receipt_signature = signing.sign(table.receipt)
     return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)

@@ -4,8 +4,8 @@ turn, the timeouts of the seats out of time, a forced card) and the beat's :func
 :func:`games.services.deadlines.schedule` sets a table's ``deadline`` and ``wake_at`` after
 every change; :func:`games.services.dispatch.follow` sends the wake-up after the commit
 (task ``games.tasks.wake``); :func:`wake` runs it; :func:`sweep` (Celery beat) re-sends
-those that were lost. A bot's action is drawn from
-``random.Random(f"{bot_seed}:{version}:{seat}")``
+those that were lost. A bot's action comes from
+:func:`games.engine.bots.bot_action` with the table's bot seed
 (:func:`games.services.server_turns.turn`), so a replay repeats it.
 
 Rules of timeouts and forfeits: ``shared/trix-rules.md`` (004_918501b053ed3a2d.txt).

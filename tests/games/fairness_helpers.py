@@ -151,3 +151,25 @@ def forged_records(records: list[dict], client_seeds: list[str], seed: int = 99)
     )
     assert forged[0]["shuffle"]["commitment"] == last["commitment"]  # the real commitment
     return forged
+
+
+def toggle_a_bot_double(records: list[dict], bots: set[int]) -> tuple[int, int, str]:
+    """Change, in place, what one bot seat doubled in a deal where it held a queen or the
+    king of hearts in a doubling contract: (deal number, seat, card). The record stays a
+    legal deal (doubles change the scores, not the plays)."""
+    for number, record in enumerate(records, 1):
+        if record["contract"] not in ("king", "queens", "complex"):
+            continue
+        for seat in sorted(bots):
+            held = [c for c in record["hands"][str(seat)] if c in ("QS", "QH", "QD", "QC", "KH")]
+            if held:
+                doubles = record.setdefault("doubles", {})
+                mine = doubles.get(str(seat), [])
+                card = held[0]
+                mine = [c for c in mine if c != card] if card in mine else [*mine, card]
+                if mine:
+                    doubles[str(seat)] = mine
+                else:
+                    doubles.pop(str(seat), None)
+                return number, seat, card
+    raise AssertionError("no bot held a doublable card")

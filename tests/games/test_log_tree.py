@@ -187,13 +187,14 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     end = tmp_path / "checkpoint"
     end.write_bytes(client.get("/fairness/checkpoint").content)
     size = log_tree.size()
-    assert size == 11  # the commitment, alice's seat-seed entry, the receipt, 8 deal records
+    # the commitment, alice's seat-seed entry, the receipt, 8 deal records, the bots' seed
+    assert size == 12
     (tmp_path / "consistency.json").write_bytes(
         client.get(f"/fairness/proof/consistency?first={saved_size}&second={size}").content
     )
     options = ["--checkpoint", str(saved), "--new-checkpoint", str(end)]
     options += ["--consistency", str(tmp_path / "consistency.json")]
-    for index in range(2, size):  # the receipt (entry 2, after the seat-seed) and the deals
+    for index in range(2, size):  # the receipt (entry 2, after the seat-seed), deals, bots' seed
         path = tmp_path / f"inclusion-{index}.json"
         path.write_bytes(client.get(f"/fairness/proof/inclusion?index={index}&size={size}").content)
         options += ["--inclusion", str(path)]
@@ -204,6 +205,7 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     assert trix(argv, out, err) == 0, err.getvalue()
     assert f"the receipt of match 'table-{table.pk}' is entry 2: proven" in out.getvalue()
     assert f"deal table-{table.pk}/8 is entry 10: proven" in out.getvalue()
+    assert f"the bots' seed of match 'table-{table.pk}' is entry 11: proven" in out.getvalue()
     assert "extends the saved one" in out.getvalue()
 
 

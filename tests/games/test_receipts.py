@@ -15,8 +15,8 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from games import services, signing
+from games.fairness import bot_play, transparency
 from games.fairness import receipt as receipts
-from games.fairness import transparency
 from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
 from games.models import AppendOnlyError, Deal, LogEntry, Table
@@ -125,8 +125,15 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     # Each ended deal's record logged, in order, by the hash of the record served.
     assert [e["kind"] for e in entries] == ["match-commitment", "seat-seed", "match-receipt"] + [
         "deal-record"
-    ] * 8
-    for entry, record in zip(entries[3:], records, strict=True):
+    ] * 8 + ["bot-seed"]
+    # The bots' seed, committed in the receipt, revealed once the match ended.
+    assert receipt["bot_play"] == {
+        "decisions": "trix-bots/1",
+        "kinds": {"1": "rules", "2": "rules", "3": "rules"},
+        "seed_commitment": bot_play.seed_commitment(table.bot_seed),
+    }
+    assert entries[-1]["body"] == {"match_id": f"table-{table.pk}", "seed": table.bot_seed}
+    for entry, record in zip(entries[3:-1], records, strict=True):
         assert entry["body"] == {
             "match_id": f"table-{table.pk}",
             "deal_number": record["deal_number"],
@@ -162,6 +169,10 @@ def _trix_verify_with_the_log(tmp_path, records, entries) -> None:
     argv += ["--head", str(tmp_path / "head.json"), "--public-key", str(tmp_path / "key.json")]
     assert trix(argv, out, err) == 0, err.getvalue()
     assert "note: 8 record(s) each the deal-record logged for its deal" in out.getvalue()
+    # Every move of seats 1..3 (bots from the start) replayed: the site's own decisions.
+    assert f"decisions replayed from the seed logged at entry {len(entries) - 1}" in (
+        out.getvalue()
+    )
 
 
 def _check_head(entries: list[dict]) -> None:
