@@ -37,6 +37,7 @@ from games.fairness import (
     new_client_seed,
     validate_client_seed,
 )
+from games.fairness.bot_play import derived_seed
 from games.fairness.errors import FairnessError
 from games.fairness.receipt import build_receipt
 from games.fairness.shuffle import ALGORITHM
@@ -54,6 +55,7 @@ __all__ = [
     "hands",
     "lock_client_seeds",
     "announced",
+    "bot_seed",
     "public",
     "receipt",
     "reseal",
@@ -111,6 +113,15 @@ def create(match_id: str, deals: int, secret: bytes | None = None) -> tuple[dict
         else MatchShuffle.from_secret(match_id, deals, secret)
     )
     return _store(shuffle), shuffle.commitment
+
+
+def bot_seed(private: dict[str, Any]) -> str:
+    """The match's bot seed, drawn with its shuffle: HMAC of the chain's secret
+    (``games.fairness.bot_play.derived_seed``), so it is fixed with the commitment, before
+    any client seed. Server only until the match ends."""
+    shuffle = _open(private)
+    secret = bytes.fromhex(shuffle.to_dict()["chain"]["secret"])
+    return derived_seed(secret, shuffle.match_id)
 
 
 #: The client seed's label, by which a sentence names the field (``docs/i18n.md``, Messages):

@@ -310,9 +310,10 @@ receipt names the rule its bots followed (``docs/fairness.md``, "Bots' moves")."
 
 def decision_rng(seed: str, deal_number: int, step: int, seat: int) -> random.Random:
     """The random source of one bot decision: ``random.Random`` seeded with the text
-    ``"{seed}:{deal_number}:{step}:{seat}"`` (Python's seeding of a string: SHA-512 of its
-    UTF-8 bytes), where ``step`` is the number of cards played and passes made in the deal so
-    far (0 while the owner chooses and while seats double). Each part is read from the
+    ``"{seed}:{deal_number}:{step}:{seat}"`` (CPython seeds from a string with the integer of
+    its UTF-8 bytes followed by their SHA-512 digest), where ``step`` is the number of cards
+    played and passes made in the deal so far (0 while the owner chooses and while seats
+    double). Each part is read from the
     match's deal records, so whoever knows ``seed`` repeats every decision
     (:func:`games.fairness.bot_play.check_bot_moves`)."""
     return random.Random(f"{seed}:{deal_number}:{step}:{seat}")

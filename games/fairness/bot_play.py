@@ -1,10 +1,11 @@
-"""The bots' moves, committed at the start of a match and checkable at its end.
+"""The bots' moves, fixed with the shuffle at the start of a match and checkable at its end.
 
 A bot decides from what its seat may see and from a random source drawn from the match's
-bot seed (:func:`games.engine.bots.bot_action`). So that the site cannot steer its bots
-during a match, the seed is committed before the first deal and revealed when the match
-ends:
+bot seed (:func:`games.engine.bots.bot_action`). So that the site cannot steer its bots, the
+seed is drawn with the shuffle and revealed when the match ends:
 
+- the bot seed is :func:`derived_seed` of the match's chain secret, so it is fixed when the
+  commitment is published, before any client seed;
 - the match-start receipt names, in ``bot_play``, the rule the bots follow
   (``"decisions": "trix-bots/1"``, :data:`games.engine.bots.DECISIONS`), the kind of bot on
   each bot seat (``"kinds": {"1": "rules", ...}``, exactly the seats of ``bots``) and
@@ -12,20 +13,21 @@ ends:
 - when the match ends (over, forfeited or called off) the log gets a ``bot-seed`` entry
   ``{"match_id", "seed"}``, admitted only after the match's receipt and only with a seed
   that hashes to that commitment (``games.fairness.transparency.admit``);
-- :func:`check_bot_moves` replays the match from its deal records and asks the bot of every
-  bot seat for each of its decisions (the contract, the doubles, every card and pass): each
-  must be what the record says it did.
+- :func:`check_derived` shows the seed is the secret's once the last deal's seed is
+  revealed, and :func:`check_bot_moves` replays the match from its deal records and asks
+  the bot of every bot seat for each of its decisions (the contract, the doubles, every
+  card and pass): each must be what the record says it did.
 
 What it proves: every move of a seat the receipt names a bot is the move the published bot
-makes from its own view and the seed committed before the first deal. What it does not: a
-seat a bot took over after the start (its person's seat in the receipt) is not checked, and
-nothing shows the seed was drawn at random (only that it was fixed before any card was
-dealt). Spec: ``docs/fairness.md``, "Bots' moves". No Django.
+makes from its own view and a seed fixed with the shuffle. What it does not: a seat a bot
+took over after the start (its person's seat in the receipt) is not checked, nor the moves
+of a deal cut short (it has no record). Spec: ``docs/fairness.md``, "Bots' moves". No Django.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -40,6 +42,25 @@ SEED_PREFIX = "trix-bot-seed/1:"
 """What :func:`seed_commitment` hashes before the seed (a seed hash never names anything else)."""
 
 _FIELDS = {"decisions", "kinds", "seed_commitment"}
+
+
+def derived_seed(secret: bytes, match_id: str) -> str:
+    """The bot seed of match ``match_id`` whose shuffle chain's secret (``seed_deals``, the
+    last deal's seed, ``games.fairness.chain``) is ``secret``: hex HMAC-SHA256 of the UTF-8
+    bytes of ``SEED_PREFIX + match_id`` under it (64 digits). Fixed when the match's
+    commitment is published, before any client seed, so the site cannot choose it after it
+    knows the hands; checkable by anyone once the last deal's seed is revealed."""
+    return hmac.new(secret, (SEED_PREFIX + match_id).encode(), hashlib.sha256).hexdigest()
+
+
+def check_derived(seed: str, match_id: str, last_seed: str) -> None:
+    """Raise FairnessError unless ``seed`` is :func:`derived_seed` of the revealed last seed
+    ``last_seed`` (64 hex digits) of match ``match_id``."""
+    if not hmac.compare_digest(derived_seed(bytes.fromhex(last_seed), match_id), seed):
+        raise FairnessError(
+            "the bots' seed is not the one the match's committed secret gives "
+            "(HMAC-SHA256 of its last deal's seed): it was chosen, not drawn with the shuffle"
+        )
 
 
 def seed_commitment(seed: str) -> str:
@@ -196,6 +217,8 @@ __all__ = [
     "build",
     "check",
     "check_bot_moves",
+    "check_derived",
     "check_seed",
+    "derived_seed",
     "seed_commitment",
 ]

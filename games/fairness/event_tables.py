@@ -62,14 +62,6 @@ def table_secret(key: bytes | str, match: str) -> bytes:
     return hmac.new(seed_bytes(key, "key"), match.encode(), hashlib.sha256).digest()
 
 
-def bot_seed(key: bytes | str, match: str) -> str:
-    """The bot seed of table ``match`` (``games.fairness.bot_play``): hex HMAC-SHA256 of
-    ``"trix-bot-seed/1:" + match`` under the event's key, so it stays secret until the key
-    is revealed and its table's receipt commits to it like any other."""
-    message = ("trix-bot-seed/1:" + match).encode()
-    return hmac.new(seed_bytes(key, "key"), message, hashlib.sha256).hexdigest()
-
-
 def check_match(key: bytes | str, match: str, deals: int, match_commitment: str) -> None:
     """Raise FairnessError unless ``match_commitment`` (a receipt's) is the commitment of the
     ``deals``-deal chain of table ``match``'s secret under the revealed ``key``."""

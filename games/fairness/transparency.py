@@ -371,10 +371,15 @@ def admit(
     if kind == "bot-seed":
         receipt = earlier("match-receipt", body["match_id"])
         block = receipt.get("body", {}).get("receipt", {}).get("bot_play") if receipt else None
-        if block is None or bot_play.seed_commitment(body["seed"]) != block["seed_commitment"]:
+        if block is None:
             raise FairnessError(
                 f"{where}: the bots' seed of match {body['match_id']!r} has no match-receipt "
-                "before it whose bot_play commits to it"
+                "before it whose bot_play commits to a seed"
+            )
+        if bot_play.seed_commitment(body["seed"]) != block["seed_commitment"]:
+            raise FairnessError(
+                f"{where}: the bots' seed of match {body['match_id']!r} does not hash to the "
+                f"bot_play.seed_commitment of its receipt (entry {receipt['index']})"
             )
     if kind == "seat-seed":
         if earlier("match-commitment", body["match_id"]) is None:

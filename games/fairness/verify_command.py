@@ -41,7 +41,13 @@ from games.fairness.transparency import (
 )
 from games.fairness.verify import SEAT_KEYS, verify_match, verify_record
 from games.fairness.verify_log import bot_moves, receipt_in_log, records_in_log
-from games.fairness.verify_notes import bots_note, order_note, partial_note, seats_note
+from games.fairness.verify_notes import (
+    bots_note,
+    order_note,
+    partial_note,
+    replayed_note,
+    seats_note,
+)
 
 
 class _Unreadable(ValueError):
@@ -195,11 +201,19 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
 
 
 def _notes(
-    records: list[Any], key: Any, log: Any, partial: bool, single: bool, pinned: Sequence[str]
+    records: list[Any],
+    key: Any,
+    log: Any,
+    partial: bool,
+    single: bool,
+    pinned: Sequence[str],
+    proven_bots: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The lines after ``verified``: what was and was not checked (``single``: one record
     was given, checked alone rather than as a match; ``pinned``: the seats whose client seed
-    ``--client-seed`` gave), and, per receipt, which seats were bots and people."""
+    ``--client-seed`` gave; ``proven_bots``: the matches whose bots' seed an inclusion proof
+    gave, whose replay has its own note), and, per receipt, which seats were bots and
+    people."""
     shuffles = [r["shuffle"] for r in records if isinstance(r.get("shuffle"), dict)]
     receipts = [s for s in shuffles if "receipt" in s]
     notes = []
@@ -219,6 +233,8 @@ def _notes(
         order_note(receipt, None if log is None else log[0]) for receipt in distinct.values()
     )
     for receipt in distinct.values():
+        if receipt["match_id"] in proven_bots:
+            continue  # the inclusion proof's note says what the replay showed
         mine = [record for record in records if _receipt_of(record) == receipt]
         note = bots_note(receipt, mine, None if log is None else log[0], single)
         if note:
@@ -514,8 +530,8 @@ def _proven_bots(entry: dict[str, Any], first: dict[str, Any], records: list[Any
     if problems:
         raise FairnessError(f"{where}: {problems[0]}")
     return (
-        f"the bots' seed of match {match_id!r} is entry {entry['index']}: proven; every move "
-        f"of its bots is the bot's ({done['checked']} decisions replayed)"
+        f"the bots' seed of match {match_id!r} is entry {entry['index']}: proven; "
+        + replayed_note(first["receipt"], done)
     )
 
 
@@ -574,7 +590,9 @@ def _verify_deals_cli(
     count = len(records)
     print("verified" if count == 1 else f"verified: {count} deal records", file=stdout)
     single = len(loaded) == 1 and isinstance(loaded[0][1], dict)
-    notes = _notes(records, key, entries, partial, single, list(checks["client_seeds"]))
+    proven_bots = frozenset(e["body"]["match_id"] for e in proven if e["kind"] == "bot-seed")
+    pinned = list(checks["client_seeds"])
+    notes = _notes(records, key, entries, partial, single, pinned, proven_bots)
     for note in notes + ([head_note] if head_note else []) + tree_notes:
         print(f"note: {note}", file=stdout)
     return 0

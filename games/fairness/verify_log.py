@@ -147,24 +147,58 @@ def bot_moves(
     records: Sequence[Any], first: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
 ) -> tuple[list[str], dict[str, Any] | None]:
     """The bots' moves of a match whose records (deals 1..k, checked already) carry a
-    receipt with ``bot_play``, once the log (``index``: ``transparency.logged``) holds its
-    ``bot-seed`` entry (the match ended): every bot decision replayed
-    (``games.fairness.bot_play.check_bot_moves``). Returns ``(mismatches, done)``:
-    ``done`` is ``{"checked", "entry"}`` (decisions compared, the seed's log index) when
-    the check ran, None when there is nothing to check yet (no ``bot_play``, or the seed
-    not revealed)."""
+    receipt with ``bot_play``, against the log (``index``: ``transparency.logged``):
+
+    - with its ``bot-seed`` entry (the match ended): the seed must be the one the match's
+      committed secret gives, checked when the last deal's record (whose seed is that
+      secret) is among ``records``, and every bot decision is replayed
+      (``games.fairness.bot_play``);
+    - without it: refused when the log shows the match ended (a ``deal-record`` of every
+      deal, or its ``match-payout``): the site withheld the seed that would show its bots'
+      moves.
+
+    Returns ``(mismatches, done)``: ``done`` is ``{"checked", "deals", "entry",
+    "derived"}`` (decisions compared, records replayed, the seed's log index, whether its
+    derivation from the secret was checked) when the replay ran, None otherwise."""
     receipt = first.get("receipt")
     block = receipt.get("bot_play") if isinstance(receipt, dict) else None
     if not isinstance(block, dict):
         return [], None
-    entry = index.get(("bot-seed", receipt["match_id"]))
+    match_id = receipt["match_id"]
+    entry = index.get(("bot-seed", match_id))
     if entry is None:
-        return [], None
+        return _withheld_seed(receipt, index), None
     ordered = sorted(records, key=lambda record: record["shuffle"]["deal_number"])
+    last = [r for r in ordered if r["shuffle"]["deal_number"] == receipt["deals"]]
     try:
         seed = bot_play.check_seed(block, entry["body"]["seed"])
+        if last:
+            bot_play.check_derived(seed, match_id, last[0]["shuffle"]["server_seed"])
         result = bot_play.check_bot_moves(ordered, block, seed)
     except FairnessError as error:
-        return [f"bots: {error}"], None
+        return [f"bots: {error} (log entry {entry['index']})"], None
     problems = [f"bots: {line}" for line in result["problems"]]
-    return problems, {"checked": result["checked"], "entry": entry["index"]}
+    done = {
+        "checked": result["checked"],
+        "deals": len(ordered),
+        "entry": entry["index"],
+        "derived": bool(last),
+    }
+    return problems, done
+
+
+def _withheld_seed(
+    receipt: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]
+) -> list[str]:
+    """A match with bots that the log shows ended, without its ``bot-seed`` entry."""
+    match_id = receipt["match_id"]
+    deals = receipt["deals"]
+    every = all(("deal-record", f"{match_id}/{n}") in index for n in range(1, deals + 1))
+    payout = index.get(("match-payout", match_id))
+    if not every and payout is None:
+        return []
+    shown = f"a deal record of each of its {deals} deals" if every else "its payout"
+    return [
+        f"log: match {match_id!r} ended (the log holds {shown}) but not its bots' seed, "
+        "which its receipt committed: the site withheld what shows its bots' moves"
+    ]

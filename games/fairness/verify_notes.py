@@ -30,8 +30,8 @@ def partial_note(records: Sequence[Any], logged: bool) -> str:
     if logged:
         return (
             f"--partial: {given}; the log holds no other deal record of match "
-            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (the log does not "
-            "say whether the match goes on or ended early)"
+            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (only a payout or a "
+            "bots' seed entry in the log says the match ended)"
         )
     return (
         f"--partial: only the first deals were required ({given.split(' ', 1)[1]}); "
@@ -157,35 +157,48 @@ def bots_note(
     single: bool = False,
 ) -> str | None:
     """The note on match ``receipt``'s bots' moves (``records``: its deal records, verified):
-    replayed from the seed the log revealed, how many decisions; or why not (no log given,
-    the match not over, a receipt from before the bots' seed was committed, ``single``: one
-    record checked alone). None for a match without bots."""
+    replayed from the seed the log revealed (:func:`replayed_note`); or why not (no log
+    given, the match not over, a receipt from before the bots' seed was committed,
+    ``single``: one record checked alone). None for a match without bots."""
     match_id = receipt["match_id"]
     if not receipt.get("bots"):
         return None
-    if single:
-        return (
-            f"match {match_id!r}: its bots' moves are replayed from the whole match's records "
-            "with --log"
-        )
     block = receipt.get("bot_play")
     if block is None:
         return (
             f"match {match_id!r}: bots' moves not checked: the receipt commits to no bots' "
             "seed (issued before receipts did)"
         )
+    if single:
+        return (
+            f"match {match_id!r}: one record alone: its bots' moves are replayed over all "
+            "the match's records, given with --log"
+        )
     seats = _seats([str(seat) for seat in receipt["bots"]])
     if entries is None:
         return f"match {match_id!r}: bots' moves not checked: give --log (it reveals their seed)"
-    first = {"receipt": receipt}
-    _, done = bot_moves(records, first, logged(entries))
+    _, done = bot_moves(records, {"receipt": receipt}, logged(entries))
     if done is None:
         return (
             f"match {match_id!r}: bots' moves not checked yet: the log reveals the seed of "
             f"{seats} when the match ends"
         )
-    return (
-        f"match {match_id!r}: every move of the bots ({seats}, {block['decisions']}) is the "
-        f"bot's: {done['checked']} decisions replayed from the seed logged at entry "
-        f"{done['entry']}, committed in the receipt"
+    return f"match {match_id!r}: " + replayed_note(receipt, done)
+
+
+def replayed_note(receipt: dict[str, Any], done: dict[str, Any]) -> str:
+    """What a replay of the bots' moves showed (``done``: ``verify_log.bot_moves``'s)."""
+    seats = _seats([str(seat) for seat in receipt["bots"]])
+    deals = done["deals"]
+    line = (
+        f"every move of the bots ({seats}, {receipt['bot_play']['decisions']}) in the "
+        f"{deals} deal{'s' if deals > 1 else ''} given is the bot's: {done['checked']} "
+        f"decisions replayed from the seed logged at entry {done['entry']}, committed in the "
+        "receipt"
+    )
+    if done["derived"]:
+        return line + " and drawn with the shuffle's secret (the last deal's seed gives it)"
+    return line + (
+        "; that it was drawn with the shuffle's secret shows only with the last deal's "
+        "record (the match ended before it, or it was not given)"
     )

@@ -416,13 +416,36 @@ def check_log(lines, receipt, signature, records, partial=False):
     if partial:
         problems += withheld(entries, receipt, records)
     note = f"in the log at entry {at}; log head {head} at size {len(entries)}"
-    revealed = seen.get(("bot-seed", receipt["match_id"]))
-    if revealed:  # replaying each bot move needs the bots themselves: trix verify does it
-        note += (
-            f"; the bots' seed (entry {revealed['index']}) is the one the receipt committed; "
-            "that every bot move is the bot's is checked by trix verify, not here"
-        )
-    return problems, note, heads
+    problems_, bots = check_bot_seed(receipt, records, seen)
+    return problems + problems_, note + bots, heads
+
+
+def check_bot_seed(receipt, records, seen):
+    """A match with bots (bot_play): its bots' seed, once logged, is the one its committed
+    secret gives (HMAC-SHA256 of the last deal's seed), when that deal's record is given; a
+    log that shows the match ended (every deal's record, or its payout) without the seed
+    withheld it. Returns (problems, the note's tail)."""
+    mid, block = receipt["match_id"], receipt.get("bot_play")
+    if not block:
+        return [], "; the receipt commits to no bots' seed" if receipt.get("bots") else ""
+    revealed = seen.get(("bot-seed", mid))
+    if not revealed:
+        every = all(("deal-record", f"{mid}/{n}") in seen for n in range(1, receipt["deals"] + 1))
+        if every or ("match-payout", mid) in seen:
+            return [f"log: match {mid!r} ended but its bots' seed is not in the log"], ""
+        return [], "; the bots' seed is revealed when the match ends"
+    seed = revealed["body"]["seed"]
+    last = [r for r in records if r["shuffle"]["deal_number"] == receipt["deals"]]
+    if last:
+        key = bytes.fromhex(last[0]["shuffle"]["server_seed"])
+        drawn = hmac.new(key, ("trix-bot-seed/1:" + mid).encode(), hashlib.sha256).hexdigest()
+        if drawn != seed:
+            return [f"log: the bots' seed of {mid!r} is not the one its secret gives"], ""
+    return [], (
+        f"; the bots' seed (entry {revealed['index']}) is the one the receipt committed"
+        + (", drawn with the shuffle's secret" if last else "")
+        + "; that every bot move is the bot's is checked by trix verify, not here"
+    )
 
 
 def check_order(receipt, commitment_index, seen, i):
@@ -493,8 +516,8 @@ def partial_note(shuffles, receipt, logged):
     if logged:
         return (
             f"--partial: {given}; the log holds no other deal record of match "
-            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (the log does not "
-            "say whether the match goes on or ended early)"
+            f"{shuffles[0]['match_id']!r}: nothing it logged was withheld (only a payout or a "
+            "bots' seed entry in the log says the match ended)"
         )
     return (
         f"--partial: only the first deals were required ({given.split(' ', 1)[1]}); "

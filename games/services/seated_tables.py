@@ -10,7 +10,6 @@ tables' rules come from :mod:`games.policy`.
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +34,13 @@ from games.services import (
     money,
     presence,
 )
-from games.services.tables import bot_takes_over, free_open_seat, issue_receipt, unknown_bot
+from games.services.tables import (
+    bot_seed_problem,
+    bot_takes_over,
+    free_open_seat,
+    issue_receipt,
+    unknown_bot,
+)
 
 log = logging.getLogger(__name__)
 
@@ -165,8 +170,8 @@ def _plan(item: Any, index: int | None) -> _Planned:
     if not isinstance(origin, str) or len(origin) > 64:
         raise BadRequest(_named(index, _("origin must be at most 64 characters")), "invalid")
     bot_seed = item.get("bot_seed")
-    if bot_seed is not None and (not isinstance(bot_seed, str) or not 1 <= len(bot_seed) <= 64):
-        raise BadRequest(_named(index, _("bot_seed must be 1 to 64 characters")), "invalid")
+    if problem := bot_seed_problem(bot_seed):
+        raise BadRequest(_named(index, problem), "invalid")
     secret = item.get("shuffle_secret")
     if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
         raise BadRequest(_named(index, _("shuffle_secret must be 32 bytes")), "invalid")
@@ -235,7 +240,7 @@ def _create_seated(
         # The commitment names the table's id (its shuffle's match id): known after the INSERT;
         # so does the receipt.
         Table.objects.bulk_update(
-            rows, ["commitment", "receipt", "receipt_signature", "started_at"]
+            rows, ["commitment", "bot_seed", "receipt", "receipt_signature", "started_at"]
         )
         fairness_log.append(logged)
         for row in rows:
@@ -269,7 +274,6 @@ def _table_row(p: _Planned, created_by, variant: str, parsed: Options, kind: str
         origin=p.origin,
         stake=0,
         created_by=created_by,
-        bot_seed=p.bot_seed or secrets.token_hex(16),
         status=TableStatus.PLAYING,
         started_at=now,
         wake_at=now,
@@ -291,6 +295,7 @@ def _start_match(
     private, row.commitment = shuffles.create(
         p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
     )
+    row.bot_seed = p.bot_seed or shuffles.bot_seed(private)
     logged = [fairness_log.match_commitment(**shuffles.announced(private))]
     client_seeds = [s.client_seed for s in table_seats]
     row.version = 0  # counted up again, one per event, to the version inserted

@@ -14,7 +14,6 @@ table kind come from :mod:`games.policy`.
 
 from __future__ import annotations
 
-import secrets
 from contextlib import contextmanager
 from typing import Any
 
@@ -31,6 +30,8 @@ from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed
 from games.fairness import bot_play as bot_plays
+from games.fairness.errors import FairnessError
+from games.fairness.random_stream import check_text
 from games.models import (
     MatchRecord,
     Seat,
@@ -80,6 +81,8 @@ def create_table(
         parsed = Options.for_variant(variant, options)
     except InvalidOptions as exc:
         raise BadRequest(options_text.options_problem(exc), "invalid") from None
+    if problem := bot_seed_problem(bot_seed):
+        raise BadRequest(problem, "invalid")
     check_stake_amount(stake)
     kind = kind_for_stake(stake)
     deadlines.check_timers(parsed, kind)
@@ -98,7 +101,7 @@ def create_table(
             shuffle_secret=shuffle_secret,
             shuffle_match_id=shuffle_match_id,
         )
-        table.save(update_fields=["commitment", "version"])
+        table.save(update_fields=["commitment", "bot_seed", "version"])
     return table
 
 
@@ -135,6 +138,18 @@ def _check_open_tables(user) -> None:
         )
 
 
+def bot_seed_problem(value: object) -> str | None:
+    """Why a bot seed given for a test or a replay cannot be used (it must be 1 to 64
+    printable ASCII characters, as the log's ``bot-seed`` entry takes it), or None."""
+    if value is None:
+        return None
+    try:
+        check_text(value, "bot_seed")
+    except FairnessError:
+        return _("bot_seed must be 1 to 64 printable ASCII characters")
+    return None
+
+
 def _new_table(
     *,
     created_by,
@@ -147,8 +162,9 @@ def _new_table(
     shuffle_secret: bytes | None,
     shuffle_match_id: str | None,
 ) -> Table:
-    """Insert a table with its match record (the shuffle committed) and four empty seats,
-    and its ``table_created`` event (the caller saves ``commitment`` and ``version``)."""
+    """Insert a table with its match record (the shuffle committed, the bots' seed drawn with
+    it) and four empty seats, and its ``table_created`` event (the caller saves
+    ``commitment``, ``bot_seed`` and ``version``)."""
     table = Table.objects.create(
         variant=variant,
         options=options.to_dict(),
@@ -156,12 +172,12 @@ def _new_table(
         origin=origin,
         stake=stake,
         created_by=created_by,
-        bot_seed=bot_seed or secrets.token_hex(16),
     )
     private, commitment = shuffles.create(
         shuffle_match_id or f"table-{table.pk}", options.deals_per_match, shuffle_secret
     )
     table.commitment = commitment
+    table.bot_seed = bot_seed or shuffles.bot_seed(private)
     MatchRecord.objects.create(table=table, state=None, shuffle=private)
     Seat.objects.bulk_create([Seat(table=table, seat=s) for s in range(4)])
     changes.add_events(table, [{"type": "table_created", "commitment": commitment}])

@@ -6,7 +6,10 @@ otherwise is refused, naming the move and what the bot does."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
@@ -18,6 +21,7 @@ from games.fairness.canonical import sha256_hex
 from games.models import Deal, Table
 from tests.games.fairness_helpers import toggle_a_bot_double
 
+STANDALONE = Path(__file__).resolve().parents[2] / "games" / "fairness" / "verify_standalone.py"
 TIMERS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
 
 
@@ -29,11 +33,14 @@ def _verify(tmp_path, records: list[dict], entries: list[dict]) -> tuple[int, st
     return trix(argv, out, err), out.getvalue(), err.getvalue()
 
 
-def _rewritten(entries: list[dict], records: list[dict], number: int) -> list[dict]:
+def _rewritten(entries: list[dict], records: list[dict], number: int, drop: str = "") -> list[dict]:
     """The log as an operator would rebuild it after changing deal ``number``'s record:
-    that deal-record entry's hash replaced and every entry from it chained anew."""
+    that deal-record entry's hash replaced, entries of kind ``drop`` left out, and every
+    entry chained anew."""
     out, prev = [], None
     for entry in entries:
+        if entry["kind"] == drop:
+            continue
         body = entry["body"]
         if entry["kind"] == "deal-record" and body["deal_number"] == number:
             body = {**body, "record_hash": sha256_hex(records[number - 1])}
@@ -80,3 +87,30 @@ def test_every_bot_move_of_a_site_match_replays_and_a_changed_one_is_refused(
     assert code == 1
     assert f"bots: deal {number}: seat {seat} (" in err
     assert "; the bot doubles" in err
+
+    # The operator keeps the bots' seed back (the steered match ended): refused, as the log
+    # holds a record of every deal.
+    records = [d.record for d in Deal.objects.filter(table=table).order_by("number")]
+    withheld = _rewritten(entries, records, 0, drop="bot-seed")
+    code, out, err = _verify(tmp_path, records, withheld)
+    assert code == 1
+    assert (
+        f"log: match 'table-{table.pk}' ended (the log holds a deal record of each of its 8" in err
+    )
+    assert "but not its bots' seed" in err
+    standalone = subprocess.run(
+        [
+            sys.executable,
+            str(STANDALONE),
+            str(tmp_path / "records.json"),
+            "--log",
+            str(tmp_path / "log.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert standalone.returncode == 1
+    assert f"match 'table-{table.pk}' ended but its bots' seed is not in the log" in (
+        standalone.stdout + standalone.stderr
+    )

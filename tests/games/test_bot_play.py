@@ -132,3 +132,52 @@ def test_a_bot_double_changed_is_named_with_what_the_bot_does():
 
     assert result["problems"][0].startswith(f"deal {number}: seat {seat} (rules bot) doubled")
     assert "; the bot doubles" in result["problems"][0]
+
+
+def test_the_decision_source_is_the_documented_one():
+    """docs/fairness.md 8a: random.Random seeded with the integer of the text's UTF-8 bytes
+    followed by their SHA-512 (CPython's string seeding), and its published vector."""
+    import hashlib
+
+    from games.engine.bots import decision_rng
+
+    text = ("b0" * 16 + ":3:17:2").encode()
+    by_hand = random.Random(int.from_bytes(text + hashlib.sha512(text).digest(), "big"))
+    rng = decision_rng("b0" * 16, 3, 17, 2)
+    assert rng.random() == by_hand.random() == 0.5416008493091387
+    assert bot_play.derived_seed(bytes(range(32)), "table-12") == (
+        "ae88a2ca70c879357e26bbb4d42a5f0bc4bb870156b8b5bc1676f890e3ded1b5"
+    )
+
+
+def test_a_seed_not_drawn_with_the_shuffle_is_refused_once_the_last_seed_shows():
+    """The site could pick, after seeing every client seed, a bot seed that steers its
+    random bots: the seed must be the HMAC of the match's secret (the last deal's seed)."""
+    from games.fairness.verify_log import bot_moves
+
+    secret = bytes(range(32))
+    honest = bot_play.derived_seed(secret, "table-12")
+    chosen = "c" * 64  # chosen after the cards were known
+    kinds = {1: "random", 3: "random"}
+    records = _match(kinds, {"variant": "trix"}, seed=chosen)
+    for number, record in enumerate(records, 1):
+        record["shuffle"] = {"deal_number": number, "server_seed": secret.hex()}
+    receipt = {"match_id": "table-12", "deals": len(records), "bots": [1, 3]}
+    receipt["bot_play"] = bot_play.build(kinds, chosen)
+    index = {("bot-seed", "table-12"): {"index": 40, "body": {"seed": chosen}}}
+
+    problems, done = bot_moves(records, {"receipt": receipt}, index)
+
+    assert done is None
+    assert problems == [
+        "bots: the bots' seed is not the one the match's committed secret gives (HMAC-SHA256 "
+        "of its last deal's seed): it was chosen, not drawn with the shuffle (log entry 40)"
+    ]
+    # the same match with the seed drawn with the shuffle, replayed without the last deal
+    records = _match(kinds, {"variant": "trix"}, seed=honest)
+    for number, record in enumerate(records, 1):
+        record["shuffle"] = {"deal_number": number, "server_seed": secret.hex()}
+    receipt["bot_play"] = bot_play.build(kinds, honest)
+    index = {("bot-seed", "table-12"): {"index": 40, "body": {"seed": honest}}}
+    assert bot_moves(records, {"receipt": receipt}, index)[1]["derived"] is True
+    assert bot_moves(records[:-1], {"receipt": receipt}, index)[1]["derived"] is False

@@ -102,7 +102,7 @@ def test_the_site_log_refuses_a_second_or_uncommitted_bot_seed():
             fairness_log.match_receipt(receipt=receipt, signature="00" * 64),
         ]
     )
-    with pytest.raises(FairnessError, match="has no match-receipt before it whose bot_play"):
+    with pytest.raises(FairnessError, match=r"does not hash to the bot_play.seed_commitment"):
         fairness_log.append([fairness_log.bot_seed(match_id="table-7", seed="not it")])
     fairness_log.append([fairness_log.bot_seed(match_id="table-7", seed=SEED)])
     with pytest.raises(FairnessError, match="a second bot-seed of match 'table-7'"):
@@ -138,3 +138,17 @@ def test_a_match_called_off_reveals_its_bots_seed_once(django_user_model, tasks_
         {"match_id": f"table-{table.pk}", "seed": table.bot_seed}
     ]
     assert bot_play.check_seed(table.receipt["bot_play"], table.bot_seed)
+
+
+@pytest.mark.django_db
+def test_a_bot_seed_that_is_not_printable_ascii_makes_no_table(django_user_model):
+    """A table given a bot seed the log cannot hold would never end (found by the trial):
+    it is refused when the table is created, nothing made."""
+    from games import services
+    from games.errors import BadRequest
+    from games.models import Table
+
+    alice = django_user_model.objects.create_user(username="alice", password="pw")
+    with pytest.raises(BadRequest, match="bot_seed must be 1 to 64 printable ASCII"):
+        services.create_table(user=alice, variant="trix", bot_seed="süss")
+    assert not Table.objects.exists()

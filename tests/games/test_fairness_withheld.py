@@ -131,8 +131,8 @@ def test_a_running_matchs_records_verify_with_partial_and_the_log(tmp_path, site
     log = _log(tmp_path, records[:5], receipt, signature)
     note = (
         "note: --partial: deals 1-5 of 8; the log holds no other deal record of match "
-        "'table-12': nothing it logged was withheld (the log does not say whether the match "
-        "goes on or ended early)"
+        "'table-12': nothing it logged was withheld (only a payout or a bots' seed entry in "
+        "the log says the match ended)"
     )
     options = ("--partial", "--log", log, "--public-key", SITE_PUBLIC)
     code, out, err = trix_verify(tmp_path, records[:5], *options)

@@ -95,14 +95,16 @@ def test_a_finished_event_reveals_the_key_its_tables_came_from(make_tournament, 
 @pytest.mark.django_db
 def test_a_tables_bot_seed_comes_from_the_events_secret_key(make_tournament, player, staff):
     """The bots' seed of a tournament's table stays secret while the event runs: it comes
-    from the event's key (revealed when the event ends), not from the draw key every player
-    can compute once the draw is revealed at the start."""
+    from the table's secret (from the event's key, revealed when the event ends), not from
+    the draw key every player can compute once the draw is revealed at the start."""
     import hashlib
+
+    from games.fairness.bot_play import derived_seed
 
     t, table = _round_one(make_tournament, player, staff)
     key = sealing.unseal(t.tables_secret, context=f"tables:{t.ref}")
     match = event_tables.match_id(t.ref, 1, 0)
-    assert table.bot_seed == event_tables.bot_seed(key, match)
+    assert table.bot_seed == derived_seed(event_tables.table_secret(key, match), match)
     public = hashlib.sha256(f"{t.draw_key}:1:0".encode()).hexdigest()
     assert table.bot_seed != public
 

@@ -30,10 +30,10 @@ def commit(t: Tournament, key: bytes | None = None) -> tuple:
 def table_items(t: Tournament, number: int, count: int) -> list[dict[str, Any]]:
     """For tables 0..``count - 1`` of round ``number`` of ``t``, the keys
     ``create_seated_tables`` takes to deal them from the event's key: ``shuffle_match_id``
-    (``<event>/round:<n>/table:<i>``), ``shuffle_secret``, ``bot_seed`` (secret until the
-    key is revealed, ``games.fairness.event_tables.bot_seed``) and ``tables_commitment`` (the
-    receipt's ``{"event", "entry"}``); empty dicts for an event made before table keys (its
-    tables draw their own secrets and bot seeds)."""
+    (``<event>/round:<n>/table:<i>``), ``shuffle_secret`` (the bots' seed is drawn from it,
+    ``games.shuffles.bot_seed``) and ``tables_commitment`` (the receipt's ``{"event",
+    "entry"}``); empty dicts for an event made before table keys (its tables draw their own
+    secrets)."""
     if not t.tables_secret:
         return [{} for _ in range(count)]
     key = sealing.unseal(t.tables_secret, context=_context(t))
@@ -45,7 +45,6 @@ def table_items(t: Tournament, number: int, count: int) -> list[dict[str, Any]]:
             {
                 "shuffle_match_id": match,
                 "shuffle_secret": event_tables.table_secret(key, match),
-                "bot_seed": event_tables.bot_seed(key, match),
                 "tables_commitment": {"event": t.ref, "entry": entry},
             }
         )
