@@ -154,8 +154,8 @@ def bot_moves(
       secret) is among ``records``, and every bot decision is replayed
       (``games.fairness.bot_play``);
     - without it: refused when the log shows the match ended (a ``deal-record`` of every
-      deal, or its ``match-payout``): the site withheld the seed that would show its bots'
-      moves.
+      deal, its ``match-payout``, or, for a tournament's table, its event's ``tables-key``
+      or ``event-payout``): the site withheld the seed that would show its bots' moves.
 
     Returns ``(mismatches, done)``: ``done`` is ``{"checked", "deals", "entry",
     "derived"}`` (decisions compared, records replayed, the seed's log index, whether its
@@ -194,10 +194,16 @@ def _withheld_seed(
     match_id = receipt["match_id"]
     deals = receipt["deals"]
     every = all(("deal-record", f"{match_id}/{n}") in index for n in range(1, deals + 1))
-    payout = index.get(("match-payout", match_id))
-    if not every and payout is None:
+    event = (receipt.get("tables_commitment") or {}).get("event")
+    ended = [
+        (every, f"a deal record of each of its {deals} deals"),
+        (("match-payout", match_id) in index, "its payout"),
+        (("tables-key", event) in index, f"the key of its event {event!r}, revealed at its end"),
+        (("event-payout", event) in index, f"the payout of its event {event!r}"),
+    ]
+    shown = next((said for found, said in ended if found), None)
+    if shown is None:
         return []
-    shown = f"a deal record of each of its {deals} deals" if every else "its payout"
     return [
         f"log: match {match_id!r} ended (the log holds {shown}) but not its bots' seed, "
         "which its receipt committed: the site withheld what shows its bots' moves"

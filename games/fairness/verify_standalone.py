@@ -423,15 +423,17 @@ def check_log(lines, receipt, signature, records, partial=False):
 def check_bot_seed(receipt, records, seen):
     """A match with bots (bot_play): its bots' seed, once logged, is the one its committed
     secret gives (HMAC-SHA256 of the last deal's seed), when that deal's record is given; a
-    log that shows the match ended (every deal's record, or its payout) without the seed
-    withheld it. Returns (problems, the note's tail)."""
+    log that shows the match ended (every deal's record, its payout, or its tournament's
+    revealed key or payout) without the seed withheld it. Returns (problems, note's tail)."""
     mid, block = receipt["match_id"], receipt.get("bot_play")
     if not block:
         return [], "; the receipt commits to no bots' seed" if receipt.get("bots") else ""
     revealed = seen.get(("bot-seed", mid))
     if not revealed:
         every = all(("deal-record", f"{mid}/{n}") in seen for n in range(1, receipt["deals"] + 1))
-        if every or ("match-payout", mid) in seen:
+        event = (receipt.get("tables_commitment") or {}).get("event")
+        ends = [("match-payout", mid), ("tables-key", event), ("event-payout", event)]
+        if every or any(end in seen for end in ends):  # the log shows the match ended
             return [f"log: match {mid!r} ended but its bots' seed is not in the log"], ""
         return [], "; the bots' seed is revealed when the match ends"
     seed = revealed["body"]["seed"]
@@ -443,7 +445,11 @@ def check_bot_seed(receipt, records, seen):
             return [f"log: the bots' seed of {mid!r} is not the one its secret gives"], ""
     return [], (
         f"; the bots' seed (entry {revealed['index']}) is the one the receipt committed"
-        + (", drawn with the shuffle's secret" if last else "")
+        + (
+            ", drawn with the shuffle's secret"
+            if last
+            else " (that the secret gives it shows only with the last deal's record)"
+        )
         + "; that every bot move is the bot's is checked by trix verify, not here"
     )
 

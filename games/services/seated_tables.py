@@ -105,8 +105,9 @@ def create_seated_tables(
 
     Each item of ``tables`` is ``{"seats": [4 seat dicts as create_seated_table takes],
     "origin": str (at most 64 characters; "" if missing), "bot_seed": str (1 to 64
-    characters) or None (drawn)}``, and ``"shuffle_secret"`` (32 bytes) and
-    ``"shuffle_match_id"`` (str) for a tournament's tables, dealt from the event's key.
+    printable ASCII characters) or None (drawn with the shuffle)}``, and
+    ``"shuffle_secret"`` (32 bytes) and ``"shuffle_match_id"`` (str) for a tournament's
+    tables, dealt from the event's key.
     Everything is checked first, by :func:`create_seated_table`'s rules and messages with
     the item's index in front (``table 3: seat 1: unknown bot ...``); :class:`BadRequest`
     then, and nothing is written.

@@ -202,7 +202,9 @@ def issue_receipt(
     ``tables_commitment`` (a tournament's table: ``{"event", "entry"}``, the entry of the
     event's key commitment its secret comes from, ``games.fairness.event_tables``), and, when
     bots hold seats, their kinds and the commitment of the table's bot seed
-    (``games.fairness.bot_play``, revealed when the match ends). Returns its
+    (``games.fairness.bot_play``, revealed when the match ends), if that seed was drawn with
+    the shuffle (a table created before the seeds were, or given one for a test, commits to
+    none, as receipts before ``bot_play`` did). Returns its
     ``match-receipt`` log entry for the caller to append in the same transaction. The
     receipt is never issued again: a seat a bot takes over later keeps the seed its person
     gave (``docs/fairness.md``, section 2)."""
@@ -224,7 +226,7 @@ def issue_receipt(
         bot_play=bot_plays.build(
             {s.seat: s.bot or "rules" for s in seats if s.kind == "bot"}, table.bot_seed
         )
-        if bots
+        if bots and table.bot_seed == shuffles.bot_seed(private)
         else None,
     )
     table.receipt_signature = signing.sign(table.receipt)

@@ -145,9 +145,12 @@ def test_the_decision_source_is_the_documented_one():
     by_hand = random.Random(int.from_bytes(text + hashlib.sha512(text).digest(), "big"))
     rng = decision_rng("b0" * 16, 3, 17, 2)
     assert rng.random() == by_hand.random() == 0.5416008493091387
-    assert bot_play.derived_seed(bytes(range(32)), "table-12") == (
-        "ae88a2ca70c879357e26bbb4d42a5f0bc4bb870156b8b5bc1676f890e3ded1b5"
+    seed = bot_play.derived_seed(bytes(range(32)), "table-12")
+    assert seed == "ae88a2ca70c879357e26bbb4d42a5f0bc4bb870156b8b5bc1676f890e3ded1b5"
+    assert bot_play.seed_commitment(seed) == (
+        "5c07011ced0fc8dea56a40d5596870ddb796d3bb2c0a8f629a1109e04dc628e1"
     )
+    assert decision_rng(seed, 3, 17, 2).random() == 0.4597493728917573
 
 
 def test_a_seed_not_drawn_with_the_shuffle_is_refused_once_the_last_seed_shows():
@@ -181,3 +184,52 @@ def test_a_seed_not_drawn_with_the_shuffle_is_refused_once_the_last_seed_shows()
     index = {("bot-seed", "table-12"): {"index": 40, "body": {"seed": honest}}}
     assert bot_moves(records, {"receipt": receipt}, index)[1]["derived"] is True
     assert bot_moves(records[:-1], {"receipt": receipt}, index)[1]["derived"] is False
+
+
+def test_a_receipt_claiming_more_deals_than_its_rules_play_is_refused():
+    """Trial 10: a receipt re-signed with one deal more than the rules play left the last
+    deal unplayed, so the bots' seed was never shown to come from the secret."""
+    from games.fairness import verify_record
+    from games.fairness.receipt import load_private_key
+    from tests.games.fairness_helpers import (
+        RFC8032_TEST1_SECRET,
+        carrying,
+        played_records,
+        with_receipt,
+    )
+
+    records = played_records("complex", "table-12", bytes(range(32)).hex(), ["a", "bot", "b", "c"])
+    records, receipt, signature = with_receipt(records, load_private_key(RFC8032_TEST1_SECRET))
+    assert verify_record(records[0]) == []
+    (forged, *_), _, _ = carrying(records, {**receipt, "deals": 9}, signature)
+
+    assert (
+        "shuffle.receipt.deals: 9 deals, where the receipt's rules play 8: a match's chain "
+        "covers exactly its deals"
+    ) in verify_record(forged)
+
+
+def test_a_tournament_table_whose_event_ended_without_its_bots_seed_is_refused():
+    """Trial 10: a tournament's table ended early (a forfeit) and the site withheld its bots'
+    seed; the log shows the event ended (its key revealed, its payout)."""
+    from games.fairness.verify_log import bot_moves
+
+    receipt = {
+        "match_id": "tournament:4/round:2/table:0",
+        "deals": 20,
+        "bots": [0],
+        "bot_play": bot_play.build({0: "rules"}, SEED),
+        "tables_commitment": {"event": "tournament:4", "entry": 3},
+    }
+    first = {"receipt": receipt}
+    records = [{"shuffle": {"deal_number": n}} for n in (1, 2, 3)]
+    running = {("deal-record", f"tournament:4/round:2/table:0/{n}"): {} for n in (1, 2, 3)}
+
+    assert bot_moves(records, first, running) == ([], None)  # it may still be playing
+    for end in ("tables-key", "event-payout"):
+        problems, done = bot_moves(records, first, {**running, (end, "tournament:4"): {}})
+        assert done is None
+        assert problems[0].startswith(
+            "log: match 'tournament:4/round:2/table:0' ended (the log holds the "
+        )
+        assert problems[0].endswith("the site withheld what shows its bots' moves")

@@ -152,3 +152,35 @@ def test_a_bot_seed_that_is_not_printable_ascii_makes_no_table(django_user_model
     with pytest.raises(BadRequest, match="bot_seed must be 1 to 64 printable ASCII"):
         services.create_table(user=alice, variant="trix", bot_seed="süss")
     assert not Table.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_whose_bot_seed_was_not_drawn_with_the_shuffle_commits_to_none(
+    django_user_model, tasks_applied_here
+):
+    """A table created before the bots' seed was drawn with the shuffle (or given one for a
+    test) issues a receipt without bot_play, as receipts did before: the verifiers then say
+    its bots' moves cannot be checked, instead of calling a genuine match a forgery."""
+    from games import services, shuffles
+    from games.models import MatchRecord, Table
+
+    alice = django_user_model.objects.create_user(username="alice", password="pw")
+    timers = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
+    old = services.create_table(user=alice, variant="trix", options=timers, bot_seed="old-seed")
+    services.take_seat(user=alice, table_id=old.pk, seat=0, client_seed="alice-seed")
+    for seat in (1, 2, 3):
+        services.seat_bot(user=alice, table_id=old.pk, seat=seat, bot="rules")
+    old = Table.objects.get(pk=old.pk)
+    assert old.receipt["bots"] == [1, 2, 3] and "bot_play" not in old.receipt
+    services.cancel_table(table_id=old.pk, reason="test: over")
+    assert not [e for e in fairness_log_entries() if e["kind"] == "bot-seed"]
+
+    new = services.create_table(user=alice, variant="trix", options=timers)
+    private = MatchRecord.objects.get(table=new).shuffle
+    assert Table.objects.get(pk=new.pk).bot_seed == shuffles.bot_seed(private)
+
+
+def fairness_log_entries() -> list[dict]:
+    from games.services import fairness_log
+
+    return list(fairness_log.entries())
