@@ -31,6 +31,7 @@ MAX_DEALS = 100_000  # the longest seed chain: bounds the hashing a hostile reco
 RECEIPT_FIELDS = ["algorithm", "client_seeds", "commitment", "deals", "format", "issued_at"]
 RECEIPT_FIELDS += ["match_id", "options", "variant"]  # and "bots" (older receipts lack it)
 BOT_CLIENT_SEED = "bot"  # the client seed of every seat a receipt names a bot
+DEALS = {"trix": 20, "trix_partner": 20, "complex": 8, "complex_partner": 8}  # docs/rules.md
 ENTRY_FIELDS = ["body", "index", "kind", "logged_at", "prev"]
 COMMITTED = ["match_id", "algorithm", "commitment", "deals"]  # a match-commitment's body
 SHUFFLE_FIELDS = {"algorithm", "match_id", "deal_number", "commitment", "server_seed"}
@@ -206,6 +207,8 @@ def check_receipt(r, where="receipt"):
         need(is_text(r[field]), f"{where}.{field}: must be 1 to 64 printable ASCII characters")
     need(is_hex(r["commitment"]), f"{where}.commitment: must be 64 lower-case hex digits")
     need(is_count(r["deals"]), f"{where}.deals: must be a whole number from 1 to {MAX_DEALS}")
+    rules = DEALS.get(r["variant"], r["deals"])  # a match's chain covers exactly its deals
+    need(r["deals"] == rules, f"{where}.deals: {r['deals']}, where {r['variant']} plays {rules}")
     need(isinstance(r["options"], dict), f"{where}.options: must be an object")
     need(seeds_ok(r["client_seeds"]), f'{where}.client_seeds: must map "0".."3" to client seeds')
     issued = isinstance(r["issued_at"], str) and re.fullmatch(r"[\dT:-]{19}Z", r["issued_at"])

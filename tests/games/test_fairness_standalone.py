@@ -336,6 +336,10 @@ def _set(path, value):
             _set(["shuffle", "receipt", "deals"], 8.0),
             "shuffle.receipt.deals: must be a whole number",
         ),
+        (  # one deal more than the rules play: the last deal (its seed) would never come
+            _set(["shuffle", "receipt", "deals"], 9),
+            "shuffle.receipt.deals: 9, where complex_partner plays 8",
+        ),
         (
             _set(["shuffle", "receipt", "client_seeds", "0"], ""),
             "shuffle.receipt.client_seeds: must map",
