@@ -552,8 +552,11 @@ def later(seconds: float, change) -> threading.Thread:
 
 
 @pytest.fixture
-def no_task_sending(monkeypatch):
-    """Tasks of tables and tournaments are not sent: the test makes every change itself."""
+def no_task_sending(monkeypatch, no_session_worker):
+    """Tasks of tables and tournaments are not sent: the test makes every change itself. The
+    session's worker is stopped too: its beat would re-send the wake-up of the test's table
+    (due at once, never sent), play its deals and bump the tournament's version at a deal's
+    end, waking the live poll before the change the test makes."""
     from games import tasks as game_tasks
     from tournaments import tasks as tournament_tasks
 
