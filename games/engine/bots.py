@@ -324,10 +324,15 @@ def bot_action(state: MatchState, seat: int, kind: str, seed: str) -> dict:
     randomness drawn from :func:`decision_rng` of the match's bot ``seed``: the one way the
     server and the verifier ask a bot for a move. Raises ``ValueError`` for an unknown
     ``kind`` or a seat with nothing to decide."""
-    deal = state.deal
-    step = len(deal.plays) if deal is not None and state.phase == PHASE_PLAY else 0
-    rng = decision_rng(seed, state.deal_number, step, seat)
+    rng = decision_rng(seed, state.deal_number, decision_step(state), seat)
     return make_bot(kind).act(observe(state, seat), rng)
+
+
+def decision_step(state: MatchState) -> int:
+    """The ``step`` of :func:`decision_rng` now: the cards played and passes made in the
+    current deal (0 outside the play phase: while the owner chooses and seats double)."""
+    deal = state.deal
+    return len(deal.plays) if deal is not None and state.phase == PHASE_PLAY else 0
 
 
 __all__ = [
@@ -338,5 +343,6 @@ __all__ = [
     "RulesBot",
     "bot_action",
     "decision_rng",
+    "decision_step",
     "make_bot",
 ]

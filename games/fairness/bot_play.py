@@ -31,12 +31,12 @@ import hmac
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.bots import BOTS, DECISIONS, bot_action
+from games.engine.bots import BOTS, DECISIONS, bot_action, decision_step
 from games.engine.errors import EngineError
 from games.engine.match import PHASE_CHOOSE, PHASE_DEAL, PHASE_DOUBLE, apply, new_match
 from games.engine.options import Options
 from games.fairness.errors import FairnessError
-from games.fairness.random_stream import check_text
+from games.fairness.random_stream import check_hex, check_text
 
 SEED_PREFIX = "trix-bot-seed/1:"
 """What :func:`seed_commitment` hashes before the seed (a seed hash never names anything else)."""
@@ -95,14 +95,8 @@ def check(block: object, bots: Sequence[int]) -> dict[str, Any]:
             raise FairnessError(
                 f"receipt.bot_play.kinds.{seat} must be one of {', '.join(sorted(BOTS))}"
             )
-    commitment = block["seed_commitment"]
-    if not (isinstance(commitment, str) and len(commitment) == 64 and _is_hex(commitment)):
-        raise FairnessError("receipt.bot_play.seed_commitment must be 64 lower-case hex digits")
+    check_hex(block["seed_commitment"], "receipt.bot_play.seed_commitment")
     return block
-
-
-def _is_hex(text: str) -> bool:
-    return all(c in "0123456789abcdef" for c in text)
 
 
 def check_seed(block: Mapping[str, Any], seed: object) -> str:
@@ -193,7 +187,7 @@ def check_bot_moves(
             break
         while state.phase != PHASE_DEAL and state.deal_number == number and state.to_act():
             seat = state.to_act()[0]
-            step = len(state.deal.plays) if state.deal is not None else 0
+            step = decision_step(state)
             action = _recorded(state, record, seat, step)
             if seat in kinds:
                 expected = bot_action(state, seat, kinds[seat], seed)

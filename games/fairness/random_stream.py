@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import struct
 from collections.abc import Sequence
 from typing import TypeVar
@@ -56,6 +57,13 @@ def seed_bytes(seed: bytes | str, field: str = "server seed") -> bytes:
     if len(raw) != SEED_BYTES:
         raise FairnessError(f"{field} must be {SEED_BYTES} bytes")
     return raw
+
+
+def check_hex(value: object, field: str, digits: int = 64) -> str:
+    """``value`` if it is ``digits`` lower-case hex digits, else FairnessError naming ``field``."""
+    if not (isinstance(value, str) and re.fullmatch(f"[0-9a-f]{{{digits}}}", value)):
+        raise FairnessError(f"{field} must be {digits} lower-case hex digits")
+    return value
 
 
 def check_text(value: object, field: str) -> str:

@@ -32,7 +32,7 @@ from games.fairness import event_tables
 from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.match_shuffle import BOT_CLIENT_SEED
-from games.fairness.random_stream import check_index, check_text
+from games.fairness.random_stream import check_hex, check_index, check_text
 from games.fairness.shuffle import SEATS
 
 __all__ = [
@@ -73,13 +73,6 @@ _FIELDS = {
 }
 _OPTIONAL = {"bots", "bot_play", "commitment_entry", "seed_entries", "tables_commitment"}
 """Fields a receipt may lack: receipts issued before them did (``check_receipt``)."""
-
-
-def check_hex(value: object, field: str, digits: int = 64) -> str:
-    """``value`` if it is ``digits`` lower-case hex digits, else FairnessError naming ``field``."""
-    if not (isinstance(value, str) and re.fullmatch(f"[0-9a-f]{{{digits}}}", value)):
-        raise FairnessError(f"{field} must be {digits} lower-case hex digits")
-    return value
 
 
 def check_time(value: object, field: str) -> str:
