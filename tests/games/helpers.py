@@ -1,4 +1,5 @@
-"""Helpers for the tables tests: wait for a table, play a seat through the API."""
+"""Helpers for the tables tests: wait for a table, play a seat through the API, play a
+table to its end without a worker."""
 
 from __future__ import annotations
 
@@ -45,6 +46,19 @@ def wait_finished(table_id: int, timeout: float = 90.0) -> Table:
     return wait_until(
         lambda: Table.objects.filter(pk=table_id, status="finished").first(), timeout, 0.1
     )
+
+
+def play_out(table_id: int) -> Table:
+    """Run the table's wake-ups here, no worker, until it stops playing (at most 5,000);
+    returns the table. Raises AssertionError if the match did not end."""
+    from games import services
+
+    for _ in range(5000):
+        table = Table.objects.get(pk=table_id)
+        if table.status != "playing":
+            return table
+        services.wake(table_id=table_id, version=table.version)
+    raise AssertionError("the match did not end")
 
 
 def new_table(client, variant: str = "complex_partner", stake: int = 0, **options) -> dict:

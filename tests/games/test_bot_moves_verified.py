@@ -18,8 +18,9 @@ from games import services
 from games.engine.cli import main as trix
 from games.fairness import transparency
 from games.fairness.canonical import sha256_hex
-from games.models import Deal, Table
+from games.models import Deal
 from tests.games.fairness_helpers import toggle_a_bot_double
+from tests.games.helpers import play_out
 
 STANDALONE = Path(__file__).resolve().parents[2] / "games" / "fairness" / "verify_standalone.py"
 TIMERS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
@@ -62,11 +63,7 @@ def test_every_bot_move_of_a_site_match_replays_and_a_changed_one_is_refused(
     services.seat_bot(user=alice, table_id=table.pk, seat=2, bot="random")
     services.seat_bot(user=alice, table_id=table.pk, seat=3, bot="rules")
     services.leave(user=alice, table_id=table.pk)  # a bot takes her seat: not checked
-    for _ in range(5000):
-        table = Table.objects.get(pk=table.pk)
-        if table.status != "playing":
-            break
-        services.wake(table_id=table.pk, version=table.version)
+    table = play_out(table.pk)
     assert table.status == "finished"
     assert table.receipt["bot_play"]["kinds"] == {"1": "rules", "2": "random", "3": "rules"}
     records = [d.record for d in Deal.objects.filter(table=table).order_by("number")]

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import services, sql
 from games.models import MatchRecord, Table, TableAction, TableEvent
 from games.services import fast_turn
-from tests.games.helpers import forget_log_keys
+from tests.games.helpers import forget_log_keys, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,15 +41,6 @@ def new_table(tasks_applied_here, make_user):
         return Table.objects.get(pk=t.pk)
 
     return make
-
-
-def play_out(table_id: int) -> Table:
-    for _ in range(5000):
-        t = Table.objects.get(pk=table_id)
-        if t.status != "playing":
-            return t
-        services.wake(table_id=t.pk, version=t.version)
-    raise AssertionError("the match did not end")
 
 
 def log_of(table: Table) -> list[tuple]:

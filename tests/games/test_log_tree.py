@@ -15,6 +15,7 @@ from games.fairness import merkle, transparency
 from games.fairness import receipt as receipts
 from games.models import LogTreeNode
 from games.services import fairness_log, log_tree
+from tests.games.helpers import play_out
 
 
 def _append(count: int, start: int) -> None:
@@ -163,7 +164,7 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
 
     from games import services
     from games.engine.cli import main as trix
-    from games.models import Deal, Table
+    from games.models import Deal
 
     client = APIClient()
     alice = django_user_model.objects.create_user(username="alice", password="pw")
@@ -176,11 +177,7 @@ def test_trix_verify_proves_a_played_match_from_the_checkpoint_saved_at_its_star
     for seat in (1, 2, 3):
         services.seat_bot(user=alice, table_id=table.pk, seat=seat, bot="rules")
     services.leave(user=alice, table_id=table.pk)
-    for _ in range(5000):
-        table = Table.objects.get(pk=table.pk)
-        if table.status != "playing":
-            break
-        services.wake(table_id=table.pk, version=table.version)
+    table = play_out(table.pk)
     assert table.status == "finished"
     records = [d.record for d in Deal.objects.filter(table=table).order_by("number")]
     (tmp_path / "records.json").write_text(json.dumps(records))

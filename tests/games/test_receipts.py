@@ -21,6 +21,7 @@ from games.fairness.canonical import canonical_bytes, sha256_hex
 from games.fairness.errors import FairnessError
 from games.models import AppendOnlyError, Deal, LogEntry, Table
 from games.services import fairness_log
+from tests.games.helpers import play_out
 
 TIMERS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
 
@@ -39,15 +40,6 @@ def _public_key():
     key = receipts.load_public_key(body["public_key"])
     assert body["key_id"] == receipts.key_id(key)
     return key
-
-
-def _play_out(table_id: int) -> Table:
-    for _ in range(5000):
-        table = Table.objects.get(pk=table_id)
-        if table.status != "playing":
-            return table
-        services.wake(table_id=table_id, version=table.version)
-    raise AssertionError("the match did not end")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -105,7 +97,7 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     assert transparency.find_receipt(entries, receipt["match_id"]) == entries[2]
 
     services.leave(user=alice, table_id=table.pk)  # a bot plays her seat (a free table)
-    table = _play_out(table.pk)
+    table = play_out(table.pk)
     assert table.status == "finished"
     records = [d.record for d in Deal.objects.filter(table=table).order_by("number")]
     assert [r["shuffle"]["deal_number"] for r in records] == list(range(1, 9))

@@ -20,17 +20,9 @@ from games import services
 from games.engine.cli import main as trix
 from games.models import Deal, Table
 from games.views import STANDALONE
+from tests.games.helpers import play_out
 
 TIMERS = {"choose_timer": 30, "double_timer": 30, "play_timer": 30}
-
-
-def _play_out(table_id: int) -> Table:
-    for _ in range(5000):
-        table = Table.objects.get(pk=table_id)
-        if table.status != "playing":
-            return table
-        services.wake(table_id=table_id, version=table.version)
-    raise AssertionError("the match did not end")
 
 
 def _saved_at_start(tmp_path, client, table: Table) -> dict[str, str]:
@@ -79,7 +71,7 @@ def test_the_page_downloads_every_record_and_gives_the_command(
     client = Client()
     saved = _saved_at_start(tmp_path, client, table)
     services.replace_with_bot(table_id=table.pk, seat=0, reason="away")  # her seed stays
-    table = _play_out(table.pk)
+    table = play_out(table.pk)
     page = client.get(f"/verify/matches/{table.pk}/").content.decode()
     assert 'href="/fairness/log.jsonl"' in page
     assert f'href="/verify/matches/{table.pk}/records.json"' in page
@@ -140,7 +132,7 @@ def test_the_pages_lead_with_what_was_proved_and_fold_the_hex(make_user, tasks_a
         options=TIMERS,
         seats=[{"user": alice, "client_seed": "alice-seed"}] + [{"bot": "rules"}] * 3,
     )
-    table = _play_out(table.pk)
+    table = play_out(table.pk)
     deal = Deal.objects.filter(table=table).order_by("number").first()
     client = Client()
     for url, table_of_cards in (
@@ -178,7 +170,7 @@ def test_a_forfeit_reveals_the_unfinished_deals_seed_without_a_record(
     table.refresh_from_db()
     services.wake(table_id=table.pk, version=table.version)  # deal 1 is dealt
     services.leave(user=alice, table_id=table.pk)  # and ended by her forfeit at once
-    table = _play_out(table.pk)
+    table = play_out(table.pk)
     assert not Deal.objects.filter(table=table).exists()
     page = Client().get(f"/verify/matches/{table.pk}/").content.decode()
     assert 'data-testid="unrecorded"' in page
@@ -258,7 +250,7 @@ def test_a_finished_match_ended_by_a_forfeit_gets_no_partial(
     saved = _saved_at_start(tmp_path, client, table)
     table = _play_deals(table.pk, 1)
     services.leave(user=alice, table_id=table.pk)  # her forfeit ends the match
-    table = _play_out(table.pk)
+    table = play_out(table.pk)
     assert table.status == "finished" and Deal.objects.filter(table=table).count() == 1
     page = client.get(f"/verify/matches/{table.pk}/").content.decode()
     standalone, command = _commands(page)
