@@ -8,7 +8,7 @@ network.
 - ``trix conformance FILE...`` runs ``trix-conformance/1`` scenario files (``docs/conformance``)
   through the engine: one ``PASS``/``FAIL`` line per scenario, exit 1 if any fails, 2 if a
   file cannot be read or is not a suite.
-- ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--log FILE] [--head FILE]
+- ``trix verify FILE|DIR|- [--public-key HEX|FILE] [--keys FILE] [--log FILE] [--head FILE]
   [--checkpoint FILE [--new-checkpoint FILE --consistency FILE] [--inclusion FILE ...]]
   [--commitment HEX] [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles
   against their commitment, receipt and the log and replays them, or recomputes every
@@ -177,6 +177,7 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out,
         err,
         public_key=args.public_key,
+        keys=args.keys,
         log=args.log,
         commitment=args.commitment,
         client_seeds=args.client_seed,
@@ -237,6 +238,12 @@ def _add_verify_parser(sub: Any) -> None:
         metavar="HEX|FILE",
         help="the site's Ed25519 public key (64 hex digits, PEM, or /fairness/public-key.json "
         "saved to a file): every receipt must be signed by it",
+    )
+    p.add_argument(
+        "--keys",
+        metavar="FILE",
+        help="the site's /fairness/keys.json saved to a file: each signature must be by the "
+        "key it names, in use when it was made (pin it with --public-key, the key you saved)",
     )
     p.add_argument(
         "--log",

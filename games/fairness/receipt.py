@@ -57,7 +57,8 @@ their bots) keeps its meaning, and a verifier says which seats were bots is unkn
 without ``commitment_entry`` and ``seed_entries`` (issued before the log held each seat's
 seed, or a table whose seats were assigned with it) cannot show its commitment came first;
 one with bots but without ``bot_play`` (issued before the bots' seed was committed) cannot
-have its bots' moves checked."""
+have its bots' moves checked; one without ``key_id`` (issued before receipts named their
+key) is checked with the key in use at its ``issued_at``."""
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 _FIELDS = {
@@ -71,7 +72,14 @@ _FIELDS = {
     "client_seeds": dict,
     "issued_at": str,
 }
-_OPTIONAL = {"bots", "bot_play", "commitment_entry", "seed_entries", "tables_commitment"}
+_OPTIONAL = {
+    "bots",
+    "bot_play",
+    "commitment_entry",
+    "key_id",
+    "seed_entries",
+    "tables_commitment",
+}
 """Fields a receipt may lack: receipts issued before them did (``check_receipt``)."""
 
 
@@ -96,6 +104,7 @@ def build_receipt(
     order: tuple[int, Mapping[str, int]] | None = None,
     tables_commitment: Mapping[str, Any] | None = None,
     bot_play: Mapping[str, Any] | None = None,
+    key_id: str | None = None,
 ) -> dict[str, Any]:
     """The receipt of a match whose client seeds just locked (a dict, see ``docs/fairness.md``).
 
@@ -107,7 +116,8 @@ def build_receipt(
     ``tables_commitment``: ``{"event", "entry"}`` for a tournament's table, whose secret
     comes from the event's committed key (``games.fairness.event_tables``); ``bot_play``:
     the bots' rule, kinds and seed commitment (``games.fairness.bot_play.build``), when
-    bots hold seats. Raises FairnessError for any malformed field."""
+    bots hold seats; ``key_id``: the id of the key that signs it (16 hex,
+    ``games.fairness.signing_keys``). Raises FairnessError for any malformed field."""
     if isinstance(client_seeds, str | bytes) or len(client_seeds) != SEATS:
         raise FairnessError(f"a receipt needs exactly {SEATS} client seeds")
     receipt = {
@@ -128,6 +138,8 @@ def build_receipt(
         receipt["tables_commitment"] = dict(tables_commitment)
     if bot_play is not None:
         receipt["bot_play"] = dict(bot_play)
+    if key_id is not None:
+        receipt["key_id"] = key_id
     check_receipt(receipt)
     return receipt
 
@@ -173,6 +185,8 @@ def check_receipt(receipt: object) -> dict[str, Any]:
         _check_order(receipt)
     if "tables_commitment" in receipt:
         _check_tables(receipt)
+    if "key_id" in receipt:
+        check_hex(receipt["key_id"], "receipt.key_id", 16)
     check_time(receipt["issued_at"], "receipt.issued_at")
     return receipt
 

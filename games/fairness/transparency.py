@@ -37,7 +37,10 @@ Kinds and bodies:
 - ``event-payout``: ``{"event", "reason", "transaction", "stakes", "payouts", "house_fee"}``
   (a tournament's escrow paid out: its prizes, or every fee back);
 - ``bot-seed``: ``{"match_id", "seed"}`` (a match with bots ended: the seed its bots drew
-  from, which its receipt's ``bot_play`` committed to; ``games.fairness.bot_play``).
+  from, which its receipt's ``bot_play`` committed to; ``games.fairness.bot_play``);
+- ``signing-key``: ``{"algorithm", "key_id", "public_key", "previous", "previous_key",
+  "endorsement", "signature"}`` (the site's signing key from this entry on, signed by itself
+  and endorsed by the key before it; ``games.fairness.signing_keys``).
 
 A payout's ``reason`` is ``"result"`` (paid by the match's result or the event's final
 places) or ``"refund"`` (every stake or fee back); ``transaction`` is the id of the ledger
@@ -56,7 +59,9 @@ after its match's commitment and before its receipt (one per match, seat and see
 deal number, one ``match-payout`` per match id and ``event-payout`` per event (an escrow
 is paid out once), and one ``bot-seed`` per match id, after its receipt and hashing to the
 receipt's ``bot_play.seed_commitment`` (:func:`entry_key`, :func:`admit`): "the receipt of
-match M" is one entry.
+match M" is one entry. Its ``signing-key`` entries are a chain: one per key, the first naming
+no previous key, each next one naming the key of the ``signing-key`` entry before it
+(:func:`verify_log`).
 
 Pure Python; the site keeps the log in ``games.models`` and serves it at
 ``/fairness/log.jsonl`` with its signed head at ``/fairness/log-head.json``.
@@ -68,7 +73,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.fairness import bot_play, event_tables
+from games.fairness import bot_play, event_tables, signing_keys
 from games.fairness.canonical import canonical_bytes, loads, sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.merkle import leaf_hash
@@ -89,6 +94,7 @@ __all__ = [
     "entry_leaf_hash",
     "entry_key",
     "find_receipt",
+    "follow_key",
     "logged",
     "logged_deals",
     "log_head",
@@ -118,6 +124,7 @@ KINDS: dict[str, frozenset[str]] = {
     ),
     "event-payout": frozenset({"event", "reason", "transaction", "stakes", "payouts", "house_fee"}),
     "bot-seed": frozenset({"match_id", "seed"}),
+    "signing-key": signing_keys.BODY_FIELDS,
 }
 """Each kind of entry and the exact fields of its body."""
 
@@ -182,6 +189,8 @@ def check_entry(entry: object, where: str = "entry") -> dict[str, Any]:
     elif kind == "bot-seed":
         check_text(body["match_id"], f"{where}: match_id")
         check_text(body["seed"], f"{where}: seed")
+    elif kind == "signing-key":
+        signing_keys.check_body(body, where)
     elif kind == "deal-record":
         check_text(body["match_id"], f"{where}: match_id")
         number = body["deal_number"]
@@ -277,13 +286,15 @@ def next_entry(
 def entry_key(kind: str, body: Mapping[str, Any]) -> str:
     """What an entry of ``kind`` is about, unique per kind in a log: the match id (match
     entries, a match's payout), the event (draw entries, an event's payout),
-    ``"<match id>/<deal number>"`` (a deal record)."""
+    ``"<match id>/<deal number>"`` (a deal record), the key id (a signing key)."""
     if kind == "match-receipt":
         return body["receipt"]["match_id"]
     if kind == "deal-record":
         return f"{body['match_id']}/{body['deal_number']}"
     if kind == "seat-seed":
         return seat_seed_key(body["match_id"], body["seat"], body["client_seed"])
+    if kind == "signing-key":
+        return body["key_id"]
     return body["event"] if "event" in KINDS[kind] else body["match_id"]
 
 
@@ -315,6 +326,8 @@ def references(kind: str, body: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [("tables-commitment", body["event"])]
     if kind == "bot-seed":
         return [("match-receipt", body["match_id"])]
+    if kind == "signing-key" and body["previous"] is not None:
+        return [("signing-key", body["previous"])]
     return []
 
 
@@ -325,6 +338,7 @@ _NAMES = {
     "deal-record": "deal",
     "match-payout": "match",
     "bot-seed": "match",
+    "signing-key": "key",
 }
 
 
@@ -381,6 +395,12 @@ def admit(
                 f"{where}: the bots' seed of match {body['match_id']!r} does not hash to the "
                 f"bot_play.seed_commitment of its receipt (entry {receipt['index']})"
             )
+    if kind == "signing-key" and body["previous"] is not None:
+        if earlier("signing-key", body["previous"]) is None:
+            raise FairnessError(
+                f"{where}: signing key {key!r} names key {body['previous']!r} as the one "
+                "before it, which the log has not recorded"
+            )
     if kind == "seat-seed":
         if earlier("match-commitment", body["match_id"]) is None:
             raise FairnessError(
@@ -430,6 +450,20 @@ def _admit_order(
             )
 
 
+def follow_key(entry: Mapping[str, Any], current: str | None) -> str:
+    """The id of the site's key after the ``signing-key`` ``entry``, which must name
+    ``current`` (the key of the log's last ``signing-key`` entry, None before the first) as
+    the key before it: the keys are a chain, never a fork. Raises FairnessError."""
+    body = entry["body"]
+    if body["previous"] != current:
+        raise FairnessError(
+            f"log entry {entry['index']}: signing key {body['key_id']} names "
+            f"{body['previous']} as the key before it, but the log's key until then is "
+            f"{current}"
+        )
+    return body["key_id"]
+
+
 def logged(entries: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     """``{(kind, entry_key): entry}`` of a log :func:`verify_log` accepted (one per key)."""
     return {(e["kind"], entry_key(e["kind"], e["body"])): dict(e) for e in entries}
@@ -452,8 +486,9 @@ def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
     0, 1, 2, ...), whose ``prev`` is not the hash of the entry before it, or that the log
     does not admit (:func:`admit`: a second entry of its kind for its match, event or deal,
     naming both entries; a receipt without its commitment before it; a second payout of a
-    match or event)."""
+    match or event; a signing key that does not follow the one logged before it)."""
     head, expected = GENESIS, 0
+    signing_key = None
     seen: dict[tuple[str, str], Mapping[str, Any]] = {}
     for entry in entries:
         where = f"log entry {expected}"
@@ -465,6 +500,8 @@ def verify_log(entries: Iterable[Mapping[str, Any]]) -> str:
         if entry["prev"] != head:
             raise FairnessError(f"{where}: prev is not the hash of entry {expected - 1}")
         admit(entry, lambda kind, key: seen.get((kind, key)))
+        if entry["kind"] == "signing-key":
+            signing_key = follow_key(entry, signing_key)
         kept = {"index": entry["index"]}  # a commitment's body too: its receipt is checked on it
         if entry["kind"] in ("match-commitment", "seat-seed", "tables-commitment"):
             kept["body"] = entry["body"]
@@ -495,10 +532,15 @@ def parse_log(text: str) -> list[dict[str, Any]]:
     return entries
 
 
-def log_head(size: int, head: str) -> dict[str, Any]:
+def log_head(size: int, head: str, key_id: str | None = None) -> dict[str, Any]:
     """The payload the site signs to publish its head: ``{"format": "trix-log-head/1",
-    "size": n, "head": hex}`` (sign it with ``games.fairness.receipt.sign``)."""
-    return {"format": HEAD_FORMAT, "size": size, "head": check_hex(head, "head")}
+    "size": n, "head": hex, "key_id": 16 hex}`` (sign it with
+    ``games.fairness.receipt.sign``); ``key_id``, the signing key's id, is left out when
+    None (heads signed before heads named their key)."""
+    payload = {"format": HEAD_FORMAT, "size": size, "head": check_hex(head, "head")}
+    if key_id is not None:
+        payload["key_id"] = check_hex(key_id, "key_id", 16)
+    return payload
 
 
 def find_receipt(entries: Iterable[Mapping[str, Any]], match_id: str) -> dict[str, Any] | None:

@@ -37,6 +37,7 @@ from games.fairness.receipt import (
     check_signature,
 )
 from games.fairness.shuffle import ALGORITHM, CANONICAL_DECK, SEATS, deal_hands, shuffle
+from games.fairness.signing_keys import Keyring
 from games.fairness.transparency import logged
 from games.fairness.verify_log import (
     bot_moves,
@@ -235,7 +236,9 @@ def _same_rules(record: dict[str, Any], receipt: dict[str, Any]) -> bool:
 
 def _receipt_problems(record: dict[str, Any], public_key: Any) -> list[str]:
     """The receipt checks of a record whose shuffle object carries ``receipt`` or
-    ``signature`` (both are then required); ``public_key``: an Ed25519 public key or None."""
+    ``signature`` (both are then required); ``public_key``: an Ed25519 public key, a
+    ``signing_keys.Keyring`` (the key the receipt's ``key_id`` names, in use at its
+    ``issued_at``) or None."""
     shuffle_object = record["shuffle"]
     try:
         receipt = check_receipt(shuffle_object.get("receipt"))
@@ -266,8 +269,10 @@ def _receipt_problems(record: dict[str, Any], public_key: Any) -> list[str]:
             f"{rules.deals_per_match}: a match's chain covers exactly its deals"
         )
     if public_key is not None:
+        ring = public_key if isinstance(public_key, Keyring) else Keyring.of(public_key)
         try:
-            check_signature(receipt, signature, public_key)
+            key = ring.key(receipt.get("key_id"), receipt["issued_at"], "the receipt")
+            check_signature(receipt, signature, key)
         except FairnessError as error:
             problems.append(f"shuffle.signature: {error}")
     return problems

@@ -29,6 +29,7 @@ from games.fairness.receipt import (
     public_key_hex,
     receipt_hash,
 )
+from games.fairness.signing_keys import Keyring, keyring_from_document, keyring_from_log
 from games.fairness.transparency import (
     HEAD_FORMAT,
     check_entry,
@@ -43,6 +44,7 @@ from games.fairness.verify import SEAT_KEYS, verify_match, verify_record
 from games.fairness.verify_log import bot_moves, receipt_in_log, records_in_log
 from games.fairness.verify_notes import (
     bots_note,
+    keys_note,
     order_note,
     partial_note,
     replayed_note,
@@ -193,8 +195,10 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
             f"{head}: the log was rewritten"
         )
     if key is not None and "signature" in saved:
+        named = saved.get("key_id")
         try:
-            check_signature(log_head(size, head), saved["signature"], key)
+            signer = key.key(named, None, "--head")
+            check_signature(log_head(size, head, named), saved["signature"], signer)
         except FairnessError as error:
             raise FairnessError(f"--head: signature: {error}") from None
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
@@ -226,7 +230,7 @@ def _notes(
     if receipts and key is None:
         notes.append("receipt signatures not checked: give --public-key")
     elif receipts:
-        notes.append(f"receipt signatures valid under key {key_id(key)}")
+        notes.append(keys_note(key, [s["receipt"] for s in receipts]))
     distinct = {receipt_hash(s["receipt"]): s["receipt"] for s in receipts}
     notes.extend(seats_note(receipt, pinned) for receipt in distinct.values())
     notes.extend(
@@ -275,6 +279,7 @@ def verify_cli(
     stdin: TextIO | None = None,
     *,
     public_key: str | None = None,
+    keys: str | None = None,
     log: str | None = None,
     commitment: str | None = None,
     client_seeds: Sequence[str] = (),
@@ -297,7 +302,11 @@ def verify_cli(
     match's "all records" list, a ``trix-draw/1`` record, each checked by its own rules; the
     records grouped into matches by match id and commitment). ``public_key`` (64 hex
     digits, PEM, or a file holding either or the site's ``/fairness/public-key.json``):
-    receipts must be signed by it. ``log`` (a file of the site's ``/fairness/log.jsonl``):
+    receipts, heads and checkpoints must be signed by it. ``keys`` (the site's
+    ``/fairness/keys.json`` saved to a file): every signature must be by the key it names,
+    in use when it was made (with ``public_key``, which must be one of them;
+    :func:`_keyring`); with ``log``, the log's own ``signing-key`` entries give those keys.
+    ``log`` (a file of the site's ``/fairness/log.jsonl``):
     its chain must verify and hold each match's receipt.
     ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
     must carry them. ``partial``: a match's deals may stop before its deal count (with
@@ -318,6 +327,7 @@ def verify_cli(
     """
     try:
         key, commitment, seeds = _option_values(public_key, commitment, client_seeds)
+        listed = _read_json(keys, "--keys") if keys is not None else None
     except FairnessError as error:
         print(error, file=stderr)
         return 2
@@ -335,9 +345,10 @@ def verify_cli(
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
         tree = checkpoint or new_checkpoint or consistency or inclusions
-        if key is not None or log or seeds or partial or head or tree:
+        if key is not None or keys or log or seeds or partial or head or tree:
             print(
-                "--public-key, --log, --head, --checkpoint, --new-checkpoint, --consistency, "
+                "--public-key, --keys, --log, --head, --checkpoint, --new-checkpoint, "
+                "--consistency, "
                 "--inclusion, --client-seed, --partial: for deal records "
                 "(a draw record takes --commitment only)",
                 file=stderr,
@@ -348,7 +359,8 @@ def verify_cli(
         "public_key": key,
         "commitment": commitment,
         "client_seeds": seeds,
-        "require_receipt": key is not None or log is not None,
+        "require_receipt": key is not None or listed is not None or log is not None,
+        "keys": listed,
     }
     tree = {
         "checkpoint": checkpoint,
@@ -380,18 +392,63 @@ def _read_checkpoint(path: str, option: str, key: Any) -> merkle.Checkpoint:
         raise FairnessError(f"{option}: not a signed checkpoint: {error}") from None
     if key is None:
         return checkpoint
-    raw = bytes.fromhex(public_key_hex(key))
+    named, at = _checkpoint_key(checkpoint)
+    signer = key.key(named, at, option)
+    raw = bytes.fromhex(public_key_hex(signer))
     wanted = merkle.ed25519_key_hash(checkpoint.origin, raw)
     for name, key_hash, signature in signatures:
         if name == checkpoint.origin and key_hash == wanted:
             try:
-                key.verify(signature, text.encode())
+                signer.verify(signature, text.encode())
             except InvalidSignature:
                 raise FairnessError(
-                    f"{option}: its signature is not valid under key {key_id(key)}"
+                    f"{option}: its signature is not valid under key {key_id(signer)}"
                 ) from None
             return checkpoint
-    raise FairnessError(f"{option}: no signature by key {key_id(key)} ({checkpoint.origin})")
+    raise FairnessError(f"{option}: no signature by key {key_id(signer)} ({checkpoint.origin})")
+
+
+def _checkpoint_key(checkpoint: merkle.Checkpoint) -> tuple[str | None, str | None]:
+    """The key id and time a checkpoint's extension line names (``time <T> key-id <id>``),
+    or (None, None) for a checkpoint without it."""
+    for line in checkpoint.extensions:
+        words = line.split()
+        if len(words) == 4 and words[0] == "time" and words[2] == "key-id":
+            return words[3], words[1]
+    return None, None
+
+
+def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyring | None:
+    """The keys signatures are checked with: ``--keys`` (a saved ``/fairness/keys.json``) or
+    the log's ``signing-key`` entries, pinned by ``--public-key`` (the key you saved, which
+    must be one of them: the chain of endorsements then vouches for the others), or that
+    key alone. With the log, ``--keys`` must list exactly its keys and periods. Raises
+    FairnessError with the refusal line."""
+    listed = keyring_from_document(keys) if keys is not None else None
+    logged = keyring_from_log(entries) if entries is not None else None
+    if listed is not None and entries is not None:
+        mine = [(k.key_id, k.valid_from, k.valid_until) for k in listed.keys.values()]
+        theirs = (
+            [(k.key_id, k.valid_from, k.valid_until) for k in logged.keys.values()]
+            if logged is not None
+            else [(k.key_id, None, None) for k in listed.keys.values()][:1]
+        )
+        if mine != theirs:
+            raise FairnessError(
+                "--keys: the keys and periods listed are not the log's signing-key entries"
+            )
+    ring = listed or logged
+    if key is None:
+        return listed
+    if ring is None:
+        return Keyring.of(key)
+    pinned = ring.keys.get(key_id(key))
+    if pinned is None or public_key_hex(pinned.public_key) != public_key_hex(key):
+        raise FairnessError(
+            f"--public-key: key {key_id(key)} is not one of {ring.source} ({ring.ids()}): "
+            "nothing ties those keys to the one you saved"
+        )
+    return ring
 
 
 def _hashes(values: Any, option: str) -> list[bytes]:
@@ -561,9 +618,12 @@ def _verify_deals_cli(
     if (tree["new_checkpoint"] is None) != (tree["consistency"] is None):
         print("--new-checkpoint and --consistency go together", file=stderr)
         return 2
-    key = checks["public_key"]
+    checks = dict(checks)
+    listed = checks.pop("keys")
     try:
         entries = _load_log(log) if log is not None else None
+        key = _keyring(checks["public_key"], listed, entries[0] if entries else None)
+        checks["public_key"] = key
         head_note = _check_head(head, entries[0], key) if head is not None else None
         tree_notes, proven = (
             _tree_checks(tree, key, entries[0] if entries else None)

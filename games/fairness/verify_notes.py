@@ -1,8 +1,8 @@
 """The notes ``trix verify`` prints after ``verified``: what a ``--partial`` check of a
 match covered (:func:`partial_note`), which seats its receipt names bots and which seeds
 were pinned (:func:`seats_note`), whether the match's commitment came before its client
-seeds (:func:`order_note`), and whether its bots' moves were replayed (:func:`bots_note`).
-No Django."""
+seeds (:func:`order_note`), whether its bots' moves were replayed (:func:`bots_note`), and
+which keys signed the receipts (:func:`keys_note`). No Django."""
 
 from __future__ import annotations
 
@@ -10,9 +10,23 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.fairness.match_shuffle import BOT_CLIENT_SEED
+from games.fairness.receipt import key_id
+from games.fairness.signing_keys import Keyring
 from games.fairness.transparency import logged
 from games.fairness.verify import SEAT_KEYS
 from games.fairness.verify_log import bot_moves
+
+
+def keys_note(ring: Keyring, receipts: Iterable[dict[str, Any]]) -> str:
+    """Which keys signed ``receipts`` (their signatures already checked with ``ring``), and
+    where those keys came from."""
+    used = sorted(
+        {key_id(ring.key(r.get("key_id"), r["issued_at"], "the receipt")) for r in receipts}
+    )
+    return (
+        f"receipt signatures valid under key{'s' if len(used) > 1 else ''} {', '.join(used)} "
+        f"({ring.source})"
+    )
 
 
 def partial_note(records: Sequence[Any], logged: bool) -> str:

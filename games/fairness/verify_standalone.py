@@ -1,7 +1,7 @@
 """Check trix-deal/1 records' shuffles with nothing but Python 3's standard library.
 
-python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--log FILE]
-    [--head FILE] [--partial]
+python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--keys FILE]
+    [--log FILE] [--head FILE] [--partial]
 
 RECORDS is one record file, a file holding a JSON list of one match's records, a directory of
 one match's *.json records, or - for stdin. A list or a directory is checked as a whole match:
@@ -13,8 +13,11 @@ the log), and the log must hold one receipt per match (the records'). A seat the
 a bot must have the client seed "bot"; a note says which seats are people. With --log, the
 receipt's commitment must come before its seeds in the log (commit first), and a tournament
 table's commitment must be the one its event's revealed key gives. --head: a log head
-saved earlier must be the head of the log's first entries. Prints "verified" (then notes) and
-exits 0, or one line per problem and exits 1.
+saved earlier must be the head of the log's first entries. Signatures are checked with the
+key each names (receipt.key_id, a head's key_id) among the site's keys: the log's
+signing-key entries or --keys (/fairness/keys.json), a chain each key endorsing the next,
+pinned by --public-key (the key you saved); the key must have been in use when it signed.
+Prints "verified" (then notes) and exits 0, or one line per problem and exits 1.
 Spec: docs/fairness.md."""
 
 import argparse
@@ -50,7 +53,11 @@ LOG_KEYS = {  # what each kind of log entry is about: the log admits one entry p
     "match-payout": lambda b: b["match_id"],
     "event-payout": lambda b: b["event"],
     "bot-seed": lambda b: b["match_id"],
+    "signing-key": lambda b: b["key_id"],
 }
+KEY_FIELDS = ["algorithm", "endorsement", "key_id", "previous", "previous_key", "public_key"]
+KEY_FIELDS += ["signature"]  # a signing-key entry's body; keys.json adds its period:
+LISTED_FIELDS = sorted(KEY_FIELDS + ["log_index", "valid_from", "valid_until"])
 
 
 def sha256_text(text):  # a seat-seed entry's key names its seed by this hash
@@ -200,6 +207,7 @@ def shuffle(server_seed, client_seeds, match_id, deal_number):
 # Strict input checks: each raises Refused naming the first bad field.
 def check_receipt(r, where="receipt"):
     optional = {"bots", "bot_play", "commitment_entry", "seed_entries", "tables_commitment"}
+    optional.add("key_id")  # the id of the key that signed it (older receipts lack it)
     fields = isinstance(r, dict) and sorted(set(r) - optional) == RECEIPT_FIELDS
     need(fields, f"{where}: needs {RECEIPT_FIELDS}, and may have {sorted(optional)}")
     need(r["format"] == "trix-receipt/1", f"{where}.format: must be 'trix-receipt/1'")
@@ -249,6 +257,7 @@ def check_receipt(r, where="receipt"):
         need("commitment_entry" not in r, f"{where}: tables_commitment with commitment_entry")
         mine = re.fullmatch(r"(.+)/round:[1-9]\d*/table:(0|[1-9]\d*)", r["match_id"])
         need(mine and mine.group(1) == t["event"], f"{where}.match_id: not a table of the event")
+    need(is_hex(r.get("key_id", "0" * 16), 16), f"{where}.key_id: must be 16 lower-case hex digits")
     canonical(r)
 
 
@@ -535,18 +544,96 @@ def partial_note(shuffles, receipt, logged):
     )
 
 
-def check_head(path, heads, key):
-    """A log head saved earlier: the log's first size entries hash to it; signed by key."""
+def key_id_of(raw):  # a key's id: the first 16 hex digits of SHA-256 of its 32 raw bytes
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def key_history(items, where):
+    """[(signing-key body, valid_from)] in order -> [(key id, raw key, from, until)]: a chain,
+    each key signed by itself and endorsed by the one before; each in use from its time until
+    (inclusive) the next one's."""
+    keys = []
+    for n, (b, start) in enumerate(items):
+        w = f"{where} {n}"
+        need(isinstance(b, dict) and sorted(b) == KEY_FIELDS, f"{w}: fields {KEY_FIELDS}")
+        need(b["algorithm"] == "ed25519" and is_hex(b["public_key"]), f"{w}: public_key")
+        raw = bytes.fromhex(b["public_key"])
+        need(b["key_id"] == key_id_of(raw), f"{w}: key_id is not its key's id")
+        said = {k: b[k] for k in ("algorithm", "key_id", "public_key", "previous", "previous_key")}
+        said = canonical({"format": "trix-signing-key/1", **said})
+        ok = is_hex(b["signature"], 128) and ed25519_ok(raw, said, bytes.fromhex(b["signature"]))
+        need(ok, f"{w}: key {b['key_id']} did not sign its own statement")
+        before = keys[-1] if keys else (None, None, None, None)
+        need(b["previous"] == before[0], f"{w}: names key {b['previous']}, not {before[0]}")
+        need(all(k != b["key_id"] for k, *_ in keys), f"{w}: key {b['key_id']} comes back")
+        if keys:
+            e = b["endorsement"]
+            ok = b["previous_key"] == before[1].hex() and is_hex(e, 128)
+            need(ok and ed25519_ok(before[1], said, bytes.fromhex(e)), f"{w}: not endorsed")
+            keys[-1] = before[:3] + (start,)
+        else:
+            need(b["previous_key"] is None and b["endorsement"] is None, f"{w}: endorsed by?")
+        keys.append((b["key_id"], raw, start, None))
+    return keys
+
+
+def listed_keys(path):
+    """The keys of a saved /fairness/keys.json (trix-keys/1), checked as a chain."""
+    doc = load(path)
+    ok = isinstance(doc, dict) and doc.get("format") == "trix-keys/1" and doc.get("keys")
+    need(ok and isinstance(doc["keys"], list), "--keys: not a trix-keys/1 list")
+    for n, item in enumerate(doc["keys"]):
+        need(isinstance(item, dict) and sorted(item) == LISTED_FIELDS, f"--keys: key {n}: fields")
+    items = [({k: i[k] for k in KEY_FIELDS}, i["valid_from"]) for i in doc["keys"]]
+    keys = key_history(items, "--keys: key")
+    for n, item in enumerate(doc["keys"]):
+        need(item["valid_until"] == keys[n][3], f"--keys: key {n}: valid_until is not the next's")
+        start = item["valid_from"]
+        need(start is None or is_time(start), f"--keys: key {n}: valid_from")
+        need(start is not None or len(keys) == 1, f"--keys: key {n}: valid_from is missing")
+    return keys
+
+
+def is_time(v):  # a UTC time YYYY-MM-DDTHH:MM:SSZ, compared as text
+    return isinstance(v, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", v) is not None
+
+
+def signer(keys, wanted, at, what):
+    """The raw key named wanted (None: the one in use at `at`, or the only one), which must
+    have been in use at `at` (when known)."""
+
+    def covers(k):
+        return (k[2] is None or k[2] <= at) and (k[3] is None or at <= k[3])
+
+    if wanted is None:
+        found = [k for k in keys if len(keys) == 1 or (at is not None and covers(k))]
+    else:
+        found = [k for k in keys if k[0] == wanted]
+    ids = ", ".join(k[0] for k in keys)
+    need(len(found) == 1, f"{what}: signed by key {wanted}, not one of the keys given ({ids})")
+    k = found[0]
+    period = f"from {k[2] or 'its first use'} until {k[3] or 'now'}"
+    need(at is None or covers(k), f"{what}: signed at {at} by key {k[0]}, in use {period}")
+    return k[1]
+
+
+def check_head(path, heads, keys):
+    """A log head saved earlier: the log's first size entries hash to it; signed by the key
+    it names among keys."""
     saved = load(path)
     need(isinstance(saved, dict) and saved.get("format") == "trix-log-head/1", "--head: format")
     size, head = saved.get("size"), saved.get("head")
     need(type(size) is int and 0 <= size < len(heads), "--head: more entries than the log has")
     need(heads[size] == head, f"--head: the log's first {size} entries hash to another head")
-    if key is not None:
-        payload = canonical({"format": "trix-log-head/1", "size": size, "head": head})
+    if keys is not None:
+        payload = {"format": "trix-log-head/1", "size": size, "head": head}
+        if "key_id" in saved:  # heads name their key (older heads do not)
+            payload["key_id"] = saved["key_id"]
+        key = signer(keys, saved.get("key_id"), None, "--head")
         signature = saved.get("signature")
         need(is_hex(signature, 128), "--head: signature: must be 128 lower-case hex")
-        need(ed25519_ok(key, payload, bytes.fromhex(signature)), "--head: signature: not valid")
+        ok = ed25519_ok(key, canonical(payload), bytes.fromhex(signature))
+        need(ok, "--head: signature: not valid")
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
 
@@ -569,6 +656,39 @@ def load(path):
         return strict_json(handle.read())
 
 
+def site_keys(args, lines):
+    """(the keys signatures are checked with, where they came from), or (None, None):
+    --keys or the log's signing-key entries, pinned by --public-key (the key you saved, one
+    of them: the chain of endorsements vouches for the others); or --public-key alone."""
+    listed = listed_keys(args.keys) if args.keys else None
+    logged = None
+    if lines is not None:
+        entries = [strict_json(line) for line in lines if line.strip()]
+        items = [
+            (e.get("body"), e.get("logged_at"))
+            for e in entries
+            if isinstance(e, dict) and e.get("kind") == "signing-key"
+        ]
+        logged = key_history(items, "log: signing-key") if items else None
+    if listed is not None and lines is not None:
+        periods = [(k[0], k[2], k[3]) for k in logged or listed[:1]]
+        alone = logged is None and listed[0][2] is None
+        same = [(k[0], k[2], k[3]) for k in listed] == periods and (logged or alone)
+        need(same, "--keys: the keys and periods listed are not the log's signing-key entries")
+    keys = listed or logged
+    source = "--keys" if listed else "the log's signing-key entries"
+    if not args.public_key:
+        return listed, "--keys, not pinned: give --public-key, the key you saved"
+    need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
+    pinned = bytes.fromhex(args.public_key.strip())
+    if keys is None:
+        return [(key_id_of(pinned), pinned, None, None)], "--public-key"
+    ids = ", ".join(k[0] for k in keys)
+    ok = any(k[1] == pinned for k in keys)
+    need(ok, f"--public-key: key {key_id_of(pinned)} is not one of {source} ({ids})")
+    return keys, f"{source}, pinned by --public-key"
+
+
 def check(args):
     """(problems, notes) for the parsed command line; raises Refused, OSError, ValueError."""
     loaded = load(args.records)
@@ -583,7 +703,8 @@ def check(args):
     receipt, signature = shuffles[0].get("receipt"), shuffles[0].get("signature")
     notes = []
     if receipt is None:
-        need(not (args.receipt or args.public_key or args.log), "shuffle.receipt: missing")
+        given = args.receipt or args.public_key or args.keys or args.log
+        need(not given, "shuffle.receipt: missing")
         notes.append("cards only, no receipt: nothing binds the client seeds to the match start")
     if args.receipt:  # the receipt the player saved: a receipt, or {"receipt", "signature"}
         saved = load(args.receipt)
@@ -592,12 +713,17 @@ def check(args):
         need(sha256(saved["receipt"]) == sha256(receipt), "--receipt: the records carry another")
         need(saved.get("signature", signature) == signature, "--receipt: another signature")
     need(not args.head or args.log, "--head: give the log too (--log FILE)")
-    key = None
-    if args.public_key:
-        need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
-        key, message = bytes.fromhex(args.public_key.strip()), canonical(receipt)
-        need(ed25519_ok(key, message, bytes.fromhex(signature)), "shuffle.signature: not valid")
-        notes.append("receipt signed by that public key")
+    lines = None
+    if args.log:
+        with open(args.log, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    keys, source = site_keys(args, lines)
+    if keys is not None and receipt is not None:
+        at = receipt["issued_at"]
+        key = signer(keys, receipt.get("key_id"), at, "shuffle.signature")
+        ok = ed25519_ok(key, canonical(receipt), bytes.fromhex(signature))
+        need(ok, "shuffle.signature: not valid")
+        notes.append(f"receipt signed by key {key_id_of(key)} ({source})")
     elif receipt is not None:
         notes.append("receipt signature not checked: give --public-key")
     if receipt is not None:
@@ -609,14 +735,12 @@ def check(args):
     ]
     match = isinstance(loaded, list)
     if args.log:
-        with open(args.log, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
         logged, note, heads = check_log(lines, receipt, signature, records, args.partial and match)
         problems += logged
         notes.append(note)
         notes.append(order_note(receipt, [strict_json(line) for line in lines if line.strip()]))
         if args.head:
-            notes.append(check_head(args.head, heads, key))
+            notes.append(check_head(args.head, heads, keys))
     if match:
         problems += verify_match(shuffles, receipt, args.partial)
     if args.partial:
@@ -630,6 +754,7 @@ def main(argv):
     parser.add_argument("records", help="a record, a JSON list of records, a directory, or -")
     parser.add_argument("--receipt", help="the receipt file you saved")
     parser.add_argument("--public-key", help="the site's Ed25519 public key (64 hex digits)")
+    parser.add_argument("--keys", help="the site's keys (/fairness/keys.json) saved to a file")
     parser.add_argument("--log", help="the site's log (/fairness/log.jsonl) saved to a file")
     parser.add_argument("--head", help="a log head saved earlier (/fairness/log-head.json)")
     parser.add_argument(

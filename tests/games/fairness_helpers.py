@@ -45,11 +45,14 @@ ISSUED_AT = "2026-12-01T10:00:00Z"
 LOGGED_AT = "2026-12-01T09:59:00Z"
 
 
-def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT, bots=None):
+def with_receipt(
+    records: list[dict], key, *, issued_at: str = ISSUED_AT, bots=None, key_id: str | None = None
+):
     """(records, receipt, signature): copies of one match's records whose shuffle objects carry
     the deal count, the match-start receipt and its signature by ``key``, as the site's do.
     ``bots``: the seats the receipt names as bots (default: the seats whose client seed is
-    ``bot``, as the engine's simulated matches seat them)."""
+    ``bot``, as the engine's simulated matches seat them); ``key_id``: the signing key's id
+    the receipt names (none by default, as receipts before key ids)."""
     from games.fairness.match_shuffle import BOT_CLIENT_SEED
     from games.fairness.receipt import build_receipt, sign
 
@@ -69,6 +72,7 @@ def with_receipt(records: list[dict], key, *, issued_at: str = ISSUED_AT, bots=N
         client_seeds=seeds,
         issued_at=issued_at,
         bots=bots,
+        key_id=key_id,
     )
     return carrying(records, receipt, sign(receipt, key))
 

@@ -211,9 +211,12 @@ def test_a_tampered_entry_or_a_proof_of_another_entry_is_refused(tmp_path, site_
 
 def test_a_checkpoint_signed_by_another_key_and_missing_options(tmp_path, site_match, entries):
     records = site_match[0]
-    other = write(tmp_path, "other", note(entries, key=new_private_key()))
+    other_key = new_private_key()
+    other = write(tmp_path, "other", note(entries, key=other_key))
     code, _, err = run(tmp_path, records, "--checkpoint", other, "--public-key", SITE_PUBLIC)
-    assert code == 1 and err.startswith("--checkpoint: no signature by key ")
+    assert code == 1 and err.startswith(
+        f"--checkpoint is signed by key {key_id(other_key)}, which is not in --public-key"
+    )
     proof = write(tmp_path, "receipt.json", inclusion(entries, 2, len(entries)))
     code, _, err = run(tmp_path, records, "--inclusion", proof)
     assert (code, err) == (

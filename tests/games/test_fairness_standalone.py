@@ -13,7 +13,7 @@ import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from games.fairness.receipt import load_private_key, new_private_key, public_key_hex, sign
+from games.fairness.receipt import key_id, load_private_key, new_private_key, public_key_hex, sign
 from games.fairness.transparency import entry_hash
 from tests.games.fairness_helpers import (
     LOGGED_AT,
@@ -29,6 +29,7 @@ from tests.games.fairness_helpers import (
 standalone = load_standalone()
 SITE_KEY = load_private_key(RFC8032_TEST1_SECRET)
 SITE_PUBLIC = public_key_hex(SITE_KEY)
+SITE_ID = key_id(SITE_KEY)
 
 # RFC 8032 section 7.1: TEST 1, 2, 3 (secret key, public key, message, signature).
 RFC8032 = [
@@ -196,7 +197,10 @@ def test_a_whole_match_with_receipt_key_and_log(tmp_path, site_match):
     log.write_text("".join(json.dumps(e) + "\n" for e in match_log((records, receipt, signature))))
     code, out, err = run(tmp_path, records, "--public-key", SITE_PUBLIC, "--log", log, process=True)
     assert (code, err) == (0, ""), err
-    assert out.splitlines()[:2] == ["verified", "note: receipt signed by that public key"]
+    assert out.splitlines()[:2] == [
+        "verified",
+        f"note: receipt signed by key {SITE_ID} (--public-key)",
+    ]
     assert "in the log at entry 2; log head " in out and "at size 11" in out
 
 

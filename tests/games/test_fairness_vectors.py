@@ -234,3 +234,24 @@ def test_the_receipt_vector_is_the_receipt_of_shuffle_vector_3():
     assert v["commitment"] == CHAIN_COMMITMENT and v["deals"] == 20
     assert [v["client_seeds"][str(s)] for s in range(4)] == vector["client_seeds"]
     assert v["match_id"] == vector["match_id"]
+
+
+def test_signing_key_vectors_are_the_codes_output_and_the_standalones():
+    from games.fairness import signing_keys
+    from games.fairness.canonical import canonical_bytes
+    from games.fairness.receipt import load_private_key
+    from tests.games.fairness_helpers import RFC8032_TEST1_SECRET
+
+    v = json.loads(_doc_block("key-vectors", "json"))
+    first, second = load_private_key(RFC8032_TEST1_SECRET), load_private_key(v["next_signing_key"])
+    assert v["first"] == signing_keys.build_body(key=first)
+    assert v["second"] == signing_keys.build_body(key=second, previous=first)
+    statement = signing_keys.statement(v["second"])
+    assert v["second_statement_canonical"].encode() == canonical_bytes(statement)
+    standalone = load_standalone()
+    times = [(v["first"], "2026-12-01T09:00:00Z"), (v["second"], "2026-12-01T11:00:00Z")]
+    keys = standalone.key_history(times, "key")
+    assert [(k[0], k[2], k[3]) for k in keys] == [
+        (v["first"]["key_id"], "2026-12-01T09:00:00Z", "2026-12-01T11:00:00Z"),
+        (v["second"]["key_id"], "2026-12-01T11:00:00Z", None),
+    ]
