@@ -1,5 +1,7 @@
 """System checks of the games app (``manage.py check``, ``migrate``, ``runserver``): the
-site's signing key loads as an Ed25519 key (the settings check its shape)."""
+site's signing keys load as Ed25519 keys (the settings check their shape). Which key is in
+use is the log's to say (``games.signing.current``), read when signing, not here: the
+checks run before the database may exist."""
 
 from django.core.checks import Error, register
 
@@ -10,7 +12,7 @@ def signing_key_loads(app_configs, **kwargs):
     from games.fairness.errors import FairnessError
 
     try:
-        signing.private_key()
+        signing.configured()
     except FairnessError as exc:
-        return [Error(f"TRIX_SIGNING_KEY: {exc}", id="games.E001")]
+        return [Error(f"TRIX_SIGNING_KEY or TRIX_SIGNING_NEW_KEY: {exc}", id="games.E001")]
     return []

@@ -27,3 +27,8 @@ class NotFound(TableError, errors.NotFound):
 
 class Conflict(TableError, errors.Conflict):
     """Stale version, seat taken, action id reused (409 ``conflict``)."""
+
+
+class Unavailable(TableError, errors.Unavailable):
+    """The site may not sign now: its log names a key this process lacks (503
+    ``unavailable``, code ``signing_unavailable``)."""

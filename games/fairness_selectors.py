@@ -108,3 +108,22 @@ def match_commitment(table_id: int) -> dict[str, Any]:
         raise NotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
     public = shuffles.public(private)
     return {key: public[key] for key in ("algorithm", "match_id", "deals", "commitment")}
+
+
+def signing_keys() -> dict[str, Any]:
+    """The site's keys as ``/fairness/keys.json`` serves them (``trix-keys/1``,
+    ``games.fairness.signing_keys.keys_document``): every key the log's ``signing-key``
+    entries name, in order, with its log index and period, or, while the log names none,
+    the key in use without a period. Raises ``FairnessError`` when the site's key does not
+    load."""
+    from games import signing
+    from games.fairness import signing_keys as keys
+    from games.models import LogEntry
+    from games.services.fairness_log import stamp
+
+    logged = [
+        (row.body, row.index, stamp(row.logged_at))
+        for row in LogEntry.objects.filter(kind="signing-key").order_by("index")
+    ]
+    unlogged = None if logged else keys.build_body(key=signing.current().private_key)
+    return keys.keys_document(logged, unlogged)

@@ -6,6 +6,7 @@ from games import views
 
 urlpatterns = [
     path("public-key.json", views.public_key, name="fairness-public-key"),
+    path("keys.json", views.signing_keys, name="fairness-keys"),
     path("log.jsonl", views.log_lines, name="fairness-log"),
     path("log-head.json", views.log_head, name="fairness-log-head"),
     path("checkpoint", views.log_checkpoint, name="fairness-checkpoint"),

@@ -199,6 +199,7 @@ def receipt(
     order: tuple[int, dict[str, int]] | None = None,
     tables_commitment: dict[str, Any] | None = None,
     bot_play: dict[str, Any] | None = None,
+    key_id: str | None = None,
 ) -> dict[str, Any]:
     """The match-start receipt ``trix-receipt/1`` of a match whose client seeds are locked:
     match id, algorithm, commitment, deal count, ``variant``, ``options`` (the table's),
@@ -206,8 +207,9 @@ def receipt(
     seeds are :data:`BOT_CLIENT_SEED`), ``issued_at`` (``YYYY-MM-DDTHH:MM:SSZ``) and, when the
     log holds them, ``order``: the log index of the commitment and of each seat's
     ``seat-seed`` entry, or a tournament table's ``tables_commitment``, and the bots'
-    ``bot_play`` (``games.fairness.receipt.build_receipt``). Public only; the caller
-    signs it (``games.signing``). Raises ``FairnessError`` before the seeds lock, or when a
+    ``bot_play``, and the ``key_id`` of the key that will sign it
+    (``games.fairness.receipt.build_receipt``). Public only; the caller signs it
+    (``games.signing``). Raises ``FairnessError`` before the seeds lock, or when a
     seat named a bot has another seed."""
     shuffle = _open(private)
     seeds = shuffle.client_seeds
@@ -226,6 +228,7 @@ def receipt(
         order=order,
         tables_commitment=tables_commitment,
         bot_play=bot_play,
+        key_id=key_id,
     )
 
 

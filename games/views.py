@@ -4,6 +4,7 @@ public key and the transparency log, under ``/fairness/`` (``docs/fairness.md``)
 from __future__ import annotations
 
 import json
+from functools import wraps
 from pathlib import Path
 
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -12,16 +13,34 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition, require_GET
 
 from games import display, fairness, fairness_selectors, signing
-from games.errors import NotFound
+from games.errors import NotFound, Unavailable
 from games.fairness.canonical import canonical_bytes
 from games.services import fairness_log, log_tree
+from trix_site.errors import error_response
 
 #: The standalone verifier (one Python 3 file, the standard library only; docs/fairness.md).
 STANDALONE = Path(fairness.__file__).with_name("verify_standalone.py")
 
-#: Seconds a cache may keep the log and its head (they only grow), and the public key.
+#: Seconds a cache may keep the log and its head (they only grow), the site's keys (a
+#: rotation changes the key in use: soon seen everywhere) and the standalone verifier.
 LOG_MAX_AGE = 10
+KEYS_MAX_AGE = 60
 KEY_MAX_AGE = 3600
+
+
+def signed(view):
+    """A view that signs with the site's key: when no key may sign (the log's key is not in
+    this process's environment, ``games.signing.current``), 503 ``{"error", "code":
+    "signing_unavailable"}`` rather than a signature by a retired key or a 500."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except Unavailable as exc:
+            return error_response(exc.message, exc.code, exc.status)
+
+    return wrapper
 
 
 def verify_deal(request, deal_id: int):
@@ -78,11 +97,23 @@ def _log_etag(request) -> str:
 
 
 @require_GET
+@signed
 def public_key(request):
     """``GET /fairness/public-key.json``: ``{"algorithm": "ed25519", "public_key": 64 hex,
-    "key_id": 16 hex}``, the key receipts and log heads are signed with."""
+    "key_id": 16 hex}``, the key receipts, log heads and checkpoints are signed with now."""
     response = JsonResponse(signing.public_key())
-    patch_cache_control(response, public=True, max_age=KEY_MAX_AGE)
+    patch_cache_control(response, public=True, max_age=KEYS_MAX_AGE)
+    return response
+
+
+@require_GET
+@signed
+def signing_keys(request):
+    """``GET /fairness/keys.json``: ``{"format": "trix-keys/1", "keys": [...]}``, every key
+    the site has signed with, each with its statement's signatures, its log index and its
+    period (``games.fairness.signing_keys``, docs/fairness.md)."""
+    response = JsonResponse(fairness_selectors.signing_keys())
+    patch_cache_control(response, public=True, max_age=KEYS_MAX_AGE)
     return response
 
 
@@ -98,6 +129,7 @@ def standalone_verifier(request):
 
 @require_GET
 @condition(etag_func=lambda request: _log_etag(request))
+@signed
 def log_head(request):
     """``GET /fairness/log-head.json``: the signed head ``{"format": "trix-log-head/1",
     "size", "head", "signature"}``."""
@@ -145,6 +177,7 @@ def _sizes(request, *names: str) -> list[int] | str:
 
 
 @require_GET
+@signed
 def log_checkpoint(request):
     """``GET /fairness/checkpoint``: the log's signed checkpoint now (C2SP
     ``tlog-checkpoint``, a signed note: origin, size, base64 root hash, ``time ... key-id

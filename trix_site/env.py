@@ -186,6 +186,13 @@ def env_key(name: str, path: Path, *, draw: bool, pem: bool = False) -> str:
     return _check_key(name, path.read_text().strip(), pem=pem)
 
 
+def env_optional_key(name: str, *, pem: bool = False) -> str:
+    """A key as :func:`env_key` reads it, or ``""`` when the variable is unset or empty.
+    Raises ImproperlyConfigured for a key of another shape."""
+    value = os.environ.get(name, "").strip()
+    return _check_key(name, value, pem=pem) if value else ""
+
+
 def env_keys(name: str) -> list[str]:
     """Comma-separated keys of 64 hex digits each (none when unset). Raises
     ImproperlyConfigured naming the variable for any other item."""

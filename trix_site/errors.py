@@ -17,7 +17,7 @@ One code per meaning, Django REST framework's own where it has one:
     throttled               429     too many requests; ``Retry-After`` says when to come back
     unavailable             503     a broker or Redis error reached the request
 
-A service raises one of the five kinds below (each app subclasses them: ``games.errors``,
+A service raises one of the six kinds below (each app subclasses them: ``games.errors``,
 ``tournaments.errors``, ``responsible.errors``), and may name a finer code of its kind that a
 client can act on (``stale_version``, ``seat_taken``, ``illegal_action``: docs/api.md lists
 them); the status stays the kind's. Raising one means the service wrote nothing; its message
@@ -92,6 +92,13 @@ class Conflict(ServiceError):
     """The state refuses it now (409 ``conflict``)."""
 
     code = "conflict"
+
+
+class Unavailable(ServiceError):
+    """The site cannot do it now, through no fault of the caller's (503 ``unavailable``):
+    e.g. it may not sign (``games.signing.current``)."""
+
+    code = "unavailable"
 
 
 def error_response(message: str, code: str, status: int | None = None) -> JsonResponse:

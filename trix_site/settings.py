@@ -33,6 +33,7 @@ from trix_site.env import (
     env_key,
     env_keys,
     env_list,
+    env_optional_key,
     env_rate,
     env_seconds,
     env_str,
@@ -66,10 +67,13 @@ SECRET_KEY = _secret
 # Without it the embedded default (DEBUG on) draws one into VAR_DIR (trix_site/env.py: env_key).
 TRIX_SEED_KEY = env_key("TRIX_SEED_KEY", VAR_DIR / "seed_key", draw=DEBUG)
 TRIX_SEED_OLD_KEYS = env_keys("TRIX_SEED_OLD_KEYS")
-# The site's Ed25519 signing key (match receipts, the transparency log's head;
+# The site's Ed25519 signing key (match receipts, the transparency log's heads and checkpoints;
 # games/signing.py): PEM (PKCS#8, parsed by games/checks.py) or 64 hex digits (the raw
 # private key). Its public key is published at /fairness/public-key.json.
 TRIX_SIGNING_KEY = env_key("TRIX_SIGNING_KEY", VAR_DIR / "signing_key", draw=DEBUG, pem=True)
+# The next signing key, set on every process before `manage.py rotate_signing_key` logs it
+# (docs/operations.md): the site signs with whichever of the two keys the log names last.
+TRIX_SIGNING_NEW_KEY = env_optional_key("TRIX_SIGNING_NEW_KEY", pem=True)
 # The transparency log's origin: the first line of its checkpoints and their signing key's
 # name (C2SP tlog-checkpoint: a unique name, conventionally the log's URL without scheme).
 TRIX_LOG_ORIGIN = env_str("TRIX_LOG_ORIGIN", "trix.localhost/fairness/log")

@@ -19,8 +19,8 @@ per kind and subject, refuses it in the database too.
 
 The bodies are made here (:func:`match_commitment`, :func:`match_receipt`,
 :func:`draw_commitment`, :func:`draw_key`, :func:`deal_record`, :func:`match_payout`,
-:func:`event_payout`) from public values only: the log is public (a payout names seats and
-entrant ids, never an account or a person).
+:func:`event_payout`, :func:`signing_key`) from public values only: the log is public (a
+payout names seats and entrant ids, never an account or a person).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.fairness import event_tables, transparency
+from games.fairness import event_tables, signing_keys, transparency
 from games.fairness.canonical import sha256_hex
 from games.models import LogEntry, LogKey
 from games.services import log_tree
@@ -57,6 +57,15 @@ def entry_of(row: LogEntry) -> dict[str, Any]:
     }
 
 
+def lock_head() -> None:
+    """Take the log's head for the caller's transaction (on PostgreSQL the advisory lock
+    :data:`LOCK_KEY`, held until it ends; SQLite serialises writers itself): what the
+    caller reads of the log until then stays the log's last word."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+
+
 def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
     """Append ``(kind, body)`` entries in order, in the caller's transaction (one of its own
     if there is none); returns the new rows. Raises ``FairnessError`` for a malformed body
@@ -64,9 +73,7 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
     if not items:
         return []
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+        lock_head()
         head = LogEntry.objects.order_by("-index").first()
         prev = None if head is None else entry_of(head)
         now = timezone.now().replace(microsecond=0)
@@ -84,6 +91,11 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
             (row.key.kind, row.key.subject): entry_of(row)
             for row in LogEntry.objects.filter(key__subject__in=subjects).select_related("key")
         }
+        if any(entry["kind"] == "signing-key" for _, entry in entries):
+            signing_key = last_signing_key()
+            for _, entry in entries:  # a chain of keys, never a fork (as verify_log checks)
+                if entry["kind"] == "signing-key":
+                    signing_key = transparency.follow_key(entry, signing_key)
         rows, keys = [], []
         for subject, entry in entries:
             transparency.admit(entry, lambda kind, key: known.get((kind, key)))
@@ -182,6 +194,19 @@ def tables_key(*, event: str, commitment: str, key: str) -> tuple:
     return ("tables-key", {"event": event, "commitment": commitment, "key": key})
 
 
+def last_signing_key() -> str | None:
+    """The key id of the log's last ``signing-key`` entry, or None."""
+    rows = LogKey.objects.filter(kind="signing-key").order_by("-entry_id")
+    return rows.values_list("subject", flat=True).first()
+
+
+def signing_key(*, key, previous=None) -> tuple:
+    """A ``signing-key`` entry: the private ``key`` in use from this entry on, endorsed by
+    the private key ``previous`` in use until now (None for the log's first key;
+    ``games.fairness.signing_keys.build_body``)."""
+    return ("signing-key", signing_keys.build_body(key=key, previous=previous))
+
+
 def entry_index(kind: str, subject: str) -> int | None:
     """The log index of the entry of ``kind`` about ``subject``
     (``transparency.entry_key``), or None when the log holds none."""
@@ -273,12 +298,14 @@ def head_hash() -> tuple[int, str]:
 
 
 def head() -> dict[str, Any]:
-    """The signed head: ``{"format": "trix-log-head/1", "size": n, "head": hex,
-    "signature": hex}`` (the signature over the first three, ``games.signing``)."""
+    """The signed head: ``{"format": "trix-log-head/1", "size": n, "head": hex, "key_id":
+    16 hex, "signature": hex}`` (the signature over the first four, by the key in use,
+    ``games.signing``)."""
     from games import signing
 
-    payload = transparency.log_head(*head_hash())
-    return {**payload, "signature": signing.sign(payload)}
+    key = signing.current()
+    payload = transparency.log_head(*head_hash(), key_id=key.key_id)
+    return {**payload, "signature": key.sign(payload)}
 
 
 def check() -> list[str]:

@@ -175,10 +175,11 @@ def checkpoint(tree_size: int | None = None) -> str:
         tree_size = size()
     origin = settings.TRIX_LOG_ORIGIN
     now = timezone.now().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    extension = checkpoint_extension(now, signing.public_key()["key_id"])
+    key = signing.current()
+    extension = checkpoint_extension(now, key.key_id)
     text = merkle.format_checkpoint(
         merkle.Checkpoint(origin, tree_size, root_hash(tree_size), (extension,))
     )
-    key_hash = merkle.ed25519_key_hash(origin, signing.public_key_bytes())
-    signature = signing.sign_bytes(text.encode())
+    key_hash = merkle.ed25519_key_hash(origin, key.public_bytes())
+    signature = key.private_key.sign(text.encode())
     return text + "\n" + merkle.signature_line(origin, key_hash, signature)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import display_names
-from games import shuffles, state_store
+from games import shuffles, signing, state_store
 from games.engine import InvalidOptions, Options, new_match
 from games.engine.bots import BOTS
 from games.errors import BadRequest, TableError
@@ -230,8 +230,9 @@ def _create_seated(
             for row in rows:
                 row.save()
         records, events, logged = [], [], []
+        key = signing.current()  # one key signs the batch's receipts
         for row, p, table_seats in zip(rows, plans, seats, strict=True):
-            record, log_rows, entries = _start_match(row, p, table_seats, parsed, names, now)
+            record, log_rows, entries = _start_match(row, p, table_seats, parsed, names, now, key)
             records.append(record)
             events.extend(log_rows)
             logged.extend(entries)
@@ -289,10 +290,11 @@ def _start_match(
     parsed: Options,
     names: dict[int, str],
     now,
+    key: signing.SiteKey,
 ) -> tuple[MatchRecord, list[TableEvent], list[Any]]:
     """One inserted table's shuffle committed, its seats' client seeds locked and its receipt
-    issued (set on ``row``; the caller saves them): its unsaved match record, its event rows
-    and its fairness-log entries (the commitment, the receipt)."""
+    issued and signed by ``key`` (set on ``row``; the caller saves them): its unsaved match
+    record, its event rows and its fairness-log entries (the commitment, the receipt)."""
     private, row.commitment = shuffles.create(
         p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
     )
@@ -312,6 +314,7 @@ def _start_match(
             table_seats,
             logged_seeds=False,
             tables_commitment=p.tables_commitment,
+            key=key,
         )
     )
     record = MatchRecord(

@@ -193,6 +193,7 @@ def issue_receipt(
     *,
     logged_seeds: bool,
     tables_commitment: dict[str, Any] | None = None,
+    key: signing.SiteKey | None = None,
 ) -> tuple:
     """Issue the match-start receipt of ``table`` whose client seeds just locked in
     ``private``: built, signed with the site's key and kept on the table (the caller saves
@@ -207,9 +208,11 @@ def issue_receipt(
     none, as receipts before ``bot_play`` did). Returns its
     ``match-receipt`` log entry for the caller to append in the same transaction. The
     receipt is never issued again: a seat a bot takes over later keeps the seed its person
-    gave (``docs/fairness.md``, section 2)."""
+    gave (``docs/fairness.md``, section 2). The receipt names the id of the key that signs
+    it: ``key``, or the key in use (``games.signing.current``)."""
     table.started_at = now
     bots = sorted(s.seat for s in seats if s.kind == "bot")
+    key = key or signing.current()
     table.receipt = shuffles.receipt(
         private,
         variant=table.variant,
@@ -228,8 +231,9 @@ def issue_receipt(
         )
         if bots and table.bot_seed == shuffles.bot_seed(private)
         else None,
+        key_id=key.key_id,
     )
-    table.receipt_signature = signing.sign(table.receipt)
+    table.receipt_signature = key.sign(table.receipt)
     return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)
 
 
