@@ -439,7 +439,8 @@ def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyri
             )
     ring = listed or logged
     if key is None:
-        return listed
+        unpinned = "--keys, not pinned: give --public-key, the key you saved"
+        return None if listed is None else Keyring(list(listed.keys.values()), unpinned)
     if ring is None:
         return Keyring.of(key)
     pinned = ring.keys.get(key_id(key))
@@ -448,7 +449,7 @@ def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyri
             f"--public-key: key {key_id(key)} is not one of {ring.source} ({ring.ids()}): "
             "nothing ties those keys to the one you saved"
         )
-    return ring
+    return Keyring(list(ring.keys.values()), f"{ring.source}, pinned by --public-key")
 
 
 def _hashes(values: Any, option: str) -> list[bytes]:

@@ -245,7 +245,7 @@ def test_receipts_on_both_sides_of_a_rotation_verify_from_the_key_saved_before(
     assert (code, err) == (0, ""), err
     assert (
         f"note: receipt signatures valid under keys {', '.join(sorted([OLD_ID, NEW_ID]))} "
-        "(the log's signing-key entries)" in out
+        "(the log's signing-key entries, pinned by --public-key)" in out
     )
     # The key saved after the rotation vouches for the old one too (it names it).
     assert verify(tmp_path, folder, "--public-key", new, "--log", log)[0] == 0
@@ -259,7 +259,10 @@ def test_receipts_on_both_sides_of_a_rotation_verify_from_the_key_saved_before(
     keys = write(tmp_path, "keys.json", keys_json(entries))
     code, out, err = verify(tmp_path, folder, "--public-key", old, "--keys", keys)
     assert (code, err) == (0, ""), err
-    assert "(--keys)" in out
+    assert "(--keys, pinned by --public-key)" in out
+    code, out, err = verify(tmp_path, folder, "--keys", keys)
+    assert (code, err) == (0, ""), err
+    assert "(--keys, not pinned: give --public-key, the key you saved)" in out
     assert verify(tmp_path, folder, "--public-key", old, "--keys", keys, "--log", log)[0] == 0
     # A key saved from another site pins nothing here.
     code, _, err = verify(tmp_path, folder, "--public-key", public_key_hex(STRANGER), "--log", log)

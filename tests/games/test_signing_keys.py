@@ -130,7 +130,7 @@ def test_a_rotation_hands_over_to_the_new_key_and_a_match_across_it_verifies(
     argv += ["--log", str(tmp_path / "log.jsonl"), "--head", str(tmp_path / "head.json")]
     out, err = StringIO(), StringIO()
     assert trix(argv, out, err) == 0, err.getvalue()
-    assert f"receipt signatures valid under key {old.key_id} (the log's signing-key" in (
+    assert f"valid under key {old.key_id} (the log's signing-key entries, pinned by" in (
         out.getvalue()
     )
     out, err = StringIO(), StringIO()
