@@ -276,6 +276,38 @@ def test_the_receipts_signature_is_checked_with_the_key_saved_at_the_sit(page):
     assert check(page, rec, saved(shuffle, rec), 1)["signature"] == "unchecked"
 
 
+def test_a_receipt_signed_after_a_rotation_is_checked_through_the_old_keys_endorsement(page):
+    """The site rotated its key between the Sit and the match start: the receipt names the
+    new key, which the key kept at the Sit endorsed (keys.json as the browser kept it): valid
+    in the new key's period; without the list, outside the period, or with a key no
+    endorsement leads to, not valid."""
+    from games.fairness import signing_keys
+    from games.fairness.receipt import key_id, new_private_key, public_key_hex, sign
+
+    old, new, stranger = new_private_key(), new_private_key(), new_private_key()
+    shuffle = match()
+    rec = record(shuffle, 1)
+    receipt = {**_site_receipt(shuffle), "key_id": key_id(new)}
+    rec["shuffle"].update(deals=20, receipt=receipt, signature=sign(receipt, new))
+    logged = [
+        (signing_keys.build_body(key=old), 0, "2026-12-01T09:00:00Z"),
+        (signing_keys.build_body(key=new, previous=old), 5, "2026-12-01T09:59:00Z"),
+    ]
+    listed = signing_keys.keys_document(logged, None)
+    kept = saved(shuffle, rec, public_key=public_key_hex(old), keys=listed)
+    assert check(page, rec, kept, 1) == {"status": "verified", "problems": [], "signature": "valid"}
+    assert keys(check(page, rec, {**kept, "keys": None}, 1)) == ["receipt_signature"]
+    late = signing_keys.keys_document(
+        [logged[0], (logged[1][0], 5, "2026-12-01T10:30:00Z")], None
+    )  # the new key logged after the receipt's time
+    assert keys(check(page, rec, {**kept, "keys": late}, 1)) == ["receipt_signature"]
+    forged = signing_keys.keys_document(
+        [logged[0], (signing_keys.build_body(key=new, previous=stranger), 5, logged[1][2])], None
+    )
+    forged["keys"][1].update(previous=key_id(old), previous_key=public_key_hex(old))
+    assert keys(check(page, rec, {**kept, "keys": forged}, 1)) == ["receipt_signature"]
+
+
 def test_every_seats_hand_and_the_bots_seeds_are_checked(page):
     """Not only the browser's own 13 cards: each seat's hand in the record must be the one
     the shuffle dealt it, and a seat the receipt names a bot must have the seed "bot"."""

@@ -5,16 +5,17 @@
    public record (/api/deals/{id}/record.json) against them.
    Kept in localStorage under "trix.fairness/1:<match id>:<commitment>", one JSON object:
      {match_id, commitment, deals, algorithm, table_id, seat, client_seed, saved_at,
-      hands: {"<deal>": [13 codes]}, checkpoint?, public_key?, receipt?, signature?}
+      hands: {"<deal>": [13 codes]}, checkpoint?, public_key?, receipt?, signature?, keys?}
    checkpoint: the log's signed checkpoint (/fairness/checkpoint, its text) and public_key
    (/fairness/public-key.json's hex) fetched as the Sit is sent; receipt and signature: the
    match-start receipt as the table served it when the match started (else as the first deal
-   checked carried it). The verify page (web/static/web/verify_saved.js) puts them in its
+   checked carried it); keys: /fairness/keys.json, fetched when the receipt names another key
+   than the one kept at the Sit (the site rotated its key in between). The verify page (web/static/web/verify_saved.js) puts them in its
    commands: what the player saved, never what the site shows later.
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { T, cfg, redraw, st } from "./state.js";
-import { checkDeal, cryptoAvailable } from "./verify.js";
+import { checkDeal, cryptoAvailable, keyIdOf } from "./verify.js";
 
 const PREFIX = "trix.fairness/1:";
 
@@ -151,9 +152,23 @@ async function keepReceipt() {
     const mine = r && r.client_seeds && r.client_seeds[String(entry.seat)] === entry.client_seed;
     if (r && r.commitment === entry.commitment && mine) {
       keep(entry.key, { receipt: r, signature: table.receipt_signature });
+      await keepKeys(entry.key, r);
     }
   } catch (err) {
     console.warn("receipt not saved:", err.message);
+  }
+}
+
+/* The site's keys, when ``receipt`` names another key than the one kept at the Sit: the
+   check then follows the old key's endorsement to the new one. Best effort. */
+async function keepKeys(key, receipt) {
+  const entry = saved();
+  if (!entry || entry.key !== key || !entry.public_key || typeof receipt.key_id !== "string") return;
+  if (!cryptoAvailable() || receipt.key_id === (await keyIdOf(entry.public_key))) return;
+  try {
+    keep(key, { keys: await T.api("GET", "/fairness/keys.json") });
+  } catch (err) {
+    console.warn("keys not saved:", err.message);
   }
 }
 
@@ -201,6 +216,11 @@ async function check(deal, dealId) {
   } else {
     try {
       const record = await T.api("GET", "/api/deals/" + dealId + "/record.json");
+      const r = (record && record.shuffle && record.shuffle.receipt) || null;
+      if (r && entry.keys === undefined) {
+        await keepKeys(entry.key, r);
+        entry.keys = (saved() || {}).keys;
+      }
       result = await checkDeal(record, { ...entry, hand: (entry.hands || {})[String(deal)] || null }, deal);
       const s = record.shuffle || {};
       const now = saved(); // read again: a hand may have been kept while the record came

@@ -168,9 +168,11 @@ function isSeed(value) {
 /* Check one finished deal against what this browser saved.
 
    record: the deal's trix-deal/1 record (its `shuffle` object, and `hands`);
-   saved: {match_id, commitment, deals, seat, client_seed, hand, receipt?, signature?} as this
-          browser kept them (hand: the 13 codes it saw dealt to its seat, or null when it saw
-          none; receipt and signature: those of the first record of the match it checked);
+   saved: {match_id, commitment, deals, seat, client_seed, hand, receipt?, signature?,
+          public_key?, keys?} as this browser kept them (hand: the 13 codes it saw dealt to
+          its seat, or null when it saw none; receipt and signature: those of the first
+          record of the match it checked; public_key: the site's key at the Sit; keys: the
+          site's keys, kept when the receipt names another key);
    deal: the deal number the page expects this record to be.
 
    Returns {status, problems}: status "verified" (every check passed, the hand included),
@@ -236,7 +238,7 @@ export async function checkDeal(record, saved, deal) {
       if (rSeeds[String(bot)] !== BOT_SEED) problems.push({ key: "receipt_bot", n: Number(bot) + 1 });
     }
     if (r && typeof r === "object" && saved.public_key) {
-      signature = await receiptSigned(saved.public_key, r, s.signature);
+      signature = await receiptSigned(saved.public_key, r, s.signature, saved.keys);
       if (signature === "invalid") problems.push({ key: "receipt_signature" });
     }
   }
@@ -284,9 +286,30 @@ export async function checkDeal(record, saved, deal) {
 }
 
 /* Whether ``signature`` (128 hex) is the site's Ed25519 signature of ``receipt``'s canonical
-   bytes under ``publicKey`` (64 hex, as this browser saved it at the Sit): "valid",
-   "invalid", or "unchecked" where this browser's Web Crypto has no Ed25519. */
-export async function receiptSigned(publicKey, receipt, signature) {
+   bytes under ``publicKey`` (64 hex, as this browser saved it at the Sit), or, when the
+   receipt names another key (``key_id``: the site rotated its key since), under that key as
+   ``keys`` (/fairness/keys.json as this browser kept it) lists it, reached from the saved key
+   by endorsements and in use at the receipt's ``issued_at`` (docs/fairness.md section 9b):
+   "valid", "invalid", or "unchecked" where this browser's Web Crypto has no Ed25519. */
+export async function receiptSigned(publicKey, receipt, signature, keys) {
+  if (!HEX64.test(String(publicKey)) || !/^[0-9a-f]{128}$/.test(String(signature))) return "invalid";
+  let signer = publicKey;
+  if (receipt && typeof receipt.key_id === "string" && receipt.key_id !== (await keyIdOf(publicKey))) {
+    signer = await endorsedKey(publicKey, receipt, keys);
+    if (signer === "unchecked" || signer === null) return signer || "invalid";
+  }
+  return ed25519(signer, new TextEncoder().encode(canonical(receipt)), signature);
+}
+
+/* A public key's id (docs/fairness.md): the first 16 hex digits of SHA-256 of its 32 bytes. */
+export async function keyIdOf(publicKey) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes(publicKey)));
+  return bytesToHex(digest).slice(0, 16);
+}
+
+/* "valid", "invalid" or "unchecked" (no Ed25519 here): ``signature`` (128 hex) is
+   ``publicKey``'s (64 hex) Ed25519 signature of ``message`` (bytes). */
+async function ed25519(publicKey, message, signature) {
   if (!HEX64.test(String(publicKey)) || !/^[0-9a-f]{128}$/.test(String(signature))) return "invalid";
   let key;
   try {
@@ -294,9 +317,39 @@ export async function receiptSigned(publicKey, receipt, signature) {
   } catch (err) {
     return "unchecked";
   }
-  const message = new TextEncoder().encode(canonical(receipt));
   const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, bytes(signature), message);
   return ok ? "valid" : "invalid";
+}
+
+/* The key (64 hex) ``receipt.key_id`` names in ``keys``, if each key after the saved
+   ``publicKey`` up to it is signed by itself and endorsed by the one before, and the receipt
+   was issued in its period; else null ("unchecked": no Ed25519 here). */
+async function endorsedKey(publicKey, receipt, keys) {
+  const list = keys && Array.isArray(keys.keys) ? keys.keys : [];
+  const start = list.findIndex((k) => k && k.public_key === publicKey);
+  if (start < 0) return null;
+  for (let i = start + 1; i < list.length; i++) {
+    const k = list[i];
+    const before = list[i - 1];
+    if (!k || k.algorithm !== "ed25519" || !HEX64.test(String(k.public_key))) return null;
+    if (k.key_id !== (await keyIdOf(k.public_key))) return null;
+    if (k.previous !== before.key_id || k.previous_key !== before.public_key) return null;
+    const fields = ["algorithm", "key_id", "public_key", "previous", "previous_key"];
+    const statement = { format: "trix-signing-key/1" };
+    for (const f of fields) statement[f] = k[f];
+    const said = new TextEncoder().encode(canonical(statement));
+    for (const [key, sig] of [[k.public_key, k.signature], [before.public_key, k.endorsement]]) {
+      const ok = await ed25519(key, said, sig);
+      if (ok !== "valid") return ok === "unchecked" ? "unchecked" : null;
+    }
+    if (k.key_id === receipt.key_id) {
+      const t = receipt.issued_at;
+      const inPeriod = typeof t === "string" && (!k.valid_from || k.valid_from <= t) &&
+        (!k.valid_until || t <= k.valid_until);
+      return inPeriod ? k.public_key : null;
+    }
+  }
+  return null;
 }
 
 function bytes(hex) {
