@@ -161,3 +161,40 @@ def test_a_rematch_refused_for_money_links_to_the_wallet_in_words(
     assert link.inner_text() == "محفظتك"
     assert "/wallet/" not in status.inner_text()
     assert not Table.objects.filter(rematch_of=table).exists()
+
+
+RERENDER = """async () => {
+    const { st, redraw } = await import("/static/web/table/state.js");
+    st.ratings = { ...(st.ratings || {}), redrawn: (st.ratings?.redrawn || 0) + 1 };
+    redraw.result();
+}"""
+"""The result box drawn again, as it is when something it shows arrives later (the ratings,
+the payout, a rematch poll): a new key, a new box."""
+
+
+def test_a_refusal_survives_the_result_box_drawn_again(finished, new_page, live_server):
+    """The refusal's link to the wallet stays when the result box is drawn again after it
+    was shown, and shows when the box was drawn again while the proposal was on its way."""
+    table, ana, ben = finished
+    ledger.withdraw(user=ben, amount=wallet_balance(ben), key="empty:ben", provider=DemoProvider())
+    page = _open(new_page, live_server, ben, table.pk, "clipboard")
+    status = page.get_by_test_id("rematch-status")
+    link = status.locator('a[href="/wallet/"]')
+    # Drawn again while the POST is held: the answer goes to the box on the page.
+    held = []
+    page.route(
+        "**/rematch/",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    page.get_by_test_id("rematch-propose").click()
+    for _ in range(200):  # until Playwright hands the POST to the route (at most 10 s)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the proposal was not sent"
+    page.evaluate(RERENDER)
+    held[0].continue_()
+    link.wait_for()
+    # Drawn again after it was shown: the link is still a link.
+    page.evaluate(RERENDER)
+    assert link.inner_text() == "محفظتك"

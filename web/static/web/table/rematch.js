@@ -49,18 +49,24 @@ export async function followRematch() {
   }
 }
 
+/* The rematch status line on the page now: ``status`` unless the result box was drawn
+   again meanwhile (its nodes are new then; result.js moves the old line's words over). */
+function live(status) {
+  return status.isConnected ? status : document.querySelector("#result [data-testid=rematch-status]") || status;
+}
+
 async function propose(button, status) {
   button.disabled = true;
   status.textContent = _("Creating the table…");
   try {
     st.rematch = await T.api("POST", cfg.rematchUrl, {});
-    status.textContent = "";
+    live(status).textContent = "";
     redraw.result();
     followRematch();
   } catch (err) {
     button.disabled = false;
     // "/wallet/" in a refusal as a link saying "your wallet" (Trix.messageNodes)
-    status.replaceChildren(...T.messageNodes(err.status === 401 ? _("Log in to play again.") : err.message));
+    live(status).replaceChildren(...T.messageNodes(err.status === 401 ? _("Log in to play again.") : err.message));
   }
 }
 
@@ -71,7 +77,7 @@ async function decline(button, status) {
     redraw.result();
   } catch (err) {
     button.disabled = false;
-    status.replaceChildren(...T.messageNodes(err.message));
+    live(status).replaceChildren(...T.messageNodes(err.message));
   }
 }
 

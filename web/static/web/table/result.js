@@ -299,7 +299,8 @@ export function renderResult() {
   const again = rematchBox();
   if (again) {
     const status = again.querySelector("[data-testid=rematch-status]");
-    if (keep && status) status.textContent = keep.textContent; // "Link copied." stays
+    // What the line said stays, its links too ("Link copied.", a refusal naming the wallet).
+    if (keep && status) status.replaceChildren(...keep.childNodes);
     box.append(again);
   }
   box.append(el("p", { class: "result-actions" }, el("a", { class: "button secondary", href: cfg.lobbyUrl || "/",
