@@ -10,6 +10,7 @@ from pathlib import Path
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition, require_GET
 
 from games import display, fairness, fairness_selectors, signing
@@ -26,6 +27,13 @@ STANDALONE = Path(fairness.__file__).with_name("verify_standalone.py")
 LOG_MAX_AGE = 10
 KEYS_MAX_AGE = 60
 KEY_MAX_AGE = 3600
+
+
+def read_only(view):
+    """A public read (the fairness files): GET only, any other method 405 with ``Allow:
+    GET``, with or without a CSRF token (nothing here writes, so Django's CSRF page would
+    only hide the 405)."""
+    return csrf_exempt(require_GET(view))
 
 
 def signed(view):
@@ -69,7 +77,7 @@ def verify_match(request, table_id: int):
     return render(request, "games/verify_match.html", context)
 
 
-@require_GET
+@read_only
 def verify_match_records(request, table_id: int):
     """``GET /verify/matches/<id>/records.json``: the match's finished deals' records as
     one JSON list (what ``trix verify FILE`` checks as a whole match), downloaded."""
@@ -96,7 +104,7 @@ def _log_etag(request) -> str:
     return f"{head}-{size}-{request.GET.get('after', '-1')[:20]}"
 
 
-@require_GET
+@read_only
 @signed
 def public_key(request):
     """``GET /fairness/public-key.json``: ``{"algorithm": "ed25519", "public_key": 64 hex,
@@ -106,7 +114,7 @@ def public_key(request):
     return response
 
 
-@require_GET
+@read_only
 @signed
 def signing_keys(request):
     """``GET /fairness/keys.json``: ``{"format": "trix-keys/1", "keys": [...]}``, every key
@@ -117,7 +125,7 @@ def signing_keys(request):
     return response
 
 
-@require_GET
+@read_only
 def standalone_verifier(request):
     """``GET /fairness/verify_standalone.py``: the standalone verifier the verify pages offer
     (``games/fairness/verify_standalone.py``), downloaded as ``verify_standalone.py``."""
@@ -127,7 +135,7 @@ def standalone_verifier(request):
     return response
 
 
-@require_GET
+@read_only
 @condition(etag_func=lambda request: _log_etag(request))
 @signed
 def log_head(request):
@@ -138,7 +146,7 @@ def log_head(request):
     return response
 
 
-@require_GET
+@read_only
 @condition(etag_func=lambda request: _log_etag(request))
 def log_lines(request):
     """``GET /fairness/log.jsonl[?after=i]``: the log's entries after index ``i`` (all by
@@ -176,7 +184,7 @@ def _sizes(request, *names: str) -> list[int] | str:
     return values
 
 
-@require_GET
+@read_only
 @signed
 def log_checkpoint(request):
     """``GET /fairness/checkpoint``: the log's signed checkpoint now (C2SP
@@ -187,7 +195,7 @@ def log_checkpoint(request):
     return response
 
 
-@require_GET
+@read_only
 def log_inclusion(request):
     """``GET /fairness/proof/inclusion?index=i&size=n``: ``{"format": "trix-inclusion/1",
     "index", "size", "entry", "proof": [hex, ...]}``, the entry at ``index`` and the RFC 9162
@@ -212,7 +220,7 @@ def log_inclusion(request):
     return response
 
 
-@require_GET
+@read_only
 def log_consistency(request):
     """``GET /fairness/proof/consistency?first=m&second=n``: ``{"format":
     "trix-consistency/1", "first", "second", "proof": [hex, ...]}``, the RFC 9162 proof that

@@ -1,0 +1,28 @@
+"""The public fairness files under /fairness/ are read-only: another method than GET is 405
+with ``Allow: GET``, for a browser or a script without a CSRF token too (never Django's CSRF
+page: nothing there writes)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+URLS = [
+    "/fairness/public-key.json",
+    "/fairness/keys.json",
+    "/fairness/log.jsonl",
+    "/fairness/log-head.json",
+    "/fairness/checkpoint",
+    "/fairness/proof/inclusion?index=0&size=1",
+    "/fairness/proof/consistency?first=0&second=0",
+    "/fairness/verify_standalone.py",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", URLS)
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_another_method_than_get_is_405_without_the_csrf_page(url, method):
+    response = getattr(Client(enforce_csrf_checks=True), method)(url)
+    assert response.status_code == 405, response.content[:200]
+    assert response["Allow"] == "GET"
