@@ -55,6 +55,20 @@ LOG_KEYS = {  # what each kind of log entry is about: the log admits one entry p
     "bot-seed": lambda b: b["match_id"],
     "signing-key": lambda b: b["key_id"],
 }
+BODY_FIELDS = {  # each kind's body has exactly these fields (docs/fairness.md section 9)
+    "match-commitment": "algorithm commitment deals match_id",
+    "match-receipt": "receipt signature",
+    "seat-seed": "client_seed match_id seat source",
+    "draw-commitment": "algorithm commitment event",
+    "draw-key": "commitment entrants_hash event server_seed",
+    "tables-commitment": "algorithm commitment event",
+    "tables-key": "commitment event key",
+    "deal-record": "deal_number match_id record_hash",
+    "match-payout": "house_fee match_id payouts reason stakes transaction",
+    "event-payout": "event house_fee payouts reason stakes transaction",
+    "bot-seed": "match_id seed",
+    "signing-key": "algorithm endorsement key_id previous previous_key public_key signature",
+}
 KEY_FIELDS = ["algorithm", "endorsement", "key_id", "previous", "previous_key", "public_key"]
 KEY_FIELDS += ["signature"]  # a signing-key entry's body; keys.json adds its period:
 LISTED_FIELDS = sorted(KEY_FIELDS + ["log_index", "valid_from", "valid_until"])
@@ -363,6 +377,8 @@ def check_log(lines, receipt, signature, records, partial=False):
         need(e["prev"] == head, f"log entry {i}: prev is not the hash of entry {i - 1}")
         need(isinstance(e["body"], dict), f"log entry {i}: body must be an object")
         need(e["kind"] in LOG_KEYS, f"log entry {i}: kind {e['kind']!r} is unknown")
+        fields = BODY_FIELDS[e["kind"]]
+        need(sorted(e["body"]) == fields.split(), f"log entry {i}: a {e['kind']} body: {fields}")
         try:
             key = (e["kind"], LOG_KEYS[e["kind"]](e["body"]))
             hash(key)

@@ -279,6 +279,29 @@ def test_log_tampering_is_detected(tmp_path, site_match, change, expected):
     assert code == 1 and out == "" and err == f"cannot check this record: {expected}\n"
 
 
+def test_a_log_body_with_a_field_more_or_less_is_refused_as_trix_verify_refuses_it(
+    tmp_path, site_match
+):
+    from games.fairness.transparency import KINDS
+
+    assert {k: " ".join(sorted(v)) for k, v in KINDS.items()} == standalone.BODY_FIELDS
+    records, receipt, signature = site_match
+    entries = match_log((records, receipt, signature))
+    for change in (lambda body: body.update(note="extra"), lambda body: body.pop("record_hash")):
+        changed = copy.deepcopy(entries)
+        change(changed[3]["body"])  # the first deal-record
+        for index in range(4, len(changed)):  # chained again: only that body is wrong
+            changed[index]["prev"] = standalone.sha256(changed[index - 1])
+        log = tmp_path / "log.jsonl"
+        log.write_text("".join(json.dumps(e) + "\n" for e in changed))
+        code, out, err = run(tmp_path, records, "--log", log)
+        assert (code, out) == (1, ""), out
+        assert err == (
+            "cannot check this record: log entry 3: a deal-record body: deal_number match_id "
+            "record_hash\n"
+        )
+
+
 def _set(path, value):
     def change(record):
         *parents, last = path
