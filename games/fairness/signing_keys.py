@@ -13,7 +13,9 @@ Ed25519 signature of the statement's canonical bytes: whoever logged it holds th
 ``endorsement`` (the previous key's signature of the same bytes: the old key hands over to
 the new one; ``null`` for the first key). A key is valid from its entry's ``logged_at``
 until, inclusive, the ``logged_at`` of the next key's entry (the last: until now), so every
-signature can be matched with the key the site signed with at that time. The history is a
+signature can be matched with the key the site signed with at that time; the first key is
+valid from the start (it signed everything before the log recorded any key, which the site
+does only at its first rotation). The history is a
 chain: the first key has no previous, each next key names the one before it.
 
 A :class:`Keyring` answers "which key signed this?" by the ``key_id`` a receipt, a log head
@@ -149,7 +151,7 @@ class Key:
         return after and (self.valid_until is None or moment <= self.valid_until)
 
     def period(self) -> str:
-        start = self.valid_from or "its first use"
+        start = self.valid_from or "the start"
         return f"from {start} until {self.valid_until or 'now'}"
 
 
@@ -202,8 +204,8 @@ class Keyring:
 
 def _history(bodies: Iterable[tuple[Mapping[str, Any], str | None]], where: str) -> list[Key]:
     """The keys of a chain of ``(signing-key body, logged_at)`` in order, each valid from its
-    time until its successor's. Raises FairnessError unless each body is well formed and
-    names the one before as previous (the first: none)."""
+    time (the first: from the start) until its successor's. Raises FairnessError unless each
+    body is well formed and names the one before as previous (the first: none)."""
     keys: list[Key] = []
     for number, (body, logged_at) in enumerate(bodies):
         check_body(body, f"{where} {number}")
@@ -217,7 +219,8 @@ def _history(bodies: Iterable[tuple[Mapping[str, Any], str | None]], where: str)
             raise FairnessError(f"{where} {number}: key {body['key_id']} comes back")
         if keys:
             keys[-1] = Key(keys[-1].key_id, keys[-1].public_key, keys[-1].valid_from, logged_at)
-        keys.append(Key(body["key_id"], load_public_key(body["public_key"]), logged_at))
+        start = logged_at if keys else None  # the first key: from the start
+        keys.append(Key(body["key_id"], load_public_key(body["public_key"]), start))
     return keys
 
 
@@ -238,7 +241,8 @@ def keys_document(
     keys = []
     for number, (body, index, logged_at) in enumerate(logged):
         until = logged[number + 1][2] if number + 1 < len(logged) else None
-        keys.append({**body, "log_index": index, "valid_from": logged_at, "valid_until": until})
+        start = logged_at if number else None  # the first key: from the start
+        keys.append({**body, "log_index": index, "valid_from": start, "valid_until": until})
     if not logged and unlogged is not None:
         keys.append({**unlogged, "log_index": None, "valid_from": None, "valid_until": None})
     return {"format": KEYS_FORMAT, "keys": keys}
@@ -260,10 +264,10 @@ def keyring_from_document(document: object, source: str = "--keys") -> Keyring:
                 f"{source}: key {number} has the fields {', '.join(sorted(_LISTED))}"
             )
         start = item["valid_from"]
-        if start is not None:
+        if number == 0 and start is not None:
+            raise FairnessError(f"{source}: key 0: valid_from must be null (from the start)")
+        if number:
             check_time(start, f"{source}: key {number}: valid_from")
-        elif len(listed) > 1:
-            raise FairnessError(f"{source}: key {number}: valid_from is needed after a rotation")
         bodies.append(({field: item[field] for field in BODY_FIELDS}, start))
     keys = _history(bodies, f"{source}: key")
     for number, (item, key) in enumerate(zip(listed, keys, strict=True)):

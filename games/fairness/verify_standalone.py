@@ -566,8 +566,8 @@ def key_id_of(raw):  # a key's id: the first 16 hex digits of SHA-256 of its 32 
 
 def key_history(items, where):
     """[(signing-key body, valid_from)] in order -> [(key id, raw key, from, until)]: a chain,
-    each key signed by itself and endorsed by the one before; each in use from its time until
-    (inclusive) the next one's."""
+    each key signed by itself and endorsed by the one before; each in use from its time (the
+    first: from the start) until (inclusive) the next one's."""
     keys = []
     for n, (b, start) in enumerate(items):
         w = f"{where} {n}"
@@ -589,7 +589,7 @@ def key_history(items, where):
             keys[-1] = before[:3] + (start,)
         else:
             need(b["previous_key"] is None and b["endorsement"] is None, f"{w}: endorsed by?")
-        keys.append((b["key_id"], raw, start, None))
+        keys.append((b["key_id"], raw, start if keys else None, None))  # the first: from the start
     return keys
 
 
@@ -605,8 +605,7 @@ def listed_keys(path):
     for n, item in enumerate(doc["keys"]):
         need(item["valid_until"] == keys[n][3], f"--keys: key {n}: valid_until is not the next's")
         start = item["valid_from"]
-        need(start is None or is_time(start), f"--keys: key {n}: valid_from")
-        need(start is not None or len(keys) == 1, f"--keys: key {n}: valid_from is missing")
+        need(is_time(start) if n else start is None, f"--keys: key {n}: valid_from")
     return keys
 
 
@@ -628,7 +627,7 @@ def signer(keys, wanted, at, what):
     ids = ", ".join(k[0] for k in keys)
     need(len(found) == 1, f"{what}: signed by key {wanted}, not one of the keys given ({ids})")
     k = found[0]
-    period = f"from {k[2] or 'its first use'} until {k[3] or 'now'}"
+    period = f"from {k[2] or 'the start'} until {k[3] or 'now'}"
     need(at is None or covers(k), f"{what}: signed at {at} by key {k[0]}, in use {period}")
     return k[1]
 

@@ -57,34 +57,38 @@ def after():
     return _match("table-13", bytes(range(1, 33)).hex(), NEW, "2026-12-01T12:00:00Z", NEW_ID)
 
 
-def rotated_log(*matches, rotation=True, first_at="2026-12-01T09:00:00Z") -> list[dict]:
-    """A log: the old key (09:00), then per match its commitment, receipt (at the receipt's
-    time) and deal records, with the new key, endorsed by the old, logged at 11:00 between
-    the matches issued before and after it."""
+def rotated_log(*matches, first_at: str | None = None) -> list[dict]:
+    """A log as the site writes it: per match its commitment, receipt (at the receipt's time)
+    and deal records; at the rotation (11:00), between the matches issued before and after
+    it, the old key (unless ``first_at`` logged it earlier, as ``--log-current`` does) and
+    the new key, endorsed by the old."""
     entries: list[dict] = []
 
     def add(kind, body, at):
         prev = entries[-1] if entries else None
         entries.append(next_entry(prev=prev, kind=kind, body=body, logged_at=at))
 
-    add("signing-key", signing_keys.build_body(key=OLD), first_at)
+    def rotate():
+        if first_at is None:
+            add("signing-key", signing_keys.build_body(key=OLD), ROTATED_AT)
+        add("signing-key", signing_keys.build_body(key=NEW, previous=OLD), ROTATED_AT)
+
+    if first_at is not None:
+        add("signing-key", signing_keys.build_body(key=OLD), first_at)
     rotated = False
     for records, receipt, signature in matches:
         at = receipt["issued_at"]
-        if rotation and not rotated and at > ROTATED_AT:
-            add("signing-key", signing_keys.build_body(key=NEW, previous=OLD), ROTATED_AT)
+        if not rotated and at > ROTATED_AT:
+            rotate()
             rotated = True
-        add(
-            "match-commitment",
-            {f: receipt[f] for f in ("match_id", "algorithm", "commitment", "deals")},
-            at,
-        )
+        fields = ("match_id", "algorithm", "commitment", "deals")
+        add("match-commitment", {f: receipt[f] for f in fields}, at)
         add("match-receipt", {"receipt": receipt, "signature": signature}, at)
         for record in records:
             body = {"match_id": receipt["match_id"], "deal_number": record["deal_number"]}
             add("deal-record", {**body, "record_hash": sha256_hex(record)}, at)
-    if rotation and not rotated:
-        add("signing-key", signing_keys.build_body(key=NEW, previous=OLD), ROTATED_AT)
+    if not rotated:
+        rotate()
     return entries
 
 
@@ -201,11 +205,19 @@ def test_a_keyring_picks_the_key_by_id_within_its_period():
     with pytest.raises(
         FairnessError,
         match=f"signed at 2026-12-01T12:00:00Z by key {OLD_ID}, which was in use from "
-        "2026-12-01T09:00:00Z until 2026-12-01T11:00:00Z",
+        "the start until 2026-12-01T11:00:00Z",
     ):
         ring.key(OLD_ID, "2026-12-01T12:00:00Z", "the receipt")
-    with pytest.raises(FairnessError, match=f"signed at 2026-12-01T08:00:00Z by key {OLD_ID}"):
-        ring.key(OLD_ID, "2026-12-01T08:00:00Z", "the receipt")
+    with pytest.raises(
+        FairnessError,
+        match=f"signed at 2026-12-01T10:00:00Z by key {NEW_ID}, which was in use from "
+        f"{ROTATED_AT} until now",
+    ):
+        ring.key(NEW_ID, "2026-12-01T10:00:00Z", "the receipt")
+    # The first key signed everything before the log recorded it, even logged earlier on
+    # its own (rotate_signing_key --log-current at 09:00): from the start.
+    early = signing_keys.keyring_from_log(rotated_log(first_at="2026-12-01T09:00:00Z"))
+    assert early.key(OLD_ID, "2026-12-01T08:00:00Z", "x") is not None
     with pytest.raises(FairnessError, match=f"signed by key {key_id(STRANGER)}, which is not in"):
         ring.key(key_id(STRANGER), None, "the receipt")
 
@@ -213,7 +225,7 @@ def test_a_keyring_picks_the_key_by_id_within_its_period():
 def test_keys_json_is_a_chain_with_periods():
     document = keys_json(rotated_log())
     assert [(k["key_id"], k["valid_from"], k["valid_until"]) for k in document["keys"]] == [
-        (OLD_ID, "2026-12-01T09:00:00Z", ROTATED_AT),
+        (OLD_ID, None, ROTATED_AT),  # the first key: from the start
         (NEW_ID, ROTATED_AT, None),
     ]
     ring = signing_keys.keyring_from_document(document)
@@ -237,8 +249,10 @@ def test_keys_json_is_a_chain_with_periods():
 def test_receipts_on_both_sides_of_a_rotation_verify_from_the_key_saved_before(
     tmp_path, before, after
 ):
-    entries = rotated_log(before, after)
-    folder = records_dir(tmp_path, before, after)
+    # A receipt from before receipts named their key, issued before the log recorded any.
+    legacy = _match("table-11", bytes(range(5, 37)).hex(), OLD, "2026-12-01T09:30:00Z", None)
+    entries = rotated_log(legacy, before, after)
+    folder = records_dir(tmp_path, legacy, before, after)
     log = write(tmp_path, "log.jsonl", entries)
     old, new = public_key_hex(OLD), public_key_hex(NEW)
     code, out, err = verify(tmp_path, folder, "--public-key", old, "--log", log)
@@ -277,7 +291,7 @@ def test_receipts_on_both_sides_of_a_rotation_verify_from_the_key_saved_before(
         "--keys: the keys and periods listed are not the log's signing-key entries\n",
     )
     # The standalone verifier, match by match.
-    for records, _, _ in (before, after):
+    for records, _, _ in (legacy, before, after):
         path = write(tmp_path, "one.json", records)
         code, text = standalone(path, "--public-key", old, "--log", log)
         assert code == 0, text
@@ -301,12 +315,12 @@ def test_a_retired_key_signing_after_its_period_is_refused(tmp_path, before):
     assert code == 1
     assert (
         f"the receipt was signed at 2026-12-01T12:30:00Z by key {OLD_ID}, which was in use "
-        f"from 2026-12-01T09:00:00Z until {ROTATED_AT}" in err
+        f"from the start until {ROTATED_AT}" in err
     )
     code, text = standalone(path, "--public-key", public_key_hex(OLD), "--log", log)
     assert code == 1
     assert (
-        f"signed at 2026-12-01T12:30:00Z by key {OLD_ID}, in use from 2026-12-01T09:00:00Z "
+        f"signed at 2026-12-01T12:30:00Z by key {OLD_ID}, in use from the start "
         f"until {ROTATED_AT}" in text
     )
     # A receipt naming no key (as before key ids) is checked with the key in use at its time.

@@ -252,6 +252,6 @@ def test_signing_key_vectors_are_the_codes_output_and_the_standalones():
     times = [(v["first"], "2026-12-01T09:00:00Z"), (v["second"], "2026-12-01T11:00:00Z")]
     keys = standalone.key_history(times, "key")
     assert [(k[0], k[2], k[3]) for k in keys] == [
-        (v["first"]["key_id"], "2026-12-01T09:00:00Z", "2026-12-01T11:00:00Z"),
+        (v["first"]["key_id"], None, "2026-12-01T11:00:00Z"),  # the first key: from the start
         (v["second"]["key_id"], "2026-12-01T11:00:00Z", None),
     ]

@@ -8,11 +8,14 @@ from __future__ import annotations
 import json
 import os
 import stat
+from datetime import timedelta
 from io import StringIO
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services, signing
@@ -54,7 +57,7 @@ def _rotate(**options) -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rotation_hands_over_to_the_new_key_and_a_match_across_it_verifies(
-    django_user_model, tasks_applied_here, tmp_path, settings
+    django_user_model, tasks_applied_here, tmp_path, settings, request
 ):
     alice = django_user_model.objects.create_user(username="alice", password="pw")
     client = APIClient()
@@ -86,7 +89,11 @@ def test_a_rotation_hands_over_to_the_new_key_and_a_match_across_it_verifies(
     # Step 2: every process holds it, and goes on signing with the logged (old) key.
     settings.TRIX_SIGNING_NEW_KEY = path.read_text().strip()
     assert signing.current().key_id == old.key_id
-    # Step 3: logged, endorsed by the old key; the site signs with the new one from now on.
+    # Step 3, an hour after the first match started (a receipt from before the log recorded
+    # any key): logged, endorsed by the old key; the site signs with the new one from now on.
+    later = time_machine.travel(timezone.now() + timedelta(hours=1), tick=True)
+    later.start()
+    request.addfinalizer(later.stop)
     out = _rotate()
     assert f"logged key {old.key_id}\n" in out
     assert f"logged key {new_id}, endorsed by key {old.key_id}" in out
@@ -171,7 +178,7 @@ def test_logging_the_key_in_use_without_a_rotation(settings):
     assert f"logged key {key.key_id}\n" in out.getvalue()
     (listed,) = json.loads(_get(APIClient(), "/fairness/keys.json"))["keys"]
     assert (listed["key_id"], listed["log_index"], listed["previous"]) == (key.key_id, 0, None)
-    assert listed["valid_from"] is not None and listed["valid_until"] is None
+    assert (listed["valid_from"], listed["valid_until"]) == (None, None)  # from the start
     with pytest.raises(CommandError, match="the log records signing keys already"):
         call_command("rotate_signing_key", "--log-current", stdout=StringIO())
     settings.TRIX_SIGNING_NEW_KEY = settings.TRIX_SIGNING_KEY
