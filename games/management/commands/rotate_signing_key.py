@@ -31,7 +31,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, generate=None, log_current=False, **options):
-        if generate:
+        if generate is not None:
             self._generate(generate)
             return
         try:
@@ -46,6 +46,8 @@ class Command(BaseCommand):
         )
 
     def _generate(self, path: str) -> None:
+        if not path.strip():
+            raise CommandError("rotate_signing_key: --generate needs a file name")
         key = receipts.new_private_key()
         try:
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
