@@ -31,4 +31,7 @@ class Conflict(TableError, errors.Conflict):
 
 class Unavailable(TableError, errors.Unavailable):
     """The site may not sign now: its log names a key this process lacks (503
-    ``unavailable``, code ``signing_unavailable``)."""
+    ``unavailable``, code ``signing_unavailable``, with ``Retry-After``)."""
+
+    retry_after = 60
+    """Seconds a client waits before asking again (the operator must give the key)."""

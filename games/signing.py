@@ -94,8 +94,8 @@ def current() -> SiteKey:
         )
         raise Unavailable(
             _(
-                "The site cannot sign matches right now (its key is being changed): try "
-                "again in a minute."
+                "Matches cannot start right now: this server does not have the site's signing "
+                "key. Try again later."
             ),
             "signing_unavailable",
         )
@@ -109,8 +109,14 @@ def private_key() -> Ed25519PrivateKey:
 
 def public_key() -> dict[str, str]:
     """``{"algorithm": "ed25519", "public_key": 64 hex, "key_id": 16 hex}`` of the key in use:
-    what ``/fairness/public-key.json`` serves."""
-    return current().public()
+    what ``/fairness/public-key.json`` serves. The log's last key, read from its entry (so it
+    is served even by a process that lacks that private key), else ``TRIX_SIGNING_KEY``'s."""
+    from games.services import fairness_log
+
+    body = fairness_log.last_signing_key_body()
+    if body is None:
+        return current().public()
+    return {field: body[field] for field in ("algorithm", "public_key", "key_id")}
 
 
 def sign(payload: dict[str, Any]) -> str:

@@ -46,7 +46,9 @@ def signed(view):
         try:
             return view(request, *args, **kwargs)
         except Unavailable as exc:
-            return error_response(exc.message, exc.code, exc.status)
+            response = error_response(exc.message, exc.code, exc.status)
+            response["Retry-After"] = str(exc.retry_after)
+            return response
 
     return wrapper
 

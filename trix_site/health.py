@@ -1,7 +1,7 @@
 """The site's health, for a load balancer, a monitor or the watchdog unit
 (``deploy/systemd/trix-watchdog.service``): ``GET /health/`` and ``manage.py health``.
 
-Three checks, each ``{"ok": bool, ...}``:
+Four checks, each ``{"ok": bool, ...}``:
 
 - ``database``: one ``SELECT 1`` on the default database;
 - ``broker``: a new connection to ``CELERY_BROKER_URL`` (on Redis: connect and PING), at most
@@ -9,9 +9,12 @@ Three checks, each ``{"ok": bool, ...}``:
 - ``sweep``: the age in seconds of the beat's last completed sweep
   (:func:`games.selectors.last_sweep`): the beat sent it, the broker carried it and a worker
   consumed it. Older than ``TRIX_HEALTH_SWEEP_MAX_AGE`` seconds (or never run) means no worker
-  is consuming, or no beat runs: every table and timer is frozen.
+  is consuming, or no beat runs: every table and timer is frozen;
+- ``signing``: this process holds the signing key the transparency log names
+  (``games.signing.current``); without it no match can start (a rotation logged before the
+  new key reached this process, docs/operations.md).
 
-The answer is 200 with ``"status": "ok"`` when all three pass, else 503 with
+The answer is 200 with ``"status": "ok"`` when all four pass, else 503 with
 ``"status": "failing"``. Errors are named by their class only (no host names or addresses).
 """
 
@@ -73,9 +76,28 @@ def _sweep() -> dict[str, Any]:
     }
 
 
+def _signing() -> dict[str, Any]:
+    from games import signing
+    from games.errors import Unavailable
+
+    try:
+        key = signing.current()
+    except Unavailable:
+        return {"ok": False, "error": "signing_unavailable"}
+    except Exception as exc:  # noqa: BLE001 - the database check says why
+        return {"ok": False, "error": type(exc).__name__}
+    return {"ok": True, "key_id": key.key_id}
+
+
 def report() -> dict[str, Any]:
-    """``{"status": "ok"|"failing", "database": {...}, "broker": {...}, "sweep": {...}}``."""
-    checks = {"database": _database(), "broker": _broker(), "sweep": _sweep()}
+    """``{"status": "ok"|"failing", "database": {...}, "broker": {...}, "sweep": {...},
+    "signing": {...}}``."""
+    checks = {
+        "database": _database(),
+        "broker": _broker(),
+        "sweep": _sweep(),
+        "signing": _signing(),
+    }
     ok = all(check["ok"] for check in checks.values())
     return {"status": "ok" if ok else "failing", **checks}
 

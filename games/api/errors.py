@@ -56,7 +56,10 @@ def api_exception_handler(exc, context):
     """DRF's exception handler with the project's error shape, each code answered with
     ``trix_site.errors.STATUS``'s status."""
     if isinstance(exc, ServiceError):  # every app's services
-        return Response({"error": exc.message, "code": exc.code}, status=exc.status)
+        response = Response({"error": exc.message, "code": exc.code}, status=exc.status)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     code = _code(exc)
     if code == "not_authenticated":  # whatever the authentication class
         # The path is the one web.links makes a link of on the pages ("the login page").

@@ -200,6 +200,12 @@ def last_signing_key() -> str | None:
     return rows.values_list("subject", flat=True).first()
 
 
+def last_signing_key_body() -> dict[str, Any] | None:
+    """The body of the log's last ``signing-key`` entry, or None."""
+    row = LogEntry.objects.filter(kind="signing-key").order_by("-index").first()
+    return None if row is None else row.body
+
+
 def signing_key(*, key, previous=None) -> tuple:
     """A ``signing-key`` entry: the private ``key`` in use from this entry on, endorsed by
     the private key ``previous`` in use until now (None for the log's first key;
@@ -303,8 +309,9 @@ def head() -> dict[str, Any]:
     ``games.signing``)."""
     from games import signing
 
+    size, head_hash_now = head_hash()  # then the key: in use at that head's last entry or later
     key = signing.current()
-    payload = transparency.log_head(*head_hash(), key_id=key.key_id)
+    payload = transparency.log_head(size, head_hash_now, key_id=key.key_id)
     return {**payload, "signature": key.sign(payload)}
 
 

@@ -150,12 +150,17 @@ def test_a_rotation_hands_over_to_the_new_key_and_a_match_across_it_verifies(
 
     # A process without the logged key signs nothing rather than sign with a retired one.
     settings.TRIX_SIGNING_NEW_KEY = ""
-    with pytest.raises(Unavailable, match="cannot sign matches right now"):
+    with pytest.raises(Unavailable, match="Matches cannot start right now"):
         signing.current()
-    for url in ("/fairness/log-head.json", "/fairness/checkpoint", "/fairness/public-key.json"):
+    for url in ("/fairness/log-head.json", "/fairness/checkpoint"):
         response = client.get(url)
         assert (response.status_code, response.json()["code"]) == (503, "signing_unavailable")
-    assert client.get("/fairness/keys.json").status_code == 200  # the list signs nothing
+        assert response["Retry-After"] == "60"
+    # What signs nothing is still served: the key in use (from the log) and the list.
+    assert json.loads(_get(client, "/fairness/public-key.json"))["key_id"] == new_id
+    assert client.get("/fairness/keys.json").status_code == 200
+    health = client.get("/health/").json()
+    assert health["signing"] == {"ok": False, "error": "signing_unavailable"}
     bob = django_user_model.objects.create_user(username="bob", password="pw")
     table = services.create_table(user=bob, variant="complex", options=TIMERS)
     services.take_seat(user=bob, table_id=table.pk, seat=0, client_seed="bob-seed")
@@ -166,6 +171,7 @@ def test_a_rotation_hands_over_to_the_new_key_and_a_match_across_it_verifies(
     url = f"/api/tables/{table.pk}/bots/"
     response = player.post(url, {"seat": 3, "bot": "rules"}, format="json")
     assert (response.status_code, response.json()["code"]) == (503, "signing_unavailable")
+    assert response["Retry-After"] == "60"
     assert Table.objects.get(pk=table.pk).status == "open"  # nothing half-started
     assert signing_key_loads(None) == []  # the keys load: which one signs is the log's to say
 
