@@ -27,7 +27,7 @@ Pure Python (``cryptography`` for Ed25519). Errors: ``FairnessError``, naming wh
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -136,14 +136,24 @@ def check_body(body: object, where: str = "signing-key") -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Key:
-    """One key of a history: its id, public key, and the first and last second (UTC,
-    ``YYYY-MM-DDTHH:MM:SSZ``, both inclusive) it signed in; None where open (a key the log
-    has not recorded yet has no start; the current key no end)."""
+    """One key of a history: its id, public key, the first and last second (UTC,
+    ``YYYY-MM-DDTHH:MM:SSZ``, both inclusive) it signed in, None where open (the first key
+    has no start, the current key no end), and the log index of its ``signing-key`` entry
+    and of the next key's (None where there is none): the log entries it signed lie
+    between them (the first key's: from entry 0)."""
 
     key_id: str
     public_key: Ed25519PublicKey
     valid_from: str | None = None
     valid_until: str | None = None
+    log_index: int | None = None
+    until_index: int | None = None
+
+    def signed_at(self, index: int) -> bool:
+        """Whether an entry at log index ``index`` was appended while the key was in use:
+        after its own entry (the first key: from the start) and before the next key's."""
+        after = self.valid_from is None or self.log_index is None or index > self.log_index
+        return after and (self.until_index is None or index < self.until_index)
 
     def covers(self, moment: str) -> bool:
         """Whether the key was in use at ``moment`` (the times compare as text)."""
@@ -183,8 +193,11 @@ class Keyring:
             covering = [key for key in self.keys.values() if at is not None and key.covers(at)]
             if len(covering) != 1:
                 raise FairnessError(
-                    f"{what} names no key id, and {at or 'its time'} is not in the period of "
-                    f"exactly one key of {self.source}"
+                    f"{what} names no key id and has no time: which of {self.ids()} signed it "
+                    "is unknown"
+                    if at is None
+                    else f"{what} names no key id, and {at} is not in the period of exactly "
+                    f"one key of {self.source}"
                 )
             return covering[0].public_key
         key = self.keys.get(wanted)
@@ -202,13 +215,23 @@ class Keyring:
         return key.public_key
 
 
-def _history(bodies: Iterable[tuple[Mapping[str, Any], str | None]], where: str) -> list[Key]:
-    """The keys of a chain of ``(signing-key body, logged_at)`` in order, each valid from its
-    time (the first: from the start) until its successor's. Raises FairnessError unless each
-    body is well formed and names the one before as previous (the first: none)."""
+def _history(
+    bodies: Iterable[tuple[Mapping[str, Any], str | None, int | None]], where: str
+) -> list[Key]:
+    """The keys of a chain of ``(signing-key body, logged_at, log index)`` in order, each
+    valid from its time (the first: from the start) until its successor's. Raises
+    FairnessError unless each body is well formed and names the one before as previous (the
+    first: none), and each key was logged after the one before it."""
     keys: list[Key] = []
-    for number, (body, logged_at) in enumerate(bodies):
+    last_time = None
+    for number, (body, logged_at, index) in enumerate(bodies):
         check_body(body, f"{where} {number}")
+        if last_time is not None and logged_at is not None and logged_at < last_time:
+            raise FairnessError(
+                f"{where} {number}: key {body['key_id']} was logged at {logged_at}, before the "
+                f"key before it ({last_time})"
+            )
+        last_time = logged_at or last_time
         before = keys[-1].key_id if keys else None
         if body["previous"] != before:
             raise FairnessError(
@@ -218,15 +241,17 @@ def _history(bodies: Iterable[tuple[Mapping[str, Any], str | None]], where: str)
         if body["key_id"] in {key.key_id for key in keys}:
             raise FairnessError(f"{where} {number}: key {body['key_id']} comes back")
         if keys:
-            keys[-1] = Key(keys[-1].key_id, keys[-1].public_key, keys[-1].valid_from, logged_at)
+            keys[-1] = replace(keys[-1], valid_until=logged_at, until_index=index)
         start = logged_at if keys else None  # the first key: from the start
-        keys.append(Key(body["key_id"], load_public_key(body["public_key"]), start))
+        keys.append(Key(body["key_id"], load_public_key(body["public_key"]), start, None, index))
     return keys
 
 
 def keyring_from_log(entries: Iterable[Mapping[str, Any]]) -> Keyring | None:
     """The key history of a log's ``signing-key`` entries (None when it holds none)."""
-    bodies = [(e["body"], e["logged_at"]) for e in entries if e.get("kind") == "signing-key"]
+    bodies = [
+        (e["body"], e["logged_at"], e["index"]) for e in entries if e.get("kind") == "signing-key"
+    ]
     if not bodies:
         return None
     return Keyring(_history(bodies, "signing-key"), "the log's signing-key entries")
@@ -263,12 +288,19 @@ def keyring_from_document(document: object, source: str = "--keys") -> Keyring:
             raise FairnessError(
                 f"{source}: key {number} has the fields {', '.join(sorted(_LISTED))}"
             )
-        start = item["valid_from"]
+        start, index = item["valid_from"], item["log_index"]
         if number == 0 and start is not None:
             raise FairnessError(f"{source}: key 0: valid_from must be null (from the start)")
         if number:
             check_time(start, f"{source}: key {number}: valid_from")
-        bodies.append(({field: item[field] for field in BODY_FIELDS}, start))
+        before = bodies[-1][2] if bodies else -1
+        if index is None and len(listed) > 1:
+            raise FairnessError(f"{source}: key {number}: log_index is needed after a rotation")
+        if index is not None and (type(index) is not int or index <= before):
+            raise FairnessError(
+                f"{source}: key {number}: log_index must be a log index after the key before"
+            )
+        bodies.append(({field: item[field] for field in BODY_FIELDS}, start, index))
     keys = _history(bodies, f"{source}: key")
     for number, (item, key) in enumerate(zip(listed, keys, strict=True)):
         if item["valid_until"] != key.valid_until:

@@ -201,6 +201,7 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
             check_signature(log_head(size, head, named), saved["signature"], signer)
         except FairnessError as error:
             raise FairnessError(f"--head: signature: {error}") from None
+        _not_older(key, key_id(signer), entries, size, "--head")
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
 
@@ -327,7 +328,6 @@ def verify_cli(
     """
     try:
         key, commitment, seeds = _option_values(public_key, commitment, client_seeds)
-        listed = _read_json(keys, "--keys") if keys is not None else None
     except FairnessError as error:
         print(error, file=stderr)
         return 2
@@ -359,8 +359,8 @@ def verify_cli(
         "public_key": key,
         "commitment": commitment,
         "client_seeds": seeds,
-        "require_receipt": key is not None or listed is not None or log is not None,
-        "keys": listed,
+        "require_receipt": key is not None or keys is not None or log is not None,
+        "keys": keys,
     }
     tree = {
         "checkpoint": checkpoint,
@@ -408,6 +408,44 @@ def _read_checkpoint(path: str, option: str, key: Any) -> merkle.Checkpoint:
     raise FairnessError(f"{option}: no signature by key {key_id(signer)} ({checkpoint.origin})")
 
 
+def _not_older(ring: Keyring, signer: str, entries: list[dict[str, Any]], size: int, what: str):
+    """A head or checkpoint of the log's first ``size`` entries is signed by the key the
+    last ``signing-key`` entry among them names, or a later one (the site reads its key
+    after the size), never by a key those entries retired. Raises FairnessError."""
+    logged = [e["body"]["key_id"] for e in entries[:size] if e["kind"] == "signing-key"]
+    if not logged or logged[-1] not in ring.order or signer not in ring.order:
+        return
+    if ring.order.index(signer) < ring.order.index(logged[-1]):
+        raise FairnessError(
+            f"{what}: signed by key {signer}, which the log's first {size} entries retired "
+            f"(their last signing key is {logged[-1]})"
+        )
+
+
+def _receipts_in_their_keys_time(
+    ring: Keyring, entries: list[dict[str, Any]], records: list[Any]
+) -> list[str]:
+    """With the log: each receipt's entry was appended while the key it names was the
+    site's (after that key's ``signing-key`` entry, the first key's from entry 0, and before
+    the next key's): a retired key's signature dated inside its period but logged after it
+    is refused."""
+    problems, seen = [], set()
+    for record in records:
+        receipt = _receipt_of(record)
+        if not isinstance(receipt, dict) or receipt.get("match_id") in seen:
+            continue
+        seen.add(receipt["match_id"])
+        entry = find_receipt(entries, receipt["match_id"])
+        key = ring.keys.get(receipt.get("key_id"))
+        if entry is not None and key is not None and not key.signed_at(entry["index"]):
+            problems.append(
+                f"the receipt of match {receipt['match_id']!r} is log entry {entry['index']}, "
+                f"logged when key {key.key_id} was not the site's key: a retired key's "
+                "signature"
+            )
+    return problems
+
+
 def _checkpoint_key(checkpoint: merkle.Checkpoint) -> tuple[str | None, str | None]:
     """The key id and time a checkpoint's extension line names (``time <T> key-id <id>``),
     or (None, None) for a checkpoint without it."""
@@ -418,25 +456,32 @@ def _checkpoint_key(checkpoint: merkle.Checkpoint) -> tuple[str | None, str | No
     return None, None
 
 
+def _agree(listed: Keyring, logged: Keyring | None) -> bool:
+    """Whether a saved key list is the log's key history: the same keys, periods and log
+    indexes, or the start of it (a list saved before a later rotation: its last key still
+    open); with no key in the log, one key listed without a period."""
+    mine = [(k.key_id, k.valid_from, k.valid_until, k.log_index) for k in listed.keys.values()]
+    if logged is None:
+        return len(mine) == 1 and mine[0][1:] == (None, None, None)
+    theirs = [(k.key_id, k.valid_from, k.valid_until, k.log_index) for k in logged.keys.values()]
+    if len(mine) > len(theirs) or mine[:-1] != theirs[: len(mine) - 1]:
+        return False
+    last, same = mine[-1], theirs[len(mine) - 1]
+    return last == same or last == (*same[:2], None, same[3])
+
+
 def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyring | None:
     """The keys signatures are checked with: ``--keys`` (a saved ``/fairness/keys.json``) or
     the log's ``signing-key`` entries, pinned by ``--public-key`` (the key you saved, which
     must be one of them: the chain of endorsements then vouches for the others), or that
     key alone. With the log, ``--keys`` must list exactly its keys and periods. Raises
     FairnessError with the refusal line."""
-    listed = keyring_from_document(keys) if keys is not None else None
+    listed = keys
     logged = keyring_from_log(entries) if entries is not None else None
-    if listed is not None and entries is not None:
-        mine = [(k.key_id, k.valid_from, k.valid_until) for k in listed.keys.values()]
-        theirs = (
-            [(k.key_id, k.valid_from, k.valid_until) for k in logged.keys.values()]
-            if logged is not None
-            else [(k.key_id, None, None) for k in listed.keys.values()][:1]
+    if listed is not None and entries is not None and not _agree(listed, logged):
+        raise FairnessError(
+            "--keys: the keys and periods listed are not the log's signing-key entries"
         )
-        if mine != theirs:
-            raise FairnessError(
-                "--keys: the keys and periods listed are not the log's signing-key entries"
-            )
     ring = listed or logged
     if key is None:
         unpinned = "--keys, not pinned: give --public-key, the key you saved"
@@ -521,6 +566,9 @@ def _tree_checks(
                 f"--checkpoint: the saved checkpoint covers {saved.size} entries, the log has "
                 f"only {len(entries)}: entries were removed"
             )
+        named = _checkpoint_key(saved)[0]
+        if key is not None and named is not None:
+            _not_older(key, named, entries, saved.size, "--checkpoint")
         leaves = [entry_leaf_hash(entry) for entry in entries[: saved.size]]
         if merkle.tree_root(leaves) != saved.root:
             raise FairnessError(
@@ -620,8 +668,9 @@ def _verify_deals_cli(
         print("--new-checkpoint and --consistency go together", file=stderr)
         return 2
     checks = dict(checks)
-    listed = checks.pop("keys")
+    keys = checks.pop("keys")
     try:
+        listed = keyring_from_document(_read_json(keys, "--keys")) if keys is not None else None
         entries = _load_log(log) if log is not None else None
         key = _keyring(checks["public_key"], listed, entries[0] if entries else None)
         checks["public_key"] = key
@@ -639,6 +688,8 @@ def _verify_deals_cli(
     except RecursionError:
         print(f"invalid JSON: {path}: nested too deep", file=stderr)
         return 1
+    if not problems and key is not None and entries is not None:
+        problems = _receipts_in_their_keys_time(key, entries[0], records)
     if problems:
         for line in problems:
             print(line, file=stderr)

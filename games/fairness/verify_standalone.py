@@ -565,47 +565,58 @@ def key_id_of(raw):  # a key's id: the first 16 hex digits of SHA-256 of its 32 
 
 
 def key_history(items, where):
-    """[(signing-key body, valid_from)] in order -> [(key id, raw key, from, until)]: a chain,
-    each key signed by itself and endorsed by the one before; each in use from its time (the
-    first: from the start) until (inclusive) the next one's."""
-    keys = []
-    for n, (b, start) in enumerate(items):
+    """[(signing-key body, valid_from, log index)] in order -> [(key id, raw key, from, until,
+    its entry's index, the next key's entry's index)]: a chain, each key signed by itself and
+    endorsed by the one before, logged after it; each in use from its time (the first: from
+    the start) until (inclusive) the next one's."""
+    keys, last = [], None
+    for n, (b, start, index) in enumerate(items):
         w = f"{where} {n}"
         need(isinstance(b, dict) and sorted(b) == KEY_FIELDS, f"{w}: fields {KEY_FIELDS}")
-        need(b["algorithm"] == "ed25519" and is_hex(b["public_key"]), f"{w}: public_key")
+        need(b["algorithm"] == "ed25519", f"{w}: algorithm must be 'ed25519'")
+        need(is_hex(b["public_key"]), f"{w}: public_key must be 64 lower-case hex digits")
         raw = bytes.fromhex(b["public_key"])
         need(b["key_id"] == key_id_of(raw), f"{w}: key_id is not its key's id")
         said = {k: b[k] for k in ("algorithm", "key_id", "public_key", "previous", "previous_key")}
         said = canonical({"format": "trix-signing-key/1", **said})
         ok = is_hex(b["signature"], 128) and ed25519_ok(raw, said, bytes.fromhex(b["signature"]))
         need(ok, f"{w}: key {b['key_id']} did not sign its own statement")
-        before = keys[-1] if keys else (None, None, None, None)
+        before = keys[-1] if keys else (None,) * 6
         need(b["previous"] == before[0], f"{w}: names key {b['previous']}, not {before[0]}")
-        need(all(k != b["key_id"] for k, *_ in keys), f"{w}: key {b['key_id']} comes back")
+        need(all(k[0] != b["key_id"] for k in keys), f"{w}: key {b['key_id']} comes back")
+        need(not (last and start and start < last), f"{w}: logged before the key before it")
+        last = start or last
         if keys:
             e = b["endorsement"]
             ok = b["previous_key"] == before[1].hex() and is_hex(e, 128)
             need(ok and ed25519_ok(before[1], said, bytes.fromhex(e)), f"{w}: not endorsed")
-            keys[-1] = before[:3] + (start,)
+            keys[-1] = before[:3] + (start, before[4], index)
         else:
             need(b["previous_key"] is None and b["endorsement"] is None, f"{w}: endorsed by?")
-        keys.append((b["key_id"], raw, start if keys else None, None))  # the first: from the start
+        keys.append((b["key_id"], raw, start if keys else None, None, index, None))
     return keys
 
 
 def listed_keys(path):
     """The keys of a saved /fairness/keys.json (trix-keys/1), checked as a chain."""
-    doc = load(path)
+    try:
+        doc = load(path)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise Refused(f"--keys: cannot read {path}: {exc}") from None
     ok = isinstance(doc, dict) and doc.get("format") == "trix-keys/1" and doc.get("keys")
     need(ok and isinstance(doc["keys"], list), "--keys: not a trix-keys/1 list")
+    last = -1
     for n, item in enumerate(doc["keys"]):
         need(isinstance(item, dict) and sorted(item) == LISTED_FIELDS, f"--keys: key {n}: fields")
-    items = [({k: i[k] for k in KEY_FIELDS}, i["valid_from"]) for i in doc["keys"]]
+        start, index = item["valid_from"], item["log_index"]
+        need(is_time(start) if n else start is None, f"--keys: key {n}: valid_from")
+        alone = index is None and len(doc["keys"]) == 1
+        need(alone or (type(index) is int and index > last), f"--keys: key {n}: log_index")
+        last = index if type(index) is int else last
+    items = [({k: i[k] for k in KEY_FIELDS}, i["valid_from"], i["log_index"]) for i in doc["keys"]]
     keys = key_history(items, "--keys: key")
     for n, item in enumerate(doc["keys"]):
         need(item["valid_until"] == keys[n][3], f"--keys: key {n}: valid_until is not the next's")
-        start = item["valid_from"]
-        need(is_time(start) if n else start is None, f"--keys: key {n}: valid_from")
     return keys
 
 
@@ -614,31 +625,43 @@ def is_time(v):  # a UTC time YYYY-MM-DDTHH:MM:SSZ, compared as text
 
 
 def signer(keys, wanted, at, what):
-    """The raw key named wanted (None: the one in use at `at`, or the only one), which must
-    have been in use at `at` (when known)."""
+    """The key (a key_history tuple) named wanted (None: the one in use at `at`, or the only
+    one), which must have been in use at `at` (when known)."""
 
     def covers(k):
         return (k[2] is None or k[2] <= at) and (k[3] is None or at <= k[3])
 
+    ids = ", ".join(k[0] for k in keys)
     if wanted is None:
         found = [k for k in keys if len(keys) == 1 or (at is not None and covers(k))]
+        need(len(found) == 1, f"{what}: names no key, and which of {ids} signed it is unknown")
     else:
         found = [k for k in keys if k[0] == wanted]
-    ids = ", ".join(k[0] for k in keys)
-    need(len(found) == 1, f"{what}: signed by key {wanted}, not one of the keys given ({ids})")
+        need(found, f"{what}: signed by key {wanted}, not one of the keys given ({ids})")
     k = found[0]
     period = f"from {k[2] or 'the start'} until {k[3] or 'now'}"
     need(at is None or covers(k), f"{what}: signed at {at} by key {k[0]}, in use {period}")
-    return k[1]
+    return k
 
 
-def check_head(path, heads, keys):
+def not_older(keys, key, entries, size, what):
+    """A head of the log's first size entries is signed by the last key they log, or a later
+    one: never by a key those entries retired."""
+    logged = [e["body"]["key_id"] for e in entries[:size] if e["kind"] == "signing-key"]
+    order = [k[0] for k in keys]
+    if logged and logged[-1] in order and key[0] in order:
+        retired = order.index(key[0]) < order.index(logged[-1])
+        need(not retired, f"{what}: signed by key {key[0]}, retired by then ({logged[-1]})")
+
+
+def check_head(path, heads, keys, entries):
     """A log head saved earlier: the log's first size entries hash to it; signed by the key
-    it names among keys."""
+    it names among keys, not one they retired."""
     saved = load(path)
     need(isinstance(saved, dict) and saved.get("format") == "trix-log-head/1", "--head: format")
     size, head = saved.get("size"), saved.get("head")
-    need(type(size) is int and 0 <= size < len(heads), "--head: more entries than the log has")
+    need(type(size) is int and size >= 0, "--head: size must be a whole number from 0")
+    need(size < len(heads), "--head: more entries than the log has")
     need(heads[size] == head, f"--head: the log's first {size} entries hash to another head")
     if keys is not None:
         payload = {"format": "trix-log-head/1", "size": size, "head": head}
@@ -647,8 +670,9 @@ def check_head(path, heads, keys):
         key = signer(keys, saved.get("key_id"), None, "--head")
         signature = saved.get("signature")
         need(is_hex(signature, 128), "--head: signature: must be 128 lower-case hex")
-        ok = ed25519_ok(key, canonical(payload), bytes.fromhex(signature))
+        ok = ed25519_ok(key[1], canonical(payload), bytes.fromhex(signature))
         need(ok, "--head: signature: not valid")
+        not_older(keys, key, entries, size, "--head")
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
 
@@ -671,33 +695,35 @@ def load(path):
         return strict_json(handle.read())
 
 
-def site_keys(args, lines):
+def site_keys(args, entries):
     """(the keys signatures are checked with, where they came from), or (None, None):
     --keys or the log's signing-key entries, pinned by --public-key (the key you saved, one
-    of them: the chain of endorsements vouches for the others); or --public-key alone."""
-    listed = listed_keys(args.keys) if args.keys else None
+    of them: the chain of endorsements vouches for the others); or --public-key alone. A
+    --keys saved before a later rotation may be the start of the log's keys."""
+    listed = listed_keys(args.keys) if args.keys is not None else None
     logged = None
-    if lines is not None:
-        entries = [strict_json(line) for line in lines if line.strip()]
-        items = [
-            (e.get("body"), e.get("logged_at"))
-            for e in entries
-            if isinstance(e, dict) and e.get("kind") == "signing-key"
-        ]
+    if entries is not None:
+        keyed = [e for e in entries if e.get("kind") == "signing-key"]
+        items = [(e.get("body"), e.get("logged_at"), e.get("index")) for e in keyed]
         logged = key_history(items, "log: signing-key") if items else None
-    if listed is not None and lines is not None:
-        periods = [(k[0], k[2], k[3]) for k in logged or listed[:1]]
-        alone = logged is None and listed[0][2] is None
-        same = [(k[0], k[2], k[3]) for k in listed] == periods and (logged or alone)
+    if listed is not None and entries is not None:
+        mine = [(k[0], k[2], k[3], k[4]) for k in listed]
+        if logged is None:
+            same = len(mine) == 1 and mine[0][1:] == (None, None, None)
+        else:
+            theirs = [(k[0], k[2], k[3], k[4]) for k in logged][: len(mine)]
+            last, end = mine[-1], theirs[-1]
+            same = mine[:-1] == theirs[:-1] and last in (end, (*end[:2], None, end[3]))
+            same = same and len(mine) == len(theirs)
         need(same, "--keys: the keys and periods listed are not the log's signing-key entries")
     keys = listed or logged
     source = "--keys" if listed else "the log's signing-key entries"
-    if not args.public_key:
+    if args.public_key is None:
         return listed, "--keys, not pinned: give --public-key, the key you saved"
     need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
     pinned = bytes.fromhex(args.public_key.strip())
     if keys is None:
-        return [(key_id_of(pinned), pinned, None, None)], "--public-key"
+        return [(key_id_of(pinned), pinned, None, None, None, None)], "--public-key"
     ids = ", ".join(k[0] for k in keys)
     ok = any(k[1] == pinned for k in keys)
     need(ok, f"--public-key: key {key_id_of(pinned)} is not one of {source} ({ids})")
@@ -718,7 +744,7 @@ def check(args):
     receipt, signature = shuffles[0].get("receipt"), shuffles[0].get("signature")
     notes = []
     if receipt is None:
-        given = args.receipt or args.public_key or args.keys or args.log
+        given = args.receipt or args.public_key is not None or args.keys is not None or args.log
         need(not given, "shuffle.receipt: missing")
         notes.append("cards only, no receipt: nothing binds the client seeds to the match start")
     if args.receipt:  # the receipt the player saved: a receipt, or {"receipt", "signature"}
@@ -728,17 +754,31 @@ def check(args):
         need(sha256(saved["receipt"]) == sha256(receipt), "--receipt: the records carry another")
         need(saved.get("signature", signature) == signature, "--receipt: another signature")
     need(not args.head or args.log, "--head: give the log too (--log FILE)")
-    lines = None
+    lines = entries = None
     if args.log:
         with open(args.log, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
-    keys, source = site_keys(args, lines)
+        entries = [strict_json(line) for line in lines if line.strip()]
+        need(all(isinstance(e, dict) for e in entries), "log: every line must be an object")
+    keys, source = site_keys(args, entries)
     if keys is not None and receipt is not None:
         at = receipt["issued_at"]
         key = signer(keys, receipt.get("key_id"), at, "shuffle.signature")
-        ok = ed25519_ok(key, canonical(receipt), bytes.fromhex(signature))
+        ok = ed25519_ok(key[1], canonical(receipt), bytes.fromhex(signature))
         need(ok, "shuffle.signature: not valid")
-        notes.append(f"receipt signed by key {key_id_of(key)} ({source})")
+        notes.append(f"receipt signed by key {key[0]} ({source})")
+        if entries is not None:  # logged while that key was the site's: not a retired key's
+            mine = [
+                i
+                for i, e in enumerate(entries)
+                if e.get("kind") == "match-receipt"
+                and isinstance(e.get("body"), dict)
+                and e["body"].get("receipt") == receipt
+            ]
+            after = key[4] is None or key[2] is None or (mine and mine[0] > key[4])
+            before = key[5] is None or (mine and mine[0] < key[5])
+            retired = "log: the receipt was logged when its key was not the site's (retired)"
+            need(not mine or (after and before), retired)
     elif receipt is not None:
         notes.append("receipt signature not checked: give --public-key")
     if receipt is not None:
@@ -755,7 +795,7 @@ def check(args):
         notes.append(note)
         notes.append(order_note(receipt, [strict_json(line) for line in lines if line.strip()]))
         if args.head:
-            notes.append(check_head(args.head, heads, keys))
+            notes.append(check_head(args.head, heads, keys, entries))
     if match:
         problems += verify_match(shuffles, receipt, args.partial)
     if args.partial:

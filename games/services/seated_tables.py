@@ -230,9 +230,12 @@ def _create_seated(
             for row in rows:
                 row.save()
         records, events, logged = [], [], []
-        key = signing.current()  # one key signs the batch's receipts
+        fairness_log.lock_head()  # before the key: no rotation logged until these receipts
+        key = signing.current()  # one key signs the batch's receipts, issued in its period
+        issued = timezone.now().replace(microsecond=0)
         for row, p, table_seats in zip(rows, plans, seats, strict=True):
-            record, log_rows, entries = _start_match(row, p, table_seats, parsed, names, now, key)
+            started = (now, issued, key)
+            record, log_rows, entries = _start_match(row, p, table_seats, parsed, names, started)
             records.append(record)
             events.extend(log_rows)
             logged.extend(entries)
@@ -289,12 +292,14 @@ def _start_match(
     table_seats: list[Seat],
     parsed: Options,
     names: dict[int, str],
-    now,
-    key: signing.SiteKey,
+    started: tuple[Any, Any, signing.SiteKey],
 ) -> tuple[MatchRecord, list[TableEvent], list[Any]]:
     """One inserted table's shuffle committed, its seats' client seeds locked and its receipt
-    issued and signed by ``key`` (set on ``row``; the caller saves them): its unsaved match
-    record, its event rows and its fairness-log entries (the commitment, the receipt)."""
+    issued and signed (set on ``row``; the caller saves them): its unsaved match record, its
+    event rows and its fairness-log entries (the commitment, the receipt). ``started``: the
+    batch's time, the receipts' time and the key that signs them (both read under the log's
+    lock)."""
+    now, issued, key = started
     private, row.commitment = shuffles.create(
         p.shuffle_match_id or f"table-{row.pk}", parsed.deals_per_match, p.shuffle_secret
     )
@@ -310,7 +315,7 @@ def _start_match(
         issue_receipt(
             row,
             private,
-            now.replace(microsecond=0),
+            issued,
             table_seats,
             logged_seeds=False,
             tables_commitment=p.tables_commitment,

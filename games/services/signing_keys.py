@@ -26,7 +26,7 @@ def _in_use(keys: dict[str, Any]) -> tuple[str | None, Any]:
     if logged not in keys:
         raise FairnessError(
             f"the log's signing key is {logged}, which is neither TRIX_SIGNING_KEY nor "
-            "TRIX_SIGNING_NEW_KEY: the key in use must be given to endorse the next one"
+            "TRIX_SIGNING_NEW_KEY: give this process the key in use"
         )
     return logged, keys[logged]
 

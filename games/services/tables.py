@@ -209,10 +209,17 @@ def issue_receipt(
     ``match-receipt`` log entry for the caller to append in the same transaction. The
     receipt is never issued again: a seat a bot takes over later keeps the seed its person
     gave (``docs/fairness.md``, section 2). The receipt names the id of the key that signs
-    it: ``key``, or the key in use (``games.signing.current``)."""
+    it: ``key`` (read by the caller under the log's lock), or the key in use
+    (``games.signing.current``), read here under the log's lock."""
+    if key is None:
+        # The log's head taken first: no rotation can log a new key between this read and
+        # the receipt's entry, so the log shows the receipt under the key that signed it,
+        # issued in that key's period (the time read after the lock).
+        fairness_log.lock_head()
+        key = signing.current()
+        now = max(now, timezone.now().replace(microsecond=0))
     table.started_at = now
     bots = sorted(s.seat for s in seats if s.kind == "bot")
-    key = key or signing.current()
     table.receipt = shuffles.receipt(
         private,
         variant=table.variant,

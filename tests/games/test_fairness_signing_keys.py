@@ -350,3 +350,129 @@ def test_a_head_names_its_key(tmp_path, before, after):
     assert code == 1 and err.startswith("--head: signature:")
     code, text = standalone(write(tmp_path, "a.json", after[0]), *options)
     assert code == 1 and "--head: signature: not valid" in text
+
+
+def _append(entries, match, at):
+    """``match``'s commitment, receipt and deal records appended to ``entries`` at ``at``."""
+    records, receipt, signature = match
+    fields = ("match_id", "algorithm", "commitment", "deals")
+    items = [("match-commitment", {f: receipt[f] for f in fields})]
+    items.append(("match-receipt", {"receipt": receipt, "signature": signature}))
+    for record in records:
+        body = {"match_id": receipt["match_id"], "deal_number": record["deal_number"]}
+        items.append(("deal-record", {**body, "record_hash": sha256_hex(record)}))
+    for kind, body in items:
+        entries.append(next_entry(prev=entries[-1], kind=kind, body=body, logged_at=at))
+    return entries
+
+
+def test_a_retired_key_signing_inside_its_period_but_logged_after_it_is_refused(tmp_path, before):
+    """The operator signs with the old key, dated the second of the rotation (inside the old
+    key's period), and appends it after the new key's entry: the log's order refuses it, and
+    a head or checkpoint of a log that holds the rotation signed by the old key."""
+    from games.fairness import merkle
+    from games.fairness.transparency import entry_leaf_hash
+
+    late = _match("table-16", bytes(range(4, 36)).hex(), OLD, ROTATED_AT, OLD_ID)
+    entries = _append(rotated_log(before), late, ROTATED_AT)  # after the rotation's entries
+    log = write(tmp_path, "log.jsonl", entries)
+    path = write(tmp_path, "late.json", late[0])
+    code, _, err = verify(tmp_path, path, "--public-key", public_key_hex(OLD), "--log", log)
+    index = [e["kind"] for e in entries].index("match-receipt", len(entries) - 10)
+    assert (code, err) == (
+        1,
+        f"the receipt of match 'table-16' is log entry {index}, logged when key {OLD_ID} was "
+        "not the site's key: a retired key's signature\n",
+    )
+    # The honest match before the rotation still verifies against the same log.
+    code, _, err = verify(
+        tmp_path,
+        write(tmp_path, "b.json", before[0]),
+        "--public-key",
+        public_key_hex(OLD),
+        "--log",
+        log,
+    )
+    assert (code, err) == (0, ""), err
+    # A head and a checkpoint of the whole log, signed by the retired key.
+    payload = log_head(len(entries), verify_log(entries), OLD_ID)
+    head = write(tmp_path, "head.json", {**payload, "signature": sign(payload, OLD)})
+    records = write(tmp_path, "b.json", before[0])
+    options = ["--public-key", public_key_hex(OLD), "--log", log]
+    code, _, err = verify(tmp_path, records, *options, "--head", head)
+    assert (code, err) == (
+        1,
+        f"--head: signed by key {OLD_ID}, which the log's first {len(entries)} entries "
+        f"retired (their last signing key is {NEW_ID})\n",
+    )
+    root = merkle.tree_root([entry_leaf_hash(e) for e in entries])
+    text = merkle.format_checkpoint(
+        merkle.Checkpoint("o", len(entries), root, (f"time {ROTATED_AT} key-id {OLD_ID}",))
+    )
+    key_hash = merkle.ed25519_key_hash("o", bytes.fromhex(public_key_hex(OLD)))
+    note = text + "\n" + merkle.signature_line("o", key_hash, OLD.sign(text.encode()))
+    saved = tmp_path / "checkpoint.txt"
+    saved.write_text(note)
+    code, text = standalone(records, *options, "--head", head)
+    assert code == 1 and f"--head: signed by key {OLD_ID}, retired by then ({NEW_ID})" in text
+    code, text = standalone(path, "--public-key", public_key_hex(OLD), "--log", log)
+    assert code == 1
+    assert "log: the receipt was logged when its key was not the site's (retired)" in text
+    code, _, err = verify(tmp_path, records, *options, "--checkpoint", saved)
+    assert (code, err) == (
+        1,
+        f"--checkpoint: signed by key {OLD_ID}, which the log's first {len(entries)} entries "
+        f"retired (their last signing key is {NEW_ID})\n",
+    )
+
+
+def test_a_saved_key_list_may_be_the_start_of_a_longer_history(tmp_path, before, after):
+    """keys.json saved before a later rotation still agrees with the log: its keys are the
+    log's first keys, its last one still open. Times going back and a bad log_index are
+    refused."""
+    entries = rotated_log(before, after)
+    saved = keys_json(entries)
+    third = STRANGER
+    body = signing_keys.build_body(key=third, previous=NEW)
+    entries.append(
+        next_entry(
+            prev=entries[-1], kind="signing-key", body=body, logged_at="2026-12-01T13:00:00Z"
+        )
+    )
+    log = write(tmp_path, "log.jsonl", entries)
+    keys = write(tmp_path, "keys.json", saved)
+    folder = records_dir(tmp_path, before, after)
+    options = ["--public-key", public_key_hex(OLD), "--keys", keys, "--log", log]
+    code, _, err = verify(tmp_path, folder, *options)
+    assert (code, err) == (0, ""), err
+    for records, _, _ in (before, after):
+        code, text = standalone(write(tmp_path, "one.json", records), *options)
+        assert code == 0, text
+    # A list longer than the log's history is not its start.
+    longer = keys_json(entries)
+    code, _, err = verify(
+        tmp_path,
+        folder,
+        *options[:2],
+        "--keys",
+        write(tmp_path, "l.json", longer),
+        "--log",
+        write(tmp_path, "short.jsonl", entries[:-1]),
+    )
+    assert code == 1 and "not the log's signing-key entries" in err
+    # The next key logged before the one before it.
+    first = rotated_log(first_at="2026-12-01T09:00:00Z")
+    first[-1]["logged_at"] = "2026-12-01T08:00:00Z"
+    with pytest.raises(
+        FairnessError, match="was logged at 2026-12-01T08:00:00Z, before the key before it"
+    ):
+        signing_keys.keyring_from_log(first)
+    for bad in ("seven", -1, None, True):
+        broken = copy.deepcopy(saved)
+        broken["keys"][1]["log_index"] = bad
+        with pytest.raises(FairnessError, match="log_index"):
+            signing_keys.keyring_from_document(broken)
+        code, text = standalone(
+            write(tmp_path, "one.json", before[0]), "--keys", write(tmp_path, "b.json", broken)
+        )
+        assert code == 1 and "--keys: key 1: log_index" in text, text

@@ -249,8 +249,8 @@ def test_signing_key_vectors_are_the_codes_output_and_the_standalones():
     statement = signing_keys.statement(v["second"])
     assert v["second_statement_canonical"].encode() == canonical_bytes(statement)
     standalone = load_standalone()
-    times = [(v["first"], "2026-12-01T09:00:00Z"), (v["second"], "2026-12-01T11:00:00Z")]
-    keys = standalone.key_history(times, "key")
+    logged = [(v["first"], "2026-12-01T09:00:00Z", 0), (v["second"], "2026-12-01T11:00:00Z", 7)]
+    keys = standalone.key_history(logged, "key")
     assert [(k[0], k[2], k[3]) for k in keys] == [
         (v["first"]["key_id"], None, "2026-12-01T11:00:00Z"),  # the first key: from the start
         (v["second"]["key_id"], "2026-12-01T11:00:00Z", None),
