@@ -476,3 +476,17 @@ def test_a_saved_key_list_may_be_the_start_of_a_longer_history(tmp_path, before,
             write(tmp_path, "one.json", before[0]), "--keys", write(tmp_path, "b.json", broken)
         )
         assert code == 1 and "--keys: key 1: log_index" in text, text
+
+
+def test_a_keys_file_that_is_not_a_key_list_is_refused(tmp_path, before):
+    """``--keys`` given is never taken for none: a file holding JSON null, a list or bad
+    JSON is refused (exit 1, as an unreadable --log is), by both verifiers."""
+    path = write(tmp_path, "b.json", before[0])
+    for name, text in (("null.json", "null"), ("list.json", "[]"), ("bad.json", "{")):
+        keys = tmp_path / name
+        keys.write_text(text)
+        code, out, err = verify(tmp_path, path, "--public-key", public_key_hex(OLD), "--keys", keys)
+        assert (code, out) == (1, ""), out
+        assert err.startswith("--keys: "), err
+        code, text_out = standalone(path, "--public-key", public_key_hex(OLD), "--keys", keys)
+        assert code == 1 and "--keys: " in text_out, text_out

@@ -86,6 +86,8 @@ def test_a_rotation_hands_over_to_the_new_key_and_a_match_across_it_verifies(
         _rotate(generate=str(path))
     with pytest.raises(CommandError, match="TRIX_SIGNING_NEW_KEY is not set"):
         _rotate()
+    with pytest.raises(CommandError, match="--generate needs a file name"):
+        _rotate(generate="")
     # Step 2: every process holds it, and goes on signing with the logged (old) key.
     settings.TRIX_SIGNING_NEW_KEY = path.read_text().strip()
     assert signing.current().key_id == old.key_id

@@ -48,7 +48,7 @@ export const TEXTS = {
   problem_receipt_missing: _("the record carries no receipt, though your browser kept the match's receipt at the start"),
   problem_receipt_bot: _("the receipt names Seat {n} a bot but gives it another client seed than “bot”"),
   problem_receipt_signature: _("the receipt's signature is not valid under the site's key your browser saved when you sat"),
-  check_signed: _("The receipt is signed by the site's key your browser saved when you sat, and every seat's hand is the one the shuffle dealt."),
+  check_signed: _("The receipt is signed by the site's key your browser saved when you sat, or by the key it handed over to, and every seat's hand is the one the shuffle dealt."),
   none: _("none"),
   // seats, the felt, the trick and the layout
   seat_n: _("Seat {n}"),
