@@ -10,6 +10,7 @@ from pathlib import Path
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition, require_GET
 
@@ -46,7 +47,11 @@ def signed(view):
         try:
             return view(request, *args, **kwargs)
         except Unavailable as exc:
-            response = error_response(exc.message, exc.code, exc.status)
+            message = _(
+                "The site cannot sign its log right now: this server does not have the "
+                "site's signing key. Try again later."
+            )
+            response = error_response(message, exc.code, exc.status)
             response["Retry-After"] = str(exc.retry_after)
             return response
 

@@ -197,7 +197,10 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
     if key is not None and "signature" in saved:
         named = saved.get("key_id")
         try:
-            signer = key.key(named, None, "--head")
+            if named is None and len(key.keys) > 1:  # a head from before heads named a key
+                signer = _any_signer(key, log_head(size, head), saved["signature"])
+            else:
+                signer = key.key(named, None, "--head")
             check_signature(log_head(size, head, named), saved["signature"], signer)
         except FairnessError as error:
             raise FairnessError(f"--head: signature: {error}") from None
@@ -408,6 +411,18 @@ def _read_checkpoint(path: str, option: str, key: Any) -> merkle.Checkpoint:
     raise FairnessError(f"{option}: no signature by key {key_id(signer)} ({checkpoint.origin})")
 
 
+def _any_signer(ring: Keyring, payload: dict[str, Any], signature: Any) -> Any:
+    """The key of ``ring`` whose signature of ``payload`` ``signature`` is (a head that
+    names no key: any of the site's keys may have signed it). Raises FairnessError."""
+    for name in ring.order:
+        try:
+            check_signature(payload, signature, ring.keys[name].public_key)
+        except FairnessError:
+            continue
+        return ring.keys[name].public_key
+    raise FairnessError(f"it names no key and is valid under none of {ring.ids()}")
+
+
 def _not_older(ring: Keyring, signer: str, entries: list[dict[str, Any]], size: int, what: str):
     """A head or checkpoint of the log's first ``size`` entries is signed by the key the
     last ``signing-key`` entry among them names, or a later one (the site reads its key
@@ -459,10 +474,12 @@ def _checkpoint_key(checkpoint: merkle.Checkpoint) -> tuple[str | None, str | No
 def _agree(listed: Keyring, logged: Keyring | None) -> bool:
     """Whether a saved key list is the log's key history: the same keys, periods and log
     indexes, or the start of it (a list saved before a later rotation: its last key still
-    open); with no key in the log, one key listed without a period."""
+    open; a list saved before the first rotation: the key in use, without a period, the
+    log's first key); with no key in the log, one key listed without a period."""
     mine = [(k.key_id, k.valid_from, k.valid_until, k.log_index) for k in listed.keys.values()]
-    if logged is None:
-        return len(mine) == 1 and mine[0][1:] == (None, None, None)
+    unlogged = len(mine) == 1 and mine[0][1:] == (None, None, None)
+    if logged is None or unlogged:
+        return unlogged and (logged is None or mine[0][0] == logged.order[0])
     theirs = [(k.key_id, k.valid_from, k.valid_until, k.log_index) for k in logged.keys.values()]
     if len(mine) > len(theirs) or mine[:-1] != theirs[: len(mine) - 1]:
         return False
@@ -474,7 +491,8 @@ def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyri
     """The keys signatures are checked with: ``--keys`` (a saved ``/fairness/keys.json``) or
     the log's ``signing-key`` entries, pinned by ``--public-key`` (the key you saved, which
     must be one of them: the chain of endorsements then vouches for the others), or that
-    key alone. With the log, ``--keys`` must list exactly its keys and periods. Raises
+    key alone. With the log, ``--keys`` must be its keys and periods, or the start of them
+    (saved before a later rotation), and the log's keys are the ones used. Raises
     FairnessError with the refusal line."""
     listed = keys
     logged = keyring_from_log(entries) if entries is not None else None
@@ -482,10 +500,12 @@ def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyri
         raise FairnessError(
             "--keys: the keys and periods listed are not the log's signing-key entries"
         )
-    ring = listed or logged
+    ring = logged or listed  # the log's keys: a saved list may end before later rotations
     if key is None:
-        unpinned = "--keys, not pinned: give --public-key, the key you saved"
-        return None if listed is None else Keyring(list(listed.keys.values()), unpinned)
+        if listed is None:
+            return None
+        unpinned = f"{ring.source}, not pinned: give --public-key, the key you saved"
+        return Keyring(list(ring.keys.values()), unpinned)
     if ring is None:
         return Keyring.of(key)
     pinned = ring.keys.get(key_id(key))

@@ -667,11 +667,16 @@ def check_head(path, heads, keys, entries):
         payload = {"format": "trix-log-head/1", "size": size, "head": head}
         if "key_id" in saved:  # heads name their key (older heads do not)
             payload["key_id"] = saved["key_id"]
-        key = signer(keys, saved.get("key_id"), None, "--head")
         signature = saved.get("signature")
         need(is_hex(signature, 128), "--head: signature: must be 128 lower-case hex")
-        ok = ed25519_ok(key[1], canonical(payload), bytes.fromhex(signature))
-        need(ok, "--head: signature: not valid")
+        message, sig = canonical(payload), bytes.fromhex(signature)
+        if "key_id" not in saved and len(keys) > 1:  # an old head: any of the keys may sign
+            found = [k for k in keys if ed25519_ok(k[1], message, sig)]
+            need(found, "--head: signature: names no key, valid under none of the keys")
+            key = found[0]
+        else:
+            key = signer(keys, saved.get("key_id"), None, "--head")
+        need(ed25519_ok(key[1], message, sig), "--head: signature: not valid")
         not_older(keys, key, entries, size, "--head")
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
@@ -699,7 +704,8 @@ def site_keys(args, entries):
     """(the keys signatures are checked with, where they came from), or (None, None):
     --keys or the log's signing-key entries, pinned by --public-key (the key you saved, one
     of them: the chain of endorsements vouches for the others); or --public-key alone. A
-    --keys saved before a later rotation may be the start of the log's keys."""
+    --keys saved before a later rotation may be the start of the log's keys, which are then
+    the ones used."""
     listed = listed_keys(args.keys) if args.keys is not None else None
     logged = None
     if entries is not None:
@@ -708,18 +714,19 @@ def site_keys(args, entries):
         logged = key_history(items, "log: signing-key") if items else None
     if listed is not None and entries is not None:
         mine = [(k[0], k[2], k[3], k[4]) for k in listed]
-        if logged is None:
-            same = len(mine) == 1 and mine[0][1:] == (None, None, None)
+        unlogged = len(mine) == 1 and mine[0][1:] == (None, None, None)  # before any rotation
+        if logged is None or unlogged:
+            same = unlogged and (logged is None or logged[0][0] == mine[0][0])
         else:
             theirs = [(k[0], k[2], k[3], k[4]) for k in logged][: len(mine)]
             last, end = mine[-1], theirs[-1]
             same = mine[:-1] == theirs[:-1] and last in (end, (*end[:2], None, end[3]))
             same = same and len(mine) == len(theirs)
         need(same, "--keys: the keys and periods listed are not the log's signing-key entries")
-    keys = listed or logged
-    source = "--keys" if listed else "the log's signing-key entries"
+    keys = logged or listed  # the log's keys: a saved list may end before later rotations
+    source = "the log's signing-key entries" if logged else "--keys"
     if args.public_key is None:
-        return listed, "--keys, not pinned: give --public-key, the key you saved"
+        return listed and keys, f"{source}, not pinned: give --public-key, the key you saved"
     need(is_hex(args.public_key.strip().lower()), "--public-key: must be 64 hex digits")
     pinned = bytes.fromhex(args.public_key.strip())
     if keys is None:

@@ -490,3 +490,39 @@ def test_a_keys_file_that_is_not_a_key_list_is_refused(tmp_path, before):
         assert err.startswith("--keys: "), err
         code, text_out = standalone(path, "--public-key", public_key_hex(OLD), "--keys", keys)
         assert code == 1 and "--keys: " in text_out, text_out
+
+
+def test_an_older_key_list_with_a_newer_log_checks_with_the_logs_keys(tmp_path, before):
+    """keys.json saved before later rotations (even before the first: the key then in use,
+    no period) with the newer log: the log's keys are used, so a receipt of a later key
+    verifies and a retired key's receipt logged after its retirement is refused. A head
+    from before key ids is checked with whichever of the keys signed it."""
+    third = STRANGER
+    entries = rotated_log(before)  # OLD, then NEW at 11:00
+    body = signing_keys.build_body(key=third, previous=NEW)
+    at = "2026-12-01T13:00:00Z"
+    entries.append(next_entry(prev=entries[-1], kind="signing-key", body=body, logged_at=at))
+    new_match = _match(
+        "table-17", bytes(range(6, 38)).hex(), third, "2026-12-01T13:30:00Z", key_id(third)
+    )
+    forged = _match("table-18", bytes(range(7, 39)).hex(), NEW, "2026-12-01T13:00:00Z", NEW_ID)
+    _append(entries, new_match, "2026-12-01T13:30:00Z")
+    _append(entries, forged, "2026-12-01T13:30:00Z")
+    log = write(tmp_path, "log.jsonl", entries)
+    two_keys = keys_json(entries[: [e["kind"] for e in entries].index("signing-key", 2) + 1])
+    one_key = signing_keys.keys_document([], signing_keys.build_body(key=OLD))
+    payload = log_head(3, verify_log(entries[:3]))  # an old head, signed by OLD, no key_id
+    head = write(tmp_path, "head.json", {**payload, "signature": sign(payload, OLD)})
+    for name, saved in (("two.json", two_keys), ("one.json", one_key)):
+        keys = write(tmp_path, name, saved)
+        options = ["--public-key", public_key_hex(OLD), "--keys", keys, "--log", log]
+        good = write(tmp_path, "good.json", new_match[0])
+        code, _, err = verify(tmp_path, good, *options, "--head", head)
+        assert (code, err) == (0, ""), (name, err)
+        code, text = standalone(good, *options, "--head", head)
+        assert code == 0, (name, text)
+        bad = write(tmp_path, "bad.json", forged[0])
+        code, _, err = verify(tmp_path, bad, *options)
+        assert code == 1 and "logged when key" in err and "a retired key's signature" in err, err
+        code, text = standalone(bad, *options)
+        assert code == 1 and "(retired)" in text, text
