@@ -451,8 +451,12 @@ def _receipts_in_their_keys_time(
             continue
         seen.add(receipt["match_id"])
         entry = find_receipt(entries, receipt["match_id"])
-        key = ring.keys.get(receipt.get("key_id"))
-        if entry is not None and key is not None and not key.signed_at(entry["index"]):
+        try:  # the key it names, or (a receipt from before key ids) the key of its time
+            signer = key_id(ring.key(receipt.get("key_id"), receipt["issued_at"], "receipt"))
+        except FairnessError:
+            continue  # its signature check said why
+        key = ring.keys[signer]
+        if entry is not None and not key.signed_at(entry["index"]):
             problems.append(
                 f"the receipt of match {receipt['match_id']!r} is log entry {entry['index']}, "
                 f"logged when key {key.key_id} was not the site's key: a retired key's "
@@ -495,7 +499,10 @@ def _keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyri
     (saved before a later rotation), and the log's keys are the ones used. Raises
     FairnessError with the refusal line."""
     listed = keys
-    logged = keyring_from_log(entries) if entries is not None else None
+    try:
+        logged = keyring_from_log(entries) if entries is not None else None
+    except FairnessError as error:
+        raise FairnessError(f"--log: {error}") from None
     if listed is not None and entries is not None and not _agree(listed, logged):
         raise FairnessError(
             "--keys: the keys and periods listed are not the log's signing-key entries"

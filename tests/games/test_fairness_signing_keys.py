@@ -526,3 +526,17 @@ def test_an_older_key_list_with_a_newer_log_checks_with_the_logs_keys(tmp_path, 
         assert code == 1 and "logged when key" in err and "a retired key's signature" in err, err
         code, text = standalone(bad, *options)
         assert code == 1 and "(retired)" in text, text
+
+
+def test_a_retired_keys_receipt_without_a_key_id_is_placed_by_its_time(tmp_path, before):
+    """A receipt naming no key (as before key ids), signed by the retired key, dated inside
+    its period and logged after the next key's entry: its key is the one of its time, and
+    the log's order refuses it, in both verifiers."""
+    late = _match("table-19", bytes(range(8, 40)).hex(), OLD, "2026-12-01T10:59:59Z", None)
+    entries = _append(rotated_log(before), late, ROTATED_AT)
+    log = write(tmp_path, "log.jsonl", entries)
+    path = write(tmp_path, "late.json", late[0])
+    code, _, err = verify(tmp_path, path, "--public-key", public_key_hex(OLD), "--log", log)
+    assert code == 1 and f"logged when key {OLD_ID} was not the site's key" in err, err
+    code, text = standalone(path, "--public-key", public_key_hex(OLD), "--log", log)
+    assert code == 1 and "(retired)" in text, text
