@@ -118,12 +118,8 @@ def signing_keys() -> dict[str, Any]:
     load."""
     from games import signing
     from games.fairness import signing_keys as keys
-    from games.models import LogEntry
-    from games.services.fairness_log import stamp
+    from games.services.fairness_log import signing_key_entries, stamp
 
-    logged = [
-        (row.body, row.index, stamp(row.logged_at))
-        for row in LogEntry.objects.filter(kind="signing-key").order_by("index")
-    ]
+    logged = [(row.body, row.index, stamp(row.logged_at)) for row in signing_key_entries()]
     unlogged = None if logged else keys.build_body(key=signing.current().private_key)
     return keys.keys_document(logged, unlogged)

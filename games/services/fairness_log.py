@@ -194,15 +194,22 @@ def tables_key(*, event: str, commitment: str, key: str) -> tuple:
     return ("tables-key", {"event": event, "commitment": commitment, "key": key})
 
 
+def signing_key_entries():
+    """The log's ``signing-key`` entries (``LogEntry`` rows), in log order, found through
+    their keys' ``(kind, subject)`` index: the log itself has no index on ``kind``, and
+    grows without end."""
+    return LogEntry.objects.filter(key__kind="signing-key").order_by("index")
+
+
 def last_signing_key() -> str | None:
-    """The key id of the log's last ``signing-key`` entry, or None."""
+    """The key id of the log's last ``signing-key`` entry, or None (one indexed read)."""
     rows = LogKey.objects.filter(kind="signing-key").order_by("-entry_id")
     return rows.values_list("subject", flat=True).first()
 
 
 def last_signing_key_body() -> dict[str, Any] | None:
-    """The body of the log's last ``signing-key`` entry, or None."""
-    row = LogEntry.objects.filter(kind="signing-key").order_by("-index").first()
+    """The body of the log's last ``signing-key`` entry, or None (one indexed read)."""
+    row = signing_key_entries().reverse().first()
     return None if row is None else row.body
 
 
