@@ -44,13 +44,6 @@ def configured() -> dict[str, Ed25519PrivateKey]:
     return {receipts.key_id(key): key for key in keys}
 
 
-def logged_key_id() -> str | None:
-    """The id of the key of the log's last ``signing-key`` entry, or None (one query)."""
-    from games.services import fairness_log
-
-    return fairness_log.last_signing_key()
-
-
 @dataclass(frozen=True)
 class SiteKey:
     """The key in use: its private key and its id (16 hex)."""
@@ -81,10 +74,12 @@ def current() -> SiteKey:
     last key is not in the environment (a rotation logged before this process was given the
     new key): the site then signs nothing rather than sign with a retired key, and the
     operator's log says which key is missing."""
+    from games.services import fairness_log
+
     keys = configured()
-    logged = logged_key_id()
-    if logged is None:
-        first = receipts.key_id(configured_key(settings.TRIX_SIGNING_KEY))
+    logged = fairness_log.last_signing_key()
+    if logged is None:  # TRIX_SIGNING_KEY: the first of configured()
+        first = next(iter(keys))
         return SiteKey(keys[first], first)
     if logged not in keys:
         logger.error(
@@ -102,11 +97,6 @@ def current() -> SiteKey:
     return SiteKey(keys[logged], logged)
 
 
-def private_key() -> Ed25519PrivateKey:
-    """The private key in use (``Ed25519PrivateKey``); see :func:`current`."""
-    return current().private_key
-
-
 def public_key() -> dict[str, str]:
     """``{"algorithm": "ed25519", "public_key": 64 hex, "key_id": 16 hex}`` of the key in use:
     what ``/fairness/public-key.json`` serves. The log's last key, read from its entry (so it
@@ -117,8 +107,3 @@ def public_key() -> dict[str, str]:
     if body is None:
         return current().public()
     return {field: body[field] for field in ("algorithm", "public_key", "key_id")}
-
-
-def sign(payload: dict[str, Any]) -> str:
-    """The signature (128 hex digits) of ``payload``'s canonical bytes by the key in use."""
-    return current().sign(payload)

@@ -182,14 +182,15 @@ class Keyring:
     def ids(self) -> str:
         return ", ".join(self.order)
 
-    def key(self, wanted: str | None, at: str | None, what: str) -> Ed25519PublicKey:
-        """The key named ``wanted`` (a signature's ``key_id``), which must have been in use
-        at ``at`` (the signature's time, when known). ``wanted`` None (a signature made
-        before signatures named their key): the key in use at ``at``, or the only key.
+    def key(self, wanted: str | None, at: str | None, what: str) -> Key:
+        """The key (its id, public key and period) named ``wanted`` (a signature's
+        ``key_id``), which must have been in use at ``at`` (the signature's time, when
+        known). ``wanted`` None (a signature made before signatures named their key): the key
+        in use at ``at``, or the only key.
         Raises FairnessError naming ``what`` was signed."""
         if wanted is None:
             if len(self.keys) == 1:
-                return next(iter(self.keys.values())).public_key
+                return next(iter(self.keys.values()))
             covering = [key for key in self.keys.values() if at is not None and key.covers(at)]
             if len(covering) != 1:
                 raise FairnessError(
@@ -199,7 +200,7 @@ class Keyring:
                     else f"{what} names no key id, and {at} is not in the period of exactly "
                     f"one key of {self.source}"
                 )
-            return covering[0].public_key
+            return covering[0]
         key = self.keys.get(wanted)
         if key is None:
             raise FairnessError(
@@ -212,7 +213,7 @@ class Keyring:
                 f"{what} was signed at {at} by key {wanted}, which was in use {key.period()} "
                 f"({self.source})"
             )
-        return key.public_key
+        return key
 
 
 def _history(

@@ -272,7 +272,7 @@ def _receipt_problems(record: dict[str, Any], public_key: Any) -> list[str]:
         ring = public_key if isinstance(public_key, Keyring) else Keyring.of(public_key)
         try:
             key = ring.key(receipt.get("key_id"), receipt["issued_at"], "the receipt")
-            check_signature(receipt, signature, key)
+            check_signature(receipt, signature, key.public_key)
         except FairnessError as error:
             problems.append(f"shuffle.signature: {error}")
     return problems

@@ -29,7 +29,7 @@ from games.fairness.receipt import (
     public_key_hex,
     receipt_hash,
 )
-from games.fairness.signing_keys import Keyring, keyring_from_document, keyring_from_log
+from games.fairness.signing_keys import Key, Keyring, keyring_from_document, keyring_from_log
 from games.fairness.transparency import (
     HEAD_FORMAT,
     check_entry,
@@ -201,10 +201,10 @@ def _check_head(path: str, entries: list[dict[str, Any]], key: Any) -> str:
                 signer = _any_signer(key, log_head(size, head), saved["signature"])
             else:
                 signer = key.key(named, None, "--head")
-            check_signature(log_head(size, head, named), saved["signature"], signer)
+            check_signature(log_head(size, head, named), saved["signature"], signer.public_key)
         except FairnessError as error:
             raise FairnessError(f"--head: signature: {error}") from None
-        _not_older(key, key_id(signer), entries, size, "--head")
+        _not_older(key, signer.key_id, entries, size, "--head")
     return f"the saved head (size {size}) is the head of the log's first {size} entries"
 
 
@@ -397,21 +397,21 @@ def _read_checkpoint(path: str, option: str, key: Any) -> merkle.Checkpoint:
         return checkpoint
     named, at = _checkpoint_key(checkpoint)
     signer = key.key(named, at, option)
-    raw = bytes.fromhex(public_key_hex(signer))
+    raw = bytes.fromhex(public_key_hex(signer.public_key))
     wanted = merkle.ed25519_key_hash(checkpoint.origin, raw)
     for name, key_hash, signature in signatures:
         if name == checkpoint.origin and key_hash == wanted:
             try:
-                signer.verify(signature, text.encode())
+                signer.public_key.verify(signature, text.encode())
             except InvalidSignature:
                 raise FairnessError(
-                    f"{option}: its signature is not valid under key {key_id(signer)}"
+                    f"{option}: its signature is not valid under key {signer.key_id}"
                 ) from None
             return checkpoint
-    raise FairnessError(f"{option}: no signature by key {key_id(signer)} ({checkpoint.origin})")
+    raise FairnessError(f"{option}: no signature by key {signer.key_id} ({checkpoint.origin})")
 
 
-def _any_signer(ring: Keyring, payload: dict[str, Any], signature: Any) -> Any:
+def _any_signer(ring: Keyring, payload: dict[str, Any], signature: Any) -> Key:
     """The key of ``ring`` whose signature of ``payload`` ``signature`` is (a head that
     names no key: any of the site's keys may have signed it). Raises FairnessError."""
     for name in ring.order:
@@ -419,7 +419,7 @@ def _any_signer(ring: Keyring, payload: dict[str, Any], signature: Any) -> Any:
             check_signature(payload, signature, ring.keys[name].public_key)
         except FairnessError:
             continue
-        return ring.keys[name].public_key
+        return ring.keys[name]
     raise FairnessError(f"it names no key and is valid under none of {ring.ids()}")
 
 
@@ -452,10 +452,9 @@ def _receipts_in_their_keys_time(
         seen.add(receipt["match_id"])
         entry = find_receipt(entries, receipt["match_id"])
         try:  # the key it names, or (a receipt from before key ids) the key of its time
-            signer = key_id(ring.key(receipt.get("key_id"), receipt["issued_at"], "receipt"))
+            key = ring.key(receipt.get("key_id"), receipt["issued_at"], "receipt")
         except FairnessError:
             continue  # its signature check said why
-        key = ring.keys[signer]
         if entry is not None and not key.signed_at(entry["index"]):
             problems.append(
                 f"the receipt of match {receipt['match_id']!r} is log entry {entry['index']}, "

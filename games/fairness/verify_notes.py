@@ -10,7 +10,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.fairness.match_shuffle import BOT_CLIENT_SEED
-from games.fairness.receipt import key_id
 from games.fairness.signing_keys import Keyring
 from games.fairness.transparency import logged
 from games.fairness.verify import SEAT_KEYS
@@ -21,7 +20,7 @@ def keys_note(ring: Keyring, receipts: Iterable[dict[str, Any]]) -> str:
     """Which keys signed ``receipts`` (their signatures already checked with ``ring``), and
     where those keys came from."""
     used = sorted(
-        {key_id(ring.key(r.get("key_id"), r["issued_at"], "the receipt")) for r in receipts}
+        {ring.key(r.get("key_id"), r["issued_at"], "the receipt").key_id for r in receipts}
     )
     return (
         f"receipt signatures valid under key{'s' if len(used) > 1 else ''} {', '.join(used)} "

@@ -20,7 +20,7 @@ from games.services import fairness_log
 
 def _in_use(keys: dict[str, Any]) -> tuple[str | None, Any]:
     """The log's last key id (None when it holds none) and the private key in use."""
-    logged = signing.logged_key_id()
+    logged = fairness_log.last_signing_key()
     if logged is None:
         return None, signing.current().private_key
     if logged not in keys:

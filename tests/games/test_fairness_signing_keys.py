@@ -199,9 +199,9 @@ def test_the_log_holds_a_chain_of_keys_never_a_fork():
 
 def test_a_keyring_picks_the_key_by_id_within_its_period():
     ring = signing_keys.keyring_from_log(rotated_log())
-    assert ring.key(OLD_ID, "2026-12-01T10:00:00Z", "x") is not None
-    assert ring.key(OLD_ID, ROTATED_AT, "x") is not None  # both in use the second it changed
-    assert key_id(ring.key(None, "2026-12-01T12:00:00Z", "x")) == NEW_ID
+    assert ring.key(OLD_ID, "2026-12-01T10:00:00Z", "x").key_id == OLD_ID
+    assert ring.key(OLD_ID, ROTATED_AT, "x").key_id == OLD_ID  # both in use at the change
+    assert ring.key(None, "2026-12-01T12:00:00Z", "x").key_id == NEW_ID
     with pytest.raises(
         FairnessError,
         match=f"signed at 2026-12-01T12:00:00Z by key {OLD_ID}, which was in use from "
@@ -217,7 +217,7 @@ def test_a_keyring_picks_the_key_by_id_within_its_period():
     # The first key signed everything before the log recorded it, even logged earlier on
     # its own (rotate_signing_key --log-current at 09:00): from the start.
     early = signing_keys.keyring_from_log(rotated_log(first_at="2026-12-01T09:00:00Z"))
-    assert early.key(OLD_ID, "2026-12-01T08:00:00Z", "x") is not None
+    assert early.key(OLD_ID, "2026-12-01T08:00:00Z", "x").key_id == OLD_ID
     with pytest.raises(FairnessError, match=f"signed by key {key_id(STRANGER)}, which is not in"):
         ring.key(key_id(STRANGER), None, "the receipt")
 

@@ -134,7 +134,7 @@ def test_a_match_start_issues_a_signed_receipt_carried_by_every_deal(
     _check_head(entries)
     _trix_verify_with_the_log(tmp_path, records, entries)
     # The reviewer's attack on the site: a second receipt for the match is not appended.
-    resigned = signing.sign(forged)
+    resigned = signing.current().sign(forged)
     with pytest.raises(FairnessError, match="a second match-receipt of match 'table-"):
         fairness_log.append([fairness_log.match_receipt(receipt=forged, signature=resigned)])
     with pytest.raises(FairnessError, match="a second deal-record of deal 'table-"):
@@ -264,7 +264,7 @@ def test_the_log_endpoints(django_user_model):
     assert client.get("/fairness/log.jsonl", HTTP_IF_NONE_MATCH=etag).status_code == 200
     key = client.get("/fairness/public-key.json")
     assert "max-age=60" in key["Cache-Control"]  # a rotation is seen within a minute
-    assert key.json()["public_key"] == receipts.public_key_hex(signing.private_key())
+    assert key.json()["public_key"] == receipts.public_key_hex(signing.current().private_key)
     assert client.post("/fairness/log.jsonl").status_code == 405
 
 
