@@ -303,7 +303,7 @@ export async function receiptSigned(publicKey, receipt, signature, keys) {
 
 /* A public key's id (docs/fairness.md): the first 16 hex digits of SHA-256 of its 32 bytes. */
 export async function keyIdOf(publicKey) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes(publicKey)));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", hexToBytes(publicKey)));
   return bytesToHex(digest).slice(0, 16);
 }
 
@@ -313,11 +313,11 @@ async function ed25519(publicKey, message, signature) {
   if (!HEX64.test(String(publicKey)) || !/^[0-9a-f]{128}$/.test(String(signature))) return "invalid";
   let key;
   try {
-    key = await crypto.subtle.importKey("raw", bytes(publicKey), { name: "Ed25519" }, false, ["verify"]);
+    key = await crypto.subtle.importKey("raw", hexToBytes(publicKey), { name: "Ed25519" }, false, ["verify"]);
   } catch (err) {
     return "unchecked";
   }
-  const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, bytes(signature), message);
+  const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, hexToBytes(signature), message);
   return ok ? "valid" : "invalid";
 }
 
@@ -350,10 +350,4 @@ async function endorsedKey(publicKey, receipt, keys) {
     }
   }
   return null;
-}
-
-function bytes(hex) {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
-  return out;
 }
