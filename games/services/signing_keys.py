@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from games import signing
@@ -55,8 +56,6 @@ def rotate() -> list[dict[str, Any]]:
             "TRIX_SIGNING_NEW_KEY is not set (or is TRIX_SIGNING_KEY): give every process the "
             "new key first (docs/operations.md)"
         )
-    from django.conf import settings
-
     new = signing.configured_key(settings.TRIX_SIGNING_NEW_KEY)
     new_id = receipts.key_id(new)
     with transaction.atomic():
