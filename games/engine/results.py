@@ -7,6 +7,7 @@ Rules: ``shared/trix-rules.md``; the forfeit rule and ``last_trix_first_out`` fr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -44,28 +45,49 @@ def seat_place(result: dict[str, Any], seat: int) -> int:
 
 
 def match_result(state: MatchState) -> dict[str, Any]:
-    """The result: ``scores`` per seat, ``placements`` per seat (1..4, ties share), and in
-    partnership ``teams`` totals, ``winner`` (a team key or None) and ``draw``; ``forfeit``
-    is the leaving seat or None. Keys of per-seat maps are ``"0".."3"``."""
-    totals = {s: state.totals[s] for s in range(4)}
-    leaver = state.forfeit
+    """The result of ``state``'s match: :func:`outcome` of its totals."""
+    return outcome(
+        {s: state.totals[s] for s in range(4)},
+        partnership=state.options.partnership,
+        partner_tie=state.options.partner_tie,
+        last_trix_first_out=state.last_trix_first_out,
+        forfeit=state.forfeit,
+        deals_played=len(state.records),
+    )
+
+
+def outcome(
+    totals: Mapping[int, int],
+    *,
+    partnership: bool,
+    partner_tie: str,
+    last_trix_first_out: int | None,
+    forfeit: int | None,
+    deals_played: int,
+) -> dict[str, Any]:
+    """A match's result from its totals (``totals``: seat 0..3 -> match score): ``scores``
+    per seat, ``placements`` per seat (1..4, ties share), and in partnership ``teams``
+    totals, ``winner`` (a team key or None) and ``draw``; ``forfeit`` is the leaving seat or
+    None (it ranks last; in partnership its team loses); ``deals_played`` is kept as given.
+    A partnership tie goes to the team of ``last_trix_first_out`` (the first seat out in the
+    last Trix layout played) when ``partner_tie`` is ``"last_trix_first_out"``, else it is a
+    draw. Keys of per-seat maps are ``"0".."3"``."""
+    totals = {s: int(totals[s]) for s in range(4)}
+    leaver = forfeit
     result: dict[str, Any] = {
         "scores": {str(s): v for s, v in totals.items()},
         "forfeit": leaver,
-        "deals_played": len(state.records),
+        "deals_played": deals_played,
     }
-    if state.options.partnership:
+    if partnership:
         teams = {"0+2": totals[0] + totals[2], "1+3": totals[1] + totals[3]}
         result["teams"] = teams
         if leaver is not None:
             winner = "1+3" if team_of(leaver) == "0+2" else "0+2"
         elif teams["0+2"] != teams["1+3"]:
             winner = max(teams, key=teams.get)
-        elif (
-            state.options.partner_tie == "last_trix_first_out"
-            and state.last_trix_first_out is not None
-        ):
-            winner = team_of(state.last_trix_first_out)
+        elif partner_tie == "last_trix_first_out" and last_trix_first_out is not None:
+            winner = team_of(last_trix_first_out)
         else:
             winner = None
         result["winner"] = winner
