@@ -6,7 +6,8 @@ Shapes: a *unit* is ``"E<entry id>"`` (solo) or ``"T<team id>"`` (partnership). 
 ``RoundTable.result`` is ``{"results": [{"unit", "place", "score"}, ...], "no_show":
 [unit, ...], "disqualified": [unit, ...]}``: one row per seat (solo, ``unit`` None for a bot)
 or per team (partnership, seats 0+2 then 1+3), in the table's order, places after the
-penalties (``docs/tournaments.md``, "No-shows and disqualification").
+penalties (``docs/tournaments.md``, "No-shows and disqualification";
+``games.fairness.table_results.table_result`` makes it).
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ from games.fairness import draw_record as rules_record
 from games.fairness import schedule as rules_schedule
 from games.fairness import seating as rules
 from games.fairness import standings as rules_standings
-
-#: The engine's side names in a partnership result, by team position at the table.
-SIDES = ("0+2", "1+3")
+from games.fairness.table_results import TableMatch, rank
 
 
 def parameters(t: Any) -> dict[str, Any]:
@@ -65,60 +64,6 @@ def played(rounds: Sequence[tuple[Any, Sequence[Any]]]) -> list[rules.PlayedRoun
     return out
 
 
-def _rank(keys: Sequence[tuple]) -> list[int]:
-    """Competition ranking of sort keys, smaller first (1, 1, 3, 4)."""
-    return [1 + sum(other < mine for other in keys) for mine in keys]
-
-
-def table_result(
-    *,
-    units: Sequence[str | None],
-    result: Mapping[str, Any] | None,
-    team_mode: bool,
-    no_show_seats: Collection[int],
-    disqualified: Collection[str],
-) -> dict[str, Any]:
-    """A finished table's result per unit. ``units``: the unit per seat 0..3 (None: a bot);
-    ``result``: ``Table.result`` (None for a cancelled table: every seat shares place 1,
-    score 0); ``no_show_seats``: seats whose player never showed up. A no-show or
-    disqualified unit ranks below every other seat at the table (bots included); such units
-    share the last places. Returns the ``RoundTable.result`` shape (module docstring)."""
-    placements = {s: 1 for s in range(4)}
-    scores = {s: 0 for s in range(4)}
-    if result is not None:
-        placements = {int(s): int(p) for s, p in result["placements"].items()}
-        scores = {int(s): int(v) for s, v in result["scores"].items()}
-    penal = {
-        s
-        for s in range(4)
-        if units[s] is not None and (s in no_show_seats or units[s] in disqualified)
-    }
-    if team_mode:
-        sides = [(0, 2), (1, 3)]
-        keys = [
-            (1, 0) if any(s in penal for s in side) else (0, placements[side[0]]) for side in sides
-        ]
-        places = _rank(keys)
-        team_scores = (result or {}).get("teams") or {}
-        rows = [
-            {
-                "unit": units[side[0]],
-                "place": places[i],
-                "score": int(team_scores.get(SIDES[i], scores[side[0]] + scores[side[1]])),
-            }
-            for i, side in enumerate(sides)
-        ]
-    else:
-        keys = [(1, 0) if s in penal else (0, placements[s]) for s in range(4)]
-        places = _rank(keys)
-        rows = [{"unit": units[s], "place": places[s], "score": scores[s]} for s in range(4)]
-    return {
-        "results": rows,
-        "no_show": sorted({units[s] for s in no_show_seats if units[s] is not None}),
-        "disqualified": sorted({u for u in units if u is not None and u in disqualified}),
-    }
-
-
 def next_round(
     *, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]]
 ) -> rules_schedule.PlannedRound | None:
@@ -146,16 +91,25 @@ def standings(*, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]]) -
     )
 
 
-def draw_record(*, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]]) -> dict:
+def draw_record(
+    *,
+    tournament: Any,
+    rounds: Sequence[tuple[Any, Sequence[Any]]],
+    matches: Mapping[int, TableMatch] | None = None,
+) -> dict:
     """The tournament's ``trix-draw/1`` record (after the reveal): every round so far with
-    its input order, seating and results (None for the round still playing)."""
+    its input order, seating and results (None for the round still playing) and, for a
+    round whose every table is in ``matches`` (by table id), its tables' matches."""
+    matches = matches or {}
     teams: dict[str, list[str]] = {}
     for e in tournament.entrants:
         if e["team"]:
             teams.setdefault(e["team"], []).append(e["entrant"])
-    out_rounds = []
+    out_rounds, out_matches = [], []
     for rnd, tables in rounds:
         done = tables and all(rt.result is not None for rt in tables)
+        bound = done and all(rt.table_id in matches for rt in tables)
+        out_matches.append([matches[rt.table_id] for rt in tables] if bound else None)
         out_rounds.append(
             (
                 rnd.kind,
@@ -171,6 +125,7 @@ def draw_record(*, tournament: Any, rounds: Sequence[tuple[Any, Sequence[Any]]])
         entrants={e["entrant"]: e["client_seed"] for e in tournament.entrants},
         teams={t: sorted(m) for t, m in teams.items()} if tournament.team_mode else None,
         rounds=out_rounds,
+        matches=out_matches,
     )
 
 
@@ -195,7 +150,7 @@ def final_places(
             key=key, units=units, rounds=swiss, team_mode=tournament.team_mode, final=final
         )
     keys = [(1, 0) if u in disqualified else (0, found[u]) for u in units]
-    return dict(zip(units, _rank(keys), strict=True))
+    return dict(zip(units, rank(keys), strict=True))
 
 
 def prizes(

@@ -13,7 +13,8 @@ network.
   [--commitment HEX] [--client-seed SEAT=TEXT ...] [--partial]`` checks records' shuffles
   against their commitment, receipt and the log and replays them, or recomputes every
   seating of a ``trix-draw/1`` tournament draw record, whose commitment must be the one
-  given with ``--commitment`` (``docs/fairness.md``).
+  given with ``--commitment``, whose draw and matches must be the log's (``--log``) and
+  whose results must be what the matches' deal records beside it give (``docs/fairness.md``).
 """
 
 from __future__ import annotations
@@ -250,7 +251,7 @@ def _add_verify_parser(sub: Any) -> None:
         metavar="FILE",
         help="the site's /fairness/log.jsonl saved to a file: its hash chain must verify, its "
         "one receipt of each match must be the records' and each record must be its deal's "
-        "deal-record entry",
+        "deal-record entry; a trix-draw/1 record's draw and matches must be the logged ones",
     )
     p.add_argument(
         "--commitment",

@@ -24,6 +24,7 @@ from games.fairness.seating import (
     UnitResult,
     describe_table,
 )
+from games.fairness.table_results import TableMatch, parse_matches
 
 
 def _seating_json(seating: RoundSeating) -> dict[str, Any]:
@@ -46,14 +47,17 @@ def build_record(
     entrants: Mapping[str, str],
     teams: Mapping[str, Sequence[str]] | None = None,
     rounds: Sequence[tuple[str, Sequence[str], RoundSeating, Results | None]] = (),
+    matches: Sequence[Sequence[TableMatch] | None] = (),
 ) -> dict[str, Any]:
     """A ``trix-draw/1`` record (JSON data; fields in ``docs/fairness.md``).
 
     ``event``: the public tournament id; ``tournament``: format parameters
     (``check_tournament``); ``secret``: the revealed 32-byte draw secret; ``entrants``: entrant
     id -> client seed; ``teams``: partnership team id -> its two entrant ids; ``rounds``: per
-    round (kind, input order, seating, results or None while unplayed). Raises FairnessError on
-    malformed input (the record is not checked against the draw: ``verify_record`` does that).
+    round (kind, input order, seating, results or None while unplayed); ``matches``: per
+    round with results, each table's match (``table_results.TableMatch``; a round left out
+    or None names none). Raises FairnessError on malformed input (the record is not checked
+    against the draw: ``verify_record`` does that).
     """
     params = check_tournament(tournament)
     ordered = sorted_entrants(list(entrants))
@@ -82,6 +86,9 @@ def build_record(
                 "results": _results_json(results),
             }
         )
+        tables = matches[number - 1] if number <= len(matches) else None
+        if results is not None and tables is not None:
+            record["rounds"][-1]["matches"] = [m.json() for m in tables]
     return record
 
 
@@ -232,8 +239,10 @@ def verify_record(record: Any) -> dict[str, Any]:
     client seeds (and in partnership form teams of two); the key from those; then every round
     in turn: its kind, its input order (recomputed from the earlier rounds' results), its tables
     and byes (recomputed by the seating rules) and its results (one per seat/team, naming the
-    seated unit, places a ranking). Only the last round may lack results. Summary:
-    ``{"event", "format", "team_mode", "entrants", "units", "rounds", "played"}``.
+    seated unit, places a ranking) and, where it names them, its tables' matches (one per
+    table, ``table_results.parse_matches``). Only the last round may lack results. Summary:
+    ``{"event", "format", "team_mode", "entrants", "units", "rounds", "played", "bound"}``
+    (``bound``: the tables naming their match).
     """
     _need(isinstance(record, dict), "record: must be a JSON object")
     _need(
@@ -248,6 +257,7 @@ def verify_record(record: Any) -> dict[str, Any]:
     raw_rounds = record.get("rounds")
     _need(isinstance(raw_rounds, list), "rounds: must be a list")
     played: list[PlayedRound] = []
+    bound = 0
     for number, raw in enumerate(raw_rounds, start=1):
         label = f"round {number}"
         _need(isinstance(raw, dict), f"{label}: must be an object")
@@ -258,7 +268,10 @@ def verify_record(record: Any) -> dict[str, Any]:
         _check_order(raw, plan, label)
         if raw.get("results") is None:
             _need(number == len(raw_rounds), f"{label}: has no results but a later round follows")
+            _need("matches" not in raw, f"{label}: names matches but has no results")
             break
+        if "matches" in raw:
+            bound += len(parse_matches(raw["matches"], plan.seating.tables, label))
         played.append(
             (plan.seating, _parse_results(raw["results"], plan.seating, team_mode, label))
         )
@@ -270,4 +283,5 @@ def verify_record(record: Any) -> dict[str, Any]:
         "units": len(units),
         "rounds": len(raw_rounds),
         "played": len(played),
+        "bound": bound,
     }

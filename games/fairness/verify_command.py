@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from cryptography.exceptions import InvalidSignature
 
-from games.fairness import merkle
+from games.fairness import merkle, table_results
 from games.fairness.canonical import loads as strict_loads
 from games.fairness.canonical import sha256_hex
 from games.fairness.draw import ALGORITHM as DRAW_FORMAT
@@ -41,7 +41,7 @@ from games.fairness.transparency import (
     verify_log,
 )
 from games.fairness.verify import SEAT_KEYS, verify_match, verify_record
-from games.fairness.verify_log import bot_moves, receipt_in_log, records_in_log
+from games.fairness.verify_log import bot_moves, draw_in_log, receipt_in_log, records_in_log
 from games.fairness.verify_notes import (
     bots_note,
     keys_note,
@@ -86,12 +86,20 @@ def _load(path: str, stdin: TextIO) -> list[tuple[str, Any]]:
     return [(path, _parse(_read_text(path), path))]
 
 
-def _verify_draw_cli(
-    record: dict[str, Any], stdout: TextIO, stderr: TextIO, commitment: str | None = None
-) -> int:
-    """A ``trix-draw/1`` record: one OK line and 0, or one error line and 1. ``commitment``
-    (hex, any case): the draw commitment the tournament page showed before the start; the
-    record must carry exactly it."""
+def _draw_problems(
+    record: dict[str, Any],
+    commitment: str | None,
+    entries: list[dict[str, Any]] | None,
+    deals: Sequence[Any] = (),
+) -> tuple[list[str], dict[str, Any] | None, int]:
+    """A ``trix-draw/1`` record's mismatches (each line prefixed ``trix-draw/1: ``), its
+    summary and the tables whose results were recomputed: the record by itself; with
+    ``commitment`` (hex, any case, the one the tournament page showed before the start) it
+    must carry exactly it; with the log's ``entries``, its commitment and key are the
+    logged ones (``verify_log.draw_in_log``) and its tables' matches the logged ones
+    (``table_results.check_against_log``); with ``deals`` (deal records given beside it),
+    each table whose match's records are all there has the results they give
+    (``table_results.check_against_records``)."""
     try:
         summary = verify_draw_record(record)
         stated = record["commitment"].lower()
@@ -101,7 +109,62 @@ def _verify_draw_cli(
                 f"the start, {commitment.lower()}"
             )
     except FairnessError as error:
-        print(f"{DRAW_FORMAT}: {error}", file=stderr)
+        return [f"{DRAW_FORMAT}: {error}"], None, 0
+    problems: list[str] = []
+    if entries is not None:
+        index = logged(entries)
+        problems += draw_in_log(record, index) + table_results.check_against_log(record, index)
+    found, checked = table_results.check_against_records(record, deals)
+    problems += found
+    return [f"{DRAW_FORMAT}: {line}" for line in problems], summary, checked
+
+
+def _draw_notes(summary: dict[str, Any], checked: int, logged_too: bool) -> list[str]:
+    """What a verified draw record's check covered: its matches in the log, its results
+    recomputed from deal records."""
+    event, bound = summary["event"], summary["bound"]
+    if not bound:
+        return [
+            f"{event}: its results name no matches (a record from before they did): nothing "
+            "binds them to the deals played"
+        ]
+    notes = [
+        f"{event}: the matches of its {bound} tables with results are the log's, each with "
+        "every deal record the log holds of it"
+        if logged_too
+        else f"{event}: its tables' matches not checked against the log: give --log"
+    ]
+    notes.append(
+        f"{event}: the results of {checked} of its {bound} tables recomputed from their deal "
+        "records"
+        + ("" if checked == bound else " (download the others' records to check them too)")
+    )
+    return notes
+
+
+def _verify_draw_cli(
+    record: dict[str, Any],
+    stdout: TextIO,
+    stderr: TextIO,
+    commitment: str | None = None,
+    log_checks: dict[str, Any] | None = None,
+) -> int:
+    """A ``trix-draw/1`` record alone (:func:`_draw_problems`; ``log_checks``: ``--log``,
+    ``--head``, ``--public-key``, ``--keys``): one OK line and notes and 0, or the error
+    lines and 1."""
+    entries, notes = None, []
+    if log_checks is not None and log_checks["log"] is not None:
+        try:
+            entries, _, head_note = _log_and_head(**log_checks)
+        except FairnessError as error:
+            print(error, file=stderr)
+            return 1
+        notes += [head_note] if head_note else []
+    log = entries[0] if entries is not None else None
+    problems, summary, checked = _draw_problems(record, commitment, log)
+    if problems:
+        for line in problems:
+            print(line, file=stderr)
         return 1
     print(
         f"verified: {DRAW_FORMAT} {summary['event']}, {summary['format']}"
@@ -109,7 +172,22 @@ def _verify_draw_cli(
         f"{summary['rounds']} rounds ({summary['played']} with results)",
         file=stdout,
     )
+    for note in _draw_notes(summary, checked, entries is not None) + notes:
+        print(f"note: {note}", file=stdout)
     return 0
+
+
+def _log_and_head(
+    log: str | None, head: str | None, public_key: Any, keys: str | None
+) -> tuple[tuple[list[dict[str, Any]], str] | None, Keyring | None, str | None]:
+    """The saved log (its entries, checked from entry 0, and head hash; None without
+    ``log``), the keys signatures are checked with (:func:`_keyring`: ``public_key``, among
+    ``keys`` or the log's) and the note on the saved ``head``; raises FairnessError with the
+    refusal line."""
+    listed = keyring_from_document(_read_json(keys, "--keys")) if keys is not None else None
+    entries = _load_log(log) if log is not None else None
+    ring = _keyring(public_key, listed, entries[0] if entries else None)
+    return entries, ring, _check_head(head, entries[0], ring) if head is not None else None
 
 
 SEAT_HINT = "seats are 0..3 as in records; the table page's Seat 1..4 is record seat 0..3"
@@ -348,16 +426,16 @@ def verify_cli(
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
         tree = checkpoint or new_checkpoint or consistency or inclusions
-        if key is not None or keys or log or seeds or partial or head or tree:
+        if seeds or partial or tree or (log is None and (head or key is not None or keys)):
             print(
-                "--public-key, --keys, --log, --head, --checkpoint, --new-checkpoint, "
-                "--consistency, "
-                "--inclusion, --client-seed, --partial: for deal records "
-                "(a draw record takes --commitment only)",
+                "--checkpoint, --new-checkpoint, --consistency, --inclusion, --client-seed, "
+                "--partial: for deal records (a draw record takes --commitment, and --log "
+                "with --head, --public-key and --keys)",
                 file=stderr,
             )
             return 2
-        return _verify_draw_cli(loaded[0][1], stdout, stderr, commitment)
+        log_checks = {"log": log, "head": head, "public_key": key, "keys": keys}
+        return _verify_draw_cli(loaded[0][1], stdout, stderr, commitment, log_checks)
     checks = {
         "public_key": key,
         "commitment": commitment,
@@ -696,11 +774,8 @@ def _verify_deals_cli(
     checks = dict(checks)
     keys = checks.pop("keys")
     try:
-        listed = keyring_from_document(_read_json(keys, "--keys")) if keys is not None else None
-        entries = _load_log(log) if log is not None else None
-        key = _keyring(checks["public_key"], listed, entries[0] if entries else None)
+        entries, key, head_note = _log_and_head(log, head, checks["public_key"], keys)
         checks["public_key"] = key
-        head_note = _check_head(head, entries[0], key) if head is not None else None
         tree_notes, proven = (
             _tree_checks(tree, key, entries[0] if entries else None)
             if tree["checkpoint"] is not None
@@ -710,7 +785,7 @@ def _verify_deals_cli(
         print(error, file=stderr)
         return 1
     try:
-        problems, records = _verify_loaded(loaded, checks, entries, partial)
+        problems, records, draw_notes = _verify_loaded(loaded, checks, entries, partial)
     except RecursionError:
         print(f"invalid JSON: {path}: nested too deep", file=stderr)
         return 1
@@ -731,7 +806,7 @@ def _verify_deals_cli(
     proven_bots = frozenset(e["body"]["match_id"] for e in proven if e["kind"] == "bot-seed")
     pinned = list(checks["client_seeds"])
     notes = _notes(records, key, entries, partial, single, pinned, proven_bots)
-    for note in notes + ([head_note] if head_note else []) + tree_notes:
+    for note in notes + draw_notes + ([head_note] if head_note else []) + tree_notes:
         print(f"note: {note}", file=stdout)
     return 0
 
@@ -741,8 +816,8 @@ def _verify_loaded(
     checks: dict[str, Any],
     entries: tuple[list[dict[str, Any]], str] | None,
     partial: bool,
-) -> tuple[list[str], list[Any]]:
-    """(mismatches, the records) of what ``_load`` read."""
+) -> tuple[list[str], list[Any], list[str]]:
+    """(mismatches, the deal records, the notes on draw records) of what ``_load`` read."""
     log = entries[0] if entries is not None else None
     if len(loaded) == 1 and isinstance(loaded[0][1], dict):
         record = loaded[0][1]
@@ -750,19 +825,16 @@ def _verify_loaded(
         if not problems and log is not None:
             index = logged(log)
             problems = receipt_in_log(record["shuffle"], index) + records_in_log([record], index)
-        return problems, [record]
+        return problems, [record], []
     if len(loaded) == 1 and isinstance(loaded[0][1], list):
         records = loaded[0][1]
-        return verify_match(records, **checks, partial=partial, log=log), records
+        return verify_match(records, **checks, partial=partial, log=log), records, []
     problems: list[str] = []
     matches: dict[tuple[Any, Any], list[Any]] = {}
-    deals = []
+    deals, draws = [], []
     for name, record in _flattened(loaded):
         if isinstance(record, dict) and record.get("format") == DRAW_FORMAT:
-            try:  # a tournament's seating draw downloaded beside its matches
-                verify_draw_record(record)
-            except FairnessError as error:
-                problems.append(f"{name}: {DRAW_FORMAT}: {error}")
+            draws.append((name, record))  # a tournament's seating draw beside its matches
             continue
         deals.append((name, record))
         try:
@@ -777,7 +849,13 @@ def _verify_loaded(
     for (match_id, _), records in matches.items():
         lines = verify_match(records, **checks, partial=partial, log=log)
         problems.extend(f"match {match_id}: {line}" for line in lines)
-    return problems, [record for _, record in deals]
+    notes = []
+    for name, draw in draws:
+        found, summary, checked = _draw_problems(draw, None, log, [d for _, d in deals])
+        problems.extend(f"{name}: {line}" for line in found)
+        if summary is not None:
+            notes += _draw_notes(summary, checked, log is not None)
+    return problems, [record for _, record in deals], notes
 
 
 def _flattened(loaded: list[tuple[str, Any]]) -> list[tuple[str, Any]]:

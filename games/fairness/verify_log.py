@@ -3,7 +3,8 @@
 (:func:`receipt_in_log`), each record's ``deal-record`` entry binding its contract, plays
 and scores (:func:`records_in_log`), and, under ``--partial``, no deal record the log holds
 left out (:func:`withheld_records`), and the bots' moves replayed from the seed the log
-revealed (:func:`bot_moves`). No Django."""
+revealed (:func:`bot_moves`); a tournament's draw record against its logged commitment and
+key (:func:`draw_in_log`). No Django."""
 
 from __future__ import annotations
 
@@ -208,3 +209,32 @@ def _withheld_seed(
         f"log: match {match_id!r} ended (the log holds {shown}) but not its bots' seed, "
         "which its receipt committed: the site withheld what shows its bots' moves"
     ]
+
+
+def draw_in_log(record: dict[str, Any], index: dict[tuple[str, str], dict[str, Any]]) -> list[str]:
+    """A verified ``trix-draw/1`` record against the checked log: the event's
+    ``draw-commitment`` entry holds the record's commitment, and its ``draw-key`` entry
+    (the draw was made: the record reveals its seed) the record's server seed and the hash
+    of its entrant list."""
+    event = record["event"]
+    committed = index.get(("draw-commitment", event))
+    if committed is None:
+        return [f"log: no draw-commitment entry of {event!r}"]
+    if committed["body"]["commitment"] != record["commitment"].lower():
+        return [
+            f"log: entry {committed['index']} commits {event!r} to "
+            f"{committed['body']['commitment']}, not to the record's {record['commitment']}"
+        ]
+    key = index.get(("draw-key", event))
+    if key is None:
+        return [f"log: no draw-key entry of {event!r}: its draw is not logged"]
+    problems = []
+    if key["body"]["server_seed"] != record["server_seed"].lower():
+        problems.append(f"log: entry {key['index']} reveals another server_seed for {event!r}")
+    if key["body"]["entrants_hash"] != sha256_hex(record["entrants"]):
+        problems.append(
+            f"log: the record's entrants hash to {sha256_hex(record['entrants'])}, not to the "
+            f"entrants_hash of entry {key['index']}: an entrant or a seed differs from the "
+            "draw logged"
+        )
+    return problems

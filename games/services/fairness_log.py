@@ -227,6 +227,27 @@ def entry_index(kind: str, subject: str) -> int | None:
     return rows.first()
 
 
+def logged_records(deals: Mapping[str, int]) -> dict[str, list[str]]:
+    """The ``record_hash`` of each ``deal-record`` entry of the matches ``deals`` names
+    (match id -> its deal count), deal 1 first, up to the first deal the log does not hold;
+    read through the entries' ``(kind, subject)`` index."""
+    subjects = [f"{match}/{d}" for match, count in deals.items() for d in range(1, count + 1)]
+    found: dict[str, dict[int, str]] = {}
+    for start in range(0, len(subjects), 2000):
+        rows = LogEntry.objects.filter(
+            key__kind="deal-record", key__subject__in=subjects[start : start + 2000]
+        ).values_list("body", flat=True)
+        for body in rows:
+            found.setdefault(body["match_id"], {})[body["deal_number"]] = body["record_hash"]
+    out = {}
+    for match in deals:
+        logged, hashes = found.get(match, {}), []
+        while len(hashes) + 1 in logged:
+            hashes.append(logged[len(hashes) + 1])
+        out[match] = hashes
+    return out
+
+
 def deal_record(*, match_id: str, deal_number: int, record: dict[str, Any]) -> tuple:
     """A ``deal-record`` entry (deal ``deal_number`` of match ``match_id`` ended and its
     ``trix-deal/1`` record was written, final: never changed after): ``record_hash`` is

@@ -141,6 +141,7 @@ def test_the_example_record_is_current_and_verifies():
         "units": 13,
         "rounds": 3,
         "played": 3,
+        "bound": 0,  # a record of invented results: no matches were played
     }
 
 
@@ -285,6 +286,8 @@ def test_trix_verify_accepts_the_example_record(capsys):
     captured = capsys.readouterr()
     assert captured.out == (
         "verified: trix-draw/1 tournament:example, swiss, 13 entrants, 3 rounds (3 with results)\n"
+        "note: tournament:example: its results name no matches (a record from before they "
+        "did): nothing binds them to the deals played\n"
     )
     assert captured.err == ""
 

@@ -9,7 +9,10 @@ from django.db.models import Count
 from django.utils import timezone
 
 from games import services as games
+from games.fairness import transparency
 from games.fairness.draw_record import verify_record
+from games.fairness.table_results import check_against_log, check_against_records
+from games.fairness_selectors import match_records
 from games.models import Seat, Table
 from games.services import fairness_log
 from tournaments import selectors
@@ -98,5 +101,13 @@ def check_finished(t: Tournament) -> None:
     else:
         assert logged == []
     assert is_escrow_closed(t.ref) or not t.pool
-    summary = verify_record(selectors.draw_record(t.pk))
+    record = selectors.draw_record(t.pk)
+    summary = verify_record(record)
     assert summary["rounds"] == len(rounds) == summary["played"]
+    # Every table names its match; its results are what its deal records give, and its
+    # records are the log's.
+    tables = RoundTable.objects.filter(round__tournament=t)
+    assert summary["bound"] == tables.count()
+    deals = [d for rt in tables for d in match_records(rt.table_id)]
+    assert check_against_records(record, deals) == ([], tables.count())
+    assert check_against_log(record, transparency.logged(fairness_log.entries())) == []

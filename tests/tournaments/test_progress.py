@@ -6,7 +6,7 @@ from __future__ import annotations
 from games.fairness.draw import draw_order
 from games.fairness.seating import RoundSeating, UnitResult
 from games.fairness.standings import knockout_advancing
-from tournaments.progress import table_result
+from games.fairness.table_results import table_result
 
 KEY = bytes(range(32))
 UNITS = ["E1", "E2", "E3", "E4"]

@@ -13,6 +13,7 @@ from rest_framework.settings import api_settings
 from games.api.answers import ErrorSerializer  # noqa: F401 (the API's one error shape)
 from games.api.serializers import CLIENT_SEED, BodySerializer, TextField, WholeNumberField
 from games.engine import VARIANTS
+from games.fairness import table_results
 from tournaments.models import BASIS_POINTS, Format
 from tournaments.selectors import LIST_GROUPS
 
@@ -433,6 +434,17 @@ class DrawEntrantSerializer(serializers.Serializer):
     client_seed = serializers.CharField()
 
 
+class DrawMatchSerializer(serializers.Serializer):
+    match_id = serializers.CharField()
+    records = serializers.ListField(
+        child=serializers.CharField(), help_text="SHA-256 of each deal record, deal 1 first"
+    )
+    end = serializers.ChoiceField(choices=table_results.ENDS)
+    forfeit = serializers.IntegerField(allow_null=True, help_text="the seat 0..3 that left")
+    no_show = serializers.ListField(child=serializers.CharField())
+    disqualified = serializers.ListField(child=serializers.CharField())
+
+
 class DrawRoundSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     kind = serializers.CharField()
@@ -440,6 +452,12 @@ class DrawRoundSerializer(serializers.Serializer):
     tables = serializers.ListField(child=serializers.ListField(allow_null=True))
     byes = serializers.ListField(child=serializers.CharField())
     results = serializers.ListField(allow_null=True)
+    matches = DrawMatchSerializer(
+        many=True,
+        required=False,
+        help_text="with results: per table, the match it played (docs/fairness.md, "
+        "'Results bound to their matches')",
+    )
 
 
 class DrawRecordSerializer(serializers.Serializer):

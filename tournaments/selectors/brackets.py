@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.fairness.table_results import TableMatch
 from games.models import MatchRecord, TableStatus
+from games.services import fairness_log
 from tournaments import progress
 from tournaments.models import Entry, EntryStatus, Round, RoundTable, Status, Tournament
 from tournaments.selectors.pages import (
@@ -236,13 +238,41 @@ def _advanced(t: Tournament, rounds: list, index: int) -> set[str]:
     return set(rounds[index + 1][0].seating.get("order", []))
 
 
+def _table_matches(rounds: list[tuple[Round, list[RoundTable]]]) -> dict[int, TableMatch]:
+    """The match of each recorded table of ``rounds``, by table id, as the draw record names
+    it: its match id, its logged deal records' hashes, how it ended, whom the site
+    penalised (``games.fairness.table_results.TableMatch``). Two reads."""
+    done = {rt.table_id: rt for _, tables in rounds for rt in tables if rt.result is not None}
+    shuffles = MatchRecord.objects.filter(table_id__in=list(done)).values_list(
+        "table_id", "shuffle__match_id", "shuffle__chain__length"
+    )
+    match_ids = {table_id: match for table_id, match, _ in shuffles}
+    hashes = fairness_log.logged_records({match: deals for _, match, deals in shuffles})
+    out = {}
+    for table_id, match in match_ids.items():
+        rt = done[table_id]
+        finished = rt.table.status == TableStatus.FINISHED
+        forfeit = (rt.table.result or {}).get("forfeit") if finished else None
+        out[table_id] = TableMatch(
+            match_id=match,
+            records=tuple(hashes[match]),
+            end="cancelled" if not finished else "forfeit" if forfeit is not None else "played",
+            forfeit=forfeit,
+            no_show=tuple(rt.result.get("no_show", ())),
+            disqualified=tuple(rt.result.get("disqualified", ())),
+        )
+    return out
+
+
 def draw_record(tournament_id: int) -> dict[str, Any] | None:
     """The tournament's ``trix-draw/1`` record (``trix verify`` checks it), or None before the
-    reveal (the secret is never shown before the start)."""
+    reveal (the secret is never shown before the start). Each played table names its match
+    (``_table_matches``)."""
     t = Tournament.objects.get(pk=tournament_id)
     if not t.draw_seed:
         return None
-    return progress.draw_record(tournament=t, rounds=_rounds(t))
+    rounds = _rounds(t)
+    return progress.draw_record(tournament=t, rounds=rounds, matches=_table_matches(rounds))
 
 
 def draw_check(*, tournament_id: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.fairness.table_results import table_result
 from games.models import ACTION_TYPES, ActionStatus, Seat, Table, TableAction, TableStatus
 from tournaments import progress
 from tournaments.errors import Conflict
@@ -181,7 +182,7 @@ def record_table_result(*, table_id: int) -> RoundTable | None:
         no_shows = sorted(
             members[rt.units[s]][s // 2 if t.team_mode else 0].pk for s in no_show_seats
         )
-        rt.result = progress.table_result(
+        rt.result = table_result(
             units=rt.units,
             result=table.result if table.status == TableStatus.FINISHED else None,
             team_mode=t.team_mode,
