@@ -16,12 +16,17 @@ The construction, its limits and test vectors are in ``docs/fairness.md``.
 - ``merkle``: the log's RFC 9162 Merkle tree, its proofs and C2SP checkpoints (stdlib only).
 - ``verify``: ``verify_record``, ``verify_match``; ``payloads``: the public verification
   payloads of a deal and a match.
-- ``verify_command``: ``verify_cli``, the ``trix verify`` command.
+- ``verify_command``: ``verify_cli``, the ``trix verify`` command; what it reads
+  (``verify_files``), the keys it checks signatures with (``verify_signers``), the Merkle
+  proofs it checks (``verify_proofs``), the records against a log (``verify_log``) and its
+  notes (``verify_notes``).
 - ``draw``: the tournament seating draw ``trix-draw/1`` (commitment, key, draw order).
 - ``seating``: knockout and Swiss seating and the shapes of a round (rules in
   ``docs/tournaments.md``); ``standings``: points, tie-breaks, the knockout cut; ``schedule``:
   a tournament's format parameters and its next round; ``draw_record``: the ``trix-draw/1``
-  record and its ``verify_record``. Import them from their modules.
+  record and its ``verify_record``; ``table_results``: a tournament table's result from its
+  match, and a draw record's results checked against its matches' records and the log.
+  Import them from their modules.
 """
 
 from games.fairness.chain import SeedChain, reveal_matches
