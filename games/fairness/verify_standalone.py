@@ -4,7 +4,10 @@ python3 verify_standalone.py RECORDS [--receipt FILE] [--public-key HEX] [--keys
     [--log FILE] [--head FILE] [--partial]
 
 RECORDS is one record file, a file holding a JSON list of one match's records, a directory of
-one match's *.json records, or - for stdin. A list or a directory is checked as a whole match:
+*.json files, or - for stdin. A directory's records (files of one record or of a list) are
+grouped into matches by match id and commitment; a trix-draw/1 record among them is checked
+against its commitment, the log and the records given (not its seating or results: trix
+verify recomputes those). A list or each match is checked as a whole match:
 its deals must be 1..N, each once (N: the receipt's deal count; with --partial 1..k, for a
 match still running or ended by a forfeit, and with --log only when the log holds no other
 deal record of the match: records withheld are named and refused). The cards only: the plays
@@ -364,11 +367,10 @@ def verify_match(shuffles, receipt, partial):
     return errors
 
 
-def check_log(lines, receipt, signature, records, partial=False):
-    """Check the log's hash chain, one entry per kind and key (a receipt after its match's
-    commitment), that its one receipt of this match is the records' and that each record is
-    the one logged for its deal; partial: that the log holds no deal record of the match the
-    records leave out. Returns (problems, note, the head after each entry)."""
+def read_log(lines):
+    """Check the log's hash chain and that it admits each entry: one per kind and key (a
+    receipt after its match's commitment, ...). Returns (entries, {(kind, key): entry}, the
+    head after each entry)."""
     head, heads, seen = "0" * 64, ["0" * 64], {}
     entries = [strict_json(line) for line in lines if line.strip()]
     for i, e in enumerate(entries):
@@ -419,6 +421,16 @@ def check_log(lines, receipt, signature, records, partial=False):
         seen[key] = e
         head = sha256(e)
         heads.append(head)
+    return entries, seen, heads
+
+
+def check_log(log, receipt, signature, records, partial=False):
+    """The match against the log read_log accepted (log: its entries, seen, heads): its one
+    receipt of this match is the records' and each record is the one logged for its deal;
+    partial: the log holds no deal record of the match the records leave out. Returns
+    (problems, note)."""
+    entries, seen, heads = log
+    head = heads[-1]
     logged = seen.get(("match-receipt", receipt["match_id"]))
     need(logged, "log: this receipt and signature are not in the log")
     mine = sha256({"receipt": receipt, "signature": signature})
@@ -445,7 +457,7 @@ def check_log(lines, receipt, signature, records, partial=False):
         problems += withheld(entries, receipt, records)
     note = f"in the log at entry {at}; log head {head} at size {len(entries)}"
     problems_, bots = check_bot_seed(receipt, records, seen)
-    return problems + problems_, note + bots, heads
+    return problems + problems_, note + bots
 
 
 def check_bot_seed(receipt, records, seen):
@@ -737,16 +749,82 @@ def site_keys(args, entries):
     return keys, f"{source}, pinned by --public-key"
 
 
-def check(args):
-    """(problems, notes) for the parsed command line; raises Refused, OSError, ValueError."""
-    loaded = load(args.records)
-    records = loaded if isinstance(loaded, list) else [loaded]
-    need(records, "records: none given")
-    for position, record in enumerate(records, 1):
-        try:
-            check_record(record)
-        except Refused as refused:
-            raise Refused(f"record {position}: {refused}") from None
+def check_draw(d, seen, records):
+    """A trix-draw/1 record: its seed is its commitment's; with the log (seen), the event's
+    draw-commitment and draw-key entries are its commitment, seed and entrants, and each
+    played table's match is logged, is that table's, and names exactly the log's deal records
+    of it; each named record given is of that match and deal. The seating and the results
+    are not recomputed here (trix verify does). Returns (problems, notes)."""
+    need(isinstance(d.get("event"), str) and is_text(d["event"]), "trix-draw/1: event")
+    event, problems = d["event"], []
+    for field in ("commitment", "server_seed"):
+        need(is_hex(d.get(field)), f"trix-draw/1: {field}: must be 64 lower-case hex digits")
+    need(isinstance(d.get("entrants"), list), "trix-draw/1: entrants: must be a list")
+    need(isinstance(d.get("rounds"), list), "trix-draw/1: rounds: must be a list")
+    if sha256_text_of(d["server_seed"]) != d["commitment"]:
+        problems.append("trix-draw/1: server_seed does not match commitment")
+    given = {sha256(r): r for r in records}
+    tables = checked = 0
+    for n, rnd in enumerate(d["rounds"], 1):
+        need(isinstance(rnd, dict), f"trix-draw/1: round {n}: must be an object")
+        played = rnd.get("results") is not None and isinstance(rnd.get("matches"), list)
+        for t, m in enumerate(rnd["matches"] if played else [], 1):
+            where = f"trix-draw/1: round {n}, table {t}"
+            ok = isinstance(m, dict) and is_text(m.get("match_id"))
+            ok = ok and isinstance(m.get("records"), list) and all(map(is_hex, m["records"]))
+            need(ok, f"{where}: match: match_id and records (hex hashes)")
+            tables += 1
+            mid = m["match_id"]
+            for k, h in enumerate(m["records"], 1):
+                r = given.get(h)
+                if r is not None and (r["shuffle"]["match_id"], r["shuffle"]["deal_number"]) != (
+                    mid,
+                    k,
+                ):
+                    problems.append(f"{where}: the record named as deal {k} is not that deal")
+            checked += all(h in given for h in m["records"])
+            if seen is None:
+                continue
+            receipt = seen.get(("match-receipt", mid), {}).get("body", {}).get("receipt")
+            if receipt is None:
+                problems.append(f"{where}: log: no receipt of match {mid!r}")
+                continue
+            own = f"{event}/round:{n}/table:{t - 1}"
+            if receipt.get("tables_commitment") and mid != own:
+                problems.append(f"{where}: match {mid!r} is not this table's ({own!r})")
+            hashes, k = [], 1
+            while ("deal-record", f"{mid}/{k}") in seen:
+                hashes.append(seen[("deal-record", f"{mid}/{k}")]["body"]["record_hash"])
+                k += 1
+            if hashes != m["records"]:
+                problems.append(
+                    f"{where}: log: the log's {len(hashes)} deal records of {mid!r} are not "
+                    f"the {len(m['records'])} the record names"
+                )
+    notes = [f"trix-draw/1 {event}: its server seed is its commitment's"]
+    if seen is not None:
+        c = seen.get(("draw-commitment", event), {}).get("body", {})
+        k = seen.get(("draw-key", event), {}).get("body", {})
+        if c.get("commitment") != d["commitment"]:
+            problems.append(f"trix-draw/1: log: no draw-commitment of {event!r} to its commitment")
+        elif k.get("server_seed") != d["server_seed"]:
+            problems.append(f"trix-draw/1: log: no draw-key of {event!r} with its server seed")
+        elif k.get("entrants_hash") != sha256(d["entrants"]):
+            problems.append("trix-draw/1: log: its entrants are not the ones the draw-key hashed")
+        notes.append(
+            f"trix-draw/1 {event}: its commitment and key are the log's; its {tables} tables' "
+            "matches are logged, each with every deal record the log holds of it"
+        )
+    notes.append(
+        f"trix-draw/1 {event}: {checked} of {tables} tables' records given; its seating and "
+        "results are not recomputed here (trix verify does)"
+    )
+    return problems, notes
+
+
+def check_match(args, records, match, log, keys, source):
+    """(problems, notes) of one match's records (match: checked as a whole match, not one
+    record alone) against the receipt saved, the keys and the log read_log accepted."""
     shuffles = [r["shuffle"] for r in records]
     receipt, signature = shuffles[0].get("receipt"), shuffles[0].get("signature")
     notes = []
@@ -760,14 +838,7 @@ def check(args):
         check_receipt(saved["receipt"])
         need(sha256(saved["receipt"]) == sha256(receipt), "--receipt: the records carry another")
         need(saved.get("signature", signature) == signature, "--receipt: another signature")
-    need(not args.head or args.log, "--head: give the log too (--log FILE)")
-    lines = entries = None
-    if args.log:
-        with open(args.log, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-        entries = [strict_json(line) for line in lines if line.strip()]
-        need(all(isinstance(e, dict) for e in entries), "log: every line must be an object")
-    keys, source = site_keys(args, entries)
+    entries = log[0] if log else None
     if keys is not None and receipt is not None:
         at = receipt["issued_at"]
         key = signer(keys, receipt.get("key_id"), at, "shuffle.signature")
@@ -790,24 +861,66 @@ def check(args):
         notes.append("receipt signature not checked: give --public-key")
     if receipt is not None:
         notes.append(seats_note(receipt))
-        if not args.log:
+        if not log:
             notes.append(order_note(receipt, None))
     problems = [
         f"deal {r['shuffle']['deal_number']}: {line}" for r in records for line in verify(r)
     ]
-    match = isinstance(loaded, list)
-    if args.log:
-        logged, note, heads = check_log(lines, receipt, signature, records, args.partial and match)
+    if log:
+        logged, note = check_log(log, receipt, signature, records, args.partial and match)
         problems += logged
         notes.append(note)
-        notes.append(order_note(receipt, [strict_json(line) for line in lines if line.strip()]))
-        if args.head:
-            notes.append(check_head(args.head, heads, keys, entries))
+        notes.append(order_note(receipt, entries))
     if match:
         problems += verify_match(shuffles, receipt, args.partial)
     if args.partial:
         one = "--partial: not used: one record is checked alone, not as a match"
         notes.append(partial_note(shuffles, receipt, bool(args.log)) if match else one)
+    return problems, notes
+
+
+def check(args):
+    """(problems, notes) for the parsed command line; raises Refused, OSError, ValueError.
+    A directory may hold many matches (grouped by match id and commitment, each checked as a
+    whole match; its files may be lists of records) and trix-draw/1 records (check_draw)."""
+    loaded = load(args.records)
+    items = []
+    for item in loaded if isinstance(loaded, list) else [loaded]:
+        items.extend(item if isinstance(item, list) and isinstance(loaded, list) else [item])
+    draws = [x for x in items if isinstance(x, dict) and x.get("format") == "trix-draw/1"]
+    records = [x for x in items if not (isinstance(x, dict) and x.get("format") == "trix-draw/1")]
+    need(records or draws, "records: none given")
+    for position, record in enumerate(records, 1):
+        try:
+            check_record(record)
+        except Refused as refused:
+            raise Refused(f"record {position}: {refused}") from None
+    need(not args.head or args.log, "--head: give the log too (--log FILE)")
+    log = None
+    if args.log:
+        with open(args.log, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        entries = [strict_json(line) for line in lines if line.strip()]
+        need(all(isinstance(e, dict) for e in entries), "log: every line must be an object")
+        log = read_log(lines)
+    keys, source = site_keys(args, log[0] if log else None)
+    matches = {}  # a directory by match id and commitment; a list is one match's records
+    for r in records:
+        mid = (r["shuffle"]["match_id"], r["shuffle"]["commitment"])
+        matches.setdefault(mid if os.path.isdir(args.records) else None, []).append(r)
+    need(len(matches) < 2 or not args.receipt, "--receipt: one match's receipt: give its records")
+    problems, notes = [], []
+    for group in matches.values():
+        label = f"match {group[0]['shuffle']['match_id']!r}: " if len(matches) > 1 else ""
+        found, said = check_match(args, group, isinstance(loaded, list), log, keys, source)
+        problems += [label + line for line in found]
+        notes += [label + line for line in said]
+    for d in draws:
+        found, said = check_draw(d, log[1] if log else None, records)
+        problems += found
+        notes += said
+    if args.head:
+        notes.append(check_head(args.head, log[2], keys, log[0]))
     return problems, notes
 
 

@@ -57,7 +57,7 @@ def _log(receipt: dict, seed: str, *, order: str = "after") -> list[dict]:
 def _standalone_refusal(entries: list[dict], receipt: dict) -> str | None:
     lines = [json.dumps(e) for e in entries]
     try:
-        standalone.check_log(lines, receipt, "00" * 64, [], partial=False)
+        standalone.check_log(standalone.read_log(lines), receipt, "00" * 64, [], partial=False)
     except standalone.Refused as refused:
         return str(refused)
     return None

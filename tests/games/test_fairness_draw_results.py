@@ -316,3 +316,85 @@ def test_a_forfeit_ranks_the_leaver_last_and_a_cancelled_table_shares_place_one(
     cancelled, records, _ = _event(end="cancelled")
     assert [(r["place"], r["score"]) for r in cancelled["rounds"][0]["results"][0]] == [(1, 0)] * 4
     assert check_against_records(cancelled, records) == ([], 1)
+
+
+# --- the standalone verifier (Python's standard library only) -----------------------------------
+
+
+def _standalone(tmp_path, files: dict, *options):
+    """Run the standalone verifier as its own process on a folder of ``files``."""
+    import subprocess
+    import sys
+
+    from tests.games.fairness_helpers import STANDALONE
+
+    folder = tmp_path / "standalone"
+    folder.mkdir(exist_ok=True)
+    for old in folder.iterdir():
+        old.unlink()
+    for name, value in files.items():
+        (folder / name).write_text(json.dumps(value))
+    done = subprocess.run(
+        [sys.executable, "-I", str(STANDALONE), str(folder), *map(str, options)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_standalone_checks_a_draw_and_many_matches_against_the_log(solo, tmp_path):
+    record, records, log = solo
+    other, receipt, signature = with_receipt(
+        played_records("trix", "table-5", "24" * 32, ["e", "f", "g", "h"]), KEY
+    )
+    entries = copy.deepcopy(log)
+    for kind, body in [
+        (
+            "match-commitment",
+            {f: receipt[f] for f in ("match_id", "algorithm", "commitment", "deals")},
+        ),  # fmt: skip
+        ("match-receipt", {"receipt": receipt, "signature": signature}),
+    ] + [
+        ("deal-record", {"match_id": "table-5", "deal_number": n, "record_hash": sha256_hex(r)})
+        for n, r in enumerate(other, 1)
+    ]:
+        entries.append(next_entry(prev=entries[-1], kind=kind, body=body, logged_at=LOGGED_AT))
+    log_path = _log_file(tmp_path, entries)
+    files = {"draw.json": record, "a.json": records, "b.json": other}
+    code, out, err = _standalone(tmp_path, files, "--log", log_path)
+    assert (code, err) == (0, ""), out
+    assert "note: match 'tournament:7/round:1/table:0': in the log at entry 3;" in out
+    assert "note: match 'table-5': in the log at entry " in out
+    assert f"note: trix-draw/1 {EVENT}: its commitment and key are the log's; its 1 tables'" in out
+    assert "1 of 1 tables' records given; its seating and results are not recomputed here" in out
+
+
+@pytest.mark.parametrize(
+    "edit, line",
+    [
+        (
+            lambda d: d["rounds"][0]["matches"][0]["records"].pop(),
+            "trix-draw/1: round 1, table 1: log: the log's 20 deal records of "
+            "'tournament:7/round:1/table:0' are not the 19 the record names",
+        ),
+        (
+            lambda d: d["rounds"][0]["matches"][0].update(match_id="table-5"),
+            "trix-draw/1: round 1, table 1: log: no receipt of match 'table-5'",
+        ),
+        (
+            lambda d: d["entrants"][0].update(client_seed="mine"),
+            "trix-draw/1: log: its entrants are not the ones the draw-key hashed",
+        ),
+        (
+            lambda d: d.update(server_seed="00" * 32),
+            "trix-draw/1: server_seed does not match commitment",
+        ),
+    ],
+)
+def test_the_standalone_refuses_a_draw_the_log_does_not_hold(solo, tmp_path, edit, line):
+    record, records, log = solo
+    edited = copy.deepcopy(record)
+    edit(edited)
+    code, out, _ = _standalone(tmp_path, {"draw.json": edited}, "--log", _log_file(tmp_path, log))
+    assert code == 1 and line in out.splitlines(), out

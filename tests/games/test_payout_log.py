@@ -110,8 +110,8 @@ def test_a_settled_pot_enters_the_log_with_the_ledgers_transaction_and_amounts(
     assert fairness_log.check() == []
     standalone = load_standalone()
     lines = [json.dumps(e) for e in log]
-    problems, note, _ = standalone.check_log(
-        lines, table.receipt, table.receipt_signature, [], partial=False
+    problems, note = standalone.check_log(
+        standalone.read_log(lines), table.receipt, table.receipt_signature, [], partial=False
     )
     assert problems == [] and "in the log at entry" in note
     ok, out = _ledger_check()
