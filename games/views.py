@@ -175,8 +175,8 @@ def log_lines(request):
     return response
 
 
-def _bad_request(message: str) -> HttpResponse:
-    return HttpResponse(message + "\n", status=400, content_type="text/plain; charset=utf-8")
+def _plain_error(message: str, status: int = 400) -> HttpResponse:
+    return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")
 
 
 def _sizes(request, *names: str) -> list[int] | str:
@@ -207,13 +207,28 @@ def log_inclusion(request):
     """``GET /fairness/proof/inclusion?index=i&size=n``: ``{"format": "trix-inclusion/1",
     "index", "size", "entry", "proof": [hex, ...]}``, the entry at ``index`` and the RFC 9162
     inclusion proof of its leaf in the tree of the log's first ``size`` entries. 400 for a
-    malformed or impossible pair (``index < size <=`` the log's size)."""
-    values = _sizes(request, "index", "size")
-    if isinstance(values, str):
-        return _bad_request(values)
+    malformed or impossible pair (``index < size <=`` the log's size).
+
+    ``?kind=K&subject=S&size=n`` names the entry by what it is about instead
+    (``transparency.entry_key``: e.g. ``kind=deal-record&subject=table-12/3``, the log admits
+    one per kind and subject), so a browser finds its deal's entry without the whole log;
+    404 when the log holds none."""
+    kind = request.GET.get("kind")
+    if kind is not None:
+        values = _sizes(request, "size")
+        if isinstance(values, str):
+            return _plain_error(values)
+        index = fairness_log.entry_index(kind, request.GET.get("subject", ""))
+        if index is None:
+            return _plain_error(f"the log holds no {kind} entry of that subject", status=404)
+        values = [index, values[0]]
+    else:
+        values = _sizes(request, "index", "size")
+        if isinstance(values, str):
+            return _plain_error(values)
     index, size = values
     if not index < size <= log_tree.size():
-        return _bad_request("give index < size <= the log's size (see /fairness/checkpoint)")
+        return _plain_error("give index < size <= the log's size (see /fairness/checkpoint)")
     entry = next(fairness_log.entries(index - 1, index + 1))
     body = {
         "format": "trix-inclusion/1",
@@ -235,10 +250,10 @@ def log_consistency(request):
     malformed or impossible pair (``m <= n <=`` the log's size)."""
     values = _sizes(request, "first", "second")
     if isinstance(values, str):
-        return _bad_request(values)
+        return _plain_error(values)
     first, second = values
     if not first <= second <= log_tree.size():
-        return _bad_request("give first <= second <= the log's size (see /fairness/checkpoint)")
+        return _plain_error("give first <= second <= the log's size (see /fairness/checkpoint)")
     body = {
         "format": "trix-consistency/1",
         "first": first,

@@ -225,3 +225,24 @@ def test_the_log_check_recomputes_the_stored_tree():
         "log tree: the hash of entries 6..6 is missing",
         "log tree: 11 subtree hashes expected for 7 entries",
     ]
+
+
+@pytest.mark.django_db
+def test_an_inclusion_proof_names_its_entry_by_what_it_is_about():
+    """A browser finds its deal's entry by kind and subject (the log admits one of each)
+    rather than downloading the log to learn its index."""
+    _append(5, 0)
+    client = APIClient()
+    entries = list(fairness_log.entries())
+    wanted = entries[3]
+    subject = transparency.entry_key(wanted["kind"], wanted["body"])
+    query = f"kind={wanted['kind']}&subject={subject}&size=5"
+    by_key = client.get(f"/fairness/proof/inclusion?{query}")
+    assert by_key.status_code == 200
+    assert by_key.json() == client.get("/fairness/proof/inclusion?index=3&size=5").json()
+    missing = client.get(f"/fairness/proof/inclusion?kind={wanted['kind']}&subject=nope&size=5")
+    assert missing.status_code == 404
+    assert missing.content.decode() == f"the log holds no {wanted['kind']} entry of that subject\n"
+    outside = f"/fairness/proof/inclusion?{query[:-1]}3"  # entry 3 is not in the tree of 3
+    assert client.get(outside).status_code == 400
+    assert client.get(f"/fairness/proof/inclusion?kind=x&subject={subject}").status_code == 400
