@@ -198,6 +198,9 @@ def test_commitment_before_sit_then_every_deal_verified_in_the_browser(
         record = Deal.objects.get(table=table, number=int(number)).record
         assert sorted(cards) == sorted(record["hands"]["0"])
     assert page.locator(".deal-check.mismatch").count() == 0
+    # The log now extends the checkpoint kept at the Sit and holds every record checked.
+    logged = page.locator("[data-testid=checks-logged]")
+    assert logged.inner_text().startswith("The site's public log still begins with everything")
     page.locator("[data-testid=deal-check-8]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "table-deals-verified.png"))
     page.set_viewport_size(PHONE)
@@ -449,3 +452,77 @@ def test_the_signed_sentence_goes_once_a_later_deal_fails(seated, worker, artifa
     assert "the record's hand of Seat 2 is not the one the shuffle dealt it" in text
     assert page.locator("[data-testid=checks-signed]").count() == 0
     page.screenshot(path=str(artifacts / "table-check-later-deal-fails.png"), full_page=True)
+
+
+def rewrite_the_log(index: int) -> None:
+    """What an operator with the database could do (a test only, past the append-only
+    trigger): change entry ``index`` (its time), then rebuild every entry's ``prev`` and hash
+    and the whole Merkle tree, so that the log is whole again (``fairness_log.check`` passes)
+    and only a checkpoint saved before shows the change."""
+    from django.db import connection
+
+    from games.fairness import transparency
+    from games.models import LogEntry
+    from games.services import log_tree
+
+    entries = [fairness_log.entry_of(row) for row in LogEntry.objects.order_by("index")]
+    entries[index]["logged_at"] = "2020-01-01T00:00:00Z"
+    prev = transparency.GENESIS
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE games_logentry DISABLE TRIGGER games_logentry_append_only")
+        try:
+            cursor.execute("UPDATE games_logentry SET hash = 'old:' || index")  # each unique
+            for entry in entries:
+                entry["prev"] = prev
+                prev = transparency.entry_hash(entry)
+                cursor.execute(
+                    "UPDATE games_logentry SET prev = %s, hash = %s, logged_at = %s"
+                    " WHERE index = %s",
+                    [entry["prev"], prev, entry["logged_at"], entry["index"]],
+                )
+        finally:
+            cursor.execute("ALTER TABLE games_logentry ENABLE TRIGGER games_logentry_append_only")
+        cursor.execute("DELETE FROM games_logtreenode")
+    log_tree.add_nodes(entries)
+    assert fairness_log.check() == []
+
+
+def test_the_browser_catches_a_log_rewritten_after_the_sit(seated, worker, artifacts):
+    """The operator rewrites what was logged before the player sat and rebuilds the chain,
+    the tree and a freshly signed checkpoint: every verifier given only the new log accepts
+    it, but the consistency proof from the checkpoint this browser saved at the Sit cannot
+    hold, and each deal's check says so."""
+    page, table = seated
+    page.fill("#client-seed", "seed of a careful player")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    key = f"{PREFIX}table-{table.pk}:{table.commitment}"
+    page.wait_for_function(
+        "(key) => { const e = JSON.parse(localStorage.getItem(key) || '{}');"
+        " return Boolean(e.checkpoint && e.public_key); }",
+        arg=key,
+    )
+    saved = merkle.parse_checkpoint(merkle.parse_signed_note(kept(page)[key]["checkpoint"])[0])
+    assert saved.size >= 1
+    rewrite_the_log(0)
+    seat_bots(page)
+    first = page.locator("[data-testid=deal-check-1]")
+    page.wait_for_selector("[data-testid=deal-check-1].mismatch", timeout=60_000)
+    text = first.inner_text()
+    assert text.startswith("✗ Deal 1 does NOT match what your browser saved:"), text
+    assert (
+        "the site's log was rewritten: it no longer begins with the log your browser's "
+        f"checkpoint saved when you sat (size {saved.size})"
+    ) in text
+    assert "does not hold" not in text and "another record" not in text  # only the past changed
+    wait_over(page)  # every deal's check says it, and the log's sentence never shows
+    assert page.locator(".deal-check.mismatch").count() == 8
+    for number in range(2, 9):
+        check = page.locator(f"[data-testid=deal-check-{number}]")
+        assert "log was rewritten" in check.inner_text()
+    assert page.locator("[data-testid=checks-logged]").count() == 0
+    first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-log-rewritten.png"))
+    page.set_viewport_size(PHONE)
+    first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-log-rewritten-phone.png"))

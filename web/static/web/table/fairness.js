@@ -2,7 +2,9 @@
    before sitting, the match's commitment (with its match id, deal count and algorithm) as the
    page showed it and the client seed sent; during the match, the 13 cards dealt to the seat
    each deal (the seat's `hand` events); after each deal, verify.js's check of the deal's
-   public record (/api/deals/{id}/record.json) against them.
+   public record (/api/deals/{id}/record.json) against them, and log_check.js's check that
+   the site's log now extends the checkpoint kept at the Sit and holds that record and the
+   receipt kept.
    Kept in localStorage under "trix.fairness/1:<match id>:<commitment>", one JSON object:
      {match_id, commitment, deals, algorithm, table_id, seat, client_seed, saved_at,
       hands: {"<deal>": [13 codes]}, checkpoint?, public_key?, receipt?, signature?, keys?}
@@ -15,6 +17,7 @@
    An ES module of the table page (no build step): web/static/web/table/main.js starts it. */
 
 import { T, cfg, redraw, st } from "./state.js";
+import { checkLog } from "./log_check.js";
 import { checkDeal, cryptoAvailable, keyIdOf } from "./verify.js";
 
 const PREFIX = "trix.fairness/1:";
@@ -202,6 +205,29 @@ export function noteEvent(ev) {
   }
 }
 
+/* A public file under /fairness/ (log_check.js's fetcher): its JSON, or its text, or null
+   for a 404. The checkpoint is fetched past any cache: it must be the log now. */
+async function fairnessFile(path, asText) {
+  const r = await fetch("/fairness/" + path, { credentials: "same-origin", cache: asText ? "no-store" : "default" });
+  if (r.status === 404) return null;
+  if (!r.ok) throw new Error("HTTP " + r.status);
+  return asText ? r.text() : r.json();
+}
+
+/* The log's part of a deal's check (log_check.js) against what this browser kept at the
+   Sit: {log, problems} (a problem makes the deal a mismatch); {log: "failed", problems: []}
+   when the log could not be fetched. */
+async function logResult(record) {
+  const entry = saved();
+  if (!entry) return { log: "unchecked", problems: [] };
+  try {
+    return await checkLog(record, entry, fairnessFile);
+  } catch (err) {
+    console.warn("log not checked:", err.message);
+    return { log: "failed", problems: [] };
+  }
+}
+
 async function check(deal, dealId) {
   const entry = saved();
   let result;
@@ -222,6 +248,13 @@ async function check(deal, dealId) {
         entry.keys = (saved() || {}).keys;
       }
       result = await checkDeal(record, { ...entry, hand: (entry.hands || {})[String(deal)] || null }, deal);
+      if (result.status !== "unavailable") {
+        const logged = await logResult(record);
+        result = { ...result, log: logged.log };
+        if (logged.problems.length) {
+          result = { ...result, status: "mismatch", problems: [...result.problems, ...logged.problems] };
+        }
+      }
       const s = record.shuffle || {};
       const now = saved(); // read again: a hand may have been kept while the record came
       if (result.status !== "mismatch" && s.receipt && now && now.key === entry.key && !now.receipt) {

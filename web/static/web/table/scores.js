@@ -113,5 +113,9 @@ function browserChecks() {
   if (signed && !deals.some((d) => st.checks[d].status === "mismatch")) {
     wrap.append(el("p", { class: "help", "data-testid": "checks-signed", text: text("check_signed") }));
   }
+  const logged = deals.filter((d) => st.checks[d].status !== "checking");
+  if (logged.length && logged.every((d) => st.checks[d].log === "valid")) {
+    wrap.append(el("p", { class: "help", "data-testid": "checks-logged", text: text("check_logged") }));
+  }
   return wrap;
 }

@@ -309,7 +309,7 @@ export async function keyIdOf(publicKey) {
 
 /* "valid", "invalid" or "unchecked" (no Ed25519 here): ``signature`` (128 hex) is
    ``publicKey``'s (64 hex) Ed25519 signature of ``message`` (bytes). */
-async function ed25519(publicKey, message, signature) {
+export async function ed25519(publicKey, message, signature) {
   if (!HEX64.test(String(publicKey)) || !/^[0-9a-f]{128}$/.test(String(signature))) return "invalid";
   let key;
   try {
@@ -324,7 +324,7 @@ async function ed25519(publicKey, message, signature) {
 /* The key (64 hex) ``receipt.key_id`` names in ``keys``, if each key after the saved
    ``publicKey`` up to it is signed by itself and endorsed by the one before, and the receipt
    was issued in its period; else null ("unchecked": no Ed25519 here). */
-async function endorsedKey(publicKey, receipt, keys) {
+export async function endorsedKey(publicKey, receipt, keys) {
   const list = keys && Array.isArray(keys.keys) ? keys.keys : [];
   const start = list.findIndex((k) => k && k.public_key === publicKey);
   if (start < 0) return null;
