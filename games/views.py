@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.http import condition, require_safe
 
 from games import display, fairness, fairness_selectors, signing
 from games.errors import NotFound, Unavailable
@@ -31,10 +31,10 @@ KEY_MAX_AGE = 3600
 
 
 def read_only(view):
-    """A public read (the fairness files): GET only, any other method 405 with ``Allow:
-    GET``, with or without a CSRF token (nothing here writes, so Django's CSRF page would
-    only hide the 405)."""
-    return csrf_exempt(require_GET(view))
+    """A public read (the fairness files): GET and HEAD (the headers alone), any other
+    method 405 with ``Allow: GET, HEAD``, with or without a CSRF token (nothing here writes,
+    so Django's CSRF page would only hide the 405)."""
+    return csrf_exempt(require_safe(view))
 
 
 def signed(view):
@@ -159,17 +159,20 @@ def log_lines(request):
     """``GET /fairness/log.jsonl[?after=i]``: the log's entries after index ``i`` (all by
     default) as JSON lines, each line the entry's canonical JSON (so its SHA-256 is the
     entry's hash), streamed; up to the head committed when the request began (its size in
-    the ``X-Log-Size`` header). A malformed ``after`` is 400 with a one-line message."""
+    the ``X-Log-Size`` header; a HEAD request reads no entry). A malformed ``after`` is 400
+    with a one-line message."""
     after = _after(request)
     if after is None:
-        return HttpResponse(
-            "after must be a whole number from -1 (the index of the last entry you have)\n",
-            status=400,
-            content_type="text/plain; charset=utf-8",
+        return _plain_error(
+            "after must be a whole number from -1 (the index of the last entry you have)"
         )
     size, _ = fairness_log.head_hash()
-    lines = (canonical_bytes(e) + b"\n" for e in fairness_log.entries(after, size))
-    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    content_type = "application/jsonl; charset=utf-8"
+    if request.method == "HEAD":
+        response = HttpResponse(content_type=content_type)
+    else:
+        lines = (canonical_bytes(e) + b"\n" for e in fairness_log.entries(after, size))
+        response = StreamingHttpResponse(lines, content_type=content_type)
     response["X-Log-Size"] = str(size)
     patch_cache_control(response, public=True, max_age=LOG_MAX_AGE)
     return response

@@ -1,6 +1,7 @@
-"""The public fairness files under /fairness/ are read-only: another method than GET is 405
-with ``Allow: GET``, for a browser or a script without a CSRF token too (never Django's CSRF
-page: nothing there writes)."""
+"""The public fairness files under /fairness/ are read-only: GET and HEAD (``curl -I``, a
+script checking a file's headers) answer, another method is 405 with ``Allow: GET, HEAD``,
+for a browser or a script without a CSRF token too (never Django's CSRF page: nothing there
+writes)."""
 
 from __future__ import annotations
 
@@ -25,4 +26,17 @@ URLS = [
 def test_another_method_than_get_is_405_without_the_csrf_page(url, method):
     response = getattr(Client(enforce_csrf_checks=True), method)(url)
     assert response.status_code == 405, response.content[:200]
-    assert response["Allow"] == "GET"
+    assert response["Allow"] == "GET, HEAD"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", URLS)
+def test_head_answers_as_get_does_without_a_body(url):
+    from games.services import fairness_log
+
+    fairness_log.append([fairness_log.draw_commitment(event="tournament:1", commitment="ab" * 32)])
+    client = Client()
+    got, head = client.get(url), client.head(url)
+    assert (head.status_code, got.status_code) == (200, 200)
+    assert head["Content-Type"] == got["Content-Type"]
+    assert head.content == b""
