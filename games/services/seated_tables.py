@@ -34,11 +34,11 @@ from games.services import (
     money,
     presence,
 )
+from games.services.match_start import issue_receipt
 from games.services.tables import (
     bot_seed_problem,
     bot_takes_over,
     free_open_seat,
-    issue_receipt,
     unknown_bot,
 )
 

@@ -1,11 +1,12 @@
 """A player's table and its seats: creating it (:func:`create_table`, at most
 ``TRIX_MAX_OPEN_TABLES`` open ones a creator), taking a seat (the stake moves through
-:mod:`games.services.money`), seating bots, the match's start when the fourth seat fills,
-leaving, a bot taking a seat over (:func:`replace_with_bot`) and a seated player's check-in
-(:func:`check_in`). A person holds at most ``TRIX_MAX_LIVE_SEATS`` live seats
-(:mod:`games.services.live_seats`). Tables with their four seats assigned (a tournament
-round's) are made by :mod:`games.services.seated_tables`; cancelling and the expiry of open
-tables are :mod:`games.services.cancellation`.
+:mod:`games.services.money`), seating bots (the match then starts when the fourth seat
+fills: :mod:`games.services.match_start`), leaving, a bot taking a seat over
+(:func:`replace_with_bot`) and a seated player's check-in (:func:`check_in`). A person
+holds at most ``TRIX_MAX_LIVE_SEATS`` live seats (:mod:`games.services.live_seats`).
+Tables with their four seats assigned (a tournament round's) are made by
+:mod:`games.services.seated_tables`; cancelling and the expiry of open tables are
+:mod:`games.services.cancellation`.
 
 Each function is one transaction on the table's locked row; it checks everything it can
 first (a clear :class:`~games.errors.TableError`, nothing changed). The site's rules per
@@ -25,11 +26,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.selectors import display_name
-from games import options_text, shuffles, signing, state_store
-from games.engine import InvalidOptions, Options, new_match
+from games import options_text, shuffles, state_store
+from games.engine import InvalidOptions, Options
 from games.engine.bots import BOTS
 from games.errors import BadRequest, Conflict, NotAllowed
-from games.fairness import bot_play as bot_plays
 from games.fairness.errors import FairnessError
 from games.fairness.random_stream import check_text
 from games.models import (
@@ -50,6 +50,7 @@ from games.services import (
     money,
 )
 from games.services.cancellation import expiry_text
+from games.services.match_start import start_if_full
 
 
 def create_table(
@@ -183,65 +184,6 @@ def _new_table(
     changes.add_events(table, [{"type": "table_created", "commitment": commitment}])
     fairness_log.append([fairness_log.match_commitment(**shuffles.announced(private))])
     return table
-
-
-def issue_receipt(
-    table: Table,
-    private: dict[str, Any],
-    now,
-    seats: list[Seat],
-    *,
-    logged_seeds: bool,
-    tables_commitment: dict[str, Any] | None = None,
-    key: signing.SiteKey | None = None,
-) -> tuple:
-    """Issue the match-start receipt of ``table`` whose client seeds just locked in
-    ``private``: built, signed with the site's key and kept on the table (the caller saves
-    it), started at ``now``; it names the seats of ``seats`` (the four, filled) that bots
-    hold and, ``logged_seeds`` (each person's seed entered the log when the seat was taken),
-    the log entries of the commitment and those seeds (commit first), or
-    ``tables_commitment`` (a tournament's table: ``{"event", "entry"}``, the entry of the
-    event's key commitment its secret comes from, ``games.fairness.event_tables``), and, when
-    bots hold seats, their kinds and the commitment of the table's bot seed
-    (``games.fairness.bot_play``, revealed when the match ends), if that seed was drawn with
-    the shuffle (a table created before the seeds were, or given one for a test, commits to
-    none, as receipts before ``bot_play`` did). Returns its
-    ``match-receipt`` log entry for the caller to append in the same transaction. The
-    receipt is never issued again: a seat a bot takes over later keeps the seed its person
-    gave (``docs/fairness.md``, section 2). The receipt names the id of the key that signs
-    it: ``key`` (read by the caller under the log's lock), or the key in use
-    (``games.signing.current``), read here under the log's lock."""
-    if key is None:
-        # The log's head taken first: no rotation can log a new key between this read and
-        # the receipt's entry, so the log shows the receipt under the key that signed it,
-        # issued in that key's period (the time read after the lock).
-        fairness_log.lock_head()
-        key = signing.current()
-        now = max(now, timezone.now().replace(microsecond=0))
-    table.started_at = now
-    bots = sorted(s.seat for s in seats if s.kind == "bot")
-    table.receipt = shuffles.receipt(
-        private,
-        variant=table.variant,
-        options=table.options,
-        issued_at=fairness_log.stamp(now),
-        bots=bots,
-        order=fairness_log.receipt_order(
-            match_id=private["match_id"],
-            seeds={s.seat: s.client_seed for s in seats if s.seat not in bots},
-        )
-        if logged_seeds
-        else None,
-        tables_commitment=tables_commitment,
-        bot_play=bot_plays.build(
-            {s.seat: s.bot or "rules" for s in seats if s.kind == "bot"}, table.bot_seed
-        )
-        if bots and table.bot_seed == shuffles.bot_seed(private)
-        else None,
-        key_id=key.key_id,
-    )
-    table.receipt_signature = key.sign(table.receipt)
-    return fairness_log.match_receipt(receipt=table.receipt, signature=table.receipt_signature)
 
 
 def _open_seat(table: Table, seat_no: int) -> Seat:
@@ -399,7 +341,7 @@ def take_seat(
         digest = _check_address(table, user, address)
         _sit(table, row, user, seed, digest)
         _log_seed(table, row, source="server" if client_seed is None else "player")
-        _maybe_start(table)
+        start_if_full(table)
         table.save()
     return table
 
@@ -516,38 +458,9 @@ def seat_bot(*, user, table_id: int, seat: int, bot: str) -> Table:
         row.joined_at = timezone.now()
         row.save()
         changes.add_events(table, [{"type": "bot_seated", "seat": seat, "bot": bot}])
-        _maybe_start(table)
+        start_if_full(table)
         table.save()
     return table
-
-
-def _maybe_start(table: Table) -> None:
-    seats = changes.seats(table)
-    changes.set_kinds(table, seats)
-    if any(s.kind is None for s in seats):
-        return
-    record = MatchRecord.objects.select_for_update().get(table=table)
-    record.shuffle = shuffles.lock_client_seeds(record.shuffle, [s.client_seed for s in seats])
-    now = timezone.now().replace(microsecond=0)
-    receipt_entry = issue_receipt(table, record.shuffle, now, seats, logged_seeds=True)
-    state = new_match(table.options)
-    table.status = TableStatus.PLAYING
-    changes.add_events(
-        table,
-        [
-            {
-                "type": "match_started",
-                "commitment": table.commitment,
-                "client_seeds": {str(s.seat): s.client_seed for s in seats},
-            }
-        ],
-    )
-    record.state = state.to_json()
-    record.state_version = table.version
-    record.save()
-    fairness_log.append([receipt_entry])
-    table.wake_at = timezone.now()
-    dispatch.send_wake(table)
 
 
 def leave(*, user, table_id: int) -> Table:

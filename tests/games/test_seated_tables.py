@@ -15,7 +15,7 @@ from games import services, shuffles
 from games.engine import Options
 from games.errors import BadRequest
 from games.models import LogEntry, LogKey, MatchRecord, Seat, Table, TableEvent
-from games.services import changes, seated_tables, tables
+from games.services import changes, match_start, seated_tables, tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +60,7 @@ def _reference(*, created_by, variant, options, seats, origin, bot_seed, secret,
                 events.append({"type": "bot_seated", "seat": row.seat, "bot": bot})
         Seat.objects.bulk_update(rows, ["user", "bot", "client_seed", "joined_at"])
         changes.add_events(table, events)
-        tables._maybe_start(table)
+        match_start.start_if_full(table)
         table.save()
     return table
 
