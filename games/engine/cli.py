@@ -15,6 +15,10 @@ network.
   seating of a ``trix-draw/1`` tournament draw record, whose commitment must be the one
   given with ``--commitment``, whose draw and matches must be the log's (``--log``) and
   whose results must be what the matches' deal records beside it give (``docs/fairness.md``).
+- ``trix witness --site URL --name NAME --key FILE --state FILE [--log-key KEY]`` (the one
+  command that uses the network: the site given) cosigns the site's log checkpoint if it
+  extends the tree this witness last cosigned, or refuses a fork (``--new-key FILE`` makes a
+  witness key).
 """
 
 from __future__ import annotations
@@ -191,6 +195,21 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
 
 
+def cmd_witness(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from games.fairness.witness_command import witness_cli
+
+    return witness_cli(
+        site=args.site,
+        name=args.name,
+        key=args.key,
+        state=args.state,
+        log_key=args.log_key,
+        new_key=args.new_key,
+        out=out,
+        err=err,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trix", description="The Trix rules engine.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -219,6 +238,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_conformance)
 
     _add_verify_parser(sub)
+
+    p = sub.add_parser(
+        "witness",
+        help="cosign a site's log checkpoint if it extends the last one cosigned",
+        epilog="Exit 0 cosigned (the cosigned checkpoint on standard output), 1 refused (a "
+        "fork, another key) or the site unreachable, 2 a missing or malformed option.",
+    )
+    p.add_argument("--site", metavar="URL", help="the site, e.g. https://trix.example")
+    p.add_argument("--name", help="this witness's key name, e.g. witness.example.org/w1")
+    p.add_argument("--key", metavar="FILE", help="this witness's private key (64 hex digits)")
+    p.add_argument("--state", metavar="FILE", help="this witness's state, kept between runs")
+    p.add_argument(
+        "--log-key",
+        metavar="HEX|FILE",
+        help="the first run: the site's public key (/fairness/public-key.json) to pin",
+    )
+    p.add_argument("--new-key", metavar="FILE", help="make a witness key into FILE and stop")
+    p.set_defaults(func=cmd_witness)
     return parser
 
 

@@ -177,3 +177,36 @@ def toggle_a_bot_double(records: list[dict], bots: set[int]) -> tuple[int, int, 
                     doubles.pop(str(seat), None)
                 return number, seat, card
     raise AssertionError("no bot held a doublable card")
+
+
+def rewrite_the_log(index: int) -> None:
+    """What an operator with the database could do (a test only, past the append-only
+    trigger): change entry ``index`` (its time), then rebuild every entry's ``prev`` and hash
+    and the whole Merkle tree, so that the log is whole again (``fairness_log.check`` passes)
+    and only a checkpoint saved before shows the change."""
+    from django.db import connection
+
+    from games.fairness import transparency
+    from games.models import LogEntry
+    from games.services import fairness_log, log_tree
+
+    entries = [fairness_log.entry_of(row) for row in LogEntry.objects.order_by("index")]
+    entries[index]["logged_at"] = "2020-01-01T00:00:00Z"
+    prev = transparency.GENESIS
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE games_logentry DISABLE TRIGGER games_logentry_append_only")
+        try:
+            cursor.execute("UPDATE games_logentry SET hash = 'old:' || index")  # each unique
+            for entry in entries:
+                entry["prev"] = prev
+                prev = transparency.entry_hash(entry)
+                cursor.execute(
+                    "UPDATE games_logentry SET prev = %s, hash = %s, logged_at = %s"
+                    " WHERE index = %s",
+                    [entry["prev"], prev, entry["logged_at"], entry["index"]],
+                )
+        finally:
+            cursor.execute("ALTER TABLE games_logentry ENABLE TRIGGER games_logentry_append_only")
+        cursor.execute("DELETE FROM games_logtreenode")
+    log_tree.add_nodes(entries)
+    assert fairness_log.check() == []

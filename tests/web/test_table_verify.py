@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from games.fairness import merkle
 from games.models import Deal, Seat
 from games.services import create_table, fairness_log
+from tests.games.fairness_helpers import rewrite_the_log
 from tests.web.conftest import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -452,39 +453,6 @@ def test_the_signed_sentence_goes_once_a_later_deal_fails(seated, worker, artifa
     assert "the record's hand of Seat 2 is not the one the shuffle dealt it" in text
     assert page.locator("[data-testid=checks-signed]").count() == 0
     page.screenshot(path=str(artifacts / "table-check-later-deal-fails.png"), full_page=True)
-
-
-def rewrite_the_log(index: int) -> None:
-    """What an operator with the database could do (a test only, past the append-only
-    trigger): change entry ``index`` (its time), then rebuild every entry's ``prev`` and hash
-    and the whole Merkle tree, so that the log is whole again (``fairness_log.check`` passes)
-    and only a checkpoint saved before shows the change."""
-    from django.db import connection
-
-    from games.fairness import transparency
-    from games.models import LogEntry
-    from games.services import log_tree
-
-    entries = [fairness_log.entry_of(row) for row in LogEntry.objects.order_by("index")]
-    entries[index]["logged_at"] = "2020-01-01T00:00:00Z"
-    prev = transparency.GENESIS
-    with connection.cursor() as cursor:
-        cursor.execute("ALTER TABLE games_logentry DISABLE TRIGGER games_logentry_append_only")
-        try:
-            cursor.execute("UPDATE games_logentry SET hash = 'old:' || index")  # each unique
-            for entry in entries:
-                entry["prev"] = prev
-                prev = transparency.entry_hash(entry)
-                cursor.execute(
-                    "UPDATE games_logentry SET prev = %s, hash = %s, logged_at = %s"
-                    " WHERE index = %s",
-                    [entry["prev"], prev, entry["logged_at"], entry["index"]],
-                )
-        finally:
-            cursor.execute("ALTER TABLE games_logentry ENABLE TRIGGER games_logentry_append_only")
-        cursor.execute("DELETE FROM games_logtreenode")
-    log_tree.add_nodes(entries)
-    assert fairness_log.check() == []
 
 
 def test_the_browser_catches_a_log_rewritten_after_the_sit(seated, worker, artifacts):

@@ -1,0 +1,144 @@
+"""``trix witness``: one witness step against a site's log (``games.fairness.witness``).
+
+Fetches ``<site>/fairness/checkpoint`` and, when the tree grew, the consistency proof from
+the size this witness last cosigned (``/fairness/proof/consistency``); cosigns the
+checkpoint if it extends that tree, keeps the new size and root in its state file, and
+prints the cosigned checkpoint (the site's note with the witness's line added). A fork or a
+checkpoint not signed by the pinned key is one line on standard error, exit 1, the state
+unchanged. The first run pins the log's key (``--log-key``) and origin in a new state file.
+``--new-key FILE`` makes a witness key (mode 0600, never over a file). No Django; the
+network only to the site given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import TextIO
+
+from games.fairness import merkle
+from games.fairness.errors import FairnessError
+from games.fairness.receipt import check_hex, load_private_key, load_public_key, public_key_hex
+from games.fairness.witness import WitnessState, witness_checkpoint
+
+TIMEOUT = 30  # seconds a request to the site may take
+
+
+def fetch_text(url: str) -> str:
+    """The body of ``url`` (GET) as text; FairnessError naming the URL on any failure."""
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as answer:  # http(s): witness_cli
+            return answer.read().decode("utf-8")
+    except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
+        raise FairnessError(f"cannot fetch {url}: {error}") from None
+
+
+def _new_key(path: str, out: TextIO) -> int:
+    key = load_private_key(secrets.token_bytes(32).hex())
+    secret = key.private_bytes_raw().hex()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(secret + "\n")
+    print(f"public key: {public_key_hex(key)}", file=out)
+    return 0
+
+
+def _state(path: str, log_key: str | None, first_note: str) -> WitnessState:
+    """The witness's state: its file, or a new one pinning ``log_key`` and the origin of the
+    log's first checkpoint it sees."""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            state = WitnessState.loads(handle.read())
+        if log_key is not None and _key_hex(log_key) != state.log_key:
+            raise FairnessError(
+                f"--log-key: the state file pins another key ({state.log_key[:16]}...)"
+            )
+        return state
+    if log_key is None:
+        raise FairnessError("--log-key: the first run pins the log's public key: give it")
+    try:
+        origin = merkle.parse_checkpoint(merkle.parse_signed_note(first_note)[0]).origin
+    except merkle.MerkleError as error:
+        raise FairnessError(f"not a checkpoint: {error}") from None
+    return WitnessState(origin=origin, log_key=_key_hex(log_key))
+
+
+def _key_hex(text: str) -> str:
+    """64 hex digits of a public key given as hex, PEM or a saved public-key.json."""
+    if os.path.isfile(text):
+        with open(text, encoding="utf-8") as handle:
+            text = handle.read()
+        try:
+            served = json.loads(text)
+            text = served["public_key"] if isinstance(served, dict) else text
+        except (ValueError, KeyError):
+            pass
+    return public_key_hex(load_public_key(text))
+
+
+def witness_cli(
+    *,
+    site: str | None,
+    name: str | None,
+    key: str | None,
+    state: str | None,
+    log_key: str | None,
+    new_key: str | None,
+    out: TextIO,
+    err: TextIO,
+    fetch: Callable[[str], str] = fetch_text,
+    now: Callable[[], float] = time.time,
+) -> int:
+    """One witness step (module docstring): 0 and the cosigned checkpoint on ``out``; 1 and
+    one line on ``err`` for a refusal (a fork, another key) or a site it cannot reach; 2 for
+    missing or malformed options."""
+    if new_key is not None:
+        try:
+            return _new_key(new_key, out)
+        except FileExistsError:
+            print(f"--new-key: {new_key} exists: a witness key is never overwritten", file=err)
+            return 2
+    if not (site and name and key and state):
+        print("give --site URL --name NAME --key FILE --state FILE", file=err)
+        return 2
+    if " " in name or "+" in name or not name.isprintable():
+        print("--name: a key name has no space or '+' (e.g. witness.example.org/w1)", file=err)
+        return 2
+    if not site.startswith(("http://", "https://")):
+        print("--site: an http:// or https:// address", file=err)
+        return 2
+    base = site.rstrip("/")
+    try:
+        with open(key, encoding="utf-8") as handle:
+            private = load_private_key(handle.read())
+        note = fetch(base + "/fairness/checkpoint")
+        current = _state(state, log_key, note)
+    except (OSError, FairnessError) as error:
+        print(str(error), file=err)
+        return 1
+
+    def consistency(first: int, second: int) -> list[bytes]:
+        url = f"{base}/fairness/proof/consistency?first={first}&second={second}"
+        answer = json.loads(fetch(url))
+        if not isinstance(answer, dict) or not isinstance(answer.get("proof"), list):
+            raise FairnessError(f"{url}: not a trix-consistency/1 answer")
+        return [bytes.fromhex(check_hex(h, "consistency proof")) for h in answer["proof"]]
+
+    try:
+        moved, line = witness_checkpoint(
+            current, note, consistency, name=name, key=private, timestamp=int(now())
+        )
+    except (FairnessError, ValueError) as error:
+        print(str(error), file=err)
+        return 1
+    temporary = f"{state}.{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(moved.dumps())
+    os.replace(temporary, state)  # the new state at once, or the old one: never half
+    out.write(note + line)
+    return 0

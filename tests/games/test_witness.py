@@ -1,0 +1,190 @@
+"""Witnesses of the log (issue 31, deliverable 4): a witness cosigns a checkpoint (C2SP
+tlog-cosignature v1) only if its tree extends the last one it cosigned, keeping its own
+state. Two witnesses run as their own processes (``trix witness``) against the site follow
+the log as it grows, and both refuse the history an operator rewrote, leaving their state
+as it was."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.fairness import merkle
+from games.fairness.errors import FairnessError
+from games.fairness.receipt import load_private_key, public_key_hex
+from games.fairness.witness import (
+    WitnessState,
+    cosign,
+    cosignature_time,
+    key_id,
+    message,
+    witness_checkpoint,
+)
+from games.fairness.witness_command import witness_cli
+from tests.games.fairness_helpers import RFC8032_TEST1_SECRET, rewrite_the_log
+
+LOG_KEY = load_private_key(RFC8032_TEST1_SECRET)
+WITNESS = load_private_key("42" * 32)
+NAME = "witness.example.org/w1"
+ORIGIN = "trix.test/log"
+
+
+def _note(leaves: list[bytes], size: int, key=LOG_KEY, origin: str = ORIGIN) -> str:
+    """The log's signed checkpoint of its first ``size`` leaves."""
+    checkpoint = merkle.Checkpoint(origin, size, merkle.tree_root(leaves[:size]))
+    text = merkle.format_checkpoint(checkpoint)
+    raw = bytes.fromhex(public_key_hex(key))
+    key_hash = merkle.ed25519_key_hash(origin, raw)
+    return text + "\n" + merkle.signature_line(origin, key_hash, key.sign(text.encode()))
+
+
+def _proofs(leaves: list[bytes]):
+    def consistency(first: int, second: int) -> list[bytes]:
+        return [merkle.tree_root(leaves[a:b]) for a, b in merkle.consistency_ranges(first, second)]
+
+    return consistency
+
+
+LEAVES = [merkle.leaf_hash(f"entry {i}".encode()) for i in range(12)]
+
+
+def test_a_cosignature_is_the_c2sp_format():
+    text = merkle.format_checkpoint(merkle.Checkpoint(ORIGIN, 3, merkle.tree_root(LEAVES[:3])))
+    line = cosign(text, name=NAME, key=WITNESS, timestamp=1679315147)
+    dash, name, encoded = line.rstrip("\n").split(" ")
+    raw = base64.b64decode(encoded)
+    public = bytes.fromhex(public_key_hex(WITNESS))
+    assert (dash, name, len(raw)) == ("\u2014", NAME, 4 + 8 + 64)
+    assert raw[:4] == hashlib.sha256(NAME.encode() + b"\n\x04" + public).digest()[:4]
+    assert raw[:4] == key_id(NAME, WITNESS)
+    assert int.from_bytes(raw[4:12], "big") == 1679315147
+    assert message(text, 1679315147) == b"cosignature/v1\ntime 1679315147\n" + text.encode()
+    WITNESS.public_key().verify(raw[12:], message(text, 1679315147))
+    note = text + "\n" + line
+    assert cosignature_time(note, name=NAME, public_key=WITNESS.public_key()) == 1679315147
+    other = load_private_key("43" * 32).public_key()
+    assert cosignature_time(note, name=NAME, public_key=other) is None
+    bent = note.replace("\n3\n", "\n4\n")
+    assert cosignature_time(bent, name=NAME, public_key=WITNESS.public_key()) is None
+
+
+def test_a_witness_follows_a_growing_log_and_refuses_a_fork():
+    state = WitnessState(ORIGIN, public_key_hex(LOG_KEY))
+    for size in (0, 3, 3, 8, 12):
+        state, line = witness_checkpoint(
+            state, _note(LEAVES, size), _proofs(LEAVES), name=NAME, key=WITNESS, timestamp=1
+        )
+        assert (state.size, state.root) == (size, merkle.tree_root(LEAVES[:size]).hex())
+        assert line.startswith(f"\u2014 {NAME} ")
+    forked = LEAVES[:5] + [merkle.leaf_hash(b"another entry 5")] + LEAVES[6:] + LEAVES[:2]
+    cases = [
+        (_note(forked, 12), "fork: the log's tree of 12 entries does not extend the tree of 12"),
+        (_note(forked, 14), "fork: the log's tree of 14 entries does not extend the tree of 12"),
+        (_note(LEAVES, 8), "fork: the log now shows 8 entries; this witness cosigned 12"),
+        (_note(LEAVES, 12, key=WITNESS), "not signed by the log's key this witness pinned"),
+        (_note(LEAVES, 12, origin="elsewhere/log"), "a checkpoint of 'elsewhere/log'"),
+    ]
+    for note, refusal in cases:
+        with pytest.raises(FairnessError, match=refusal):
+            witness_checkpoint(state, note, _proofs(forked), name=NAME, key=WITNESS, timestamp=2)
+
+
+def _cli(tmp_path, site, fetch=None, **options):
+    out, err = io.StringIO(), io.StringIO()
+    settings = {
+        "site": site,
+        "name": NAME,
+        "key": str(tmp_path / "w.key"),
+        "state": str(tmp_path / "w.state"),
+        "log_key": None,
+        "new_key": None,
+        **options,
+    }
+    extra = {"fetch": fetch} if fetch else {}
+    code = witness_cli(**settings, out=out, err=err, **extra)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_command_refuses_bad_options_and_never_overwrites_a_key(tmp_path):
+    code, out, _ = _cli(tmp_path, None, new_key=str(tmp_path / "w.key"))
+    assert code == 0 and out.startswith("public key: ")
+    assert (tmp_path / "w.key").stat().st_mode & 0o777 == 0o600
+    code, _, err = _cli(tmp_path, None, new_key=str(tmp_path / "w.key"))
+    assert code == 2 and "never overwritten" in err
+    assert _cli(tmp_path, "file:///etc")[0] == 2
+    assert _cli(tmp_path, "https://x", name="a name")[0] == 2
+    fetch = {"https://x/fairness/checkpoint": _note(LEAVES, 3)}.__getitem__
+    code, _, err = _cli(tmp_path, "https://x", fetch=fetch)
+    assert code == 1 and "the first run pins the log's public key" in err
+    code, out, _ = _cli(tmp_path, "https://x", fetch=fetch, log_key=public_key_hex(LOG_KEY))
+    assert code == 0 and out.startswith(_note(LEAVES, 3)) and out.count("\u2014 ") == 2
+    state = json.loads((tmp_path / "w.state").read_text())
+    assert (state["origin"], state["size"]) == (ORIGIN, 3)
+
+
+TRIX = str(Path(sys.executable).parent / "trix")  # the installed console script
+
+
+def _witness(tmp_path, live_server, number: int, log_key: str | None = None):
+    """``trix witness`` as its own process, its folder its own: (exit code, standard output,
+    standard error, its state after)."""
+    folder = tmp_path / f"w{number}"
+    folder.mkdir(exist_ok=True)
+    key = folder / "key"
+    if not key.exists():
+        key.write_text(f"{number:02d}" * 32)
+    argv = [TRIX, "witness", "--site", live_server.url, "--key", str(key)]
+    argv += ["--name", f"witness.example.org/w{number}", "--state", str(folder / "state.json")]
+    argv += ["--log-key", log_key] if log_key else []
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    state = folder / "state.json"
+    kept = json.loads(state.read_text()) if state.exists() else None
+    return done.returncode, done.stdout, done.stderr, kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(live_server, tmp_path):
+    from games import signing
+    from games.services import fairness_log
+
+    def append(count: int, start: int) -> None:
+        fairness_log.append(
+            [
+                fairness_log.draw_commitment(event=f"event-{start + i}", commitment="ab" * 32)
+                for i in range(count)
+            ]
+        )
+
+    site_key = tmp_path / "public-key.json"  # the site's /fairness/public-key.json, saved
+    site_key.write_text(json.dumps({"public_key": signing.current().public_bytes().hex()}))
+    append(5, 0)
+    states = {}
+    for number in (1, 2):
+        code, out, err, states[number] = _witness(tmp_path, live_server, number, str(site_key))
+        assert code == 0, err
+        witness_key = load_private_key(f"{number:02d}" * 32).public_key()
+        name = f"witness.example.org/w{number}"
+        assert cosignature_time(out, name=name, public_key=witness_key) is not None
+        assert states[number]["size"] == 5
+
+    append(4, 5)  # the log grows: each witness checks the consistency proof from 5 to 9
+    for number in (1, 2):
+        code, _, err, states[number] = _witness(tmp_path, live_server, number)
+        assert code == 0 and states[number]["size"] == 9, err
+
+    rewrite_the_log(2)  # the operator rewrites entry 2 and rebuilds the chain and the tree
+    append(1, 9)
+    for number in (1, 2):
+        code, out, err, kept = _witness(tmp_path, live_server, number)
+        assert (code, out) == (1, "")
+        assert err.startswith(
+            "fork: the log's tree of 10 entries does not extend the tree of 9 this witness cosigned"
+        ), err
+        assert kept == states[number]  # its state as it was: the fork is never cosigned
