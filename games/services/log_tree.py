@@ -10,11 +10,11 @@ stored hashes (``O(log^2 n)`` at most for a proof), in one query, whatever the l
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.db.models import Q
 
 from games.fairness import merkle, transparency
 from games.models import LogEntry, LogTreeNode
@@ -160,6 +160,18 @@ def consistency_proof(first: int, second: int) -> list[bytes]:
     return _hashes(merkle.consistency_ranges(first, second))
 
 
+def checkpoint_time(tree_size: int, key_id: str) -> str:
+    """A checkpoint's time: when the log's entry ``tree_size - 1`` was logged, or, if the
+    signing key's own ``signing-key`` entry came after it (a rotation logged between reading
+    the size and the key), when that entry was; the Unix epoch for an empty log. So the time
+    lies in the signing key's period and does not change with the moment of the request."""
+    last = Q(index=tree_size - 1) if tree_size else Q(pk__in=[])
+    rows = LogEntry.objects.filter(last | Q(key__kind="signing-key", key__subject=key_id))
+    times = [moment for _, moment in rows.values_list("index", "logged_at")]
+    moment = max(times) if times else datetime(1970, 1, 1, tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def checkpoint_extension(logged_at: str, key_id: str) -> str:
     """The checkpoint's extension line: ``time <UTC time> key-id <16 hex>``."""
     return f"time {logged_at} key-id {key_id}"
@@ -168,15 +180,15 @@ def checkpoint_extension(logged_at: str, key_id: str) -> str:
 def checkpoint(tree_size: int | None = None) -> str:
     """The signed checkpoint of the log now (or of its first ``tree_size`` entries): the
     C2SP note text (origin ``TRIX_LOG_ORIGIN``, size, base64 root, the extension line with
-    the time and the site key's id), a blank line and the site's signature line."""
+    the time and the site key's id), a blank line and the site's signature line. One size
+    and key give one text (:func:`checkpoint_time`), so witnesses cosign the same text."""
     from games import signing
 
     if tree_size is None:
         tree_size = size()
     origin = settings.TRIX_LOG_ORIGIN
-    now = timezone.now().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    key = signing.current()
-    extension = checkpoint_extension(now, key.key_id)
+    key = signing.current()  # read after the size: the key in use at that size, or later
+    extension = checkpoint_extension(checkpoint_time(tree_size, key.key_id), key.key_id)
     text = merkle.format_checkpoint(
         merkle.Checkpoint(origin, tree_size, root_hash(tree_size), (extension,))
     )

@@ -246,3 +246,18 @@ def test_an_inclusion_proof_names_its_entry_by_what_it_is_about():
     outside = f"/fairness/proof/inclusion?{query[:-1]}3"  # entry 3 is not in the tree of 3
     assert client.get(outside).status_code == 400
     assert client.get(f"/fairness/proof/inclusion?kind=x&subject={subject}").status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_size_has_one_checkpoint_text_dated_by_its_last_entry(time_machine):
+    """Witnesses cosign the exact text, so two fetches of the log at one size must give the
+    same one: its time is when its last entry was logged, not when it was fetched."""
+    time_machine.move_to("2026-12-07T10:00:00Z", tick=False)
+    _append(3, 0)
+    first = APIClient().get("/fairness/checkpoint").content
+    time_machine.move_to("2026-12-07T11:30:00Z", tick=False)
+    again = APIClient().get("/fairness/checkpoint").content
+    assert first == again
+    assert b"\ntime 2026-12-07T10:00:00Z key-id " in first
+    _append(1, 3)
+    assert b"\ntime 2026-12-07T11:30:00Z key-id " in APIClient().get("/fairness/checkpoint").content
