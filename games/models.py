@@ -449,3 +449,27 @@ class LogTreeNode(TransparencyLogRow):
 
     def __str__(self) -> str:
         return f"log tree node {self.position % 64}/{self.position // 64}"
+
+
+class LogCosignature(models.Model):
+    """A witness's cosignature of one of the log's checkpoints (C2SP tlog-cosignature,
+    ``games.fairness.witness``), as the witness submitted it and the site checked it
+    (``games.services.witnesses``): ``note`` is the site's signed checkpoint it cosigned (its
+    text and the site's signature line), ``line`` the witness's signature line. The latest
+    of each witness and size is kept."""
+
+    witness = models.CharField(max_length=200, help_text="the witness's key name")
+    size = models.PositiveBigIntegerField(help_text="the tree size of the checkpoint")
+    note = models.TextField()
+    line = models.TextField()
+    cosigned_at = models.PositiveBigIntegerField(help_text="the cosignature's POSIX time")
+    received_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["witness", "size"], name="games_cosignature_once"),
+        ]
+        indexes = [models.Index(fields=["size"], name="games_cosignature_size")]
+
+    def __str__(self) -> str:
+        return f"cosignature of size {self.size} by {self.witness}"

@@ -12,12 +12,13 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import condition, require_safe
+from django.views.decorators.http import condition, require_POST, require_safe
 
 from games import display, fairness, fairness_selectors, signing
-from games.errors import NotFound, Unavailable
+from games.errors import NotFound, TableError, Unavailable
+from games.fairness import merkle
 from games.fairness.canonical import canonical_bytes
-from games.services import fairness_log, log_tree
+from games.services import fairness_log, log_tree, witnesses
 from trix_site.errors import error_response
 
 #: The standalone verifier (one Python 3 file, the standard library only; docs/fairness.md).
@@ -203,6 +204,40 @@ def log_checkpoint(request):
     response = HttpResponse(log_tree.checkpoint(), content_type="text/plain; charset=utf-8")
     patch_cache_control(response, public=True, max_age=LOG_MAX_AGE)
     return response
+
+
+@read_only
+def cosigned_checkpoint(request):
+    """``GET /fairness/checkpoint/cosigned``: the checkpoint the most of the site's witnesses
+    cosigned, with the site's line and theirs (``games.services.witnesses``), as text; 404
+    before any cosignature."""
+    note = witnesses.cosigned_checkpoint()
+    if note is None:
+        return _plain_error("no witness has cosigned a checkpoint of this log yet", status=404)
+    response = HttpResponse(note, content_type="text/plain; charset=utf-8")
+    patch_cache_control(response, public=True, max_age=LOG_MAX_AGE)
+    return response
+
+
+@csrf_exempt
+@require_POST
+@signed
+def log_cosignatures(request):
+    """``POST /fairness/cosignatures``: a witness submits a checkpoint it cosigned (the body,
+    text: ``/fairness/checkpoint`` as served, its own line added; ``trix witness --submit``).
+    200 ``{"size", "witnesses": [name, ...]}`` kept; 400 not a signed checkpoint, 403
+    ``unknown_witness``, 409 ``stale_checkpoint`` (``witnesses.record_cosignatures``). The
+    signatures are the authentication: no login, no CSRF token."""
+    try:
+        note = request.body.decode("utf-8")
+    except UnicodeDecodeError:
+        return error_response(_("the body is not UTF-8 text"), "malformed", 400)
+    try:
+        names = witnesses.record_cosignatures(note=note)
+    except TableError as exc:
+        return error_response(str(exc), exc.code, exc.status)
+    size = merkle.parse_checkpoint(merkle.parse_signed_note(note)[0]).size
+    return JsonResponse({"size": size, "witnesses": names})
 
 
 @read_only

@@ -77,6 +77,9 @@ TRIX_SIGNING_NEW_KEY = env_optional_key("TRIX_SIGNING_NEW_KEY", pem=True)
 # The transparency log's origin: the first line of its checkpoints and their signing key's
 # name (C2SP tlog-checkpoint: a unique name, conventionally the log's URL without scheme).
 TRIX_LOG_ORIGIN = env_str("TRIX_LOG_ORIGIN", "trix.localhost/fairness/log")
+# The log's witnesses whose cosignatures the site accepts and publishes (docs/fairness.md
+# section 9c), comma-separated "<key name>=<64 hex public key>"; none by default.
+TRIX_LOG_WITNESSES = env_list("TRIX_LOG_WITNESSES")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 

@@ -15,10 +15,10 @@ network.
   seating of a ``trix-draw/1`` tournament draw record, whose commitment must be the one
   given with ``--commitment``, whose draw and matches must be the log's (``--log``) and
   whose results must be what the matches' deal records beside it give (``docs/fairness.md``).
-- ``trix witness --site URL --name NAME --key FILE --state FILE [--log-key KEY]`` (the one
-  command that uses the network: the site given) cosigns the site's log checkpoint if it
-  extends the tree this witness last cosigned, or refuses a fork (``--new-key FILE`` makes a
-  witness key).
+- ``trix witness --site URL --name NAME --key FILE --state FILE [--log-key KEY] [--submit]``
+  (the one command that uses the network: the site given) cosigns the site's log checkpoint
+  if it extends the tree this witness last cosigned, or refuses a fork (``--new-key FILE``
+  makes a witness key); ``--submit`` sends the cosignature to the site.
 """
 
 from __future__ import annotations
@@ -205,6 +205,7 @@ def cmd_witness(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         state=args.state,
         log_key=args.log_key,
         new_key=args.new_key,
+        submit=args.submit,
         out=out,
         err=err,
     )
@@ -253,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--log-key",
         metavar="HEX|FILE",
         help="the first run: the site's public key (/fairness/public-key.json) to pin",
+    )
+    p.add_argument(
+        "--submit",
+        action="store_true",
+        help="also send the cosigned checkpoint to the site (/fairness/cosignatures)",
     )
     p.add_argument("--new-key", metavar="FILE", help="make a witness key into FILE and stop")
     p.set_defaults(func=cmd_witness)

@@ -3,7 +3,8 @@
 Fetches ``<site>/fairness/checkpoint`` and, when the tree grew, the consistency proof from
 the size this witness last cosigned (``/fairness/proof/consistency``); cosigns the
 checkpoint if it extends that tree, keeps the new size and root in its state file, and
-prints the cosigned checkpoint (the site's note with the witness's line added). A fork or a
+prints the cosigned checkpoint (the site's note with the witness's line added), and with
+``--submit`` posts it to the site's ``/fairness/cosignatures``. A fork or a
 checkpoint not signed by the pinned key is one line on standard error, exit 1, the state
 unchanged. The first run pins the log's key (``--log-key``) and origin in a new state file.
 ``--new-key FILE`` makes a witness key (mode 0600, never over a file). No Django; the
@@ -36,6 +37,25 @@ def fetch_text(url: str) -> str:
             return answer.read().decode("utf-8")
     except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
         raise FairnessError(f"cannot fetch {url}: {error}") from None
+
+
+def post_text(url: str, text: str) -> dict:
+    """POST ``text`` (UTF-8, text/plain) to ``url``: the JSON answer; FairnessError with the
+    site's error (or the failure) otherwise."""
+    request = urllib.request.Request(
+        url, data=text.encode(), method="POST", headers={"Content-Type": "text/plain"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:  # http(s): witness_cli
+            return json.loads(answer.read().decode("utf-8"))
+    except urllib.error.HTTPError as error:
+        try:
+            said = json.loads(error.read().decode("utf-8")).get("error")
+        except (ValueError, AttributeError, UnicodeDecodeError):
+            said = None
+        raise FairnessError(f"{url}: {error.code} {said or error.reason}") from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        raise FairnessError(f"cannot post to {url}: {error}") from None
 
 
 def _new_key(path: str, out: TextIO) -> int:
@@ -91,12 +111,15 @@ def witness_cli(
     new_key: str | None,
     out: TextIO,
     err: TextIO,
+    submit: bool = False,
     fetch: Callable[[str], str] = fetch_text,
     now: Callable[[], float] = time.time,
 ) -> int:
     """One witness step (module docstring): 0 and the cosigned checkpoint on ``out``; 1 and
     one line on ``err`` for a refusal (a fork, another key) or a site it cannot reach; 2 for
-    missing or malformed options."""
+    missing or malformed options. ``submit``: also POST the cosigned checkpoint to the
+    site's ``/fairness/cosignatures`` (a note on ``err``; 1 if the site refuses it, the
+    state kept all the same: the witness did see that tree)."""
     if new_key is not None:
         try:
             return _new_key(new_key, out)
@@ -141,4 +164,12 @@ def witness_cli(
         handle.write(moved.dumps())
     os.replace(temporary, state)  # the new state at once, or the old one: never half
     out.write(note + line)
+    if not submit:
+        return 0
+    try:
+        kept = post_text(base + "/fairness/cosignatures", note + line)
+    except FairnessError as error:
+        print(f"cosigned, but not kept by the site: {error}", file=err)
+        return 1
+    print(f"note: the site keeps this cosignature of size {kept.get('size')}", file=err)
     return 0

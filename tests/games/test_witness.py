@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rest_framework.test import APIClient
 
 from games.fairness import merkle
 from games.fairness.errors import FairnessError
@@ -132,7 +133,7 @@ def test_the_command_refuses_bad_options_and_never_overwrites_a_key(tmp_path):
 TRIX = str(Path(sys.executable).parent / "trix")  # the installed console script
 
 
-def _witness(tmp_path, live_server, number: int, log_key: str | None = None):
+def _witness(tmp_path, live_server, number: int, log_key: str | None = None, submit=False):
     """``trix witness`` as its own process, its folder its own: (exit code, standard output,
     standard error, its state after)."""
     folder = tmp_path / f"w{number}"
@@ -143,14 +144,22 @@ def _witness(tmp_path, live_server, number: int, log_key: str | None = None):
     argv = [TRIX, "witness", "--site", live_server.url, "--key", str(key)]
     argv += ["--name", f"witness.example.org/w{number}", "--state", str(folder / "state.json")]
     argv += ["--log-key", log_key] if log_key else []
+    argv += ["--submit"] if submit else []
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
     state = folder / "state.json"
     kept = json.loads(state.read_text()) if state.exists() else None
     return done.returncode, done.stdout, done.stderr, kept
 
 
+def _public(number: int) -> str:
+    return public_key_hex(load_private_key(f"{number:02d}" * 32))
+
+
 @pytest.mark.django_db(transaction=True)
-def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(live_server, tmp_path):
+def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(
+    live_server, tmp_path, settings
+):
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w{n}={_public(n)}" for n in (1, 2)]
     from games import signing
     from games.services import fairness_log
 
@@ -176,8 +185,16 @@ def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(liv
 
     append(4, 5)  # the log grows: each witness checks the consistency proof from 5 to 9
     for number in (1, 2):
-        code, _, err, states[number] = _witness(tmp_path, live_server, number)
+        code, _, err, states[number] = _witness(tmp_path, live_server, number, submit=True)
         assert code == 0 and states[number]["size"] == 9, err
+        assert "note: the site keeps this cosignature of size 9" in err
+    # The site publishes the checkpoint both cosigned, with both lines.
+    published = APIClient().get("/fairness/checkpoint/cosigned").content.decode()
+    assert merkle.parse_checkpoint(merkle.parse_signed_note(published)[0]).size == 9
+    for number in (1, 2):
+        key = load_private_key(f"{number:02d}" * 32).public_key()
+        name = f"witness.example.org/w{number}"
+        assert cosignature_time(published, name=name, public_key=key) is not None
 
     rewrite_the_log(2)  # the operator rewrites entry 2 and rebuilds the chain and the tree
     append(1, 9)
@@ -188,3 +205,36 @@ def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(liv
             "fork: the log's tree of 10 entries does not extend the tree of 9 this witness cosigned"
         ), err
         assert kept == states[number]  # its state as it was: the fork is never cosigned
+
+
+@pytest.mark.django_db
+def test_the_site_keeps_only_its_witnesses_cosignatures_of_its_own_checkpoints(settings):
+    from games.services import fairness_log, log_tree
+
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
+    client = APIClient()
+    assert client.get("/fairness/checkpoint/cosigned").status_code == 404
+    fairness_log.append([fairness_log.draw_commitment(event="e", commitment="ab" * 32)])
+    note = log_tree.checkpoint()
+    text = merkle.parse_signed_note(note)[0]
+
+    def post(body: str):
+        return client.post("/fairness/cosignatures", body, content_type="text/plain")
+
+    def line(name: str, secret: str, at: int) -> str:
+        return cosign(text, name=name, key=load_private_key(secret * 32), timestamp=at)
+
+    mine = line("witness.example.org/w1", "01", 5)
+    answer = post(note + mine)
+    assert answer.status_code == 200
+    assert answer.json() == {"size": 1, "witnesses": ["witness.example.org/w1"]}
+    assert client.get("/fairness/checkpoint/cosigned").content.decode() == note + mine
+
+    stranger = post(note + line("witness.example.org/w9", "09", 5))
+    assert (stranger.status_code, stranger.json()["code"]) == (403, "unknown_witness")
+    forged = post(note + line("witness.example.org/w1", "09", 6))  # its name, another key
+    assert forged.status_code == 403
+    other = text.replace("\n1\n", "\n2\n", 1)  # a checkpoint this site never signed
+    assert post(other + note[len(text) :] + mine).json()["code"] == "stale_checkpoint"
+    assert post("not a checkpoint").status_code == 400
+    assert client.get("/fairness/cosignatures").status_code == 405
