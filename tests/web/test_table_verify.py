@@ -494,3 +494,44 @@ def test_the_browser_catches_a_log_rewritten_after_the_sit(seated, worker, artif
     page.set_viewport_size(PHONE)
     first.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "table-log-rewritten-phone.png"))
+
+
+def test_a_log_the_site_will_not_prove_is_never_shown_as_verified(seated, worker, artifacts):
+    """An operator who rewrote the log could simply fail the proofs for this browser: then
+    no deal says "verified"; each says the log could not be checked."""
+    page, table = seated
+    page.fill("#client-seed", "seed of a careful player")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    key = f"{PREFIX}table-{table.pk}:{table.commitment}"
+    page.wait_for_function(
+        "(key) => { const e = JSON.parse(localStorage.getItem(key) || '{}');"
+        " return Boolean(e.checkpoint && e.public_key); }",
+        arg=key,
+    )
+    page.route("**/fairness/proof/**", lambda route: route.fulfill(status=503, body="busy"))
+    seat_bots(page)
+    wait_over(page)
+    assert page.locator(".deal-check.verified").count() == 0
+    assert page.locator(".deal-check.log-failed").count() == 8
+    first = page.locator("[data-testid=deal-check-1]").inner_text()
+    assert first.startswith("! Deal 1: your cards match, but your browser could not check")
+    assert "(HTTP 503)" in first
+    assert page.locator("[data-testid=deal-mark-1]").inner_text().strip() == "!"
+    assert page.locator("[data-testid=checks-signed]").count() == 0
+    assert page.locator("[data-testid=checks-logged]").count() == 0
+    page.locator("[data-testid=deal-check-1]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-log-unreachable.png"))
+
+
+def test_a_browser_that_kept_no_checkpoint_says_it_cannot_check_the_log(seated, worker):
+    page, table = seated
+    page.route("**/fairness/checkpoint", lambda route: route.fulfill(status=503, body="busy"))
+    page.fill("#client-seed", "seed of a careful player")
+    page.click("[data-testid=sit-0]")
+    page.locator("[data-testid=leave]").wait_for()
+    seat_bots(page)
+    page.wait_for_selector("[data-testid=deal-check-1]:not(.checking)", timeout=60_000)
+    note = page.locator("[data-testid=log-not-kept]")
+    assert note.inner_text().startswith("Your browser could not keep the site's log checkpoint")
+    assert page.locator("[data-testid=checks-logged]").count() == 0

@@ -215,16 +215,15 @@ async function fairnessFile(path, asText) {
 }
 
 /* The log's part of a deal's check (log_check.js) against what this browser kept at the
-   Sit: {log, problems} (a problem makes the deal a mismatch); {log: "failed", problems: []}
-   when the log could not be fetched. */
+   Sit: {log, problems} (a problem makes the deal a mismatch); {log: "failed", problems: [],
+   error} when the log could not be fetched (the deal is then not verified). */
 async function logResult(record) {
   const entry = saved();
   if (!entry) return { log: "unchecked", problems: [] };
   try {
     return await checkLog(record, entry, fairnessFile);
   } catch (err) {
-    console.warn("log not checked:", err.message);
-    return { log: "failed", problems: [] };
+    return { log: "failed", problems: [], error: err.message };
   }
 }
 
@@ -253,7 +252,11 @@ async function check(deal, dealId) {
         result = { ...result, log: logged.log };
         if (logged.problems.length) {
           result = { ...result, status: "mismatch", problems: [...result.problems, ...logged.problems] };
+        } else if (logged.log === "failed" && result.status !== "mismatch") {
+          // Not verified: a site that rewrote its log could simply not answer the proofs.
+          result = { ...result, status: "log-failed", error: logged.error };
         }
+        if (!entry.checkpoint || !entry.public_key) st.logNotKept = true;
       }
       const s = record.shuffle || {};
       const now = saved(); // read again: a hand may have been kept while the record came

@@ -72,7 +72,7 @@ export function renderScores() {
   if (checks) box.append(checks);
 }
 
-const MARK = { verified: "✓", mismatch: "✗", checking: "…" };
+const MARK = { verified: "✓", mismatch: "✗", checking: "…", "log-failed": "!" };
 
 function checkMark(deal) {
   const c = st.checks[deal];
@@ -88,11 +88,15 @@ function browserChecks() {
   const wrap = el("div", { class: "browser-checks", "data-testid": "browser-checks" },
     el("h3", { text: text("checks_title") }), el("p", { class: "help", text: text("checks_help") }));
   if (st.notSaved) wrap.append(el("p", { class: "notice error", text: text("commitment_not_saved") }));
+  if (st.logNotKept) {
+    wrap.append(el("p", { class: "notice error", "data-testid": "log-not-kept", text: text("log_not_kept") }));
+  }
   const ul = el("ul", { class: "deal-checks" });
   for (const deal of deals) {
     const c = st.checks[deal];
     const key = { verified: "check_verified", mismatch: "check_mismatch", checking: "check_checking",
-      unavailable: "check_unavailable", failed: "check_failed", "seen-no-hand": "check_seen_no_hand" }[c.status];
+      unavailable: "check_unavailable", failed: "check_failed", "seen-no-hand": "check_seen_no_hand",
+      "log-failed": "check_log_failed" }[c.status];
     const li = el("li", { class: "deal-check " + c.status, "data-testid": "deal-check-" + deal },
       el("span", { class: "mark", "aria-hidden": "true", text: (MARK[c.status] || "!") + " " }),
       text(key, { deal, error: c.error }));

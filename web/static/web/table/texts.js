@@ -27,6 +27,8 @@ export const TEXTS = {
   check_unavailable: _("Deal {deal} cannot be checked here: this browser offers no Web Crypto (crypto.subtle) on a plain http address. Use the site over https, or the verify page."),
   check_failed: _("Deal {deal} could not be checked: its record did not load ({error})."),
   check_mismatch: _("Deal {deal} does NOT match what your browser saved:"),
+  check_log_failed: _("Deal {deal}: your cards match, but your browser could not check the site's log ({error}), so this deal is not verified: the site did not answer its proofs. Check it later on the verify page."),
+  log_not_kept: _("Your browser could not keep the site's log checkpoint when you sat, so it cannot check the log: your deals are checked against the cards and the receipt only."),
   verify_page: _("verify page"),
   problem_malformed: _("the record's {field} is missing or malformed"),
   problem_algorithm: _("the record's algorithm is {got}, not trix-shuffle/1"),
@@ -150,6 +152,7 @@ export const TEXTS = {
   check_verified_short: _("verified"),
   check_mismatch_short: _("mismatch"),
   check_checking_short: _("checking"),
+  "check_log-failed_short": _("log not checked"),
 };
 
 const PLURALS = {
