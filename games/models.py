@@ -419,11 +419,13 @@ class LogKey(models.Model):
     ``games.services.fairness_log.append``; the unique constraint refuses a second one even
     from a racing writer."""
 
+    SUBJECT_LENGTH = 160
+
     entry = models.OneToOneField(
         LogEntry, on_delete=models.DO_NOTHING, primary_key=True, related_name="key"
     )
     kind = models.CharField(max_length=32)
-    subject = models.CharField(max_length=160)
+    subject = models.CharField(max_length=SUBJECT_LENGTH)
 
     class Meta:
         constraints = [

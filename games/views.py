@@ -16,8 +16,9 @@ from django.views.decorators.http import condition, require_POST, require_safe
 
 from games import display, fairness, fairness_selectors, signing
 from games.errors import NotFound, TableError, Unavailable
-from games.fairness import merkle
+from games.fairness import merkle, transparency
 from games.fairness.canonical import canonical_bytes
+from games.models import LogKey
 from games.services import fairness_log, log_tree, witnesses
 from trix_site.errors import error_response
 
@@ -109,7 +110,7 @@ def _after(request) -> int | None:
 
 def _log_etag(request) -> str:
     size, head = fairness_log.head_hash()
-    return f"{head}-{size}-{request.GET.get('after', '-1')[:20]}"
+    return f"{head}-{size}-{_after(request)}"  # parsed: a raw value may break the header
 
 
 @read_only
@@ -253,12 +254,19 @@ def log_inclusion(request):
     404 when the log holds none."""
     kind = request.GET.get("kind")
     if kind is not None:
+        subject = request.GET.get("subject", "")
+        if kind not in transparency.KINDS:
+            return _plain_error(f"kind must be one of {', '.join(sorted(transparency.KINDS))}")
+        if not (subject.isprintable() and 0 < len(subject) <= LogKey.SUBJECT_LENGTH):
+            return _plain_error("subject must be 1 to 160 printable characters")
         values = _sizes(request, "size")
         if isinstance(values, str):
             return _plain_error(values)
-        index = fairness_log.entry_index(kind, request.GET.get("subject", ""))
+        index = fairness_log.entry_index(kind, subject)
         if index is None:
             return _plain_error(f"the log holds no {kind} entry of that subject", status=404)
+        if index >= values[0]:
+            return _plain_error(f"that entry is not in the tree of the first {values[0]} entries")
         values = [index, values[0]]
     else:
         values = _sizes(request, "index", "size")

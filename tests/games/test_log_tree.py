@@ -246,6 +246,18 @@ def test_an_inclusion_proof_names_its_entry_by_what_it_is_about():
     outside = f"/fairness/proof/inclusion?{query[:-1]}3"  # entry 3 is not in the tree of 3
     assert client.get(outside).status_code == 400
     assert client.get(f"/fairness/proof/inclusion?kind=x&subject={subject}").status_code == 400
+    for query in (  # never a 500: a NUL byte PostgreSQL refuses, an empty or unknown kind
+        "kind=deal-record&subject=%00&size=5",
+        "kind=%00&subject=a&size=5",
+        "kind=&subject=a&size=5",
+        "index=0&size=1&kind=",
+        "kind=no-such-kind&subject=a&size=5",
+        f"kind=deal-record&subject={'x' * 161}&size=5",
+    ):
+        answer = client.get(f"/fairness/proof/inclusion?{query}")
+        assert answer.status_code == 400, (query, answer.status_code)
+    late = client.get(f"/fairness/proof/inclusion?kind={wanted['kind']}&subject={subject}&size=3")
+    assert late.content.decode() == "that entry is not in the tree of the first 3 entries\n"
 
 
 @pytest.mark.django_db
@@ -261,3 +273,10 @@ def test_a_size_has_one_checkpoint_text_dated_by_its_last_entry(time_machine):
     assert b"\ntime 2026-12-07T10:00:00Z key-id " in first
     _append(1, 3)
     assert b"\ntime 2026-12-07T11:30:00Z key-id " in APIClient().get("/fairness/checkpoint").content
+
+
+@pytest.mark.django_db
+def test_a_malformed_after_is_400_not_a_broken_header():
+    answer = APIClient().get("/fairness/log.jsonl?after=%00")
+    assert answer.status_code == 400
+    assert "\x00" not in answer.get("ETag", "")
