@@ -193,10 +193,12 @@ def expected_rows(
     from games.engine.results import outcome
 
     result = None
+    deals = records[0].get("shuffle", {}).get("deals") if records else None
+    if match.end != "played" and deals is not None and len(records) == deals:
+        raise FairnessError(ended_early(match.match_id, deals, match.end))
     if match.end != "cancelled":
         if not records:
             raise FairnessError(f"match {match.match_id!r}: a {match.end} match with no deals")
-        deals = records[0].get("shuffle", {}).get("deals")
         if match.end == "played" and len(records) != deals:
             raise FairnessError(
                 f"match {match.match_id!r}: played to its end, but {len(records)} of its "
@@ -220,6 +222,15 @@ def expected_rows(
         disqualified=set(match.disqualified),
     )
     return seated["results"]
+
+
+def ended_early(match_id: str, deals: int, end: str) -> str:
+    """The refusal of a match claimed ended by ``end`` (a forfeit, a cancellation: both end
+    a match before its last deal) whose every deal has its record."""
+    return (
+        f"match {match_id!r} has a record of every one of its {deals} deals: it was played to "
+        f"its end, not ended by a {end}"
+    )
 
 
 def _seats(table: Sequence[str | None], team_mode: bool) -> list[str | None]:
@@ -303,12 +314,22 @@ def check_against_log(
     ``transparency.logged``): each played table's match has its receipt in the log; its
     records are exactly the log's ``deal-record`` entries of that match, deal 1 first (none
     withheld, none added); a match of this event's tables (``trix-tables/1``) is the one
-    of its round and table; and the record names no match twice."""
+    of its round and table; a match with every deal's record ended by its last deal (not a
+    forfeit or a cancellation); the record names no match twice; and once its prizes were
+    paid (its ``event-payout`` of reason ``result``) every round has its results (an event
+    called off may end with a round unplayed)."""
     event = record["event"]
     problems: list[str] = []
     seen: dict[str, str] = {}
+    paid = index.get(("event-payout", event))  # its prizes: it was played to its end
+    ended = paid if paid is not None and paid["body"]["reason"] == "result" else None
     for number, raw in enumerate(record["rounds"], start=1):
         if raw.get("results") is None:
+            if ended is not None:
+                problems.append(
+                    f"round {number}: has no results, though the event ended (its prizes "
+                    f"were paid: log entry {ended['index']})"
+                )
             continue
         if "matches" not in raw:
             if ("tables-commitment", event) in index:
@@ -346,7 +367,10 @@ def _match_in_log(item, index, where, event, round_number, table) -> list[str]:
         logged.append(entry)
         deal += 1
     hashes = [e["body"]["record_hash"] for e in logged]
+    deals = receipt["body"]["receipt"]["deals"]
     if hashes == list(item["records"]):
+        if item["end"] != "played" and len(hashes) == deals:
+            return [f"{where}: {ended_early(match_id, deals, item['end'])}"]
         return []
     if len(hashes) != len(item["records"]):
         return [

@@ -67,6 +67,8 @@ def _draw_notes(summary: dict[str, Any], checked: int, logged_too: bool) -> list
     """What a verified draw record's check covered: its matches in the log, its results
     recomputed from deal records."""
     event, bound = summary["event"], summary["bound"]
+    if not summary["played"]:
+        return [f"{event}: no round has results yet: no result to bind"]
     if not bound:
         return [
             f"{event}: its results name no matches (a record from before they did): nothing "

@@ -753,8 +753,11 @@ def check_draw(d, seen, records):
     """A trix-draw/1 record: its seed is its commitment's; with the log (seen), the event's
     draw-commitment and draw-key entries are its commitment, seed and entrants, and each
     played table's match is logged, is that table's, and names exactly the log's deal records
-    of it; each named record given is of that match and deal. The seating and the results
-    are not recomputed here (trix verify does). Returns (problems, notes)."""
+    of it (one with every deal's record was played to its end: no forfeit, no cancellation),
+    a round with results names its matches where the log holds the event's tables, and once
+    the prizes were paid every round has results; each named record given is of that match
+    and deal. The seating and the results are not recomputed here (trix verify does).
+    Returns (problems, notes)."""
     need(isinstance(d.get("event"), str) and is_text(d["event"]), "trix-draw/1: event")
     event, problems = d["event"], []
     for field in ("commitment", "server_seed"):
@@ -765,8 +768,15 @@ def check_draw(d, seen, records):
         problems.append("trix-draw/1: server_seed does not match commitment")
     given = {sha256(r): r for r in records}
     tables = checked = 0
+    seen_ = seen or {}
+    paid = seen_.get(("event-payout", event), {}).get("body", {}).get("reason") == "result"
     for n, rnd in enumerate(d["rounds"], 1):
         need(isinstance(rnd, dict), f"trix-draw/1: round {n}: must be an object")
+        if rnd.get("results") is None and paid:  # the prizes paid: the event was played out
+            problems.append(f"trix-draw/1: round {n}: has no results, though the event ended")
+        if rnd.get("results") is not None and "matches" not in rnd:
+            if ("tables-commitment", event) in seen_:
+                problems.append(f"trix-draw/1: round {n}: its results name no matches")
         played = rnd.get("results") is not None and isinstance(rnd.get("matches"), list)
         for t, m in enumerate(rnd["matches"] if played else [], 1):
             where = f"trix-draw/1: round {n}, table {t}"
@@ -800,6 +810,11 @@ def check_draw(d, seen, records):
                 problems.append(
                     f"{where}: log: the log's {len(hashes)} deal records of {mid!r} are not "
                     f"the {len(m['records'])} the record names"
+                )
+            elif m.get("end") != "played" and len(hashes) == receipt.get("deals"):
+                problems.append(
+                    f"{where}: match {mid!r} has a record of every one of its {len(hashes)} "
+                    f"deals: it was played to its end, not ended by a {m.get('end')}"
                 )
     notes = [f"trix-draw/1 {event}: its server seed is its commitment's"]
     if seen is not None:

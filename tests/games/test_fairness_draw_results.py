@@ -42,9 +42,10 @@ EVENT = "tournament:7"
 KEY = load_private_key(RFC8032_TEST1_SECRET)
 
 
-def _event(team_mode: bool = False, **match_fields):
+def _event(team_mode: bool = False, deals: int | None = None, **match_fields):
     """A one-round event of one table whose match the engine played (its records dealt as
-    the event's table 0 of round 1): (draw record, the match's records, the log)."""
+    the event's table 0 of round 1; ``deals``: only its first deals, a match ended early):
+    (draw record, the match's records, the log)."""
     tournament = {"format": "swiss", "team_mode": team_mode, "rounds": 1, "final": False}
     players = entrants(4)
     teams = teams_of(players) if team_mode else None
@@ -55,6 +56,7 @@ def _event(team_mode: bool = False, **match_fields):
     variant = "trix_partner" if team_mode else "trix"
     records = played_records(variant, match_id, "42" * 32, ["a", "b", "c", "d"])
     records, receipt, signature = with_receipt(records, KEY)
+    records = records[:deals]
     match = TableMatch(
         match_id=match_id,
         records=tuple(sha256_hex(r) for r in records),
@@ -307,13 +309,13 @@ def test_a_signed_head_is_checked_for_a_draw_record(solo, tmp_path):
 def test_a_forfeit_ranks_the_leaver_last_and_a_cancelled_table_shares_place_one(solo):
     rows = solo[0]["rounds"][0]["results"][0]
     winner = next(seat for seat, r in enumerate(rows) if r["place"] == 1)
-    forfeited, records, _ = _event(end="forfeit", forfeit=winner)
+    forfeited, records, _ = _event(end="forfeit", forfeit=winner, deals=19)
     assert forfeited["rounds"][0]["results"][0][winner]["place"] == 4
     assert check_against_records(forfeited, records) == ([], 1)
     played = copy.deepcopy(forfeited)
     played["rounds"][0]["matches"][0].update(end="played", forfeit=None)
-    assert len(check_against_records(played, records)[0]) == 1  # the leaver was not last
-    cancelled, records, _ = _event(end="cancelled")
+    assert len(check_against_records(played, records)[0]) == 1  # a played match has all 20
+    cancelled, records, _ = _event(end="cancelled", deals=5)
     assert [(r["place"], r["score"]) for r in cancelled["rounds"][0]["results"][0]] == [(1, 0)] * 4
     assert check_against_records(cancelled, records) == ([], 1)
 
@@ -398,3 +400,92 @@ def test_the_standalone_refuses_a_draw_the_log_does_not_hold(solo, tmp_path, edi
     edit(edited)
     code, out, _ = _standalone(tmp_path, {"draw.json": edited}, "--log", _log_file(tmp_path, log))
     assert code == 1 and line in out.splitlines(), out
+
+
+def test_a_match_with_every_deal_cannot_have_ended_early(solo, tmp_path):
+    """A forfeit or a cancellation ends a match before its last deal: a table naming a record
+    of every deal cannot claim either (a trial rewrote a final's places so)."""
+    record, records, log = solo
+    rows = record["rounds"][0]["results"][0]
+    winner = next(seat for seat, r in enumerate(rows) if r["place"] == 1)
+    match = TableMatch(
+        match_id=record["rounds"][0]["matches"][0]["match_id"],
+        records=tuple(record["rounds"][0]["matches"][0]["records"]),
+        end="forfeit",
+        forfeit=winner,
+        no_show=(),
+        disqualified=(),
+    )
+    with pytest.raises(FairnessError, match="has a record of every one of its 20 deals"):
+        expected_rows(match, record["rounds"][0]["tables"][0], False, records)
+    for end, forfeit in (("forfeit", winner), ("cancelled", None)):
+        claimed = copy.deepcopy(record)
+        claimed["rounds"][0]["matches"][0].update(end=end, forfeit=forfeit)
+        (line,) = check_against_log(claimed, logged(log))
+        assert line == (
+            "round 1, table 1: match 'tournament:7/round:1/table:0' has a record of every one "
+            f"of its 20 deals: it was played to its end, not ended by a {end}"
+        )
+        code, out, _ = _standalone(
+            tmp_path, {"draw.json": claimed}, "--log", _log_file(tmp_path, log)
+        )
+        assert code == 1 and "it was played to its end" in out, out
+
+
+TABLES_KEY = "ef" * 32
+
+
+def _with_tables(log, reveal: bool):
+    """``log`` with the event's tables-commitment first, as the site logs it at the event's
+    creation, and (``reveal``, the event ended) its tables-key and its prizes last."""
+    first = {"event": EVENT, "algorithm": "trix-tables/1"}
+    first["commitment"] = event_tables.commitment(bytes.fromhex(TABLES_KEY))
+    rebuilt = [next_entry(prev=None, kind="tables-commitment", body=first, logged_at=LOGGED_AT)]
+    for old in log:
+        rebuilt.append(
+            next_entry(prev=rebuilt[-1], kind=old["kind"], body=old["body"], logged_at=LOGGED_AT)
+        )
+    if reveal:
+        key = {"event": EVENT, "commitment": first["commitment"], "key": TABLES_KEY}
+        paid = {"event": EVENT, "reason": "result", "transaction": 9, "house_fee": 0}
+        paid |= {"stakes": {"p001": 100, "p002": 100}, "payouts": {"p001": 200}}
+        for kind, body in (("tables-key", key), ("event-payout", paid)):
+            rebuilt.append(next_entry(prev=rebuilt[-1], kind=kind, body=body, logged_at=LOGGED_AT))
+    return rebuilt
+
+
+def test_an_ended_event_must_show_every_rounds_results(solo, tmp_path):
+    record, records, log = solo
+    ended = _with_tables(log, reveal=True)
+    hidden = copy.deepcopy(record)
+    hidden["rounds"][0]["results"] = None
+    del hidden["rounds"][0]["matches"]
+    line = (
+        "round 1: has no results, though the event ended (its prizes were paid: log entry "
+        f"{len(ended) - 1})"
+    )
+    assert line in check_against_log(hidden, logged(ended))
+    code, out, _ = _standalone(tmp_path, {"draw.json": hidden}, "--log", _log_file(tmp_path, ended))
+    assert code == 1 and "has no results, though the event ended" in out, out
+    running = _with_tables(log, reveal=False)  # still running (or called off): no prizes
+    assert check_against_log(hidden, logged(running)) == []
+
+
+def test_the_standalone_refuses_results_naming_no_matches_where_the_log_has_them(solo, tmp_path):
+    record, _, log = solo
+    unbound = copy.deepcopy(record)
+    del unbound["rounds"][0]["matches"]
+    path = _log_file(tmp_path, _with_tables(log, reveal=False))
+    code, out, _ = _standalone(tmp_path, {"draw.json": unbound}, "--log", path)
+    assert code == 1 and "round 1: its results name no matches" in out, out
+
+
+def test_a_draw_with_no_results_yet_says_so(solo, tmp_path):
+    record, _, _ = solo
+    running = copy.deepcopy(record)
+    running["rounds"][0]["results"] = None
+    del running["rounds"][0]["matches"]
+    code, out, _ = _cli(tmp_path, {"draw.json": running}, "draw.json")
+    assert code == 0
+    assert f"note: {EVENT}: no round has results yet: no result to bind" in out
+    assert "a record from before" not in out
