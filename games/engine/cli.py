@@ -192,6 +192,8 @@ def cmd_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         new_checkpoint=args.new_checkpoint,
         consistency=args.consistency,
         inclusions=args.inclusion,
+        witnesses=args.witness,
+        quorum=args.witnesses,
     )
 
 
@@ -338,6 +340,20 @@ def _add_verify_parser(sub: Any) -> None:
         default=[],
         help="/fairness/proof/inclusion?index=<entry>&size=<a checkpoint's size> saved to a "
         "file: the records' receipt or a deal record is in the log; repeatable",
+    )
+    p.add_argument(
+        "--witness",
+        metavar="NAME=KEY",
+        action="append",
+        default=[],
+        help="a witness of the log you trust (its key name and 64-hex public key); repeatable: "
+        "the newest checkpoint given must be cosigned by them",
+    )
+    p.add_argument(
+        "--witnesses",
+        metavar="N",
+        type=int,
+        help="how many of the --witness witnesses must have cosigned (default: all)",
     )
     p.add_argument(
         "--partial",

@@ -27,7 +27,11 @@ from games.fairness.verify_files import (
 from games.fairness.verify_log import draw_in_log, receipt_in_log, records_in_log
 from games.fairness.verify_notes import bots_note, keys_note, order_note, partial_note, seats_note
 from games.fairness.verify_proofs import proven_notes, tree_checks
-from games.fairness.verify_signers import log_and_head, receipts_in_their_keys_time
+from games.fairness.verify_signers import (
+    log_and_head,
+    receipts_in_their_keys_time,
+    witness_keys,
+)
 
 
 def _draw_problems(
@@ -203,6 +207,8 @@ def verify_cli(
     new_checkpoint: str | None = None,
     consistency: str | None = None,
     inclusions: Sequence[str] = (),
+    witnesses: Sequence[str] = (),
+    quorum: int | None = None,
 ) -> int:
     """``trix verify FILE|-``: verify deal records and print ``verified`` or the mismatches.
 
@@ -234,7 +240,8 @@ def verify_cli(
     ``inclusions``: inclusion proofs (``/fairness/proof/inclusion``) against either
     checkpoint, each of an entry of these records (their receipt or a deal record) that must
     be the records' (:func:`tree_checks`); given ``public_key``, checkpoints must be signed
-    by it. Prints
+    by it. ``witnesses`` (``["NAME=KEY", ...]``) and ``quorum`` (default: all of them): the
+    newest checkpoint given must carry valid cosignatures by at least ``quorum`` of them. Prints
     ``verified`` (one record) or ``verified: N deal records`` then ``note: ...`` lines on
     ``stdout`` and returns 0; or one line per mismatch on ``stderr`` and returns 1 (also for
     an unreadable file, invalid JSON or a broken log); a malformed option value: one line, 2.
@@ -257,7 +264,7 @@ def verify_cli(
         and isinstance(loaded[0][1], dict)
         and loaded[0][1].get("format") == DRAW_FORMAT
     ):
-        tree = checkpoint or new_checkpoint or consistency or inclusions
+        tree = checkpoint or new_checkpoint or consistency or inclusions or witnesses
         if seeds or partial or tree or (log is None and (head or key is not None or keys)):
             print(
                 "--checkpoint, --new-checkpoint, --consistency, --inclusion, --client-seed, "
@@ -275,11 +282,18 @@ def verify_cli(
         "require_receipt": key is not None or keys is not None or log is not None,
         "keys": keys,
     }
+    try:
+        listed = witness_keys(witnesses, quorum)
+    except FairnessError as error:
+        print(error, file=stderr)
+        return 2
     tree = {
         "checkpoint": checkpoint,
         "new_checkpoint": new_checkpoint,
         "consistency": consistency,
         "inclusions": list(inclusions),
+        "witnesses": listed,
+        "quorum": len(listed) if quorum is None else quorum,
     }
     return _verify_deals_cli(path, loaded, checks, stdout, stderr, log, head, partial, tree)
 
@@ -303,9 +317,12 @@ def _verify_deals_cli(
         print("--head: give the log too (--log FILE)", file=stderr)
         return 2
     if tree["checkpoint"] is None and (
-        tree["new_checkpoint"] or tree["consistency"] or tree["inclusions"]
+        tree["new_checkpoint"] or tree["consistency"] or tree["inclusions"] or tree["witnesses"]
     ):
-        print("--new-checkpoint, --consistency, --inclusion: give --checkpoint too", file=stderr)
+        print(
+            "--new-checkpoint, --consistency, --inclusion, --witness: give --checkpoint too",
+            file=stderr,
+        )
         return 2
     if (tree["new_checkpoint"] is None) != (tree["consistency"] is None):
         print("--new-checkpoint and --consistency go together", file=stderr)

@@ -15,7 +15,12 @@ from games.fairness.transparency import check_entry, entry_leaf_hash
 from games.fairness.verify_files import read_json, receipt_of
 from games.fairness.verify_log import bot_moves
 from games.fairness.verify_notes import replayed_note
-from games.fairness.verify_signers import checkpoint_key, not_older, read_checkpoint
+from games.fairness.verify_signers import (
+    checkpoint_key,
+    not_older,
+    read_checkpoint,
+    witnessed,
+)
 
 
 def _hashes(values: Any, option: str) -> list[bytes]:
@@ -34,6 +39,10 @@ def tree_checks(
     saved = read_checkpoint(tree["checkpoint"], "--checkpoint", key)
     roots = {saved.size: saved.root}
     notes = [f"the saved checkpoint: {saved.origin}, size {saved.size}"]
+    if tree["witnesses"]:  # the newest checkpoint given: the one a witness could have seen
+        newest = "--new-checkpoint" if tree["new_checkpoint"] else "--checkpoint"
+        path = tree["new_checkpoint"] or tree["checkpoint"]
+        notes.append(witnessed(path, newest, tree["witnesses"], tree["quorum"]))
     if key is None:
         notes.append("checkpoint signatures not checked: give --public-key")
     if tree["new_checkpoint"] is not None:

@@ -5,6 +5,7 @@ its one line. No Django."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -12,10 +13,17 @@ from cryptography.exceptions import InvalidSignature
 from games.fairness import merkle
 from games.fairness.canonical import loads as strict_loads
 from games.fairness.errors import FairnessError
-from games.fairness.receipt import check_hex, check_signature, key_id, public_key_hex
+from games.fairness.receipt import (
+    check_hex,
+    check_signature,
+    key_id,
+    load_public_key,
+    public_key_hex,
+)
 from games.fairness.signing_keys import Key, Keyring, keyring_from_document, keyring_from_log
 from games.fairness.transparency import HEAD_FORMAT, find_receipt, log_head, verify_log
 from games.fairness.verify_files import load_log, read_json, read_text, receipt_of
+from games.fairness.witness import cosignature_time
 
 
 def log_and_head(
@@ -210,3 +218,40 @@ def keyring(key: Any, keys: Any, entries: list[dict[str, Any]] | None) -> Keyrin
             "nothing ties those keys to the one you saved"
         )
     return Keyring(list(ring.keys.values()), f"{ring.source}, pinned by --public-key")
+
+
+def witness_keys(items: Sequence[str], quorum: int | None) -> dict[str, Any]:
+    """``--witness NAME=KEY`` (repeatable) as ``{name: public key}`` and ``--witnesses N``
+    checked against them; FairnessError with the one-line message (exit 2)."""
+    keys: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or not name or " " in name or name in keys:
+            raise FairnessError(f"--witness {item!r}: give NAME=KEY, each name once")
+        try:
+            keys[name] = load_public_key(text)
+        except (FairnessError, ValueError):
+            raise FairnessError(f"--witness {name}: the key is not 64 hex digits or PEM") from None
+    if quorum is not None and not (keys and 1 <= quorum <= len(keys)):
+        raise FairnessError(f"--witnesses: 1 to the {len(keys)} witnesses given with --witness")
+    return keys
+
+
+def witnessed(path: str, option: str, keys: dict[str, Any], quorum: int) -> str:
+    """The note line on the checkpoint saved in ``path``: cosigned by at least ``quorum`` of
+    the witnesses ``keys`` (``games.fairness.witness``). Raises FairnessError otherwise."""
+    note = read_text(path)
+    found = []
+    for name, key in keys.items():
+        try:
+            if cosignature_time(note, name=name, public_key=key) is not None:
+                found.append(name)
+        except FairnessError as error:
+            raise FairnessError(f"{option}: {error}") from None
+    said = ", ".join(found) or "none"
+    if len(found) < quorum:
+        raise FairnessError(
+            f"{option}: cosigned by {len(found)} of the {len(keys)} witnesses given ({said}); "
+            f"{quorum} required: a checkpoint the witnesses did not see may be a split view"
+        )
+    return f"{option[2:]} cosigned by {len(found)} of the {len(keys)} witnesses given: {said}"

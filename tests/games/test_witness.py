@@ -174,6 +174,8 @@ def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(
     site_key = tmp_path / "public-key.json"  # the site's /fairness/public-key.json, saved
     site_key.write_text(json.dumps({"public_key": signing.current().public_bytes().hex()}))
     append(5, 0)
+    saved = tmp_path / "saved-checkpoint.txt"  # what a player kept before the witnesses ran
+    saved.write_text(APIClient().get("/fairness/checkpoint").content.decode())
     states = {}
     for number in (1, 2):
         code, out, err, states[number] = _witness(tmp_path, live_server, number, str(site_key))
@@ -195,6 +197,7 @@ def test_two_witness_processes_cosign_the_site_and_refuse_its_forked_history(
         key = load_private_key(f"{number:02d}" * 32).public_key()
         name = f"witness.example.org/w{number}"
         assert cosignature_time(published, name=name, public_key=key) is not None
+    _player_checks_the_witnessed_checkpoint(tmp_path, saved, published)
 
     rewrite_the_log(2)  # the operator rewrites entry 2 and rebuilds the chain and the tree
     append(1, 9)
@@ -238,3 +241,57 @@ def test_the_site_keeps_only_its_witnesses_cosignatures_of_its_own_checkpoints(s
     assert post(other + note[len(text) :] + mine).json()["code"] == "stale_checkpoint"
     assert post("not a checkpoint").status_code == 400
     assert client.get("/fairness/cosignatures").status_code == 405
+
+
+def _player_checks_the_witnessed_checkpoint(tmp_path, saved, published: str) -> None:
+    """trix verify's tree checks: the checkpoint the player saved is the start of the one
+    the witnesses cosigned, which carries both cosignatures; a quorum not met is refused."""
+    from games.fairness.verify_proofs import tree_checks
+    from games.fairness.verify_signers import witness_keys
+
+    cosigned = tmp_path / "cosigned.txt"
+    cosigned.write_text(published)
+    proof = tmp_path / "consistency.json"
+    proof.write_text(
+        APIClient().get("/fairness/proof/consistency?first=5&second=9").content.decode()
+    )
+    given = [f"witness.example.org/w{n}={_public(n)}" for n in (1, 2)]
+    tree = {
+        "checkpoint": str(saved),
+        "new_checkpoint": str(cosigned),
+        "consistency": str(proof),
+        "inclusions": [],
+        "witnesses": witness_keys(given, None),
+        "quorum": 2,
+    }
+    notes, _ = tree_checks(tree, None, None)
+    assert (
+        "new-checkpoint cosigned by 2 of the 2 witnesses given: witness.example.org/w1, "
+        "witness.example.org/w2"
+    ) in notes
+    cosigned.write_text(published.rsplit("\u2014 witness.example.org/w2 ", 1)[0])
+    with pytest.raises(
+        FairnessError, match="cosigned by 1 of the 2 witnesses given .*; 2 required"
+    ):
+        tree_checks(tree, None, None)
+    assert tree_checks({**tree, "quorum": 1}, None, None)[0]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--witness", "w1"], "--witness 'w1': give NAME=KEY, each name once"),
+        (["--witness", "w1=zz"], "--witness w1: the key is not 64 hex digits or PEM"),
+        (["--witness", f"w1={'11' * 32}", "--witnesses", "2"], "--witnesses: 1 to the 1"),
+        (["--witnesses", "1"], "--witnesses: 1 to the 0"),
+        (["--witness", f"w1={'11' * 32}"], "give --checkpoint too"),
+    ],
+)
+def test_trix_verify_refuses_a_witness_option_it_cannot_use(tmp_path, options, message):
+    from games.engine.cli import main
+
+    record = tmp_path / "r.json"
+    record.write_text("{}")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["verify", str(record), *options], out, err) == 2
+    assert message in err.getvalue()
