@@ -17,7 +17,6 @@ Run: ``.venv/bin/python benchmarks/browser_check.py [--sizes 10000,1000000] [--t
 from __future__ import annotations
 
 import argparse
-import hashlib
 import platform
 import statistics
 import sys
@@ -29,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
+from benchmarks.merkle import stand_in, store  # noqa: E402
 from games.engine.options import Options  # noqa: E402
 from games.engine.simulate import simulate  # noqa: E402
 from games.fairness import merkle  # noqa: E402
@@ -85,20 +85,9 @@ def log_answers(size: int, records, receipt, signature, key) -> tuple[str, dict[
     for i, entry in enumerate(entries):
         entry.update(index=sit + i, prev="00" * 32, logged_at=TIME)
 
-    def stand_in(i: int) -> bytes:
-        return merkle.leaf_hash(hashlib.sha256(i.to_bytes(8, "big")).digest())
-
     leaves = [stand_in(i) for i in range(sit)] + [entry_leaf_hash(e) for e in entries]
     leaves += [stand_in(i) for i in range(len(leaves), size)]
-    stored: dict[tuple[int, int], bytes] = {}
-    for index, digest in enumerate(leaves):  # every perfect subtree, as the site stores them
-        stored[(index, 1)] = digest
-        length = 1
-        while (index // length) & 1:
-            start = index - 2 * length + 1
-            digest = merkle.node_hash(stored[(start, length)], digest)
-            length *= 2
-            stored[(start, length)] = digest
+    stored = store(leaves)
 
     def hashes(ranges):
         return [merkle.range_hash(lambda a, b: stored[(a, b)], lo, hi).hex() for lo, hi in ranges]

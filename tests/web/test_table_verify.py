@@ -455,12 +455,9 @@ def test_the_signed_sentence_goes_once_a_later_deal_fails(seated, worker, artifa
     page.screenshot(path=str(artifacts / "table-check-later-deal-fails.png"), full_page=True)
 
 
-def test_the_browser_catches_a_log_rewritten_after_the_sit(seated, worker, artifacts):
-    """The operator rewrites what was logged before the player sat and rebuilds the chain,
-    the tree and a freshly signed checkpoint: every verifier given only the new log accepts
-    it, but the consistency proof from the checkpoint this browser saved at the Sit cannot
-    hold, and each deal's check says so."""
-    page, table = seated
+def sit_keeping_the_log(page, table) -> str:
+    """Sit at seat 0 and wait until the browser kept the log's checkpoint and the site's key
+    (fetched as the Sit is sent); returns the key of its saved entry."""
     page.fill("#client-seed", "seed of a careful player")
     page.click("[data-testid=sit-0]")
     page.locator("[data-testid=leave]").wait_for()
@@ -470,6 +467,16 @@ def test_the_browser_catches_a_log_rewritten_after_the_sit(seated, worker, artif
         " return Boolean(e.checkpoint && e.public_key); }",
         arg=key,
     )
+    return key
+
+
+def test_the_browser_catches_a_log_rewritten_after_the_sit(seated, worker, artifacts):
+    """The operator rewrites what was logged before the player sat and rebuilds the chain,
+    the tree and a freshly signed checkpoint: every verifier given only the new log accepts
+    it, but the consistency proof from the checkpoint this browser saved at the Sit cannot
+    hold, and each deal's check says so."""
+    page, table = seated
+    key = sit_keeping_the_log(page, table)
     saved = merkle.parse_checkpoint(merkle.parse_signed_note(kept(page)[key]["checkpoint"])[0])
     assert saved.size >= 1
     rewrite_the_log(0)
@@ -500,15 +507,7 @@ def test_a_log_the_site_will_not_prove_is_never_shown_as_verified(seated, worker
     """An operator who rewrote the log could simply fail the proofs for this browser: then
     no deal says "verified"; each says the log could not be checked."""
     page, table = seated
-    page.fill("#client-seed", "seed of a careful player")
-    page.click("[data-testid=sit-0]")
-    page.locator("[data-testid=leave]").wait_for()
-    key = f"{PREFIX}table-{table.pk}:{table.commitment}"
-    page.wait_for_function(
-        "(key) => { const e = JSON.parse(localStorage.getItem(key) || '{}');"
-        " return Boolean(e.checkpoint && e.public_key); }",
-        arg=key,
-    )
+    sit_keeping_the_log(page, table)
     page.route("**/fairness/proof/**", lambda route: route.fulfill(status=503, body="busy"))
     seat_bots(page)
     wait_over(page)

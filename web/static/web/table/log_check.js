@@ -14,21 +14,13 @@
    fetching is the caller's: `get(path, asText)` answers the parsed JSON (or the text) of a
    path under /fairness/, or null for a 404. */
 
-import { bytesToHex, canonical, ed25519, endorsedKey, hexToBytes, keyIdOf } from "./verify.js";
+import { bytesToHex, canonical, concat, ed25519, endorsedKey, hexToBytes, keyIdOf } from "./verify.js";
 
 async function sha256(bytes) {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 
-function join(...parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const join = (...parts) => concat(parts);
 
 const node = (left, right) => sha256(join(Uint8Array.of(1), left, right));
 const odd = (n) => n % 2 === 1;
