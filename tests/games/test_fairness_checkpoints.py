@@ -221,7 +221,7 @@ def test_a_checkpoint_signed_by_another_key_and_missing_options(tmp_path, site_m
     code, _, err = run(tmp_path, records, "--inclusion", proof)
     assert (code, err) == (
         2,
-        "--new-checkpoint, --consistency, --inclusion: give --checkpoint too\n",
+        "--new-checkpoint, --consistency, --inclusion, --witness: give --checkpoint too\n",
     )
     saved = write(tmp_path, "saved", note(entries))
     code, _, err = run(tmp_path, records, "--checkpoint", saved, "--new-checkpoint", saved)
