@@ -518,6 +518,9 @@ def test_a_log_the_site_will_not_prove_is_never_shown_as_verified(seated, worker
     assert "(HTTP 503)" in first
     assert page.locator("[data-testid=deal-mark-1]").inner_text().strip() == "!"
     assert page.locator("[data-testid=checks-signed]").count() == 0
+    assert page.locator("[data-testid=summary-check]").inner_text().startswith(
+        "Your browser could not check the site's log for this deal"
+    )
     assert page.locator("[data-testid=checks-logged]").count() == 0
     page.locator("[data-testid=deal-check-1]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "table-log-unreachable.png"))
@@ -534,3 +537,12 @@ def test_a_browser_that_kept_no_checkpoint_says_it_cannot_check_the_log(seated, 
     note = page.locator("[data-testid=log-not-kept]")
     assert note.inner_text().startswith("Your browser could not keep the site's log checkpoint")
     assert page.locator("[data-testid=checks-logged]").count() == 0
+    # A site could withhold the checkpoint from chosen players: no deal of theirs is verified.
+    first = page.locator("[data-testid=deal-check-1]")
+    assert "log-failed" in first.get_attribute("class").split()
+    assert first.inner_text().startswith(
+        "! Deal 1: your cards match, but your browser kept no checkpoint of the site's log"
+    )
+    summary = page.locator("[data-testid=summary-check]")
+    if summary.count():  # the deal's summary, while it shows: in words, not a status name
+        assert "log-failed" not in summary.inner_text()

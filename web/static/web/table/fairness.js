@@ -252,9 +252,11 @@ async function check(deal, dealId) {
         result = { ...result, log: logged.log };
         if (logged.problems.length) {
           result = { ...result, status: "mismatch", problems: [...result.problems, ...logged.problems] };
-        } else if (logged.log === "failed" && result.status !== "mismatch") {
-          // Not verified: a site that rewrote its log could simply not answer the proofs.
-          result = { ...result, status: "log-failed", error: logged.error };
+        } else if (result.status !== "mismatch" && (logged.log === "failed" || !entry.checkpoint || !entry.public_key)) {
+          // Not verified: a site that rewrote its log could simply not answer the proofs, or
+          // withhold the checkpoint at the Sit.
+          const kept = entry.checkpoint && entry.public_key;
+          result = { ...result, status: "log-failed", error: logged.error, not_kept: !kept };
         }
         if (!entry.checkpoint || !entry.public_key) st.logNotKept = true;
       }

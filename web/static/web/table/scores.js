@@ -96,7 +96,7 @@ function browserChecks() {
     const c = st.checks[deal];
     const key = { verified: "check_verified", mismatch: "check_mismatch", checking: "check_checking",
       unavailable: "check_unavailable", failed: "check_failed", "seen-no-hand": "check_seen_no_hand",
-      "log-failed": "check_log_failed" }[c.status];
+      "log-failed": c.not_kept ? "check_log_not_kept" : "check_log_failed" }[c.status];
     const li = el("li", { class: "deal-check " + c.status, "data-testid": "deal-check-" + deal },
       el("span", { class: "mark", "aria-hidden": "true", text: (MARK[c.status] || "!") + " " }),
       text(key, { deal, error: c.error }));

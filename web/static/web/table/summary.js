@@ -98,6 +98,7 @@ function checkLine(deal) {
     "seen-no-hand": _("The seed matches, but this browser did not see your cards of this deal."),
     unavailable: _("This browser cannot check deals here (no Web Crypto on plain http)."),
     failed: _("Your browser could not load this deal's record to check it."),
+    "log-failed": _("Your browser could not check the site's log for this deal, so it is not verified: see the checks below."),
   };
   return el("p", { class: "summary-check " + c.status, "data-testid": "summary-check",
     text: words[c.status] || c.status });

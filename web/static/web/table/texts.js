@@ -28,6 +28,7 @@ export const TEXTS = {
   check_failed: _("Deal {deal} could not be checked: its record did not load ({error})."),
   check_mismatch: _("Deal {deal} does NOT match what your browser saved:"),
   check_log_failed: _("Deal {deal}: your cards match, but your browser could not check the site's log ({error}), so this deal is not verified: the site did not answer its proofs. Check it later on the verify page."),
+  check_log_not_kept: _("Deal {deal}: your cards match, but your browser kept no checkpoint of the site's log when you sat, so it cannot check the log: this deal is not verified. Check it on the verify page."),
   log_not_kept: _("Your browser could not keep the site's log checkpoint when you sat, so it cannot check the log: your deals are checked against the cards and the receipt only."),
   verify_page: _("verify page"),
   problem_malformed: _("the record's {field} is missing or malformed"),
