@@ -7,6 +7,7 @@ import json
 from functools import wraps
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured, RequestDataTooBig
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
@@ -212,7 +213,10 @@ def cosigned_checkpoint(request):
     """``GET /fairness/checkpoint/cosigned``: the checkpoint the most of the site's witnesses
     cosigned, with the site's line and theirs (``games.services.witnesses``), as text; 404
     before any cosignature."""
-    note = witnesses.cosigned_checkpoint()
+    try:
+        note = witnesses.cosigned_checkpoint()
+    except ImproperlyConfigured:  # the system check names the setting; the public, nothing
+        return _plain_error("the site's witnesses cannot be read now", status=503)
     if note is None:
         return _plain_error("no witness has cosigned a checkpoint of this log yet", status=404)
     response = HttpResponse(note, content_type="text/plain; charset=utf-8")
@@ -231,12 +235,18 @@ def log_cosignatures(request):
     signatures are the authentication: no login, no CSRF token."""
     try:
         note = request.body.decode("utf-8")
+    except RequestDataTooBig:
+        return error_response(
+            _("a cosigned checkpoint is a text of at most 16 KiB"), "too_large", 413
+        )
     except UnicodeDecodeError:
         return error_response(_("the body is not UTF-8 text"), "malformed", 400)
     try:
         names = witnesses.record_cosignatures(note=note)
     except TableError as exc:
         return error_response(str(exc), exc.code, exc.status)
+    except ImproperlyConfigured:
+        return error_response(_("the site's witnesses cannot be read now"), "unavailable", 503)
     size = merkle.parse_checkpoint(merkle.parse_signed_note(note)[0]).size
     return JsonResponse({"size": size, "witnesses": names})
 

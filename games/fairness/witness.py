@@ -99,6 +99,12 @@ class WitnessState:
             state = cls(**data)
         except TypeError:
             raise FairnessError("a witness state has origin, log_key, size and root") from None
+        size, root = state.size, state.root
+        if type(size) is not int or size < 0 or not isinstance(root, str) or len(root) != 64:
+            raise FairnessError("a witness state's size is a whole number, its root 64 hex")
+        bytes.fromhex(root)
+        if not isinstance(state.origin, str) or not state.origin:
+            raise FairnessError("a witness state names its log's origin")
         load_public_key(state.log_key)
         return state
 

@@ -68,16 +68,23 @@ def _new_key(path: str, out: TextIO) -> int:
     return 0
 
 
-def _state(path: str, log_key: str | None, first_note: str) -> WitnessState:
-    """The witness's state: its file, or a new one pinning ``log_key`` and the origin of the
-    log's first checkpoint it sees."""
+def _state(path: str, log_key: str | None, first_note: str, err: TextIO) -> WitnessState:
+    """The witness's state: its file (``log_key`` given: that key pinned again by hand, after
+    a rotation the witness's operator checked, its tree kept), or a new one pinning
+    ``log_key`` and the origin of the log's first checkpoint it sees."""
     if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            state = WitnessState.loads(handle.read())
+        try:
+            with open(path, encoding="utf-8") as handle:
+                state = WitnessState.loads(handle.read())
+        except (UnicodeDecodeError, ValueError) as error:
+            raise FairnessError(f"--state: {path} is not a witness state: {error}") from None
         if log_key is not None and _key_hex(log_key) != state.log_key:
-            raise FairnessError(
-                f"--log-key: the state file pins another key ({state.log_key[:16]}...)"
+            again = _key_hex(log_key)
+            print(
+                f"note: the log's key pinned again: {state.log_key[:16]}... -> {again[:16]}...",
+                file=err,
             )
+            state = WitnessState(state.origin, again, state.size, state.root)
         return state
     if log_key is None:
         raise FairnessError("--log-key: the first run pins the log's public key: give it")
@@ -140,7 +147,7 @@ def witness_cli(
         with open(key, encoding="utf-8") as handle:
             private = load_private_key(handle.read())
         note = fetch(base + "/fairness/checkpoint")
-        current = _state(state, log_key, note)
+        current = _state(state, log_key, note, err)
     except (OSError, FairnessError) as error:
         print(str(error), file=err)
         return 1

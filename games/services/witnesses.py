@@ -94,9 +94,9 @@ def record_cosignatures(*, note: str) -> list[str]:
 
 def cosigned_checkpoint() -> str | None:
     """The checkpoint the most witnesses cosigned (the largest such size on a tie), with the
-    site's line and each of their lines, or None before any cosignature. Only cosignatures
-    of the checkpoint's very text count (a size signed again by a newer key is another
-    text)."""
+    site's line and each of their lines still valid under the witness's key now, or None
+    before any. Only cosignatures of the checkpoint's very text count (a size signed again by
+    a newer key is another text)."""
     names = set(witnesses())
     best = (
         LogCosignature.objects.filter(witness__in=names)
@@ -110,4 +110,11 @@ def cosigned_checkpoint() -> str | None:
     rows = LogCosignature.objects.filter(
         witness__in=names, size=best["size"], note=best["note"]
     ).order_by("witness")
-    return best["note"] + "".join(row.line for row in rows)
+    keys = witnesses()
+    lines = [  # by the witness's key now: one whose key changed is not its old lines
+        row.line
+        for row in rows
+        if cosignature_time(row.note + row.line, name=row.witness, public_key=keys[row.witness])
+        is not None
+    ]
+    return best["note"] + "".join(lines) if lines else None

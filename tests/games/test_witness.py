@@ -295,3 +295,80 @@ def test_trix_verify_refuses_a_witness_option_it_cannot_use(tmp_path, options, m
     out, err = io.StringIO(), io.StringIO()
     assert main(["verify", str(record), *options], out, err) == 2
     assert message in err.getvalue()
+
+
+def test_a_witness_re_pins_a_rotated_key_by_hand_and_keeps_its_tree(tmp_path):
+    """The docs' re-pinning: the same state file, a new --log-key; the size and root it
+    cosigned stay, so a fork is still refused after the rotation."""
+    (tmp_path / "w.key").write_text("42" * 32)
+    first = {"https://x/fairness/checkpoint": _note(LEAVES, 3)}
+    pinned = public_key_hex(LOG_KEY)
+    assert _cli(tmp_path, "https://x", fetch=first.__getitem__, log_key=pinned)[0] == 0
+    rotated = load_private_key("77" * 32)
+    later = {
+        "https://x/fairness/checkpoint": _note(LEAVES, 8, key=rotated),
+        "https://x/fairness/proof/consistency?first=3&second=8": json.dumps(
+            {"proof": [h.hex() for h in _proofs(LEAVES)(3, 8)]}
+        ),
+    }
+    code, _, err = _cli(tmp_path, "https://x", fetch=later.__getitem__)
+    assert code == 1 and "not signed by the log's key this witness pinned" in err
+    code, _, err = _cli(
+        tmp_path, "https://x", fetch=later.__getitem__, log_key=public_key_hex(rotated)
+    )
+    assert code == 0, err
+    assert "note: the log's key pinned again:" in err
+    state = json.loads((tmp_path / "w.state").read_text())
+    assert (state["size"], state["log_key"]) == (8, public_key_hex(rotated))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe binary", b'{"format": "trix-witness-state/1", "origin": "o", "log_key": "'
+     + ("11" * 32).encode() + b'", "size": -3, "root": "' + ("00" * 32).encode() + b'"}',
+     b'{"format": "trix-witness-state/1", "origin": "o", "log_key": "' + ("11" * 32).encode()
+     + b'", "size": true, "root": "zz"}'],
+)  # fmt: skip
+def test_a_broken_state_file_is_one_line(tmp_path, content):
+    (tmp_path / "w.key").write_text("42" * 32)
+    (tmp_path / "w.state").write_bytes(content)
+    fetch = {"https://x/fairness/checkpoint": _note(LEAVES, 3)}.__getitem__
+    code, _, err = _cli(tmp_path, "https://x", fetch=fetch)
+    assert code == 1 and err.count("\n") == 1 and "witness state" in err, err
+
+
+@pytest.mark.django_db
+def test_the_site_answers_a_witness_in_json_whatever_it_sends(settings):
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
+    client = APIClient()
+    huge = client.post("/fairness/cosignatures", "x" * (3 * 2**20), content_type="text/plain")
+    assert (huge.status_code, huge.json()["code"]) == (413, "too_large")
+    settings.TRIX_LOG_WITNESSES = ["w1=nothex"]
+    broken = client.get("/fairness/checkpoint/cosigned")
+    assert broken.status_code == 503 and "TRIX_LOG_WITNESSES" not in broken.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_witness_whose_key_changed_is_not_published_with_its_old_lines(settings):
+    from games.services import fairness_log, log_tree
+
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
+    fairness_log.append([fairness_log.draw_commitment(event="e", commitment="ab" * 32)])
+    note = log_tree.checkpoint()
+    text = merkle.parse_signed_note(note)[0]
+    line = cosign(text, name="witness.example.org/w1", key=load_private_key("01" * 32), timestamp=5)
+    client = APIClient()
+    posted = client.post("/fairness/cosignatures", note + line, content_type="text/plain")
+    assert posted.status_code == 200
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(2)}"]  # a new key
+    assert client.get("/fairness/checkpoint/cosigned").status_code == 404
+
+
+def test_a_malformed_witness_setting_fails_the_system_check(settings):
+    from games.checks import check_witnesses
+
+    settings.TRIX_LOG_WITNESSES = ["w1=nothex"]
+    (error,) = check_witnesses(None)
+    assert error.id == "games.E002" and "w1=nothex" in error.msg
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
+    assert check_witnesses(None) == []

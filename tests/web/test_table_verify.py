@@ -518,8 +518,10 @@ def test_a_log_the_site_will_not_prove_is_never_shown_as_verified(seated, worker
     assert "(HTTP 503)" in first
     assert page.locator("[data-testid=deal-mark-1]").inner_text().strip() == "!"
     assert page.locator("[data-testid=checks-signed]").count() == 0
-    assert page.locator("[data-testid=summary-check]").inner_text().startswith(
-        "Your browser could not check the site's log for this deal"
+    assert (
+        page.locator("[data-testid=summary-check]")
+        .inner_text()
+        .startswith("Your browser could not check the site's log for this deal")
     )
     assert page.locator("[data-testid=checks-logged]").count() == 0
     page.locator("[data-testid=deal-check-1]").scroll_into_view_if_needed()
