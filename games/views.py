@@ -17,7 +17,7 @@ from django.views.decorators.http import condition, require_POST, require_safe
 
 from games import display, fairness, fairness_selectors, signing
 from games.errors import NotFound, TableError, Unavailable
-from games.fairness import merkle, transparency
+from games.fairness import transparency
 from games.fairness.canonical import canonical_bytes
 from games.models import LogKey
 from games.services import fairness_log, log_tree, witnesses
@@ -242,12 +242,11 @@ def log_cosignatures(request):
     except UnicodeDecodeError:
         return error_response(_("the body is not UTF-8 text"), "malformed", 400)
     try:
-        names = witnesses.record_cosignatures(note=note)
+        size, names = witnesses.record_cosignatures(note=note)
     except TableError as exc:
         return error_response(str(exc), exc.code, exc.status)
     except ImproperlyConfigured:
         return error_response(_("the site's witnesses cannot be read now"), "unavailable", 503)
-    size = merkle.parse_checkpoint(merkle.parse_signed_note(note)[0]).size
     return JsonResponse({"size": size, "witnesses": names})
 
 

@@ -338,3 +338,27 @@ def check_signature(
         _public(public_key).verify(bytes.fromhex(signature), canonical_bytes(dict(payload)))
     except InvalidSignature:
         raise FairnessError("the signature does not match the site's public key") from None
+
+
+def checkpoint_signed(
+    text: str,
+    signatures: Sequence[tuple[str, bytes, bytes]],
+    origin: str,
+    public_key: Ed25519PrivateKey | Ed25519PublicKey,
+) -> bool | None:
+    """Whether the signed note ``text`` (a checkpoint: ``merkle.parse_signed_note``'s text and
+    signature lines) is signed by the log's ``public_key``: True for a valid line of the log
+    (``origin`` as its key name, the key's signed-note key hash), False for an invalid one,
+    None when no line is that key's."""
+    from games.fairness import merkle
+
+    key = _public(public_key)
+    wanted = merkle.ed25519_key_hash(origin, bytes.fromhex(public_key_hex(key)))
+    for name, key_hash, signature in signatures:
+        if name == origin and key_hash == wanted:
+            try:
+                key.verify(signature, text.encode())
+            except InvalidSignature:
+                return False
+            return True
+    return None

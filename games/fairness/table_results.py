@@ -15,7 +15,7 @@ Pure Python and the rules engine (no Django).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from games.fairness import event_tables
@@ -23,6 +23,7 @@ from games.fairness.canonical import sha256_hex
 from games.fairness.errors import FairnessError
 from games.fairness.random_stream import check_text
 from games.fairness.receipt import check_hex
+from games.fairness.verify import rules_of
 
 #: The engine's side names in a partnership result, by team position at the table.
 SIDES = ("0+2", "1+3")
@@ -113,7 +114,7 @@ class TableMatch:
         }
 
 
-_FIELDS = frozenset({"match_id", "records", "end", "forfeit", "no_show", "disqualified"})
+_FIELDS = frozenset(field.name for field in fields(TableMatch))
 
 
 def parse_matches(raw: Any, tables: Sequence[Sequence[Any]], label: str) -> list[TableMatch]:
@@ -159,8 +160,7 @@ def _replayed(records: Sequence[dict[str, Any]]) -> tuple[dict[int, int], int | 
     """The match totals (seat -> score), the first seat out of the last Trix layout, and the
     rules (``Options``) of a match's deal records in deal order; FairnessError when one does
     not replay."""
-    from games.engine.errors import EngineError, InvalidRecord
-    from games.engine.options import Options
+    from games.engine.errors import InvalidRecord
     from games.engine.record import replay_record
 
     totals = {s: 0 for s in range(4)}
@@ -174,10 +174,9 @@ def _replayed(records: Sequence[dict[str, Any]]) -> tuple[dict[int, int], int | 
             totals[s] += scored["scores"][str(s)]
         if scored["contract"] == "trix":
             first_out = scored["order"][0]
-    try:
-        options = Options.from_dict({**records[0]["options"], "variant": records[0]["variant"]})
-    except (EngineError, KeyError, TypeError) as error:
-        raise FairnessError(f"deal 1: rules: {error}") from None
+    options = rules_of(records[0].get("variant"), records[0].get("options"))
+    if options is None:
+        raise FairnessError("deal 1: rules: not a variant and options the engine plays")
     return totals, first_out, options
 
 

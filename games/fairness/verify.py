@@ -213,7 +213,7 @@ def _replay(record: dict[str, Any], problems: list[str]) -> dict[str, Any] | Non
         return None
 
 
-def _rules(variant: Any, options: Any) -> Any:
+def rules_of(variant: Any, options: Any) -> Any:
     """The engine's ``Options`` of ``variant`` and ``options``, or None if they are not
     rules the engine plays."""
     from games.engine.errors import EngineError
@@ -230,8 +230,8 @@ def _rules(variant: Any, options: Any) -> Any:
 def _same_rules(record: dict[str, Any], receipt: dict[str, Any]) -> bool:
     """Whether the record's variant and options are the receipt's (compared as the engine's
     ``Options``, so defaults written out or left out are the same rules)."""
-    mine = _rules(record.get("variant"), record.get("options", {}))
-    return mine is not None and mine == _rules(receipt["variant"], receipt["options"])
+    mine = rules_of(record.get("variant"), record.get("options", {}))
+    return mine is not None and mine == rules_of(receipt["variant"], receipt["options"])
 
 
 def _receipt_problems(record: dict[str, Any], public_key: Any) -> list[str]:
@@ -262,7 +262,7 @@ def _receipt_problems(record: dict[str, Any], public_key: Any) -> list[str]:
             "variant/options: the record's rules differ from the receipt's "
             f"{receipt['variant']!r} {receipt['options']!r}"
         )
-    rules = _rules(receipt["variant"], receipt["options"])
+    rules = rules_of(receipt["variant"], receipt["options"])
     if rules is not None and rules.deals_per_match != receipt["deals"]:
         problems.append(
             f"shuffle.receipt.deals: {receipt['deals']} deals, where the receipt's rules play "

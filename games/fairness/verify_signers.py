@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-
 from games.fairness import merkle
 from games.fairness.canonical import loads as strict_loads
 from games.fairness.errors import FairnessError
 from games.fairness.receipt import (
     check_hex,
     check_signature,
+    checkpoint_signed,
     key_id,
     load_public_key,
     public_key_hex,
@@ -94,18 +93,12 @@ def read_checkpoint(path: str, option: str, key: Any) -> merkle.Checkpoint:
         return checkpoint
     named, at = checkpoint_key(checkpoint)
     signer = key.key(named, at, option)
-    raw = bytes.fromhex(public_key_hex(signer.public_key))
-    wanted = merkle.ed25519_key_hash(checkpoint.origin, raw)
-    for name, key_hash, signature in signatures:
-        if name == checkpoint.origin and key_hash == wanted:
-            try:
-                signer.public_key.verify(signature, text.encode())
-            except InvalidSignature:
-                raise FairnessError(
-                    f"{option}: its signature is not valid under key {signer.key_id}"
-                ) from None
-            return checkpoint
-    raise FairnessError(f"{option}: no signature by key {signer.key_id} ({checkpoint.origin})")
+    signed = checkpoint_signed(text, signatures, checkpoint.origin, signer.public_key)
+    if signed is None:
+        raise FairnessError(f"{option}: no signature by key {signer.key_id} ({checkpoint.origin})")
+    if not signed:
+        raise FairnessError(f"{option}: its signature is not valid under key {signer.key_id}")
+    return checkpoint
 
 
 def any_signer(ring: Keyring, payload: dict[str, Any], signature: Any) -> Key:

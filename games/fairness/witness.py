@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from games.fairness import merkle
 from games.fairness.errors import FairnessError
-from games.fairness.receipt import load_public_key, public_key_hex
+from games.fairness.receipt import checkpoint_signed, load_public_key, public_key_hex
 
 HEADER = "cosignature/v1"
 ED25519_COSIGNATURE = b"\x04"  # the key id's signature type byte (tlog-cosignature)
@@ -121,15 +121,8 @@ def _log_signed(note: str, state: WitnessState) -> tuple[str, merkle.Checkpoint]
             f"a checkpoint of {checkpoint.origin!r}, not of the log {state.origin!r} this "
             "witness follows"
         )
-    key = load_public_key(state.log_key)
-    wanted = merkle.ed25519_key_hash(state.origin, bytes.fromhex(state.log_key))
-    for signer, hash_, signature in signatures:
-        if signer == state.origin and hash_ == wanted:
-            try:
-                key.verify(signature, text.encode())
-            except InvalidSignature:
-                break
-            return text, checkpoint
+    if checkpoint_signed(text, signatures, state.origin, load_public_key(state.log_key)):
+        return text, checkpoint
     raise FairnessError(
         "the checkpoint is not signed by the log's key this witness pinned "
         f"({state.log_key[:16]}...): a key the site rotated to is pinned again by hand"

@@ -43,14 +43,15 @@ def witnesses() -> dict[str, str]:
     return out
 
 
-def record_cosignatures(*, note: str) -> list[str]:
+def record_cosignatures(*, note: str) -> tuple[int, list[str]]:
     """Keep each configured witness's valid cosignature of ``note``, a checkpoint of this
     log with its site's signature line as ``/fairness/checkpoint`` served it and the
-    witnesses' lines added. Returns the witnesses' names, sorted. Raises BadRequest
-    (``invalid``) for a note that is not a signed checkpoint, Conflict (``stale_checkpoint``)
-    for one the site would not sign now (another size's root, or signed by a retired key:
-    fetch the checkpoint again), NotAllowed (``unknown_witness``) when no line is a valid
-    cosignature by a configured witness. Nothing is kept on a refusal."""
+    witnesses' lines added. Returns its size and the witnesses' names, sorted. Raises
+    BadRequest (``invalid``) for a note that is not a signed checkpoint, Conflict
+    (``stale_checkpoint``) for one the site would not sign now (another size's root, or
+    signed by a retired key: fetch the checkpoint again), NotAllowed (``unknown_witness``)
+    when no line is a valid cosignature by a configured witness. Nothing is kept on a
+    refusal."""
     if not isinstance(note, str) or len(note) > MAX_NOTE:
         raise BadRequest(_("a cosigned checkpoint is a text of at most 16 KiB"))
     try:
@@ -89,7 +90,7 @@ def record_cosignatures(*, note: str) -> list[str]:
             _("no line of this checkpoint is a valid cosignature by one of the site's witnesses"),
             "unknown_witness",
         )
-    return sorted(kept)
+    return size, sorted(kept)
 
 
 def cosigned_checkpoint() -> str | None:
@@ -97,7 +98,8 @@ def cosigned_checkpoint() -> str | None:
     site's line and each of their lines still valid under the witness's key now, or None
     before any. Only cosignatures of the checkpoint's very text count (a size signed again by
     a newer key is another text)."""
-    names = set(witnesses())
+    keys = witnesses()
+    names = set(keys)
     best = (
         LogCosignature.objects.filter(witness__in=names)
         .values("size", "note")
@@ -110,7 +112,6 @@ def cosigned_checkpoint() -> str | None:
     rows = LogCosignature.objects.filter(
         witness__in=names, size=best["size"], note=best["note"]
     ).order_by("witness")
-    keys = witnesses()
     lines = [  # by the witness's key now: one whose key changed is not its old lines
         row.line
         for row in rows
