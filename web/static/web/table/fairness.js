@@ -215,15 +215,17 @@ async function fairnessFile(path, asText) {
 }
 
 /* The log's part of a deal's check (log_check.js) against what this browser kept at the
-   Sit: {log, problems} (a problem makes the deal a mismatch); {log: "failed", problems: [],
-   error} when the log could not be fetched (the deal is then not verified). */
+   Sit: {log, problems, kept} (a problem makes the deal a mismatch; kept: whether the entry
+   it checked with holds the checkpoint and the key); log "failed" with the error when the
+   log could not be fetched. Without kept or with "failed" the deal is not verified. */
 async function logResult(record) {
   const entry = saved();
-  if (!entry) return { log: "unchecked", problems: [] };
+  const kept = Boolean(entry && entry.checkpoint && entry.public_key);
+  if (!entry) return { log: "unchecked", problems: [], kept };
   try {
-    return await checkLog(record, entry, fairnessFile);
+    return { ...(await checkLog(record, entry, fairnessFile)), kept };
   } catch (err) {
-    return { log: "failed", problems: [], error: err.message };
+    return { log: "failed", problems: [], error: err.message, kept };
   }
 }
 
@@ -252,13 +254,12 @@ async function check(deal, dealId) {
         result = { ...result, log: logged.log };
         if (logged.problems.length) {
           result = { ...result, status: "mismatch", problems: [...result.problems, ...logged.problems] };
-        } else if (result.status !== "mismatch" && (logged.log === "failed" || !entry.checkpoint || !entry.public_key)) {
+        } else if (result.status !== "mismatch" && (logged.log === "failed" || !logged.kept)) {
           // Not verified: a site that rewrote its log could simply not answer the proofs, or
           // withhold the checkpoint at the Sit.
-          const kept = entry.checkpoint && entry.public_key;
-          result = { ...result, status: "log-failed", error: logged.error, not_kept: !kept };
+          result = { ...result, status: "log-failed", error: logged.error, not_kept: !logged.kept };
         }
-        if (!entry.checkpoint || !entry.public_key) st.logNotKept = true;
+        if (!logged.kept) st.logNotKept = true;
       }
       const s = record.shuffle || {};
       const now = saved(); // read again: a hand may have been kept while the record came
