@@ -167,7 +167,7 @@ def checkpoint_time(tree_size: int, key_id: str) -> str:
     lies in the signing key's period and does not change with the moment of the request."""
     last = Q(index=tree_size - 1) if tree_size else Q(pk__in=[])
     rows = LogEntry.objects.filter(last | Q(key__kind="signing-key", key__subject=key_id))
-    times = [moment for _, moment in rows.values_list("index", "logged_at")]
+    times = list(rows.values_list("logged_at", flat=True))
     moment = max(times) if times else datetime(1970, 1, 1, tzinfo=UTC)
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
