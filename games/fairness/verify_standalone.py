@@ -373,6 +373,7 @@ def read_log(lines):
     head after each entry)."""
     head, heads, seen = "0" * 64, ["0" * 64], {}
     entries = [strict_json(line) for line in lines if line.strip()]
+    need(all(isinstance(e, dict) for e in entries), "log: every line must be an object")
     for i, e in enumerate(entries):
         need(isinstance(e, dict) and sorted(e) == ENTRY_FIELDS, f"log entry {i}: fields")
         need(type(e["index"]) is int and e["index"] == i, f"log entry {i}: index {e['index']!r}")
@@ -914,10 +915,7 @@ def check(args):
     log = None
     if args.log:
         with open(args.log, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-        entries = [strict_json(line) for line in lines if line.strip()]
-        need(all(isinstance(e, dict) for e in entries), "log: every line must be an object")
-        log = read_log(lines)
+            log = read_log(handle.read().splitlines())
     keys, source = site_keys(args, log[0] if log else None)
     matches = {}  # a directory by match id and commitment; a list is one match's records
     for r in records:
