@@ -2,7 +2,7 @@
 
 Pure Python, no Django. Rules in ``docs/tournaments.md`` ("Prizes"); the leftover rule is the
 wallet's (``wallet.settlement``: leftover units one at a time to the best-placed shares first),
-and the sharing arithmetic is the wallet's own ``_share_out``, so a table's pot and a
+and the sharing arithmetic is the pot rule's own ``share_out``, so a table's pot and a
 tournament's pool are split the same way. Money is integer minor units.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from wallet.errors import InvalidSplit
-from wallet.settlement import BASIS_POINTS, _share_out
+from wallet.settlement import BASIS_POINTS, share_out
 
 
 def check_places(places: Mapping[str, int]) -> None:
@@ -71,5 +71,5 @@ def split_prizes(
         return prizes
     if not any(weight for _, weight in groups):
         raise InvalidSplit("no entrant holds a place the prize table pays")
-    prizes.update(_share_out(pool, groups, places))
+    prizes.update(share_out(pool, groups, places))
     return prizes
