@@ -39,6 +39,7 @@ from dataclasses import dataclass
 __all__ = [
     "EMPTY_ROOT",
     "Checkpoint",
+    "extended_root",
     "MerkleError",
     "consistency_ranges",
     "ed25519_key_hash",
@@ -119,6 +120,35 @@ def tree_root(leaves: Sequence[bytes]) -> bytes:
         return node_hash(subtree(start, half), subtree(start + half, half))
 
     return range_hash(subtree, 0, len(leaves))
+
+
+def extended_root(frontier: Sequence[bytes], start: int, leaves: Sequence[bytes]) -> bytes:
+    """The root of the tree of ``start + len(leaves)`` leaves from the hashes of the perfect
+    subtrees that make up its first ``start`` leaves (``frontier``, one per
+    ``subtrees(0, start)``, left to right) and the hashes of the leaves after them. A day's
+    archive proves its entries are leaves ``start..`` of a signed tree this way, without the
+    leaves before them. MerkleError when ``frontier`` has not one hash per subtree."""
+    _check_size(start, "start")
+    ranges = subtrees(0, start)
+    if len(frontier) != len(ranges):
+        raise MerkleError(
+            f"the first {start} leaves are {len(ranges)} perfect subtrees, not {len(frontier)}"
+        )
+    known = {
+        part: _check_hash(h, "frontier hash") for part, h in zip(ranges, frontier, strict=True)
+    }
+
+    def subtree(lo: int, size: int) -> bytes:
+        if (lo, size) in known:
+            return known[(lo, size)]
+        if lo >= start:
+            if size == 1:
+                return leaves[lo - start]
+            return tree_root(leaves[lo - start : lo - start + size])
+        half = size // 2  # a subtree across leaf ``start``: never inside a frontier one
+        return node_hash(subtree(lo, half), subtree(lo + half, half))
+
+    return range_hash(subtree, 0, start + len(leaves))
 
 
 def _check_size(value: object, name: str) -> int:

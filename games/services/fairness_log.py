@@ -68,8 +68,9 @@ def lock_head() -> None:
 
 def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
     """Append ``(kind, body)`` entries in order, in the caller's transaction (one of its own
-    if there is none); returns the new rows. Raises ``FairnessError`` for a malformed body
-    (nothing appended)."""
+    if there is none); returns the new rows. An entry's ``logged_at`` is the time now, or the
+    entry before's if that is later: times never go back along the log. Raises
+    ``FairnessError`` for a malformed body (nothing appended)."""
     if not items:
         return []
     with transaction.atomic():
@@ -77,6 +78,8 @@ def append(items: Sequence[tuple[str, dict[str, Any]]]) -> list[LogEntry]:
         head = LogEntry.objects.order_by("-index").first()
         prev = None if head is None else entry_of(head)
         now = timezone.now().replace(microsecond=0)
+        if head is not None and head.logged_at > now:  # another host's clock ran ahead
+            now = head.logged_at  # never before the entry before: a day's entries are a run
         logged_at = stamp(now)
         entries = []
         for kind, body in items:

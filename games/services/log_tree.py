@@ -25,6 +25,7 @@ __all__ = [
     "checkpoint",
     "checkpoint_extension",
     "consistency_proof",
+    "frontier",
     "inclusion_proof",
     "root_hash",
     "size",
@@ -146,6 +147,13 @@ def _hashes(ranges: Iterable[tuple[int, int]]) -> list[bytes]:
 def root_hash(tree_size: int) -> bytes:
     """The root of the tree of the log's first ``tree_size`` entries."""
     return _hashes([(0, tree_size)])[0]
+
+
+def frontier(tree_size: int) -> list[bytes]:
+    """The hash of each perfect subtree that makes up the log's first ``tree_size`` entries
+    (``merkle.subtrees(0, tree_size)``, left to right): with the entries after them, they
+    give the root of a larger tree (``merkle.extended_root``)."""
+    return _hashes((lo, lo + n) for lo, n in merkle.subtrees(0, tree_size))
 
 
 def inclusion_proof(index: int, tree_size: int) -> list[bytes]:

@@ -13,6 +13,7 @@ from games.fairness.merkle import (
     MerkleError,
     consistency_ranges,
     ed25519_key_hash,
+    extended_root,
     format_checkpoint,
     inclusion_ranges,
     leaf_hash,
@@ -21,6 +22,7 @@ from games.fairness.merkle import (
     parse_signed_note,
     range_hash,
     signature_line,
+    subtrees,
     tree_root,
     verify_consistency,
     verify_inclusion,
@@ -200,6 +202,26 @@ def test_every_consistency_proof_up_to_21_leaves_verifies_and_a_fork_is_refused(
             with pytest.raises(MerkleError):
                 forked_path = proof(consistency_ranges(first, second), forked)
                 verify_consistency(first, second, forked_path, ROOTS[first], forked_second)
+
+
+def test_a_root_from_the_first_leaves_frontier_and_the_rest_is_the_trees_root():
+    """extended_root (a day's archive): for every split of trees up to 40 leaves, the
+    frontier of the first leaves and the leaves after them give the tree's root; a changed
+    leaf or frontier hash gives another root; a frontier of the wrong length is refused."""
+    leaves = [leaf_hash(bytes([n])) for n in range(40)]
+    for size in range(41):
+        for start in range(size + 1):
+            frontier = [tree_root(leaves[lo : lo + n]) for lo, n in subtrees(0, start)]
+            root = extended_root(frontier, start, leaves[start:size])
+            assert root == tree_root(leaves[:size]), (start, size)
+            if start < size:
+                changed = [*leaves[start:size]]
+                changed[-1] = leaf_hash(b"x")
+                assert extended_root(frontier, start, changed) != root
+            if frontier:
+                assert extended_root([EMPTY_ROOT, *frontier[1:]], start, leaves[start:size]) != root
+    with pytest.raises(MerkleError, match="perfect subtrees"):
+        extended_root([], 3, leaves[3:5])
 
 
 def test_a_larger_first_size_is_refused():
