@@ -1,6 +1,6 @@
 """The site's public fairness files, under ``/fairness/`` (docs/fairness.md)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from games import views
 
@@ -14,5 +14,10 @@ urlpatterns = [
     path("cosignatures", views.log_cosignatures, name="fairness-cosignatures"),
     path("proof/inclusion", views.log_inclusion, name="fairness-inclusion"),
     path("proof/consistency", views.log_consistency, name="fairness-consistency"),
+    re_path(
+        r"^archive/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})\.zip$",
+        views.daily_archive,
+        name="fairness-archive",
+    ),
     path("verify_standalone.py", views.standalone_verifier, name="fairness-verifier"),
 ]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition, require_POST, require_safe
 
-from games import display, fairness, fairness_selectors, signing
+from games import display, fairness, fairness_archive, fairness_selectors, signing
 from games.errors import NotFound, TableError, Unavailable
 from games.fairness import transparency
 from games.fairness.canonical import canonical_bytes
@@ -195,6 +195,27 @@ def _sizes(request, *names: str) -> list[int] | str:
             return f"{name} must be a whole number from 0"
         values.append(int(text))
     return values
+
+
+ARCHIVE_MAX_AGE = 3600
+"""Seconds a day's archive may be cached: its entries never change; only its checkpoint's
+signature would after a key rotation."""
+
+
+@read_only
+@signed
+def daily_archive(request, day: str):
+    """``GET /fairness/archive/YYYY-MM-DD.zip``: a finished UTC day's auditor archive
+    (``trix-archive/1``, ``games.fairness_archive``), which ``trix verify`` checks in one
+    command. 404 (text) for a day not over yet."""
+    try:
+        data = fairness_archive.daily_archive(day)
+    except NotFound as exc:
+        return _plain_error(str(exc), status=404)
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="trix-archive-{day}.zip"'
+    patch_cache_control(response, public=True, max_age=ARCHIVE_MAX_AGE)
+    return response
 
 
 @read_only

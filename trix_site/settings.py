@@ -407,6 +407,9 @@ TRIX_CURRENCY_DECIMALS = env_int("TRIX_CURRENCY_DECIMALS", 2, minimum=0)
 # as AUTH_PASSWORD_VALIDATORS; the account's standing (identity, suspension), then
 # responsible play's limits and breaks. The ledger imports neither app.
 TRIX_WALLET_GATES = ["accounts.standing.AccountGate", "responsible.gates.ResponsiblePlayGate"]
+# The draw records a day's auditor archive holds (games.fairness_archive): the dotted path of
+# a function from a list of events' names to {event: trix-draw/1 record}.
+TRIX_ARCHIVE_DRAWS = "tournaments.selectors.brackets.draw_records"
 # What `manage.py ledger_check` checks beyond the ledger itself (wallet.checks): a check's name
 # -> the dotted path of a function returning its problems. The payouts the public log tells
 # (docs/fairness.md, "Payouts") against the ledger's transactions, both ways.

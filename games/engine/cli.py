@@ -14,7 +14,8 @@ network.
   against their commitment, receipt and the log and replays them, or recomputes every
   seating of a ``trix-draw/1`` tournament draw record, whose commitment must be the one
   given with ``--commitment``, whose draw and matches must be the log's (``--log``) and
-  whose results must be what the matches' deal records beside it give (``docs/fairness.md``).
+  whose results must be what the matches' deal records beside it give (``docs/fairness.md``),
+  or a day's archive (``trix-archive/1``: the whole day's log, records, payouts and draws).
 - ``trix witness --site URL --name NAME --key FILE --state FILE [--log-key KEY] [--submit]``
   (the one command that uses the network: the site given) cosigns the site's log checkpoint
   if it extends the tree this witness last cosigned, or refuses a fork (``--new-key FILE``
@@ -271,13 +272,15 @@ def _add_verify_parser(sub: Any) -> None:
     """The ``verify`` command's arguments (``games.fairness.verify_command.verify_cli``)."""
     p = sub.add_parser(
         "verify",
-        help="check deal records (shuffle, plays, receipt) or a trix-draw/1 record",
+        help="check deal records (shuffle, plays, receipt), a trix-draw/1 record or a day's "
+        "archive (/fairness/archive/DAY.zip)",
         epilog="Seats are 0..3 as in records: the table page's Seat 1 is seat 0, Seat 4 is "
         "seat 3. Exit 0 verified, 1 refused, 2 a malformed option value.",
     )
     p.add_argument(
         "file",
-        help="a record, a JSON list of one match's records, a directory of downloads, or - (stdin)",
+        help="a record, a JSON list of one match's records, a directory of downloads, a day's "
+        "archive (.zip), or - (stdin)",
     )
     p.add_argument(
         "--public-key",

@@ -156,7 +156,7 @@ def parse_matches(raw: Any, tables: Sequence[Sequence[Any]], label: str) -> list
     return out
 
 
-def _replayed(records: Sequence[dict[str, Any]]) -> tuple[dict[int, int], int | None, Any]:
+def replayed(records: Sequence[dict[str, Any]]) -> tuple[dict[int, int], int | None, Any]:
     """The match totals (seat -> score), the first seat out of the last Trix layout, and the
     rules (``Options``) of a match's deal records in deal order; FairnessError when one does
     not replay."""
@@ -203,7 +203,7 @@ def expected_rows(
                 f"match {match.match_id!r}: played to its end, but {len(records)} of its "
                 f"{deals} deals have records"
             )
-        totals, first_out, options = _replayed(records)
+        totals, first_out, options = replayed(records)
         result = outcome(
             totals,
             partnership=options.partnership,

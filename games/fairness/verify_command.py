@@ -5,18 +5,19 @@ print one ``verified`` line and notes, or one line per mismatch. No Django.
 
 from __future__ import annotations
 
-import hmac
+import os
 import sys
+import zipfile
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from games.fairness import table_results
 from games.fairness.draw import ALGORITHM as DRAW_FORMAT
-from games.fairness.draw_record import verify_record as verify_draw_record
 from games.fairness.errors import FairnessError
 from games.fairness.receipt import receipt_hash
 from games.fairness.transparency import find_receipt, logged
 from games.fairness.verify import verify_match, verify_record
+from games.fairness.verify_archive import verify_archive_cli
+from games.fairness.verify_draws import draw_notes, draw_problems
 from games.fairness.verify_files import (
     Unreadable,
     flattened,
@@ -24,7 +25,7 @@ from games.fairness.verify_files import (
     option_values,
     receipt_of,
 )
-from games.fairness.verify_log import draw_in_log, receipt_in_log, records_in_log
+from games.fairness.verify_log import receipt_in_log, records_in_log
 from games.fairness.verify_notes import bots_note, keys_note, order_note, partial_note, seats_note
 from games.fairness.verify_proofs import proven_notes, tree_checks
 from games.fairness.verify_signers import (
@@ -32,64 +33,6 @@ from games.fairness.verify_signers import (
     receipts_in_their_keys_time,
     witness_keys,
 )
-
-
-def _draw_problems(
-    record: dict[str, Any],
-    commitment: str | None,
-    entries: list[dict[str, Any]] | None,
-    deals: Sequence[Any] = (),
-) -> tuple[list[str], dict[str, Any] | None, int]:
-    """A ``trix-draw/1`` record's mismatches (each line prefixed ``trix-draw/1: ``), its
-    summary and the tables whose results were recomputed: the record by itself; with
-    ``commitment`` (hex, any case, the one the tournament page showed before the start) it
-    must carry exactly it; with the log's ``entries``, its commitment and key are the
-    logged ones (``verify_log.draw_in_log``) and its tables' matches the logged ones
-    (``table_results.check_against_log``); with ``deals`` (deal records given beside it),
-    each table whose match's records are all there has the results they give
-    (``table_results.check_against_records``)."""
-    try:
-        summary = verify_draw_record(record)
-        stated = record["commitment"].lower()
-        if commitment is not None and not hmac.compare_digest(stated, commitment.lower()):
-            raise FairnessError(
-                f"commitment: the record's {stated} is not the commitment you saved before "
-                f"the start, {commitment.lower()}"
-            )
-    except FairnessError as error:
-        return [f"{DRAW_FORMAT}: {error}"], None, 0
-    problems: list[str] = []
-    if entries is not None:
-        index = logged(entries)
-        problems += draw_in_log(record, index) + table_results.check_against_log(record, index)
-    found, checked = table_results.check_against_records(record, deals)
-    problems += found
-    return [f"{DRAW_FORMAT}: {line}" for line in problems], summary, checked
-
-
-def _draw_notes(summary: dict[str, Any], checked: int, logged_too: bool) -> list[str]:
-    """What a verified draw record's check covered: its matches in the log, its results
-    recomputed from deal records."""
-    event, bound = summary["event"], summary["bound"]
-    if not summary["played"]:
-        return [f"{event}: no round has results yet: no result to bind"]
-    if not bound:
-        return [
-            f"{event}: its results name no matches (a record from before they did): nothing "
-            "binds them to the deals played"
-        ]
-    notes = [
-        f"{event}: the matches of its {bound} tables with results are the log's, each with "
-        "every deal record the log holds of it"
-        if logged_too
-        else f"{event}: its tables' matches not checked against the log: give --log"
-    ]
-    notes.append(
-        f"{event}: the results of {checked} of its {bound} tables recomputed from their deal "
-        "records"
-        + ("" if checked == bound else " (download the others' records to check them too)")
-    )
-    return notes
 
 
 def _verify_draw_cli(
@@ -111,7 +54,7 @@ def _verify_draw_cli(
             return 1
         notes += [head_note] if head_note else []
     log = entries[0] if entries is not None else None
-    problems, summary, checked = _draw_problems(record, commitment, log)
+    problems, summary, checked = draw_problems(record, commitment, log)
     if problems:
         for line in problems:
             print(line, file=stderr)
@@ -122,7 +65,7 @@ def _verify_draw_cli(
         f"{summary['rounds']} rounds ({summary['played']} with results)",
         file=stdout,
     )
-    for note in _draw_notes(summary, checked, entries is not None) + notes:
+    for note in draw_notes(summary, checked, entries is not None) + notes:
         print(f"note: {note}", file=stdout)
     return 0
 
@@ -217,17 +160,18 @@ def verify_cli(
     the tournament page before the start, which the record must carry): one
     ``verified: ...`` line and 0, or one ``trix-draw/1: ...`` error line on ``stderr`` and 1.
 
-    ``path`` is a record file, ``-`` for stdin, a file holding a JSON list of one match's
-    records, or a directory of ``*.json`` files of any shape the site serves (a record, a
-    match's "all records" list, a ``trix-draw/1`` record, each checked by its own rules; the
-    records grouped into matches by match id and commitment). ``public_key`` (64 hex
-    digits, PEM, or a file holding either or the site's ``/fairness/public-key.json``):
-    receipts, heads and checkpoints must be signed by it. ``keys`` (the site's
-    ``/fairness/keys.json`` saved to a file): every signature must be by the key it names,
-    in use when it was made (with ``public_key``, which must be one of them;
+    ``path`` is a day's archive (``/fairness/archive/DAY.zip``, checked by
+    ``games.fairness.verify_archive``; only ``public_key`` applies), a record file, ``-`` for
+    stdin, a file holding a JSON list of one match's records, or a directory of ``*.json`` files
+    of any shape the site serves (a record, a match's "all records" list, a ``trix-draw/1``
+    record, each checked by its own rules; the records grouped into matches by match id and
+    commitment). ``public_key`` (64 hex digits, PEM, or a file holding either or the site's
+    ``/fairness/public-key.json``): receipts, heads and checkpoints must be signed by it.
+    ``keys`` (the site's ``/fairness/keys.json`` saved to a file): every signature must be by
+    the key it names, in use when it was made (with ``public_key``, which must be one of them;
     :func:`keyring`); with ``log``, the log's own ``signing-key`` entries give those keys.
-    ``log`` (a file of the site's ``/fairness/log.jsonl``):
-    its chain must verify and hold each match's receipt.
+    ``log`` (a file of the site's ``/fairness/log.jsonl``): its chain must verify and hold each
+    match's receipt.
     ``commitment`` and ``client_seeds`` (``["SEAT=TEXT", ...]``, seats 0..3): every record
     must carry them. ``partial``: a match's deals may stop before its deal count (with
     ``log``, only if the log holds no other deal record of the match; without it, a note
@@ -251,6 +195,12 @@ def verify_cli(
     except FairnessError as error:
         print(error, file=stderr)
         return 2
+    if path != "-" and os.path.isfile(path) and zipfile.is_zipfile(path):
+        others = keys or log or commitment or seeds or partial or head or checkpoint
+        if others or new_checkpoint or consistency or inclusions or witnesses:
+            print("a day's archive (trix-archive/1) takes --public-key only", file=stderr)
+            return 2
+        return verify_archive_cli(path, stdout, stderr, key)
     try:
         loaded = load_inputs(path, stdin if stdin is not None else sys.stdin)
     except Unreadable as error:
@@ -407,8 +357,8 @@ def _verify_loaded(
         problems.extend(f"match {match_id}: {line}" for line in lines)
     notes = []
     for name, draw in draws:
-        found, summary, checked = _draw_problems(draw, None, log, [d for _, d in deals])
+        found, summary, checked = draw_problems(draw, None, log, [d for _, d in deals])
         problems.extend(f"{name}: {line}" for line in found)
         if summary is not None:
-            notes += _draw_notes(summary, checked, log is not None)
+            notes += draw_notes(summary, checked, log is not None)
     return problems, [record for _, record in deals], notes

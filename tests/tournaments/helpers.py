@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import time
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 
+import time_machine
 from django.db.models import Count
 from django.utils import timezone
 
+from games import fairness_archive, signing
 from games import services as games
-from games.fairness import transparency
+from games.fairness import archive, transparency, verify_archive
 from games.fairness.draw_record import verify_record
+from games.fairness.receipt import load_public_key
 from games.fairness.table_results import check_against_log, check_against_records
 from games.fairness_selectors import match_records
 from games.models import Seat, Table
@@ -111,3 +115,24 @@ def check_finished(t: Tournament) -> None:
     deals = [d for rt in tables for d in match_records(rt.table_id)]
     assert check_against_records(record, deals) == ([], tables.count())
     assert check_against_log(record, transparency.logged(fairness_log.entries())) == []
+    if logged:
+        check_archived(t)
+
+
+def check_archived(t: Tournament) -> None:
+    """The auditor archive of the day the event paid out holds its draw record, every match
+    it names and the payout, and verifies: each table's results recomputed."""
+    (payout,) = [e for e in fairness_log.entries_of("event-payout") if e["body"]["event"] == t.ref]
+    day = payout["logged_at"][:10]
+    after = datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time())
+    with time_machine.travel(after.replace(tzinfo=UTC), tick=False):
+        data = fairness_archive.daily_archive(day)
+    read = archive.read(io.BytesIO(data))
+    assert list(read.draws) == [f"draws/{archive.file_name(t.ref)}.json"]
+    key = load_public_key(signing.current().public_bytes().hex())
+    problems, notes = verify_archive.check(read, key)
+    assert problems == [], problems
+    tables = RoundTable.objects.filter(round__tournament=t).count()
+    assert f"{t.ref}: the results of {tables} of its {tables} tables recomputed" in " ".join(
+        notes
+    ), notes

@@ -275,6 +275,21 @@ def draw_record(tournament_id: int) -> dict[str, Any] | None:
     return progress.draw_record(tournament=t, rounds=rounds, matches=_table_matches(rounds))
 
 
+def draw_records(events: list[str]) -> dict[str, dict[str, Any]]:
+    """``{event: trix-draw/1 record}`` of the events named ``tournament:<id>`` among
+    ``events`` that have one (a day's auditor archive, ``settings.TRIX_ARCHIVE_DRAWS``)."""
+    out = {}
+    for event in events:
+        prefix, _, number = event.partition(":")
+        if prefix != "tournament" or not number.isdigit():
+            continue
+        if Tournament.objects.filter(pk=int(number)).exists():
+            record = draw_record(int(number))
+            if record is not None:
+                out[event] = record
+    return out
+
+
 def draw_check(*, tournament_id: int) -> dict[str, Any]:
     """The seating draw's public check: ``{"available": False}`` before the reveal, else
     ``{"available": True, "verified": bool, "summary": dict | None, "error": str | None}``:

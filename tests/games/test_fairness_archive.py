@@ -1,0 +1,295 @@
+"""A day's auditor archive (docs/fairness.md, "The daily archive"): ``/fairness/archive/DAY.zip``
+holds the day's log entries with the proof they are the whole day, the earlier entries they
+need, the day's matches' records and its events' draws; ``trix verify ARCHIVE.zip`` checks it
+in one command and reconciles deals -> results -> payouts. Genuine archives verify; every
+tampering and the operator's own re-signed rewrite are refused."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+
+from games import services, signing
+from games.fairness import archive, merkle
+from games.fairness.canonical import canonical_bytes
+from games.fairness.settlements import reconcile
+from games.fairness.transparency import entry_hash, entry_leaf_hash
+from games.fairness.verify_command import verify_cli
+from games.models import LogEntry
+from games.services import fairness_log
+from tests.games.fairness_helpers import played_records
+from tests.games.helpers import play_out
+
+pytestmark = pytest.mark.django_db
+
+STAKE = 100
+TIMERS = {"choose_timer": 3600, "double_timer": 3600, "play_timer": 3600}
+DAY = "2026-03-02"
+
+
+def _at(text: str):
+    return time_machine.travel(datetime.fromisoformat(text).replace(tzinfo=UTC), tick=False)
+
+
+def _staked_table(make_user, names):
+    users = [make_user(name, funds=1_000) for name in names]
+    table = services.create_table(user=users[0], variant="complex", stake=STAKE, options=TIMERS)
+    for seat, user in enumerate(users):
+        services.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=f"s{seat}")
+    for seat in range(len(users), 4):
+        services.seat_bot(user=users[0], table_id=table.pk, seat=seat, bot="rules")
+    table.refresh_from_db()
+    return table, users
+
+
+@pytest.fixture
+def three_days(tasks_applied_here, make_user):
+    """A match started on 1 March and ended by a forfeit on 2 March during its first deal
+    (its pot paid that day), a free match of four bots played on 2 March, a table cancelled
+    on 2 March (its stakes refunded), a table made on 3 March. Returns the bots' table."""
+    with _at("2026-03-01T23:50:00"):
+        table, users = _staked_table(make_user, ["ann", "ben", "cat"])
+        services.wake(table_id=table.pk, version=table.version)  # the first deal
+    with _at("2026-03-02T00:10:00"):
+        services.leave(user=users[0], table_id=table.pk)
+        services.pay_pot(table_id=table.pk)
+    with _at("2026-03-02T06:00:00"):
+        host = make_user("host")
+        bots = services.create_table(user=host, variant="complex", stake=0, options=TIMERS)
+        for seat in range(4):
+            services.seat_bot(user=host, table_id=bots.pk, seat=seat, bot="rules")
+        bots = play_out(bots.pk)
+    with _at("2026-03-02T12:00:00"):
+        owners = [make_user(name, funds=1_000) for name in ("dan", "eve")]
+        cancelled = services.create_table(
+            user=owners[0], variant="complex", stake=STAKE, options=TIMERS
+        )
+        for seat, user in enumerate(owners):
+            services.take_seat(
+                user=user, table_id=cancelled.pk, seat=seat * 2, client_seed=f"c{seat}"
+            )
+        services.cancel_table(table_id=cancelled.pk, reason="test")
+    with _at("2026-03-03T08:00:00"):
+        services.create_table(user=owners[0], variant="complex", stake=0, options=TIMERS)
+    return bots
+
+
+def _download(client, day=DAY) -> bytes:
+    with _at("2026-03-05T00:00:00"):
+        response = client.get(f"/fairness/archive/{day}.zip")
+    assert response.status_code == 200, response.content
+    assert response["Content-Disposition"] == f'attachment; filename="trix-archive-{day}.zip"'
+    return response.content
+
+
+def _verify(tmp_path, data: bytes, key: str | None = "site") -> tuple[int, str, str]:
+    path = tmp_path / "archive.zip"
+    path.write_bytes(data)
+    out, err = io.StringIO(), io.StringIO()
+    if key == "site":
+        key = signing.current().public_bytes().hex()
+    code = verify_cli(str(path), out, err, public_key=key)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _files(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as packed:
+        return {name: packed.read(name) for name in packed.namelist()}
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as out:
+        for name, data in files.items():
+            out.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _lines(data: bytes) -> list[dict]:
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def _jsonl(items) -> bytes:
+    return b"".join(canonical_bytes(item) + b"\n" for item in items)
+
+
+def _resigned(files: dict[str, bytes]) -> dict[str, bytes]:
+    """What the operator could do with its own key: rechain ``log.jsonl`` after an edit,
+    prove the context in the new tree and sign a checkpoint of its root (the frontier, of
+    the entries before, kept)."""
+    log = _lines(files[archive.LOG])
+    for before, entry in zip(log, log[1:], strict=False):
+        entry["prev"] = entry_hash(before)
+    before = [entry_leaf_hash(e) for e in fairness_log.entries(-1, log[0]["index"])]
+    leaves = before + [entry_leaf_hash(e) for e in log]
+    root = merkle.tree_root(leaves)
+    context = []
+    for item in _lines(files[archive.CONTEXT]):
+        ranges = merkle.inclusion_ranges(item["entry"]["index"], len(leaves))
+        proof = [merkle.tree_root(leaves[lo:hi]).hex() for lo, hi in ranges]
+        context.append({**item, "proof": proof})
+    note = files[archive.CHECKPOINT].decode()
+    text, _ = merkle.parse_signed_note(note)
+    old = merkle.parse_checkpoint(text)
+    text = merkle.format_checkpoint(merkle.Checkpoint(old.origin, old.size, root, old.extensions))
+    key = signing.current()
+    line = merkle.signature_line(
+        old.origin,
+        merkle.ed25519_key_hash(old.origin, key.public_bytes()),
+        key.private_key.sign(text.encode()),
+    )
+    return {
+        **files,
+        archive.LOG: _jsonl(log),
+        archive.CONTEXT: _jsonl(context),
+        archive.CHECKPOINT: (text + "\n" + line).encode(),
+    }
+
+
+def test_a_days_archive_verifies_and_reconciles_its_payouts(client, tmp_path, three_days):
+    data = _download(client)
+    assert _download(client) == data  # the same bytes whenever it is made
+    files = _files(data)
+    manifest = json.loads(files[archive.MANIFEST])
+    log = _lines(files[archive.LOG])
+    assert manifest["day"] == DAY and manifest["size"] == manifest["end"] + 1
+    assert log[0]["logged_at"].startswith("2026-03-01")  # the neighbours bound the day
+    assert log[-1]["logged_at"].startswith("2026-03-03")
+    assert {e["logged_at"][:10] for e in log[1:-1]} == {DAY}
+    context = [item["entry"]["kind"] for item in _lines(files[archive.CONTEXT])]
+    assert {"match-commitment", "match-receipt", "seat-seed"} <= set(context)
+    assert [n for n in files if n.startswith(archive.RECORDS)] == [
+        f"records/{archive.file_name(three_days.receipt['match_id'])}.json"
+    ]
+    code, out, err = _verify(tmp_path, data)
+    assert (code, err) == (0, ""), err
+    assert out.startswith(f"verified: trix-archive/1 {DAY}\n")
+    assert "the whole day" in out
+    assert "then seat 0 left" in out  # the forfeit's payout, reconciled with the records
+    assert "refunded, every stake back" in out
+    code, out, _ = _verify(tmp_path, data, key=None)
+    assert code == 0 and "give --public-key" in out
+
+
+def test_the_archive_of_a_day_not_over_is_not_served(client, three_days):
+    with _at("2026-03-02T23:59:00"):
+        response = client.get(f"/fairness/archive/{DAY}.zip")
+    assert response.status_code == 404 and b"has not ended" in response.content
+    assert client.get("/fairness/archive/2026-13-40.zip").status_code == 404
+
+
+def test_tampered_archives_are_refused(client, tmp_path, three_days):
+    files = _files(_download(client))
+    log = _lines(files[archive.LOG])
+    payout = next(i for i, e in enumerate(log) if e["kind"] == "match-payout")
+
+    def refused(changed: dict[str, bytes], expected: str) -> None:
+        code, out, err = _verify(tmp_path, _zip(changed))
+        assert code == 1 and out == "" and expected in err, err
+
+    # A record withheld: the day logged it.
+    (name,) = [n for n in files if n.startswith(archive.RECORDS)]
+    records = json.loads(files[name])
+    refused({**files, name: canonical_bytes(records[:-1])}, "the archive has no record of it")
+    # A record edited: its hash is not the logged one.
+    edited = json.loads(files[name])
+    edited[0]["scores"] = {"0": 0, "1": 0, "2": 0, "3": 0}
+    refused({**files, name: canonical_bytes(edited)}, "match ")
+    # A payout changed in the log: the checkpoint's root no longer matches.
+    body = dict(log[payout]["body"])
+    changed = [*log[:payout], {**log[payout], "body": {**body, "transaction": 999}}]
+    changed += log[payout + 1 :]
+    refused({**files, archive.LOG: _jsonl(changed)}, "prev is not the hash of the one before")
+    # The last entry changed (nothing after it to chain): the root no longer matches.
+    last = log[-1]
+    assert last["kind"] == "match-commitment"
+    changed = [*log[:-1], {**last, "body": {**last["body"], "commitment": "0" * 64}}]
+    refused({**files, archive.LOG: _jsonl(changed)}, "do not give the checkpoint's root")
+    # The operator's own rewrite, rechained and re-signed with the site's key: the pot paid
+    # as no seat's leaving gives (the two who stayed tie, whoever left).
+    assert body["payouts"] == {"1": 150, "2": 150}  # seat 0 left: the others tie
+    moved = {"1": 300}
+    changed = [*log[:payout], {**log[payout], "body": {**body, "payouts": moved}}]
+    changed += log[payout + 1 :]
+    refused(_resigned({**files, archive.LOG: _jsonl(changed)}), "is not the pot rule's split")
+    # An earlier entry the day needs left out: the receipt's commitment.
+    context = _lines(files[archive.CONTEXT])
+    kept = [c for c in context if c["entry"]["kind"] != "match-commitment"]
+    refused({**files, archive.CONTEXT: _jsonl(kept)}, "before its match-commitment")
+    # A day made to start later: its first entry passed off as the day before's.
+    manifest = json.loads(files[archive.MANIFEST])
+    first = manifest["first"]
+    entries = list(fairness_log.entries())
+    leaves = [entry_leaf_hash(e) for e in entries]
+    later = {
+        **manifest,
+        "first": first + 1,
+        "frontier": [
+            merkle.tree_root(leaves[lo : lo + n]).hex() for lo, n in merkle.subtrees(0, first)
+        ],
+    }
+    refused(
+        {
+            **files,
+            archive.MANIFEST: json.dumps(later).encode(),
+            archive.LOG: _jsonl(log[1:]),
+        },
+        "the day starts earlier than the archive says",
+    )
+    # Another key: the checkpoint is not the site's.
+    code, _, err = _verify(tmp_path, _zip(files), key="11" * 32)
+    assert code == 1 and "--public-key: key" in err, err
+
+
+def test_a_paid_result_is_the_pot_rules_split_of_the_records_places():
+    """settlements.reconcile on a whole match (simulated records): the right split is
+    accepted, the winner's and the last's amounts swapped is refused."""
+    records = played_records("complex", "m-7", "ab" * 32, ["a", "b", "c", "d"])
+    from games.engine.pots import split_pot
+    from games.engine.results import placements_by_score
+    from games.fairness.table_results import replayed
+
+    totals, _, _ = replayed(records)
+    places = placements_by_score(totals)
+    stakes = {0: 100, 1: 100, 2: 100, 3: 100}
+    split = split_pot(400, stakes, places, False, house_fee_bps=500)
+    entry = {
+        "index": 9,
+        "body": {
+            "match_id": records[0]["shuffle"]["match_id"],
+            "reason": "result",
+            "transaction": 1,
+            "stakes": {str(s): a for s, a in stakes.items()},
+            "payouts": {str(s): a for s, a in split.payouts.items() if a},
+            "house_fee": split.house_fee,
+        },
+    }
+    receipt = {"variant": "complex", "options": records[0]["options"], "deals": len(records)}
+    assert "the split by the places of its" in reconcile(entry, receipt, records)
+    paid = entry["body"]["payouts"]
+    best, worst = max(paid, key=paid.get), min(paid, key=paid.get)
+    swapped = {**paid, best: paid[worst], worst: paid[best]}
+    with pytest.raises(Exception, match="not the pot rule's split"):
+        reconcile({**entry, "body": {**entry["body"], "payouts": swapped}}, receipt, records)
+
+
+def test_log_times_never_go_back(tasks_applied_here):
+    """An entry appended while the entry before carries a later time (another host's clock
+    ahead) takes that time: a day's entries are one run of the log."""
+
+    def commitment(match_id: str):
+        return fairness_log.match_commitment(
+            match_id=match_id, algorithm="trix-shuffle/1", commitment="a" * 64, deals=8
+        )
+
+    with _at("2026-03-02T10:00:05"):
+        fairness_log.append([commitment("m1")])
+    with _at("2026-03-02T10:00:01"):
+        fairness_log.append([commitment("m2")])
+    times = list(LogEntry.objects.order_by("index").values_list("logged_at", flat=True))
+    assert times[-1] == times[-2] == datetime(2026, 3, 2, 10, 0, 5, tzinfo=UTC)
