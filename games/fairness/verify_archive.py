@@ -74,9 +74,10 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
     signer = _signed(ring, text, signatures, checkpoint)
     not_older(ring, signer, proven, read.size, archive.CHECKPOINT)
     day = [e for e in proven if read.first <= e["index"] < read.end]
+    span = f"log entries {read.first} to {read.end - 1}" if day else "no log entry"
     notes = [
-        f"{read.day}: log entries {read.first} to {read.end - 1} ({len(day)}), the whole day: "
-        f"checkpoint of {read.size} entries signed by key {signer} ({ring.source})",
+        f"{read.day}: {span}, the whole day: checkpoint of {read.size} entries signed by key "
+        f"{signer} ({ring.source})",
     ]
     if read.end == read.size:
         notes.append(

@@ -293,3 +293,20 @@ def test_log_times_never_go_back(tasks_applied_here):
         fairness_log.append([commitment("m2")])
     times = list(LogEntry.objects.order_by("index").values_list("logged_at", flat=True))
     assert times[-1] == times[-2] == datetime(2026, 3, 2, 10, 0, 5, tzinfo=UTC)
+
+
+def test_days_without_entries_verify(client, tmp_path, three_days):
+    """A day before the log's first entry and a day between entries: no entry, the
+    neighbours prove it."""
+    for day in ("2026-02-27", "2026-03-04"):
+        data = _download(client, day)
+        manifest = json.loads(_files(data)[archive.MANIFEST])
+        assert manifest["first"] == manifest["end"]
+        code, out, err = _verify(tmp_path, data)
+        assert (code, err) == (0, ""), err
+        assert f"{day}: no log entry, the whole day" in out
+
+
+def test_a_day_of_an_empty_log_verifies(client, tmp_path):
+    code, out, err = _verify(tmp_path, _download(client, "2026-03-01"))
+    assert (code, err) == (0, ""), err
