@@ -137,3 +137,20 @@ def forget_log_keys() -> None:
     from games.models import LogKey
 
     LogKey.objects.all().delete()
+
+
+def staked_table(make_user, names, *, stake: int = 100, variant: str = "complex"):
+    """A staked table (``stake`` per seat, every timer an hour) with a person in each of the
+    first seats (funds 1,000, client seed ``s<seat>``) and rules bots in the rest;
+    ``(table, users)``."""
+    from games import services
+
+    timers = {"choose_timer": 3600, "double_timer": 3600, "play_timer": 3600}
+    users = [make_user(name, funds=1_000) for name in names]
+    table = services.create_table(user=users[0], variant=variant, stake=stake, options=timers)
+    for seat, user in enumerate(users):
+        services.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=f"s{seat}")
+    for seat in range(len(users), 4):
+        services.seat_bot(user=users[0], table_id=table.pk, seat=seat, bot="rules")
+    table.refresh_from_db()
+    return table, users

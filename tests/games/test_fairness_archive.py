@@ -23,7 +23,7 @@ from games.fairness.verify_command import verify_cli
 from games.models import LogEntry
 from games.services import fairness_log
 from tests.games.fairness_helpers import played_records
-from tests.games.helpers import play_out
+from tests.games.helpers import play_out, staked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -36,24 +36,13 @@ def _at(text: str):
     return time_machine.travel(datetime.fromisoformat(text).replace(tzinfo=UTC), tick=False)
 
 
-def _staked_table(make_user, names):
-    users = [make_user(name, funds=1_000) for name in names]
-    table = services.create_table(user=users[0], variant="complex", stake=STAKE, options=TIMERS)
-    for seat, user in enumerate(users):
-        services.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=f"s{seat}")
-    for seat in range(len(users), 4):
-        services.seat_bot(user=users[0], table_id=table.pk, seat=seat, bot="rules")
-    table.refresh_from_db()
-    return table, users
-
-
 @pytest.fixture
 def three_days(tasks_applied_here, make_user):
     """A match started on 1 March and ended by a forfeit on 2 March during its first deal
     (its pot paid that day), a free match of four bots played on 2 March, a table cancelled
     on 2 March (its stakes refunded), a table made on 3 March. Returns the bots' table."""
     with _at("2026-03-01T23:50:00"):
-        table, users = _staked_table(make_user, ["ann", "ben", "cat"])
+        table, users = staked_table(make_user, ["ann", "ben", "cat"])
         services.wake(table_id=table.pk, version=table.version)  # the first deal
     with _at("2026-03-02T00:10:00"):
         services.leave(user=users[0], table_id=table.pk)

@@ -19,6 +19,7 @@ from games.fairness import transparency
 from games.models import LogEntry, Table
 from games.services import fairness_log
 from tests.games.fairness_helpers import load_standalone
+from tests.games.helpers import staked_table
 from wallet import services as ledger
 from wallet.models import Transaction
 from wallet.selectors import wallet_balance
@@ -29,23 +30,10 @@ STAKE = 100
 TIMERS = {"choose_timer": 3600, "double_timer": 3600, "play_timer": 3600}
 
 
-def _staked_table(make_user, names, variant="complex"):
-    """A staked table (``STAKE`` per seat) with a person in each of the first seats and bots
-    in the rest; ``(table, users)``."""
-    users = [make_user(name, funds=1_000) for name in names]
-    table = services.create_table(user=users[0], variant=variant, stake=STAKE, options=TIMERS)
-    for seat, user in enumerate(users):
-        services.take_seat(user=user, table_id=table.pk, seat=seat, client_seed=f"s{seat}")
-    for seat in range(len(users), 4):
-        services.seat_bot(user=users[0], table_id=table.pk, seat=seat, bot="rules")
-    table.refresh_from_db()
-    return table, users
-
-
 def _finished_by_forfeit(make_user, names):
     """A staked match that seat 0's player left during the first deal: finished, the pot not
     yet paid (the test pays it)."""
-    table, users = _staked_table(make_user, names)
+    table, users = staked_table(make_user, names)
     assert table.status == "playing"
     services.wake(table_id=table.pk, version=table.version)  # the first deal
     services.leave(user=users[0], table_id=table.pk)
@@ -184,7 +172,7 @@ def test_ledger_check_names_a_logged_amount_that_is_not_the_ledgers(tasks_applie
 def test_ledger_check_names_a_payout_that_has_no_log_entry(tasks_applied_here, make_user):
     """A table's pot paid past ``games.services.money`` (straight through the ledger's
     service) is a payout the log does not hold."""
-    table, users = _staked_table(make_user, ["hal", "ivy"])
+    table, users = staked_table(make_user, ["hal", "ivy"])
     paid = ledger.settle_match(
         table_ref=table.ref,
         seat_users={0: users[0].pk, 1: users[1].pk},
@@ -236,7 +224,7 @@ def test_log_past_payouts_logs_a_tables_pot_paid_before_the_log_held_payouts(
 
     from django.core.management import call_command
 
-    table, users = _staked_table(make_user, ["jo", "kim"])
+    table, users = staked_table(make_user, ["jo", "kim"])
     paid = ledger.settle_match(
         table_ref=table.ref,
         seat_users={0: users[0].pk, 1: users[1].pk},
