@@ -109,7 +109,7 @@ def _draws(events: set[str]) -> dict[str, dict[str, Any]]:
     """event -> its ``trix-draw/1`` record (an event without one is absent), from the app
     that runs events (``settings.TRIX_ARCHIVE_DRAWS``, a dotted path: a function of a list
     of events' names)."""
-    path = getattr(settings, "TRIX_ARCHIVE_DRAWS", None)
+    path = settings.TRIX_ARCHIVE_DRAWS
     return import_string(path)(sorted(events)) if path and events else {}
 
 
