@@ -662,6 +662,14 @@ def test_browser_live_page_in_arabic_keeps_scores_and_dates_in_order(
         meta.element_handle(),
     )
     assert tops == [1, 1], tops
+    # The poll's next answers are at the same version: the page keeps what it drew (it
+    # redrew each one, and the line above came loose under the reader: a racy CI run). Each
+    # answer is drawn before the poll's next request, so two more requests prove it.
+    held = meta.element_handle()
+    for _ in range(2):
+        with page.expect_request(lambda r: f"/api/tournaments/{t.pk}/live/" in r.url):
+            pass
+    assert held.evaluate("(el) => el.isConnected")
     meta.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / "tournament-live-arabic-phone.png"), full_page=False)
     # A reason in the other direction keeps its ": " outside it (an English page put the
