@@ -4,6 +4,7 @@ public key and the transparency log, under ``/fairness/`` (``docs/fairness.md``)
 from __future__ import annotations
 
 import json
+import math
 from functools import wraps
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition, require_POST, require_safe
 
 from games import display, fairness, fairness_archive, fairness_selectors, signing
+from games.api.throttles import ArchiveThrottle
 from games.errors import NotFound, TableError, Unavailable
 from games.fairness import transparency
 from games.fairness.canonical import canonical_bytes
@@ -207,11 +209,23 @@ signature would after a key rotation."""
 def daily_archive(request, day: str):
     """``GET /fairness/archive/YYYY-MM-DD.zip``: a finished UTC day's auditor archive
     (``trix-archive/1``, ``games.fairness_archive``), which ``trix verify`` checks in one
-    command. 404 (text) for a day not over yet."""
+    command. 404 (text) for a day not over yet; 429 ``throttled`` with ``Retry-After`` above
+    ``TRIX_ARCHIVE_RATE`` builds per address."""
     try:
-        data = fairness_archive.daily_archive(day)
+        fairness_archive.finished_day(day)
     except NotFound as exc:
         return _plain_error(str(exc), status=404)
+    throttle = ArchiveThrottle()
+    try:
+        allowed = throttle.allow_request(request, None)
+    except Exception:  # the cache is down: the build goes ahead, as reads do
+        allowed = True
+    if not allowed:
+        seconds = max(1, math.ceil(throttle.wait()))
+        response = error_response(throttle.message % {"seconds": seconds}, "throttled")
+        response["Retry-After"] = str(seconds)
+        return response
+    data = fairness_archive.daily_archive(day)
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="trix-archive-{day}.zip"'
     patch_cache_control(response, public=True, max_age=ARCHIVE_MAX_AGE)

@@ -335,6 +335,9 @@ TRIX_STAFF_ACTION_RATE = env_rate("TRIX_STAFF_ACTION_RATE", "60/minute")
 # address behind a carrier's NAT). Writes are not counted here (their own rates below).
 TRIX_READ_RATE = env_rate("TRIX_READ_RATE", "20/second")
 TRIX_READ_ADDRESS_RATE = env_rate("TRIX_READ_ADDRESS_RATE", "100/second")
+# Days' auditor archives (GET /fairness/archive/DAY.zip) one address may have built: each
+# reads and proves a whole day of the log (games/api/throttles.py: ArchiveThrottle).
+TRIX_ARCHIVE_RATE = env_rate("TRIX_ARCHIVE_RATE", "10/minute")
 # Tables one user may create (POST /api/tables/, the lobby's form).
 TRIX_TABLE_CREATE_RATE = env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
 # Seats one user may take or leave, counted together (every sit and leave at a staked table

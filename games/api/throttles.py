@@ -113,6 +113,18 @@ class AddressReadThrottle(CountingThrottle):
         return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
 
+class ArchiveThrottle(CountingThrottle):
+    """Days' auditor archives built for one address (``GET /fairness/archive/DAY.zip``, a
+    whole day of the log read and proven each), at ``TRIX_ARCHIVE_RATE``."""
+
+    scope = "archives"
+    rate_setting = "TRIX_ARCHIVE_RATE"
+    message = _("Too many archives asked for: try again in %(seconds)s s.")
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+
+
 def throttled_message(view, wait: float | None) -> str:
     """The 429's message for ``view``: its throttle's :attr:`SettingRateThrottle.message`
     (each API view has one throttle) with ``wait`` rounded up to whole seconds, as DRF writes

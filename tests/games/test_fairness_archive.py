@@ -299,3 +299,21 @@ def test_days_without_entries_verify(client, tmp_path, three_days):
 def test_a_day_of_an_empty_log_verifies(client, tmp_path):
     code, out, err = _verify(tmp_path, _download(client, "2026-03-01"))
     assert (code, err) == (0, ""), err
+
+
+def test_archives_built_for_one_address_are_limited(client, settings):
+    """Each archive reads and proves a whole day: above ``TRIX_ARCHIVE_RATE`` builds per
+    address, 429 with Retry-After and nothing built; a day not over stays 404."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.TRIX_ARCHIVE_RATE = "2/minute"
+    with _at("2026-03-05T00:00:00"):
+        codes = [client.get(f"/fairness/archive/{DAY}.zip").status_code for _ in range(3)]
+        refused = client.get(f"/fairness/archive/{DAY}.zip", HTTP_ACCEPT_LANGUAGE="ar")
+        not_over = client.get("/fairness/archive/2026-03-05.zip")
+    cache.clear()
+    assert codes == [200, 200, 429]
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 60
+    assert refused.json()["code"] == "throttled" and "أرشيف" in refused.json()["error"]
+    assert not_over.status_code == 404
