@@ -398,7 +398,7 @@ class LogEntry(TransparencyLogRow):
     prev = models.CharField(max_length=64, help_text="hash of the entry before (GENESIS at 0)")
     kind = models.CharField(max_length=32)
     body = models.JSONField()
-    logged_at = models.DateTimeField()
+    logged_at = models.DateTimeField(db_index=True)  # a day's archive finds its first entry
     hash = models.CharField(max_length=64, unique=True)
 
     class Meta:
