@@ -29,7 +29,7 @@ def finished_day(day: str) -> str:
     malformed day or one not over yet (its entries may still grow)."""
     try:
         begin, after = archive.day_bounds(day)
-    except ValueError:
+    except ValueError:  # FairnessError: not a date, or the last one
         raise NotFound(_("A day is written YYYY-MM-DD.")) from None
     if after > datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"):
         raise NotFound(
@@ -115,15 +115,20 @@ def _draws(events: set[str]) -> dict[str, dict[str, Any]]:
 
 def daily_archive(day: str) -> bytes:
     """The zip bytes of ``day``'s archive (``games.fairness.archive.pack``). ``day`` must be
-    over (:func:`finished_day`; raises NotFound). The checkpoint is signed now, of the log's
-    first ``end + 1`` entries (``end`` when nothing was logged after the day yet)."""
+    over (:func:`finished_day`) and the log must hold an entry after it: raises NotFound
+    otherwise. The checkpoint is signed now, of the log's first ``end + 1`` entries."""
     begin, after = archive.day_bounds(finished_day(day))
-    size = log_tree.size()
-    first = _first_at_or_after(begin)
-    first = size if first is None else first
     end = _first_at_or_after(after)
-    end = size if end is None else end
-    tree_size = min(end + 1, size)
+    if end is None:
+        raise NotFound(
+            _(
+                "The archive of %(day)s is made once the log holds an entry after that day "
+                "(until then one of that day could still come): try again later."
+            )
+            % {"day": day}
+        )
+    first = _first_at_or_after(begin)
+    tree_size = end + 1
     start = max(first - 1, 0)
     log = list(fairness_log.entries(start - 1, tree_size))
     day_entries = [e for e in log if first <= e["index"] < end]

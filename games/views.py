@@ -209,8 +209,8 @@ signature would after a key rotation."""
 def daily_archive(request, day: str):
     """``GET /fairness/archive/YYYY-MM-DD.zip``: a finished UTC day's auditor archive
     (``trix-archive/1``, ``games.fairness_archive``), which ``trix verify`` checks in one
-    command. 404 (text) for a day not over yet; 429 ``throttled`` with ``Retry-After`` above
-    ``TRIX_ARCHIVE_RATE`` builds per address."""
+    command. 404 (text) for a day not over yet, or with no entry logged after it yet; 429
+    ``throttled`` with ``Retry-After`` above ``TRIX_ARCHIVE_RATE`` builds per address."""
     try:
         fairness_archive.finished_day(day)
     except NotFound as exc:
@@ -225,7 +225,10 @@ def daily_archive(request, day: str):
         response = error_response(throttle.message % {"seconds": seconds}, "throttled")
         response["Retry-After"] = str(seconds)
         return response
-    data = fairness_archive.daily_archive(day)
+    try:
+        data = fairness_archive.daily_archive(day)
+    except NotFound as exc:
+        return _plain_error(str(exc), status=404)
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="trix-archive-{day}.zip"'
     patch_cache_control(response, public=True, max_age=ARCHIVE_MAX_AGE)

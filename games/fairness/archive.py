@@ -6,13 +6,14 @@ The archive is a zip file:
 
 - ``archive.json``: ``{"format": "trix-archive/1", "day": "YYYY-MM-DD", "first": a, "end": b,
   "size": n, "frontier": [hex, ...]}``: the day's entries are the log's entries ``a..b-1``;
-  the checkpoint is of the log's first ``n`` entries (``b + 1``, or ``b`` when the log held
-  nothing after the day when the archive was made); ``frontier`` is the hash of each perfect
-  subtree that makes up the entries before ``log.jsonl``'s first (``merkle.subtrees``).
+  the checkpoint is of the log's first ``n = b + 1`` entries, entry ``b`` the first logged
+  after the day (a day's archive is made once there is one: log times never go back, so no
+  entry of the day can come after it); ``frontier`` is the hash of each perfect subtree
+  that makes up the entries before ``log.jsonl``'s first (``merkle.subtrees``).
 - ``checkpoint``: the site's signed checkpoint of size ``n`` (C2SP ``tlog-checkpoint``).
 - ``keys.json``: the site's keys (``trix-keys/1``).
 - ``log.jsonl``: the entries from ``a - 1`` (the previous day's last, when ``a > 0``) to
-  ``n - 1`` (the next day's first, when ``n > b``), one canonical JSON line each. With the
+  ``b`` (the next day's first), one canonical JSON line each. With the
   frontier they rebuild the checkpoint's root (``merkle.extended_root``): they are exactly
   those entries of the signed log. The two neighbours' times prove the day has no other.
 - ``context.jsonl``: earlier entries the day's matches and events refer to (their
@@ -24,15 +25,18 @@ The archive is a zip file:
 - ``draws/<event>.json``: the ``trix-draw/1`` record of each event with an entry that day.
 
 File names replace any character but ``A-Z a-z 0-9 . _ -`` by ``_``; a verifier reads the
-records and draws by their contents, never by their names. Standard library only.
+records and draws by their contents, never by their names, and refuses a name given twice
+or any other file. Standard library only.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -81,11 +85,12 @@ def day_bounds(day: str) -> tuple[str, str]:
     malformed day."""
     try:
         start = date.fromisoformat(day)
-    except (TypeError, ValueError):
-        raise FairnessError(f"day: {day!r} is not a date YYYY-MM-DD") from None
+        after = start + timedelta(days=1)
+    except (TypeError, ValueError, OverflowError):
+        raise FairnessError(f"day: {day!r} is not a date YYYY-MM-DD before 9999-12-31") from None
     if not isinstance(day, str) or len(day) != 10:
         raise FairnessError(f"day: {day!r} is not a date YYYY-MM-DD")
-    return f"{start.isoformat()}T00:00:00Z", f"{(start + timedelta(days=1)).isoformat()}T00:00:00Z"
+    return f"{start.isoformat()}T00:00:00Z", f"{after.isoformat()}T00:00:00Z"
 
 
 @dataclass
@@ -170,7 +175,9 @@ def _json(data: bytes, name: str) -> Any:
 
 
 def _json_lines(data: bytes, name: str) -> list[Any]:
-    return [_json(line, f"{name} line {n}") for n, line in enumerate(data.splitlines(), 1) if line]
+    if data and not data.endswith(b"\n"):
+        raise FairnessError(f"{name}: its last line does not end")
+    return [_json(line, f"{name} line {n}") for n, line in enumerate(data.splitlines(), 1)]
 
 
 def _whole(value: Any, name: str) -> int:
@@ -185,17 +192,55 @@ def _hashes(values: Any, name: str) -> list[bytes]:
     return [bytes.fromhex(check_hex(value, name)) for value in values]
 
 
+def _names(names: list[str]) -> None:
+    """Refuse a name given twice (tools would show one copy, a verifier read another) and
+    any file an archive does not hold."""
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise FairnessError(f"{name}: in the archive twice")
+        seen.add(name)
+        known = name in (MANIFEST, CHECKPOINT, KEYS, LOG, CONTEXT) or (
+            name.startswith((RECORDS, DRAWS)) and name.endswith(".json") and name.count("/") == 1
+        )
+        if not known:
+            raise FairnessError(f"{name}: not a file of a {FORMAT} archive")
+
+
+def _unzipped(folder: str) -> dict[str, bytes]:
+    """An unzipped archive's files, by their names in the zip."""
+    names = []
+    for root, _, found in os.walk(folder):
+        for name in found:
+            names.append(os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/"))
+    _names(sorted(names))
+    if sum(os.path.getsize(os.path.join(folder, n)) for n in names) > MAX_UNPACKED:
+        raise FairnessError(f"the archive unpacks to more than {MAX_UNPACKED} bytes")
+    files = {}
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as handle:
+            files[name] = handle.read()
+    return files
+
+
 def read(source: Any) -> Archive:
-    """Read an archive from a path or a binary file. Raises FairnessError (not a zip, a
-    file missing or malformed, more than :data:`MAX_UNPACKED` bytes unpacked)."""
-    try:
-        with zipfile.ZipFile(source) as packed:
-            infos = packed.infolist()
-            if sum(info.file_size for info in infos) > MAX_UNPACKED:
-                raise FairnessError(f"the archive unpacks to more than {MAX_UNPACKED} bytes")
-            files = {info.filename: packed.read(info) for info in infos if not info.is_dir()}
-    except (zipfile.BadZipFile, OSError, EOFError) as error:
-        raise FairnessError(f"not a {FORMAT} zip file: {error}") from None
+    """Read an archive from a path (the zip, or the folder it was unzipped to) or a binary
+    file. Raises FairnessError (not a zip, a name twice or unknown, a file missing or
+    malformed, more than :data:`MAX_UNPACKED` bytes unpacked)."""
+    if isinstance(source, str) and os.path.isdir(source):
+        files = _unzipped(source)
+    else:
+        try:
+            with zipfile.ZipFile(source) as packed:
+                infos = [info for info in packed.infolist() if not info.is_dir()]
+                _names([info.filename for info in infos])
+                if sum(info.file_size for info in infos) > MAX_UNPACKED:
+                    raise FairnessError(f"the archive unpacks to more than {MAX_UNPACKED} bytes")
+                files = {info.filename: packed.read(info) for info in infos}
+        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as error:
+            raise FairnessError(f"not a readable {FORMAT} zip file: {error}") from None
+        except zlib.error as error:
+            raise FairnessError(f"not a readable {FORMAT} zip file: {error}") from None
     for name in (MANIFEST, CHECKPOINT, KEYS, LOG, CONTEXT):
         if name not in files:
             raise FairnessError(f"not a {FORMAT} archive: it has no {name}")
@@ -205,7 +250,7 @@ def read(source: Any) -> Archive:
     day = manifest.get("day")
     day_bounds(day)
     first, end, size = (_whole(manifest.get(k), k) for k in ("first", "end", "size"))
-    if not first <= end <= size <= end + 1:
+    if not (first <= end and size == end + 1):
         raise FairnessError(f"{MANIFEST}: first {first}, end {end} and size {size} disagree")
     try:
         checkpoint = files[CHECKPOINT].decode("utf-8")

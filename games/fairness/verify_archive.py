@@ -55,7 +55,7 @@ def _matches(read: archive.Archive) -> tuple[dict[str, list[Any]], list[str]]:
             match_id = records[0]["shuffle"]["match_id"]
             if not isinstance(match_id, str) or match_id in matches:
                 raise TypeError
-        except (TypeError, KeyError, IndexError):
+        except (TypeError, KeyError, IndexError, AttributeError):
             problems.append(f"{name}: not one match's list of deal records")
             continue
         matches[match_id] = records
@@ -70,31 +70,31 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
             f"{archive.CHECKPOINT}: of {checkpoint.size} entries, the archive says {read.size}"
         )
     proven = archive.proven_entries(read, checkpoint.root)
-    ring = keyring(public_key, keyring_from_document(read.keys), proven)
+    listed = keyring_from_document(read.keys, archive.KEYS)
+    try:
+        ring = keyring(public_key, listed, proven)
+    except FairnessError as error:  # it names the option the list comes from elsewhere
+        raise FairnessError(str(error).replace("--keys:", f"{archive.KEYS}:", 1)) from None
     signer = _signed(ring, text, signatures, checkpoint)
     not_older(ring, signer, proven, read.size, archive.CHECKPOINT)
     day = [e for e in proven if read.first <= e["index"] < read.end]
     span = f"log entries {read.first} to {read.end - 1}" if day else "no log entry"
     notes = [
-        f"{read.day}: {span}, the whole day: checkpoint of {read.size} entries signed by key "
-        f"{signer} ({ring.source})",
+        f"{read.day}: {span}, the whole day: the checkpoint of the log's first {read.size} "
+        f"entries is signed by key {signer} ({ring.source})",
     ]
-    if read.end == read.size:
-        notes.append(
-            "nothing was logged after the day when the archive was made: check that a later "
-            "checkpoint is consistent with this one (trix verify --checkpoint --new-checkpoint)"
-        )
     matches, problems = _matches(read)
     for match_id, records in sorted(matches.items()):
         lines = verify_match(
             records, public_key=ring, require_receipt=True, partial=True, log=proven
         )
         problems += [f"match {match_id}: {line}" for line in lines]
-    given = {
-        (r["shuffle"]["match_id"], r["shuffle"]["deal_number"])
-        for records in matches.values()
-        for r in records
-    }
+    given = set()
+    for records in matches.values():
+        for record in records:
+            shuffle = record.get("shuffle") if isinstance(record, dict) else None
+            if isinstance(shuffle, dict) and type(shuffle.get("deal_number")) is int:
+                given.add((shuffle.get("match_id"), shuffle["deal_number"]))
     for entry in day:
         body = entry["body"]
         if entry["kind"] == "deal-record" and (body["match_id"], body["deal_number"]) not in given:
@@ -137,8 +137,8 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
         for event in sorted(paid - drawn)
     ]
     notes.append(
-        f"{len(matches)} match(es), {len(deals)} deal record(s), {len(payouts)} match payout(s) "
-        f"and {len(drawn)} draw(s)"
+        f"checked: {len(matches)} match(es) with records ({len(deals)} deal records), "
+        f"{len(payouts)} match payout(s) reconciled, {len(drawn)} draw(s)"
     )
     return problems, notes
 
@@ -160,8 +160,9 @@ def verify_archive_cli(path: str, stdout: TextIO, stderr: TextIO, public_key: An
     print(f"verified: {archive.FORMAT} {read.day}", file=stdout)
     if public_key is None:
         notes.append(
-            "the keys are the archive's own: give --public-key, the site's key you saved, so "
-            "that the site cannot have signed another history"
+            "the keys are the archive's own, so anyone could have made it: give --public-key, "
+            "the site's key you saved, to know the site signed it (that the site showed "
+            "everyone this history takes a witness's cosignature, section 9c)"
         )
     for note in notes:
         print(f"note: {note}", file=stdout)

@@ -195,7 +195,9 @@ def verify_cli(
     except FairnessError as error:
         print(error, file=stderr)
         return 2
-    if path != "-" and os.path.isfile(path) and zipfile.is_zipfile(path):
+    unzipped = os.path.isdir(path) and os.path.isfile(os.path.join(path, "archive.json"))
+    named = path.lower().endswith(".zip")
+    if path != "-" and (unzipped or named or (os.path.isfile(path) and zipfile.is_zipfile(path))):
         others = keys or log or commitment or seeds or partial or head or checkpoint
         if others or new_checkpoint or consistency or inclusions or witnesses:
             print("a day's archive (trix-archive/1) takes --public-key only", file=stderr)

@@ -120,7 +120,7 @@ def withheld_records(
     finished when it holds a record of every deal 1..the receipt's deal count."""
     match_id = first.get("match_id")
     numbers = logged_deals(log, match_id)
-    given = {s.get("deal_number") for _, s in shuffles}
+    given = {n for _, s in shuffles if type(n := s.get("deal_number")) is int}
     missing = [number for number in numbers if number not in given]
     if not missing:
         return []

@@ -285,23 +285,69 @@ def test_log_times_never_go_back(tasks_applied_here):
 
 
 def test_days_without_entries_verify(client, tmp_path, three_days):
-    """A day before the log's first entry and a day between entries: no entry, the
-    neighbours prove it."""
-    for day in ("2026-02-27", "2026-03-04"):
-        data = _download(client, day)
-        manifest = json.loads(_files(data)[archive.MANIFEST])
-        assert manifest["first"] == manifest["end"]
-        code, out, err = _verify(tmp_path, data)
-        assert (code, err) == (0, ""), err
-        assert f"{day}: no log entry, the whole day" in out
-
-
-def test_a_day_of_an_empty_log_verifies(client, tmp_path):
-    code, out, err = _verify(tmp_path, _download(client, "2026-03-01"))
+    """A day before the log's first entry: no entry, the neighbour after proves it."""
+    data = _download(client, "2026-02-27")
+    manifest = json.loads(_files(data)[archive.MANIFEST])
+    assert manifest["first"] == manifest["end"] == 0
+    code, out, err = _verify(tmp_path, data)
     assert (code, err) == (0, ""), err
+    assert "2026-02-27: no log entry, the whole day" in out
 
 
-def test_archives_built_for_one_address_are_limited(client, settings):
+def test_a_day_is_archived_once_the_log_holds_an_entry_after_it(client):
+    """Until then an entry of that day could still come (a host whose clock lags): no
+    archive of it, nor of any day of an empty log; the last date is no date."""
+    with _at("2026-03-05T00:00:00"):
+        empty = client.get("/fairness/archive/2026-03-01.zip", HTTP_ACCEPT_LANGUAGE="ar")
+        last = client.get("/fairness/archive/9999-12-31.zip")
+    assert empty.status_code == 404 and "أرشيف" in empty.content.decode()
+    assert last.status_code == 404
+
+
+def test_malformed_archives_get_one_line_each(client, tmp_path, three_days):
+    """No traceback: each malformed archive is refused with one line naming what is wrong."""
+    files = _files(_download(client))
+    (name,) = [n for n in files if n.startswith(archive.RECORDS)]
+    records = json.loads(files[name])
+    bad_number = json.loads(files[name])
+    bad_number[0]["shuffle"]["deal_number"] = [1]
+    cases = {
+        "null": _zip({**files, name: canonical_bytes([None, *records[1:]])}),
+        "list deal number": _zip({**files, name: canonical_bytes(bad_number)}),
+        "unknown file": _zip({**files, "extra/evil.exe": b"MZ"}),
+        "blank line": _zip({**files, archive.CONTEXT: files[archive.CONTEXT] + b"\n"}),
+        "not a zip": b"this is not a zip file",
+    }
+    for case, data in cases.items():
+        code, out, err = _verify(tmp_path, data)
+        assert code == 1 and out == "" and len(err.splitlines()) >= 1, case
+        assert "Traceback" not in err and err.startswith("trix-archive/1: "), (case, err)
+    # The same name twice: tools would show one copy, the verifier read another.
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as out, pytest.warns(UserWarning, match="Duplicate"):
+        for file, data in [*files.items(), (name, canonical_bytes(records[:1]))]:
+            out.writestr(file, data)
+    code, _, err = _verify(tmp_path, buffer.getvalue())
+    assert code == 1 and f"{name}: in the archive twice" in err, err
+    # Corrupt compressed data.
+    packed = bytearray(_download(client))
+    at = packed.index(b"records/") + 60
+    packed[at : at + 40] = bytes(40)
+    code, _, err = _verify(tmp_path, bytes(packed))
+    assert code == 1 and "Traceback" not in err and err.startswith("trix-archive/1: "), err
+
+
+def test_an_unzipped_archive_verifies_as_its_zip(client, tmp_path, three_days):
+    folder = tmp_path / "unzipped"
+    with zipfile.ZipFile(io.BytesIO(_download(client))) as packed:
+        packed.extractall(folder)
+    out, err = io.StringIO(), io.StringIO()
+    key = signing.current().public_bytes().hex()
+    assert verify_cli(str(folder), out, err, public_key=key) == 0, err.getvalue()
+    assert out.getvalue().startswith(f"verified: trix-archive/1 {DAY}")
+
+
+def test_archives_built_for_one_address_are_limited(client, settings, three_days):
     """Each archive reads and proves a whole day: above ``TRIX_ARCHIVE_RATE`` builds per
     address, 429 with Retry-After and nothing built; a day not over stays 404."""
     from django.core.cache import cache
