@@ -126,6 +126,11 @@ def check_archived(t: Tournament) -> None:
     day = payout["logged_at"][:10]
     after = datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time())
     with time_machine.travel(after.replace(tzinfo=UTC), tick=False):
+        # A day is archived once the log holds an entry after it: a match made the next day.
+        commitment = fairness_log.match_commitment(
+            match_id=f"after-{t.pk}", algorithm="trix-shuffle/1", commitment="c" * 64, deals=8
+        )
+        fairness_log.append([commitment])
         data = fairness_archive.daily_archive(day)
     read = archive.read(io.BytesIO(data))
     assert list(read.draws) == [f"draws/{archive.file_name(t.ref)}.json"]
