@@ -22,7 +22,12 @@ from games.fairness.signing_keys import keyring_from_document
 from games.fairness.transparency import check_payout, logged
 from games.fairness.verify import verify_match
 from games.fairness.verify_draws import draw_notes, draw_problems
-from games.fairness.verify_signers import checkpoint_key, keyring, not_older
+from games.fairness.verify_signers import (
+    checkpoint_key,
+    keyring,
+    not_older,
+    receipts_in_their_keys_time,
+)
 
 
 def _checkpoint(note: str) -> tuple[str, list, merkle.Checkpoint]:
@@ -89,6 +94,10 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
             records, public_key=ring, require_receipt=True, partial=True, log=proven
         )
         problems += [f"match {match_id}: {line}" for line in lines]
+    if not problems:  # each receipt logged while the key it names was the site's
+        problems += receipts_in_their_keys_time(
+            ring, proven, [r for records in matches.values() for r in records]
+        )
     given = set()
     for records in matches.values():
         for record in records:
