@@ -363,3 +363,41 @@ def test_archives_built_for_one_address_are_limited(client, settings, three_days
     assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 60
     assert refused.json()["code"] == "throttled" and "أرشيف" in refused.json()["error"]
     assert not_over.status_code == 404
+
+
+def test_a_day_with_a_key_rotation_verifies_with_the_key_saved_before_it(
+    client, tmp_path, settings, tasks_applied_here, make_user
+):
+    """The site's key rotated in the middle of the day: the archive holds both keys' entries,
+    its checkpoint is signed by the new key, and the old key saved before the rotation
+    still pins it (the old key endorsed the new one, section 9b)."""
+    from django.core.management import call_command
+
+    from games.fairness import receipt as receipts
+
+    old = signing.current().public_bytes().hex()
+    host = make_user("host")
+
+    def bots_match():
+        table = services.create_table(user=host, variant="complex", stake=0, options=TIMERS)
+        for seat in range(4):
+            services.seat_bot(user=host, table_id=table.pk, seat=seat, bot="rules")
+        return play_out(table.pk)
+
+    with _at("2026-03-02T08:00:00"):
+        bots_match()
+    path = tmp_path / "new.key"
+    with _at("2026-03-02T12:00:00"):
+        call_command("rotate_signing_key", generate=str(path), stdout=io.StringIO())
+        settings.TRIX_SIGNING_NEW_KEY = path.read_text().strip()
+        call_command("rotate_signing_key", stdout=io.StringIO())
+    new = receipts.key_id(receipts.load_private_key(path.read_text()))
+    with _at("2026-03-02T16:00:00"):
+        later = bots_match()
+    assert later.receipt["key_id"] == new
+    with _at("2026-03-03T08:00:00"):
+        services.create_table(user=host, variant="complex", stake=0, options=TIMERS)
+    data = _download(client)
+    code, out, err = _verify(tmp_path, data, key=old)
+    assert (code, err) == (0, ""), err
+    assert f"is signed by key {new}" in out and "pinned by --public-key" in out
