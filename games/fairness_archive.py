@@ -30,7 +30,9 @@ def finished_day(day: str) -> str:
     try:
         begin, after = archive.day_bounds(day)
     except ValueError:  # FairnessError: not a date, or the last one
-        raise NotFound(_("A day is written YYYY-MM-DD.")) from None
+        raise NotFound(
+            _("There is no archive of that day: a day is written YYYY-MM-DD, up to 9999-12-30.")
+        ) from None
     if after > datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"):
         raise NotFound(
             _("The day %(day)s has not ended (UTC): its archive is not ready.") % {"day": day}

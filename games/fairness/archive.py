@@ -35,6 +35,7 @@ import io
 import json
 import os
 import re
+import stat
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
@@ -69,6 +70,10 @@ DRAWS = "draws/"
 #: one rather than fill the disk or memory (a day of 100,000 eight-deal matches is ~5 GB).
 MAX_UNPACKED = 8 * 1024**3
 
+#: The most a file may unpack to per byte packed (beyond its first MiB): the site's JSON
+#: packs about tenfold; a file of blanks or zeros packs a thousandfold.
+MAX_RATIO = 100
+
 #: A zip entry's time: fixed, so one day's archive is the same bytes whenever it is built.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
@@ -83,13 +88,13 @@ def day_bounds(day: str) -> tuple[str, str]:
     """The first ``logged_at`` of ``day`` (``YYYY-MM-DD``) and of the day after, as the log
     writes times (``YYYY-MM-DDTHH:MM:SSZ``, which sort as text). FairnessError for a
     malformed day."""
+    if not isinstance(day, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):
+        raise FairnessError(f"day: {day!r} is not a date YYYY-MM-DD")
     try:
         start = date.fromisoformat(day)
         after = start + timedelta(days=1)
-    except (TypeError, ValueError, OverflowError):
-        raise FairnessError(f"day: {day!r} is not a date YYYY-MM-DD before 9999-12-31") from None
-    if not isinstance(day, str) or len(day) != 10:
-        raise FairnessError(f"day: {day!r} is not a date YYYY-MM-DD")
+    except (ValueError, OverflowError):
+        raise FairnessError(f"day: {day!r} is not a date from 0001-01-01 to 9999-12-30") from None
     return f"{start.isoformat()}T00:00:00Z", f"{after.isoformat()}T00:00:00Z"
 
 
@@ -212,7 +217,10 @@ def _unzipped(folder: str) -> dict[str, bytes]:
     names = []
     for root, _, found in os.walk(folder):
         for name in found:
-            names.append(os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/"))
+            path = os.path.join(root, name)
+            if os.path.islink(path) or not stat.S_ISREG(os.lstat(path).st_mode):
+                raise FairnessError(f"{os.path.relpath(path, folder)}: not a plain file")
+            names.append(os.path.relpath(path, folder).replace(os.sep, "/"))
     _names(sorted(names))
     if sum(os.path.getsize(os.path.join(folder, n)) for n in names) > MAX_UNPACKED:
         raise FairnessError(f"the archive unpacks to more than {MAX_UNPACKED} bytes")
@@ -236,6 +244,12 @@ def read(source: Any) -> Archive:
                 _names([info.filename for info in infos])
                 if sum(info.file_size for info in infos) > MAX_UNPACKED:
                     raise FairnessError(f"the archive unpacks to more than {MAX_UNPACKED} bytes")
+                for info in infos:  # JSON packs some tenfold: far more is a bomb
+                    if info.file_size > MAX_RATIO * info.compress_size + 2**20:
+                        raise FairnessError(
+                            f"{info.filename}: unpacks to {info.file_size} bytes from "
+                            f"{info.compress_size}: not a file an archive holds"
+                        )
                 files = {info.filename: packed.read(info) for info in infos}
         except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as error:
             raise FairnessError(f"not a readable {FORMAT} zip file: {error}") from None

@@ -241,8 +241,9 @@ def verify_record(record: Any) -> dict[str, Any]:
     and byes (recomputed by the seating rules) and its results (one per seat/team, naming the
     seated unit, places a ranking) and, where it names them, its tables' matches (one per
     table, ``table_results.parse_matches``). Only the last round may lack results. Summary:
-    ``{"event", "format", "team_mode", "entrants", "units", "rounds", "played", "bound"}``
-    (``bound``: the tables naming their match).
+    ``{"event", "format", "team_mode", "entrants", "units", "rounds", "played", "bound",
+    "over"}`` (``bound``: the tables naming their match; ``over``: every round has results
+    and the rules seat no further round: the event was played to its end).
     """
     _need(isinstance(record, dict), "record: must be a JSON object")
     _need(
@@ -275,6 +276,9 @@ def verify_record(record: Any) -> dict[str, Any]:
         played.append(
             (plan.seating, _parse_results(raw["results"], plan.seating, team_mode, label))
         )
+    over = len(played) == len(raw_rounds) and (
+        next_round(key=key, units=units, tournament=params, played=played) is None
+    )
     return {
         "event": event,
         "format": params["format"],
@@ -284,4 +288,5 @@ def verify_record(record: Any) -> dict[str, Any]:
         "rounds": len(raw_rounds),
         "played": len(played),
         "bound": bound,
+        "over": over,
     }

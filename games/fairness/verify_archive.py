@@ -130,24 +130,55 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
         except FairnessError as error:
             problems.append(str(error))
     deals = [r for records in matches.values() for r in records]
-    paid = {e["body"]["event"] for e in day if e["kind"] == "event-payout"}
-    drawn = set()
+    prizes = {
+        e["body"]["event"]: e for e in day if e["kind"] == "event-payout"
+    }  # an event's prizes, or its fees back
+    named, drawn = set(), set()
     for name, record in sorted(read.draws.items()):
         if not isinstance(record, dict) or record.get("format") != DRAW_FORMAT:
             problems.append(f"{name}: not a {DRAW_FORMAT} record")
             continue
+        named.add(record.get("event"))
         found, summary, checked = draw_problems(record, None, proven, deals)
         problems += [f"{name}: {line}" for line in found]
-        if summary is not None:
-            drawn.add(summary["event"])
-            notes += draw_notes(summary, checked, True)
-    problems += [
-        f"event {event} paid out on the day, but the archive has no draw record of it"
-        for event in sorted(paid - drawn)
-    ]
+        if summary is None:
+            continue
+        drawn.add(summary["event"])
+        notes += draw_notes(summary, checked, True)
+        if summary["event"] in prizes and checked != summary["bound"]:
+            problems.append(
+                f"{name}: {summary['bound'] - checked} of its {summary['bound']} tables' "
+                "matches have no records in the archive, though it holds every match of an "
+                "event paid out on the day"
+            )
+    for event, entry in sorted(prizes.items()):
+        result = entry["body"]["reason"] == "result"
+        if result and event not in named:
+            problems.append(
+                f"event {event} paid its prizes on the day (entry {entry['index']}), but the "
+                "archive has no draw record of it"
+            )
+        if result and ("tables-commitment", event) in index and ("tables-key", event) not in index:
+            problems.append(
+                f"event {event} paid its prizes on the day, but the archive lacks its "
+                "tables-key entry (logged when its last table ended): its tables' commitments "
+                "cannot be checked"
+            )
+        body = entry["body"]
+        notes.append(
+            f"event {event}: {sum(body['stakes'].values())} "
+            + (
+                f"paid out as prizes to {len(body['payouts'])} entrant(s), house fee "
+                f"{body['house_fee']}: the amounts by the prize table are not recomputed (the "
+                "draw record does not carry it; the site's ledger_check confirms them)"
+                if result
+                else "given back, every fee"
+            )
+        )
     notes.append(
         f"checked: {len(matches)} match(es) with records ({len(deals)} deal records), "
-        f"{len(payouts)} match payout(s) reconciled, {len(drawn)} draw(s)"
+        f"{len(payouts)} match payout(s) reconciled, {len(drawn)} draw(s), "
+        f"{len(prizes)} event payout(s)"
     )
     return problems, notes
 

@@ -45,6 +45,12 @@ def draw_problems(
     if entries is not None:
         index = logged(entries)
         problems += draw_in_log(record, index) + table_results.check_against_log(record, index)
+        paid = index.get(("event-payout", summary["event"]))
+        if paid is not None and paid["body"]["reason"] == "result" and not summary["over"]:
+            problems.append(
+                f"its prizes were paid (log entry {paid['index']}), but the record stops after "
+                f"round {summary['played']}: the event's rules seat another round"
+            )
     found, checked = table_results.check_against_records(record, deals)
     problems += found
     return [f"{DRAW_FORMAT}: {line}" for line in problems], summary, checked

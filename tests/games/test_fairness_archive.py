@@ -93,7 +93,7 @@ def _files(data: bytes) -> dict[str, bytes]:
 
 def _zip(files: dict[str, bytes]) -> bytes:
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as out:
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as out:
         for name, data in files.items():
             out.writestr(name, data)
     return buffer.getvalue()
@@ -401,3 +401,24 @@ def test_a_day_with_a_key_rotation_verifies_with_the_key_saved_before_it(
     code, out, err = _verify(tmp_path, data, key=old)
     assert (code, err) == (0, ""), err
     assert f"is signed by key {new}" in out and "pinned by --public-key" in out
+
+
+def test_bombs_links_and_week_dates_are_refused(client, tmp_path, three_days):
+    """A file that unpacks far beyond its packed size, a link in an unzipped folder (to
+    /dev/zero: read for ever) and a day written as an ISO week date: one line each."""
+    data = _download(client)
+    files = _files(data)
+    bomb = _zip({**files, archive.CONTEXT: files[archive.CONTEXT] + b" " * (8 * 2**20)})
+    code, _, err = _verify(tmp_path, bomb)
+    assert code == 1 and "context.jsonl: unpacks to" in err, err
+    manifest = json.loads(files[archive.MANIFEST])
+    week = _zip({**files, archive.MANIFEST: json.dumps({**manifest, "day": "2026-W10-1"}).encode()})
+    code, _, err = _verify(tmp_path, week)
+    assert code == 1 and "is not a date YYYY-MM-DD" in err, err
+    folder = tmp_path / "linked"
+    with zipfile.ZipFile(io.BytesIO(data)) as packed:
+        packed.extractall(folder)
+    (folder / "records" / "zzz.json").symlink_to("/dev/zero")
+    out, err = io.StringIO(), io.StringIO()
+    assert verify_cli(str(folder), out, err) == 1
+    assert "records/zzz.json: not a plain file" in err.getvalue(), err.getvalue()

@@ -142,6 +142,7 @@ def test_the_example_record_is_current_and_verifies():
         "rounds": 3,
         "played": 3,
         "bound": 0,  # a record of invented results: no matches were played
+        "over": True,  # three Swiss rounds of three, all with results
     }
 
 
@@ -263,10 +264,15 @@ def test_records_of_every_format_verify_and_a_partial_one_too(tournament, count)
         rounds=rounds,
     )
     assert verify_record(rec)["played"] == len(rounds)
+    assert verify_record(rec)["over"] is True
     partial = copy.deepcopy(rec)
     del partial["rounds"][2:]
     partial["rounds"][1]["results"] = None
     assert verify_record(partial)["played"] == 1
+    assert verify_record(partial)["over"] is False
+    cut = copy.deepcopy(rec)  # every round shown has results, but the event goes on
+    del cut["rounds"][1:]
+    assert verify_record(cut)["over"] is False
     if teams:
         broken = copy.deepcopy(rec)
         broken["teams"]["t01"] = ["p001", "p003"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import time
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 import time_machine
@@ -119,9 +121,9 @@ def check_finished(t: Tournament) -> None:
         check_archived(t)
 
 
-def check_archived(t: Tournament) -> None:
-    """The auditor archive of the day the event paid out holds its draw record, every match
-    it names and the payout, and verifies: each table's results recomputed."""
+def archived(t: Tournament) -> tuple[archive.Archive, list[str], list[str]]:
+    """The auditor archive of the day the event paid out (its prizes, or its fees back), an
+    entry logged the next day first, and ``trix verify``'s (problems, notes) of it."""
     (payout,) = [e for e in fairness_log.entries_of("event-payout") if e["body"]["event"] == t.ref]
     day = payout["logged_at"][:10]
     after = datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time())
@@ -133,10 +135,36 @@ def check_archived(t: Tournament) -> None:
         fairness_log.append([commitment])
         data = fairness_archive.daily_archive(day)
     read = archive.read(io.BytesIO(data))
-    assert list(read.draws) == [f"draws/{archive.file_name(t.ref)}.json"]
     key = load_public_key(signing.current().public_bytes().hex())
-    problems, notes = verify_archive.check(read, key)
+    return read, *verify_archive.check(read, key)
+
+
+def check_archived(t: Tournament) -> None:
+    """The archive of the day the event paid its prizes holds its draw record, every match
+    it names and the payout, and verifies: each table's results recomputed."""
+    read, problems, notes = archived(t)
+    (name,) = read.draws
+    assert name == f"draws/{archive.file_name(t.ref)}.json"
     assert problems == [], problems
+    key = load_public_key(signing.current().public_bytes().hex())
+
+    def refused(changed: archive.Archive, expected: str) -> None:
+        problems = verify_archive.check(changed, key)[0]
+        assert any(expected in line for line in problems), problems
+
+    # The draw cut after its first round: every round shown has results, yet the prizes
+    # were paid as if the event had ended there.
+    cut = copy.deepcopy(read.draws[name])
+    del cut["rounds"][1:]
+    refused(replace(read, draws={name: cut}), "the event's rules seat another round")
+    # A table's match left out of the archive (its deals were logged that day).
+    first = next(iter(read.records))
+    fewer = {n: r for n, r in read.records.items() if n != first}
+    refused(replace(read, records=fewer), "but the archive has no record of it")
+    # The event's tables key left out: the tables' commitments could not be checked.
+    no_key = [(e, p) for e, p in read.context if e["kind"] != "tables-key"]
+    if len(no_key) < len(read.context):
+        refused(replace(read, context=no_key), "lacks its tables-key entry")
     tables = RoundTable.objects.filter(round__tournament=t).count()
     assert f"{t.ref}: the results of {tables} of its {tables} tables recomputed" in " ".join(
         notes

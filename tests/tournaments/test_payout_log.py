@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.fairness import transparency
 from games.services import fairness_log
+from tests.tournaments.helpers import archived
 from tournaments import services
 from tournaments.models import Entry, Status, Tournament
 from wallet import services as ledger
@@ -106,6 +107,10 @@ def test_a_called_off_tournaments_fees_back_enter_the_log_as_a_refund(
     }
     assert [wallet_balance(u) for u in users] == [10_000, 10_000]
     assert _ledger_check()[0]
+    # The day's archive: no draw (never revealed), the fees back, and it verifies.
+    read, problems, notes = archived(t)
+    assert read.draws == {} and problems == [], problems
+    assert f"event {t.ref}: 200 given back, every fee" in notes
 
 
 @pytest.mark.ledger_corrupted
