@@ -212,6 +212,16 @@ def _names(names: list[str]) -> None:
             raise FairnessError(f"{name}: not a file of a {FORMAT} archive")
 
 
+def _bounded(packed: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """A file's bytes, read no further than its stated size: a zip whose header states a
+    small size for a huge file is refused having unpacked that size and one byte more."""
+    with packed.open(info) as handle:
+        data = handle.read(info.file_size + 1)
+    if len(data) > info.file_size:
+        raise FairnessError(f"{info.filename}: unpacks to more than the size its header states")
+    return data
+
+
 def _unzipped(folder: str) -> dict[str, bytes]:
     """An unzipped archive's files, by their names in the zip."""
     names = []
@@ -250,7 +260,7 @@ def read(source: Any) -> Archive:
                             f"{info.filename}: unpacks to {info.file_size} bytes from "
                             f"{info.compress_size}: not a file an archive holds"
                         )
-                files = {info.filename: packed.read(info) for info in infos}
+                files = {info.filename: _bounded(packed, info) for info in infos}
         except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as error:
             raise FairnessError(f"not a readable {FORMAT} zip file: {error}") from None
         except zlib.error as error:

@@ -316,7 +316,8 @@ def check_against_log(
     of its round and table; a match with every deal's record ended by its last deal (not a
     forfeit or a cancellation); the record names no match twice; and once its prizes were
     paid (its ``event-payout`` of reason ``result``) every round has its results (an event
-    called off may end with a round unplayed)."""
+    called off may end with a round unplayed) and every match the log holds of the event's
+    tables is named."""
     event = record["event"]
     problems: list[str] = []
     seen: dict[str, str] = {}
@@ -345,6 +346,18 @@ def check_against_log(
                 continue
             seen[match_id] = where
             problems.extend(_match_in_log(item, index, where, event, number, t - 1))
+    if ended is not None:  # every table the event dealt is in its record
+        for (kind, match_id), entry in index.items():
+            tables = (
+                entry["body"]["receipt"].get("tables_commitment")
+                if kind == ("match-receipt")
+                else None
+            )
+            if tables and tables.get("event") == event and match_id not in seen:
+                problems.append(
+                    f"the log holds match {match_id!r} of this event (its receipt is entry "
+                    f"{entry['index']}), which the record does not name: a round left out"
+                )
     return problems
 
 

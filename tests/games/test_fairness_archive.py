@@ -411,6 +411,18 @@ def test_bombs_links_and_week_dates_are_refused(client, tmp_path, three_days):
     bomb = _zip({**files, archive.CONTEXT: files[archive.CONTEXT] + b" " * (8 * 2**20)})
     code, _, err = _verify(tmp_path, bomb)
     assert code == 1 and "context.jsonl: unpacks to" in err, err
+    # The same bomb with its headers stating a small size: unpacked no further than that
+    # (where its checksum fails).
+    lying = bytearray(bomb)
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = lying.find(signature)
+        while at >= 0:
+            name_at = at + (30 if signature == b"PK\x03\x04" else 46)
+            if lying[name_at : name_at + len(archive.CONTEXT)] == archive.CONTEXT.encode():
+                lying[at + offset : at + offset + 4] = (2**16).to_bytes(4, "little")
+            at = lying.find(signature, at + 4)
+    code, _, err = _verify(tmp_path, bytes(lying))
+    assert code == 1 and "Bad CRC-32 for file 'context.jsonl'" in err, err
     manifest = json.loads(files[archive.MANIFEST])
     week = _zip({**files, archive.MANIFEST: json.dumps({**manifest, "day": "2026-W10-1"}).encode()})
     code, _, err = _verify(tmp_path, week)

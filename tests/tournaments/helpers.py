@@ -157,6 +157,11 @@ def check_archived(t: Tournament) -> None:
     cut = copy.deepcopy(read.draws[name])
     del cut["rounds"][1:]
     refused(replace(read, draws={name: cut}), "the event's rules seat another round")
+    # The same with the event's round count edited to match: the log's later matches of the
+    # event's tables are named by no round.
+    if "rounds" in cut["tournament"]:
+        cut["tournament"]["rounds"] = 1
+        refused(replace(read, draws={name: cut}), "which the record does not name")
     # A table's match left out of the archive (its deals were logged that day).
     first = next(iter(read.records))
     fewer = {n: r for n, r in read.records.items() if n != first}
