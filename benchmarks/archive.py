@@ -28,23 +28,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from benchmarks.state_poll import load_line  # noqa: E402  (it sets its own environment first)
+# The benchmarks' environment (scratch keys, an in-memory broker, no bot delay) is
+# benchmarks/state_poll.py's, set when it is imported; this one's database is its own.
+from benchmarks.state_poll import load_line  # noqa: E402
 
 DB_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/trix_archive_bench"
 )
-os.environ.update(
-    DATABASE_URL=DB_URL,
-    CELERY_BROKER_URL="memory://",
-    DJANGO_SETTINGS_MODULE="trix_site.settings",
-    DJANGO_DEBUG="0",
-    DJANGO_HTTPS="0",
-    DJANGO_SECRET_KEY="benchmark-only-not-a-secret",
-    TRIX_SEED_KEY="5e" * 32,  # benchmark-only keys, public
-    TRIX_SIGNING_KEY="51" * 32,
-    TRIX_BOT_DELAY="0",
-    TRIX_DEAL_PAUSE="0",
-)
+os.environ["DATABASE_URL"] = DB_URL
 
 
 def fresh_database() -> None:

@@ -94,10 +94,9 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
             records, public_key=ring, require_receipt=True, partial=True, log=proven
         )
         problems += [f"match {match_id}: {line}" for line in lines]
+    deals = [r for records in matches.values() for r in records]
     if not problems:  # each receipt logged while the key it names was the site's
-        problems += receipts_in_their_keys_time(
-            ring, proven, [r for records in matches.values() for r in records]
-        )
+        problems += receipts_in_their_keys_time(ring, proven, deals)
     given = set()
     for records in matches.values():
         for record in records:
@@ -129,7 +128,6 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
             )
         except FairnessError as error:
             problems.append(str(error))
-    deals = [r for records in matches.values() for r in records]
     prizes = {
         e["body"]["event"]: e for e in day if e["kind"] == "event-payout"
     }  # an event's prizes, or its fees back
