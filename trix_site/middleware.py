@@ -3,10 +3,10 @@ its process's pool, answers a clear 503, never a 500.
 
 Sends after a commit do not get here (``games.services.dispatch``: ``on_commit(...,
 robust=True)``, re-sent by the sweep) and the configured cache ignores its errors
-(``settings.redis_cache``); this catches what is left: a send or a cache call made before any
-change was saved, or a cache configured without ``IGNORE_EXCEPTIONS``. Under ``/api/`` the
-answer is the API's error shape ``{"error", "code": "unavailable"}``, elsewhere plain text;
-both with ``Retry-After``."""
+(``trix_site.cache.redis_cache``); this catches what is left: a send or a cache call made
+before any change was saved, or a cache configured without ``IGNORE_EXCEPTIONS``. Under
+``/api/`` the answer is the API's error shape ``{"error", "code": "unavailable"}``, elsewhere
+plain text; both with ``Retry-After``."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from trix_site.cache import redis_cache
 from trix_site.env import (
     env_bool,
     env_choice,
@@ -345,27 +346,11 @@ TRIX_TABLE_CREATE_RATE = env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
 TRIX_SEAT_RATE = env_rate("TRIX_SEAT_RATE", "30/minute")
 
 
-def redis_cache(url: str) -> dict:
-    """The cache of ``TRIX_CACHE_URL`` (``redis://host:6379/1``): django-redis with its errors
-    ignored (and logged; ``trix_site.cache``), so a cache outage degrades what the cache holds
-    (rate-limit counts: DRF's throttles, allauth's login and sign-up limits) instead of failing
-    or refusing the request; a dead cache answers within ``TRIX_CACHE_TIMEOUT`` seconds."""
-    return {
-        "BACKEND": "trix_site.cache.RedisCache",
-        "LOCATION": url,
-        "OPTIONS": {
-            "IGNORE_EXCEPTIONS": True,
-            "SOCKET_CONNECT_TIMEOUT": TRIX_CACHE_TIMEOUT,
-            "SOCKET_TIMEOUT": TRIX_CACHE_TIMEOUT,
-        },
-    }
-
-
 # Seconds a cache operation may wait for a Redis that does not answer (then: a miss).
 TRIX_CACHE_TIMEOUT = env_seconds("TRIX_CACHE_TIMEOUT", 0.5)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True  # a cache outage is logged, never raised
 if env_str("TRIX_CACHE_URL"):  # e.g. redis://host:6379/1; else Django's local memory
-    CACHES = {"default": redis_cache(env_str("TRIX_CACHE_URL"))}
+    CACHES = {"default": redis_cache(env_str("TRIX_CACHE_URL"), timeout=TRIX_CACHE_TIMEOUT)}
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # The login form's session only: the form is the one place a password is checked, so its
@@ -548,29 +533,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # (trix_site/celery.py).
 CELERY_DB_REUSE_MAX = 1_000_000 if DATABASES["default"].get("CONN_MAX_AGE") else None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# Task priorities: a tournament's tasks (a table's result recorded, the next round opened:
-# tournaments/dispatch.py) go ahead of the tables' wake-ups and actions, so a round's advance
-# does not wait behind every table's bot turns (the next round opens within 1 s of the last
-# table ending; docs/tournaments.md). On Redis, kombu keeps one list per priority step of a
-# queue (key: the queue's name, `sep`, the step; none for step 0) and BRPOP names them in step
-# order: a lower number goes first, 0 first of all; a priority counts as the highest step at
-# or below it. The steps and `sep` are kombu's defaults (changing them renames the lists that
-# hold queued messages); one queue per worker, so no `queue_order_strategy`. Redis only: the
-# SQLite broker of `./dev run` hands transport options to `create_engine`, which refuses these,
-# and runs first in, first out (as RabbitMQ does without `x-max-priority`). A message a worker
-# already holds (a wake-up's countdown) keeps its place: priority orders what waits in Redis.
-#
-# Surviving a broker restart (docs/operations.md): the worker reconnects for ever (Celery's
-# default exits after 100 attempts); a silent connection is found by redis-py's and kombu's
-# health checks and the socket timeouts, then made anew. The visibility timeout outlasts the
-# longest wake-up countdown (TRIX_MAX_TIMER), so a wake-up held by a live worker is not
-# delivered twice; messages lost with a worker or with Redis are re-sent by the beat's sweep
-# (TRIX_SWEEP_LATE), as is a send after a commit that found no broker (it does not fail the
-# request: games/services/dispatch.py). redis-py retries no command itself (no
-# `retry_on_timeout`): with it, the worker's pub/sub read reconnected in place after a restart
-# and waited for ever for a message, blocking its only thread (tests/test_broker_outage.py).
-# Sends are retried by CELERY_TASK_PUBLISH_RETRY_POLICY; an ack that finds Redis gone still
-# frees its prefetch slot (trix_site/broker.py: RedisQoS).
+# Task priorities: a tournament's tasks go ahead of the tables' wake-ups and actions, in
+# kombu's default priority steps on Redis (the SQLite broker and RabbitMQ: first in, first
+# out); docs/tournaments.md, "Task priority". Surviving a broker restart: the worker
+# reconnects for ever, silent connections are found by the health checks and socket timeouts,
+# the visibility timeout outlasts the longest wake-up, lost messages are re-sent by the beat's
+# sweep, and redis-py retries no command itself (docs/operations.md, "A broker restart").
+# Sends are retried by CELERY_TASK_PUBLISH_RETRY_POLICY.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # reconnect for ever, never exit
 # Seconds one attempt to connect to the broker may take (sends, workers, /health/'s check).

@@ -1,6 +1,6 @@
 """The rate-limit cache (Redis, ``TRIX_CACHE_URL``) is down (issue 13, item 3): logging in,
 signing up and the API's throttled actions go on without their limits (the site's cache
-ignores its errors: ``trix_site.settings.redis_cache``); a cache configured to raise answers
+ignores its errors: ``trix_site.cache.redis_cache``); a cache configured to raise answers
 a clear 503, never a 500."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from tests.accounts.test_pages import PASSWORD, signup
 from tests.redis_server import dead_url
-from trix_site.settings import redis_cache
+from trix_site.cache import redis_cache
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

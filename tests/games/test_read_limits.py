@@ -128,7 +128,7 @@ def test_reads_at_once_are_each_counted(table, settings):
 
     from django.db import connections
 
-    from trix_site.settings import redis_cache
+    from trix_site.cache import redis_cache
 
     url = settings.CELERY_BROKER_URL  # the tests' Redis; keys of this test's own
     settings.CACHES = {"default": {**redis_cache(url), "KEY_PREFIX": f"test-{uuid.uuid4()}"}}
