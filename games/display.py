@@ -1,7 +1,7 @@
 """How the public pages write cards and seats (the verify pages).
 
 Seats are numbered 1-4 on every page, as on the table page; records, the API and ``trix
-verify`` number them 0-3 (``shared/trix-rules.md``, "Vocabulary"), so the page's seat is the
+verify`` number them 0-3 (``docs/rules.md``, "Vocabulary"), so the page's seat is the
 record's seat plus one. A hand is shown grouped by suit in the table page's order (♠ ♥ ♣ ♦,
 suits alternating colour; ranks low to high, ``10`` for ``T``: ``web/static/web/api.js``).
 """

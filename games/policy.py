@@ -6,7 +6,7 @@ A table's :class:`TableKind` is fixed when it is created:
   during the match is replaced by a ``rules`` bot; there is no pot.
 - ``staked``: a table with a stake per human seat (``Table.stake > 0``). Every timer is
   required (nobody may hold the others' stakes for ever by not acting); a leaver forfeits
-  (``shared/trix-rules.md``, forfeits: the leaver, with partner, ranks last and the match ends);
+  (``docs/rules.md``, forfeits: the leaver, with partner, ranks last and the match ends);
   the pot is settled through the wallet when the match ends.
 - ``tournament``: a table a tournament round created with its four seats assigned. No stake
   of its own (the tournament holds the entry fees), every timer required, a leaver forfeits,

@@ -1,5 +1,5 @@
 """Settlement by placement for the ledger: the pot rule (``games.engine.pots``, from
-``trix-rules.md`` "Stakes and pots"), its refusals as the ledger's
+``docs/rules.md`` "Stakes and pots"), its refusals as the ledger's
 :class:`~wallet.errors.InvalidSplit`. Money is in integer minor units."""
 
 from __future__ import annotations

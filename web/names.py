@@ -2,7 +2,7 @@
 
 Arabic contract names: ``shared/seeds/004_918501b053ed3a2d.txt`` («شايب الهاص», «البنات», «الديمن»,
 «اللطوش», «كمبلكس»; «دبل» to double, «تحقق» to verify). The labels of options follow
-``shared/trix-rules.md`` ("Table options"); they are translated (``gettext_lazy``: Arabic in
+``docs/rules.md`` ("Table options"); they are translated (``gettext_lazy``: Arabic in
 ``trix_site/locale/ar``). In Arabic the contract and variant names are shown in Arabic only; in
 English as ``English · العربية``.
 """

@@ -73,7 +73,7 @@ RULES_TEMPLATES = {"en": "web/rules_en.html", "ar": "web/rules_ar.html"}
 
 
 def rules(request):
-    """``/rules/``: the rules we play (``shared/trix-rules.md`` and its clarifications), every
+    """``/rules/``: the rules we play (``docs/rules.md`` and its clarifications), every
     table option, stakes and pots, checking a shuffle, tournaments; in the request's language
     (``LocaleMiddleware``: the browser's or the chosen one)."""
     language = (get_language() or "en").split("-")[0]

@@ -1,6 +1,6 @@
 """The Trix rules engine: pure Python, no Django.
 
-Rules: ``shared/trix-rules.md`` and the seed pages it cites. Entry points:
+Rules: ``docs/rules.md`` and the seed pages it cites. Entry points:
 
 - :func:`new_match`, :func:`apply`, :func:`check` (:mod:`.match`): the match state machine;
   :func:`legal_actions`, :func:`default_action`, :func:`forced_action` (:mod:`.turns`): what a

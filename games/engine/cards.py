@@ -2,7 +2,7 @@
 
 A card is an int 0..51: ``suit * 13 + rank``, suits in ``CDHS`` order, ranks ``2..A`` as 0..12
 (so ``2C`` is 0 and ``AS`` is 51). Its code is the rank letter then the suit letter, e.g.
-``TD`` (ten of diamonds), ``KH`` (king of hearts): the card codes of ``trix-rules.md``.
+``TD`` (ten of diamonds), ``KH`` (king of hearts): the card codes of ``docs/rules.md``.
 A hand is an int whose bit ``c`` is set when it holds card ``c``.
 """
 

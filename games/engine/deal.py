@@ -6,7 +6,7 @@
 the cards out is the server's ``{"type": "deal"}`` action (:func:`games.engine.match.apply`),
 taken while the match is in phase ``deal``.
 
-The rules are ``shared/trix-rules.md`` ("Default rules"), from ``000_99eaae97bc5f03eb.txt``;
+The rules are ``docs/rules.md`` ("Default rules"), from ``000_99eaae97bc5f03eb.txt``;
 ``self_double`` alternatives from ``003_90b5bd840447e506.txt`` and ``004_918501b053ed3a2d.txt``.
 This module checks nothing about who may act: :mod:`games.engine.match` validates every action
 before it calls in here, so a method here never sees an illegal action.
@@ -315,7 +315,7 @@ class Deal:
 
     def _penalty(self, card: int, value: int, leader: int, taker: int) -> None:
         """Score a King of Hearts or a queen taken by ``taker`` on ``leader``'s trick,
-        doubled or not (trix-rules.md "Doubled card scoring", ``self_double``;
+        doubled or not (docs/rules.md "Doubled card scoring", ``self_double``;
         ``double_scoring`` ``team``: a public Complex score tracker's "sold" / "not sold")."""
         bit = 1 << card
         doubler = -1

@@ -20,7 +20,7 @@ the next hands, with a ``deal`` action), ``choose`` (the owner picks a contract)
 ``DEAL_FINISHED``, after which the match is in ``deal`` or ``over``). A *deal* is one hand of
 play under one contract (:mod:`.deal`).
 
-Rules: ``shared/trix-rules.md``; kingdom order and the 7♥ from ``000_99eaae97bc5f03eb.txt``,
+Rules: ``docs/rules.md``; kingdom order and the 7♥ from ``000_99eaae97bc5f03eb.txt``,
 the timeout contract order from ``003_90b5bd840447e506.txt``, the forfeit rule and
 ``last_trix_first_out`` from ``004_918501b053ed3a2d.txt``.
 """

@@ -3,7 +3,7 @@
 A seat sees its own hand only (and not even that while the owner is still choosing the
 contract: 000, "every other player sees their own hand face down"); a spectator sees no hand.
 Cards in other hands appear only where the rules put them face up: doubled cards and shown 2s
-(trix-rules.md), and cards already played (every seat saw each ``card_played`` event).
+(docs/rules.md), and cards already played (every seat saw each ``card_played`` event).
 
 - :func:`observe` ``(state, seat) -> Observation``: what a bot receives, as card numbers and
   masks (:mod:`.cards`), built in a few microseconds;
@@ -307,7 +307,7 @@ def deal_summary(state: MatchState) -> dict[str, Any]:
     the layout), ``captured`` (per seat, the cards of the tricks it took, sorted; None in the
     layout), ``doubles`` (per seat, its doubled cards) and ``out`` (the layout's finishing
     order, seats first to last; None in a trick contract). Every fact is public once the deal
-    is over: each card was played face up and each trick's taker seen by all (trix-rules.md).
+    is over: each card was played face up and each trick's taker seen by all (docs/rules.md).
     """
     deal = state.deal
     trix = deal.contract == "trix"

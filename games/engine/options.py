@@ -1,6 +1,6 @@
 """Table options: the default rule set and every named alternative.
 
-Source: ``shared/trix-rules.md`` ("Table options"); defaults from ``000_99eaae97bc5f03eb.txt``,
+Source: ``docs/rules.md`` ("Table options"); defaults from ``000_99eaae97bc5f03eb.txt``,
 alternatives from ``001_8fb95d8b2ec9ab3b.txt``, ``003_90b5bd840447e506.txt`` and
 ``004_918501b053ed3a2d.txt`` as that table names them.
 """

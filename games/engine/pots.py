@@ -2,7 +2,7 @@
 ledger pays by it (``wallet.settlement``) and ``trix verify`` reconciles a logged payout with
 the match's records by it (``games.fairness.settlements``).
 
-Source: ``trix-rules.md`` "Stakes and pots", from seed ``000_99eaae97bc5f03eb.txt``
+Source: ``docs/rules.md`` "Stakes and pots", from seed ``000_99eaae97bc5f03eb.txt``
 (stakes, 100% / 70-30 / 60-30-10, draws refunded); the forfeit rule
 (``leave_paid_table``) from seed ``004``. Money is in integer minor units.
 

@@ -1,7 +1,7 @@
 """A deal's and a match's results: the ``trix-deal/1`` record of a finished deal, the match's
 scores and placements (ties share: competition ranking), the partnership winner.
 
-Rules: ``shared/trix-rules.md``; the forfeit rule and ``last_trix_first_out`` from
+Rules: ``docs/rules.md``; the forfeit rule and ``last_trix_first_out`` from
 ``004_918501b053ed3a2d.txt``; the record's fields in ``docs/engine.md``.
 """
 

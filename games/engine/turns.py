@@ -1,7 +1,7 @@
 """Reading the rules at a state: every legal action of a seat, the cards it may play, what a
 timeout does for it and the one action it is forced to take.
 
-Rules: ``shared/trix-rules.md`` ("On a timeout"), ``003_90b5bd840447e506.txt`` and
+Rules: ``docs/rules.md`` ("On a timeout"), ``003_90b5bd840447e506.txt`` and
 ``004_918501b053ed3a2d.txt``.
 """
 
@@ -54,7 +54,7 @@ def legal_cards(state: MatchState, seat: int) -> int:
 
 
 def default_action(state: MatchState, seat: int) -> dict[str, Any]:
-    """What a timeout does for ``seat`` (trix-rules.md, "On a timeout", 003 and 004): the
+    """What a timeout does for ``seat`` (docs/rules.md, "On a timeout", 003 and 004): the
     owner gets the first unplayed contract in the ``contract_timeout`` order; a holder doubles
     nothing (simultaneous doubling: what it selected); a player plays its lowest legal card
     (in the layout, or passes).

@@ -8,7 +8,7 @@ every change and sends nothing: its caller stores the table and hands the :class
 :func:`games.services.dispatch.follow`, which sends the wake-up (and the end's messages)
 after the commit; :mod:`games.services.wakes` runs the wake-up.
 
-Rules of timeouts and forfeits: ``shared/trix-rules.md`` (004_918501b053ed3a2d.txt).
+Rules of timeouts and forfeits: ``docs/rules.md`` (004_918501b053ed3a2d.txt).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def check_timers(options: Options, kind: str) -> None:
     """The site's limits on the timers (whole seconds, ``0`` = none): at most
     ``TRIX_MAX_TIMER`` each, and where the kind requires timers (staked and tournament tables,
     :mod:`games.policy`) all three, so no player can hold the others' stakes or a tournament
-    round for ever by not acting (``shared/trix-rules.md`` allows no timer for casual
+    round for ever by not acting (``docs/rules.md`` allows no timer for casual
     tables). Raises :class:`BadRequest` naming the timer by its label."""
     required = policy(kind).timers_required
     for name in PHASE_TIMER.values():

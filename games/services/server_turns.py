@@ -8,7 +8,7 @@ them.
 A bot's action comes from :func:`games.engine.bots.bot_action` with the table's
 ``bot_seed``: a function of the match's public record and that seed, so whoever knows the
 seed (revealed when the match ends) repeats it. Rules of timeouts and forfeits:
-``shared/trix-rules.md`` (004_918501b053ed3a2d.txt).
+``docs/rules.md`` (004_918501b053ed3a2d.txt).
 """
 
 from __future__ import annotations

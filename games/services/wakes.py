@@ -8,7 +8,7 @@ those that were lost. A bot's action comes from
 :func:`games.engine.bots.bot_action` with the table's bot seed
 (:func:`games.services.server_turns.turn`), so a replay repeats it.
 
-Rules of timeouts and forfeits: ``shared/trix-rules.md`` (004_918501b053ed3a2d.txt).
+Rules of timeouts and forfeits: ``docs/rules.md`` (004_918501b053ed3a2d.txt).
 """
 
 from __future__ import annotations

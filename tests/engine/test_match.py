@@ -1,5 +1,5 @@
 """The match state machine through :func:`apply`: the 7♥ owner, kingdoms, contract choice,
-doubling modes, shown 2s and match results (``shared/trix-rules.md``; 000, 003, 004)."""
+doubling modes, shown 2s and match results (``docs/rules.md``; 000, 003, 004)."""
 
 from __future__ import annotations
 

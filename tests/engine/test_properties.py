@@ -72,7 +72,7 @@ def mask(codes) -> int:
 
 def public_mask(state: MatchState) -> int:
     """Cards every seat may see now: played cards, revealed doubles, shown 2s (at the deal's
-    start, by the rule of trix-rules.md, so the rule itself is checked too)."""
+    start, by the rule of docs/rules.md, so the rule itself is checked too)."""
     deal = state.deal
     if deal is None:
         return 0

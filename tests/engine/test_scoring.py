@@ -1,5 +1,5 @@
 """Table-driven scoring tests: every contract, early end and doubled-card case of
-``shared/trix-rules.md`` ("Default rules"; ``self_double`` from 000, 003 and 004), each on
+``docs/rules.md`` ("Default rules"; ``self_double`` from 000, 003 and 004), each on
 hand-crafted hands so the expected points are exact."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""split_pot: every case of issue 5 and trix-rules.md "Stakes and pots" (seed 000), table-driven."""
+"""split_pot: every case of issue 5 and docs/rules.md "Stakes and pots" (seed 000), table-driven."""
 
 import pytest
 from hypothesis import given

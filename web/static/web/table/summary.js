@@ -11,7 +11,7 @@ import { verifyDealUrl } from "./scores.js";
 import { num } from "./texts.js";
 import { $, T, el, nameEl, partnership, st } from "./state.js";
 
-/* The cards that score in each contract (trix-rules.md): the K♥, the queens, the diamonds. */
+/* The cards that score in each contract (docs/rules.md): the K♥, the queens, the diamonds. */
 function scoring(contract, code) {
   const king = code === "KH";
   const queen = code[0] === "Q";
