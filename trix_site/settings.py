@@ -339,6 +339,9 @@ TRIX_READ_ADDRESS_RATE = env_rate("TRIX_READ_ADDRESS_RATE", "100/second")
 # Days' auditor archives (GET /fairness/archive/DAY.zip) one address may have built: each
 # reads and proves a whole day of the log (games/api/throttles.py: ArchiveThrottle).
 TRIX_ARCHIVE_RATE = env_rate("TRIX_ARCHIVE_RATE", "10/minute")
+# Witnesses' cosigned checkpoints one address may submit (POST /fairness/cosignatures: each
+# parsed and checked against the checkpoint rebuilt for its size; a witness sends one a run).
+TRIX_COSIGNATURE_RATE = env_rate("TRIX_COSIGNATURE_RATE", "30/minute")
 # Tables one user may create (POST /api/tables/, the lobby's form).
 TRIX_TABLE_CREATE_RATE = env_rate("TRIX_TABLE_CREATE_RATE", "10/minute")
 # Seats one user may take or leave, counted together (every sit and leave at a staked table

@@ -69,6 +69,7 @@ TRIX_SAME_ADDRESS_SEATS = True
 TRIX_READ_RATE = "100000/second"
 TRIX_READ_ADDRESS_RATE = "100000/second"
 TRIX_ARCHIVE_RATE = "100000/second"
+TRIX_COSIGNATURE_RATE = "100000/second"
 # Nor are a seat's actions, but in the tests of that limit (tests/games/test_api_robust.py): a
 # test playing a seat through the API answers as fast as the bots (which do not think here),
 # and at the production rate (10 a second) it waited out a 429's Retry-After a dozen times a

@@ -102,18 +102,23 @@ class ReadThrottle(CountingThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-class AddressReadThrottle(CountingThrottle):
+class AddressThrottle(CountingThrottle):
+    """A :class:`CountingThrottle` counted per address (:func:`client_address`), logged in
+    or not."""
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+
+
+class AddressReadThrottle(AddressThrottle):
     """Reads of the API from one address, its sessions together, at
     ``TRIX_READ_ADDRESS_RATE``."""
 
     scope = "reads-address"
     rate_setting = "TRIX_READ_ADDRESS_RATE"
 
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
-
-class ArchiveThrottle(CountingThrottle):
+class ArchiveThrottle(AddressThrottle):
     """Days' auditor archives built for one address (``GET /fairness/archive/DAY.zip``, a
     whole day of the log read and proven each), at ``TRIX_ARCHIVE_RATE``."""
 
@@ -121,8 +126,14 @@ class ArchiveThrottle(CountingThrottle):
     rate_setting = "TRIX_ARCHIVE_RATE"
     message = _("Too many archives asked for: try again in %(seconds)s s.")
 
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+
+class CosignatureThrottle(AddressThrottle):
+    """Witnesses' submissions from one address (``POST /fairness/cosignatures``, each parsed
+    and its checkpoint rebuilt for its size, valid or not), at ``TRIX_COSIGNATURE_RATE``."""
+
+    scope = "cosignatures"
+    rate_setting = "TRIX_COSIGNATURE_RATE"
+    message = _("Too many cosignatures sent: try again in %(seconds)s s.")
 
 
 def throttled_message(view, wait: float | None) -> str:

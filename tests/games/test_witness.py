@@ -372,3 +372,41 @@ def test_a_malformed_witness_setting_fails_the_system_check(settings):
     assert error.id == "games.E002" and "w1=nothex" in error.msg
     settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
     assert check_witnesses(None) == []
+
+
+@pytest.mark.django_db
+def test_submissions_from_one_address_are_limited(settings):
+    """Each submission is parsed and its checkpoint rebuilt for its size: above
+    ``TRIX_COSIGNATURE_RATE`` submissions per address, 429 ``throttled`` with Retry-After
+    and nothing kept, whatever the body; another address is counted apart."""
+    from django.core.cache import cache
+
+    from games.models import LogCosignature
+    from games.services import fairness_log, log_tree
+
+    cache.clear()
+    settings.TRIX_COSIGNATURE_RATE = "2/minute"
+    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
+    fairness_log.append([fairness_log.draw_commitment(event="e", commitment="ab" * 32)])
+    note = log_tree.checkpoint()
+    text = merkle.parse_signed_note(note)[0]
+    line = cosign(text, name="witness.example.org/w1", key=load_private_key("01" * 32), timestamp=5)
+    client = APIClient()
+
+    def post(body: str, address: str = "10.0.0.1", **headers):
+        return client.post(
+            "/fairness/cosignatures", body, content_type="text/plain", REMOTE_ADDR=address,
+            **headers,
+        )  # fmt: skip
+
+    codes = [post("not a checkpoint").status_code for _ in range(2)]
+    refused = post(note + line, HTTP_ACCEPT_LANGUAGE="ar")
+    other = post(note + line, address="10.0.0.2")
+    cache.clear()
+    assert codes == [400, 400]
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 60
+    assert refused.json()["code"] == "throttled" and "توقيع" in refused.json()["error"]
+    assert other.status_code == 200
+    assert list(LogCosignature.objects.values_list("witness", flat=True)) == [
+        "witness.example.org/w1"
+    ]
