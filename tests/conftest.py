@@ -109,13 +109,17 @@ def _flush_by_delete():
     ``DELETE`` of each, on the few rows a test leaves. So the flush deletes, in one
     transaction:
 
+    - every table is locked first (``ACCESS EXCLUSIVE``, as ``TRUNCATE`` locks them): the
+      flush waits for a transaction still writing to any of them (the session worker's
+      wake-up of the test's table) and no new one starts until it commits, so no row that
+      transaction writes can outlast the flush;
     - ``session_replication_role = replica`` (a superuser's setting, ``SET LOCAL``: the tests
       connect as ``postgres``) turns the triggers off for it: the foreign keys' checks, and
       the append-only guards of the ledger and the transparency log, which refuse a
       ``DELETE`` anywhere else (``wallet/migrations/0002``, ``games/migrations/0007``);
     - ``deadlock_timeout`` is raised far above the server's 1 s: the session worker may still
-      be applying a wake-up of the test's tables, whose row locks can deadlock with the
-      flush's. PostgreSQL cancels the one of the two whose ``deadlock_timeout`` runs out first
+      be applying a wake-up of the test's tables, whose locks can deadlock with the flush's
+      table locks. PostgreSQL cancels the one of the two whose ``deadlock_timeout`` runs out first
       (it looks for the cycle then), so the worker's wake-up is always the one cancelled, and
       it had nothing left to do (its table goes).
 
@@ -129,10 +133,12 @@ def _flush_by_delete():
             return original(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
+        names = [self.quote_name(table) for table in tables]
         return [
             "SET LOCAL deadlock_timeout = '60s'",
             "SET LOCAL session_replication_role = replica",
-            *(f"DELETE FROM {self.quote_name(table)}" for table in tables),
+            f"LOCK TABLE {', '.join(names)} IN ACCESS EXCLUSIVE MODE",
+            *(f"DELETE FROM {name}" for name in names),
         ]
 
     DatabaseOperations.sql_flush = sql_flush
