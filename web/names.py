@@ -1,8 +1,8 @@
 """What the pages call things: contracts and variants in English and Arabic, option labels.
 
-Arabic contract names: ``shared/seeds/004_918501b053ed3a2d.txt`` («شايب الهاص», «البنات», «الديمن»,
-«اللطوش», «كمبلكس»; «دبل» to double, «تحقق» to verify). The labels of options follow
-``docs/rules.md`` ("Table options"); they are translated (``gettext_lazy``: Arabic in
+Arabic contract names: ``docs/rules.md`` ("Vocabulary", from seed 004: «شايب الهاص»,
+«البنات», «الديمن», «اللطوش», «كمبلكس»; «دبل» to double, «تحقق» to verify). The labels of
+options follow ``docs/rules.md`` ("Table options"); they are translated (``gettext_lazy``: Arabic in
 ``trix_site/locale/ar``). In Arabic the contract and variant names are shown in Arabic only; in
 English as ``English · العربية``.
 """

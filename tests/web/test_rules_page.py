@@ -63,7 +63,7 @@ HEADINGS = {
     ],
 }
 
-# The contract names of shared/seeds/004 (web/names.py) in the Arabic page.
+# The contract names of docs/rules.md, "Vocabulary" (web/names.py) in the Arabic page.
 ARABIC_TERMS = ["شايب الهاص", "البنات", "الديمن", "اللطوش", "تركس", "كمبلكس", "الدبل", "تحقق"]
 
 

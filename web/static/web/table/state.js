@@ -88,7 +88,7 @@ export function ratingEl(seat) {
 
 /* Where a seat sits on the felt, seen from the viewer's seat (a spectator sees from seat 0):
    own seat at the bottom, partner across at the top, the next seat in play order on the right
-   (play goes to the right: shared/seeds/004, "Play goes to the right"), the previous on the left.
+   (play goes to the right: docs/rules.md, Clarifications, "Play direction"), the previous on the left.
    The felt is a picture of a table, so it is not mirrored in right-to-left languages. */
 export function position(seat) {
   const me = st.mySeat === null || st.mySeat === undefined ? 0 : st.mySeat;
