@@ -277,18 +277,23 @@ def cosigned_checkpoint(request):
 def log_cosignatures(request):
     """``POST /fairness/cosignatures``: a witness submits a checkpoint it cosigned (the body,
     text: ``/fairness/checkpoint`` as served, its own line added; ``trix witness --submit``).
-    200 ``{"size", "witnesses": [name, ...]}`` kept; 400 not a signed checkpoint, 403
+    200 ``{"size", "witnesses": [name, ...]}`` kept; 413 ``too_large`` over
+    ``witnesses.MAX_NOTE`` bytes; 400 not a signed checkpoint, 403
     ``unknown_witness``, 409 ``stale_checkpoint`` (``witnesses.record_cosignatures``). The
     signatures are the authentication: no login, no CSRF token. 429 ``throttled`` with
     ``Retry-After`` above ``TRIX_COSIGNATURE_RATE`` submissions per address."""
     if refused := _throttled(request, CosignatureThrottle()):
         return refused
     try:
-        note = request.body.decode("utf-8")
-    except RequestDataTooBig:
+        body = request.body
+    except RequestDataTooBig:  # over Django's DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = None
+    if body is None or len(body) > witnesses.MAX_NOTE:
         return error_response(
             _("a cosigned checkpoint is a text of at most 16 KiB"), "too_large", 413
         )
+    try:
+        note = body.decode("utf-8")
     except UnicodeDecodeError:
         return error_response(_("the body is not UTF-8 text"), "malformed", 400)
     try:

@@ -247,7 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
         "witness",
         help="cosign a site's log checkpoint if it extends the last one cosigned",
         epilog="Exit 0 cosigned (the cosigned checkpoint on standard output), 1 refused (a "
-        "fork, another key) or the site unreachable, 2 a missing or malformed option.",
+        "fork, another key), the site unreachable, or with --submit the cosignature not kept "
+        "by the site (the checkpoint still on standard output, the site's answer on standard "
+        "error), 2 a missing or malformed option.",
     )
     p.add_argument("--site", metavar="URL", help="the site, e.g. https://trix.example")
     p.add_argument("--name", help="this witness's key name, e.g. witness.example.org/w1")

@@ -343,6 +343,9 @@ def test_the_site_answers_a_witness_in_json_whatever_it_sends(settings):
     client = APIClient()
     huge = client.post("/fairness/cosignatures", "x" * (3 * 2**20), content_type="text/plain")
     assert (huge.status_code, huge.json()["code"]) == (413, "too_large")
+    # Over the note's 16 KiB and under Django's own limit: the same answer.
+    long = client.post("/fairness/cosignatures", "x" * 20_000, content_type="text/plain")
+    assert (long.status_code, long.json()) == (413, huge.json())
     settings.TRIX_LOG_WITNESSES = ["w1=nothex"]
     broken = client.get("/fairness/checkpoint/cosigned")
     assert broken.status_code == 503 and "TRIX_LOG_WITNESSES" not in broken.content.decode()
