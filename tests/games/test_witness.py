@@ -351,8 +351,9 @@ def test_the_site_answers_a_witness_in_json_whatever_it_sends(settings):
     assert broken.status_code == 503 and "TRIX_LOG_WITNESSES" not in broken.content.decode()
 
 
-@pytest.mark.django_db
-def test_a_witness_whose_key_changed_is_not_published_with_its_old_lines(settings):
+def _logged_and_cosigned(settings) -> tuple[str, str]:
+    """Witness 1 listed by the site, one entry logged: the site's checkpoint of it and
+    witness 1's line cosigning it."""
     from games.services import fairness_log, log_tree
 
     settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
@@ -360,6 +361,12 @@ def test_a_witness_whose_key_changed_is_not_published_with_its_old_lines(setting
     note = log_tree.checkpoint()
     text = merkle.parse_signed_note(note)[0]
     line = cosign(text, name="witness.example.org/w1", key=load_private_key("01" * 32), timestamp=5)
+    return note, line
+
+
+@pytest.mark.django_db
+def test_a_witness_whose_key_changed_is_not_published_with_its_old_lines(settings):
+    note, line = _logged_and_cosigned(settings)
     client = APIClient()
     posted = client.post("/fairness/cosignatures", note + line, content_type="text/plain")
     assert posted.status_code == 200
@@ -385,15 +392,10 @@ def test_submissions_from_one_address_are_limited(settings):
     from django.core.cache import cache
 
     from games.models import LogCosignature
-    from games.services import fairness_log, log_tree
 
     cache.clear()
     settings.TRIX_COSIGNATURE_RATE = "2/minute"
-    settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
-    fairness_log.append([fairness_log.draw_commitment(event="e", commitment="ab" * 32)])
-    note = log_tree.checkpoint()
-    text = merkle.parse_signed_note(note)[0]
-    line = cosign(text, name="witness.example.org/w1", key=load_private_key("01" * 32), timestamp=5)
+    note, line = _logged_and_cosigned(settings)
     client = APIClient()
 
     def post(body: str, address: str = "10.0.0.1", **headers):
