@@ -246,10 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "witness",
         help="cosign a site's log checkpoint if it extends the last one cosigned",
-        epilog="Exit 0 cosigned (the cosigned checkpoint on standard output), 1 refused (a "
-        "fork, another key), the site unreachable, or with --submit the cosignature not kept "
-        "by the site (the checkpoint still on standard output, the site's answer on standard "
-        "error), 2 a missing or malformed option.",
+        epilog="Exit 0 cosigned (the cosigned checkpoint on standard output); 1 refused (a "
+        "fork, another key), the site unreachable, a key, --log-key or state that cannot be "
+        "read or written, or with --submit the cosignature not kept by the site (the "
+        "checkpoint still on standard output, the site's answer on standard error); 2 a "
+        "missing option, a malformed --site or --name, or a --new-key file that exists.",
     )
     p.add_argument("--site", metavar="URL", help="the site, e.g. https://trix.example")
     p.add_argument("--name", help="this witness's key name, e.g. witness.example.org/w1")

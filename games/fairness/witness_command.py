@@ -123,10 +123,11 @@ def witness_cli(
     now: Callable[[], float] = time.time,
 ) -> int:
     """One witness step (module docstring): 0 and the cosigned checkpoint on ``out``; 1 and
-    one line on ``err`` for a refusal (a fork, another key) or a site it cannot reach; 2 for
-    missing or malformed options. ``submit``: also POST the cosigned checkpoint to the
-    site's ``/fairness/cosignatures`` (a note on ``err``; 1 if the site refuses it, the
-    state kept all the same: the witness did see that tree)."""
+    one line on ``err`` for a refusal (a fork, another key), a site it cannot reach, or a key,
+    ``--log-key`` or state it cannot read or write; 2 for missing or malformed options.
+    ``submit``: also POST the cosigned checkpoint to the site's ``/fairness/cosignatures``
+    (a note on ``err``; 1 if the site refuses it, the state kept all the same: the witness
+    did see that tree)."""
     if new_key is not None:
         try:
             return _new_key(new_key, out)
@@ -167,9 +168,13 @@ def witness_cli(
         print(str(error), file=err)
         return 1
     temporary = f"{state}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(moved.dumps())
-    os.replace(temporary, state)  # the new state at once, or the old one: never half
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(moved.dumps())
+        os.replace(temporary, state)  # the new state at once, or the old one: never half
+    except OSError as error:
+        print(f"--state: cannot keep this witness's state: {error}", file=err)
+        return 1
     out.write(note + line)
     if not submit:
         return 0

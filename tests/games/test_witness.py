@@ -337,6 +337,18 @@ def test_a_broken_state_file_is_one_line(tmp_path, content):
     assert code == 1 and err.count("\n") == 1 and "witness state" in err, err
 
 
+def test_a_state_that_cannot_be_written_is_one_line(tmp_path):
+    """A first run whose ``--state`` names a folder that does not exist: one line, exit 1,
+    and no cosigned checkpoint printed (the witness could not keep what it cosigned)."""
+    (tmp_path / "w.key").write_text("42" * 32)
+    fetch = {"https://x/fairness/checkpoint": _note(LEAVES, 3)}.__getitem__
+    code, out, err = _cli(
+        tmp_path, "https://x", fetch=fetch, log_key=public_key_hex(LOG_KEY),
+        state=str(tmp_path / "missing" / "w.state"),
+    )  # fmt: skip
+    assert (code, out) == (1, "") and err.count("\n") == 1 and "--state" in err, err
+
+
 @pytest.mark.django_db
 def test_the_site_answers_a_witness_in_json_whatever_it_sends(settings):
     settings.TRIX_LOG_WITNESSES = [f"witness.example.org/w1={_public(1)}"]
