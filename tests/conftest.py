@@ -119,9 +119,13 @@ def _flush_by_delete():
       ``DELETE`` anywhere else (``wallet/migrations/0002``, ``games/migrations/0007``);
     - ``deadlock_timeout`` is raised far above the server's 1 s: the session worker may still
       be applying a wake-up of the test's tables, whose locks can deadlock with the flush's
-      table locks. PostgreSQL cancels the one of the two whose ``deadlock_timeout`` runs out first
-      (it looks for the cycle then), so the worker's wake-up is always the one cancelled, and
-      it had nothing left to do (its table goes).
+      table locks. PostgreSQL looks for a cycle once a waiter has waited its
+      ``deadlock_timeout``: in a cycle of the flush and one other transaction, the other's
+      check (after 1 s) finds it first and cancels that transaction, which had nothing left
+      to do (its table goes). A cycle that forms only after a third transaction let the flush
+      go on, once the other's check has run, is found by the flush's own check 60 s later and
+      fails that teardown, as it did with ``TRUNCATE``.
+    - the tables are locked in name order, the same in every run.
 
     A flush that resets sequences (``reset_sequences=True``) is left to Django."""
     from django.db.backends.postgresql.operations import DatabaseOperations
@@ -133,7 +137,7 @@ def _flush_by_delete():
             return original(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        names = [self.quote_name(table) for table in tables]
+        names = [self.quote_name(table) for table in sorted(tables)]  # one order every run
         return [
             "SET LOCAL deadlock_timeout = '60s'",
             "SET LOCAL session_replication_role = replica",
