@@ -4,7 +4,6 @@ public key and the transparency log, under ``/fairness/`` (``docs/fairness.md``)
 from __future__ import annotations
 
 import json
-import math
 from functools import wraps
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import condition, require_POST, require_safe
 
 from games import display, fairness, fairness_archive, fairness_selectors, signing
-from games.api.throttles import ArchiveThrottle, CosignatureThrottle
+from games.api.throttles import ArchiveThrottle, CosignatureThrottle, refusal
 from games.errors import NotFound, TableError, Unavailable
 from games.fairness import transparency
 from games.fairness.canonical import canonical_bytes
@@ -204,23 +203,6 @@ ARCHIVE_MAX_AGE = 3600
 signature would after a key rotation."""
 
 
-def _throttled(request, throttle) -> HttpResponse | None:
-    """The 429 ``throttled`` answer (the API's error shape, with ``Retry-After``) when
-    ``throttle`` (a :class:`games.api.throttles.CountingThrottle`) counts this request over
-    its rate, else None. A cache that does not answer lets the request through, as the API's
-    reads do."""
-    try:
-        allowed = throttle.allow_request(request, None)
-    except Exception:  # the cache is down
-        allowed = True
-    if allowed:
-        return None
-    seconds = max(1, math.ceil(throttle.wait()))
-    response = error_response(throttle.message % {"seconds": seconds}, "throttled")
-    response["Retry-After"] = str(seconds)
-    return response
-
-
 @read_only
 @signed
 def daily_archive(request, day: str):
@@ -232,7 +214,7 @@ def daily_archive(request, day: str):
         fairness_archive.finished_day(day)
     except NotFound as exc:
         return _plain_error(str(exc), status=404)
-    if refused := _throttled(request, ArchiveThrottle()):
+    if refused := refusal(request, ArchiveThrottle()):
         return refused
     try:
         data = fairness_archive.daily_archive(day)
@@ -282,7 +264,7 @@ def log_cosignatures(request):
     ``unknown_witness``, 409 ``stale_checkpoint`` (``witnesses.record_cosignatures``). The
     signatures are the authentication: no login, no CSRF token. 429 ``throttled`` with
     ``Retry-After`` above ``TRIX_COSIGNATURE_RATE`` submissions per address."""
-    if refused := _throttled(request, CosignatureThrottle()):
+    if refused := refusal(request, CosignatureThrottle()):
         return refused
     try:
         body = request.body

@@ -12,7 +12,6 @@ address."""
 from __future__ import annotations
 
 import logging
-import math
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -102,27 +101,10 @@ class ReadLimitMiddleware:
 
     def __call__(self, request):
         if request.method in READS and request.path.startswith(API_PREFIX):
-            refused = _refused(request)
+            # Counted in both; a cache that fails lets the read through (logged).
+            refused = throttles.refusal(
+                request, throttles.AddressReadThrottle(), throttles.ReadThrottle()
+            )
             if refused is not None:
                 return refused
         return self.get_response(request)
-
-
-def _refused(request) -> JsonResponse | None:
-    """The 429 of a read above either rate, or None (the read is counted in both). A cache
-    that fails lets the read through (logged): an outage neither fails a read nor refuses
-    everyone."""
-    for throttle in (throttles.AddressReadThrottle(), throttles.ReadThrottle()):
-        try:
-            allowed = throttle.allow_request(request, None)
-        except Exception as exc:
-            log.warning("API reads not counted: the cache failed (%s)", exc)
-            return None
-        if not allowed:
-            wait = throttle.wait()
-            seconds = max(1, math.ceil(wait)) if wait is not None else 1
-            message = throttles.throttled_message(None, seconds)
-            response = error_response(message, "throttled")
-            response["Retry-After"] = str(seconds)
-            return response
-    return None

@@ -7,12 +7,18 @@ in Django's cache (per process unless ``TRIX_CACHE_URL`` names a shared one)."""
 
 from __future__ import annotations
 
+import logging
 import math
 
 from django.conf import settings
+from django.http import JsonResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework.throttling import BaseThrottle, UserRateThrottle
+
+from trix_site.errors import error_response
+
+log = logging.getLogger(__name__)
 
 
 def client_address(request) -> str:
@@ -134,6 +140,26 @@ class CosignatureThrottle(AddressThrottle):
     scope = "cosignatures"
     rate_setting = "TRIX_COSIGNATURE_RATE"
     message = _("Too many cosignatures sent: try again in %(seconds)s s.")
+
+
+def refusal(request, *throttles: CountingThrottle) -> JsonResponse | None:
+    """A request outside DRF's views counted by each of ``throttles`` in turn: the 429
+    ``{"error", "code": "throttled"}`` of the first whose rate it is over, with
+    ``Retry-After`` (whole seconds, at least 1) and that throttle's message, or None. A cache
+    that fails lets the request through (logged), uncounted by the throttles after it: an
+    outage neither fails a request nor refuses everyone."""
+    for throttle in throttles:
+        try:
+            allowed = throttle.allow_request(request, None)
+        except Exception as exc:
+            log.warning("%s not counted: the cache failed (%s)", throttle.scope, exc)
+            return None
+        if not allowed:
+            seconds = max(1, math.ceil(throttle.wait()))
+            response = error_response(throttle.message % {"seconds": seconds}, "throttled")
+            response["Retry-After"] = str(seconds)
+            return response
+    return None
 
 
 def throttled_message(view, wait: float | None) -> str:
