@@ -19,7 +19,7 @@ class RedisCache(_RedisCache):
         return True if added is None else added  # None: Redis did not answer (ignored)
 
 
-def redis_cache(url: str, *, timeout: float = 0.5) -> dict:
+def redis_cache(url: str, *, timeout: float) -> dict:
     """The ``CACHES`` entry of ``TRIX_CACHE_URL`` (``redis://host:6379/1``): :class:`RedisCache`
     with its errors ignored (and logged), so a cache outage degrades what the cache holds
     (rate-limit counts: DRF's throttles, allauth's login and sign-up limits) instead of failing

@@ -18,7 +18,7 @@ User = get_user_model()
 
 @pytest.fixture
 def dead_cache(settings):
-    settings.CACHES = {"default": redis_cache(dead_url())}
+    settings.CACHES = {"default": redis_cache(dead_url(), timeout=settings.TRIX_CACHE_TIMEOUT)}
 
 
 def test_login_and_signup_work_while_the_cache_is_down(client, dead_cache):

@@ -131,7 +131,8 @@ def test_reads_at_once_are_each_counted(table, settings):
     from trix_site.cache import redis_cache
 
     url = settings.CELERY_BROKER_URL  # the tests' Redis; keys of this test's own
-    settings.CACHES = {"default": {**redis_cache(url), "KEY_PREFIX": f"test-{uuid.uuid4()}"}}
+    shared = redis_cache(url, timeout=settings.TRIX_CACHE_TIMEOUT)
+    settings.CACHES = {"default": {**shared, "KEY_PREFIX": f"test-{uuid.uuid4()}"}}
     settings.TRIX_READ_RATE = "5/minute"
     codes, start = [], threading.Barrier(12)
 
