@@ -350,7 +350,7 @@ def check_against_log(
         for (kind, match_id), entry in index.items():
             tables = (
                 entry["body"]["receipt"].get("tables_commitment")
-                if kind == ("match-receipt")
+                if kind == "match-receipt"
                 else None
             )
             if tables and tables.get("event") == event and match_id not in seen:

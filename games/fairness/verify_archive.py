@@ -128,9 +128,8 @@ def check(read: archive.Archive, public_key: Any) -> tuple[list[str], list[str]]
             )
         except FairnessError as error:
             problems.append(str(error))
-    prizes = {
-        e["body"]["event"]: e for e in day if e["kind"] == "event-payout"
-    }  # an event's prizes, or its fees back
+    # Each event's payout of the day: its prizes, or its fees back.
+    prizes = {e["body"]["event"]: e for e in day if e["kind"] == "event-payout"}
     named, drawn = set(), set()
     for name, record in sorted(read.draws.items()):
         if not isinstance(record, dict) or record.get("format") != DRAW_FORMAT:
